@@ -1,0 +1,99 @@
+// Routing engines, modelled on OpenSM's routing-engine plug-ins: an engine fills only the hooks
+// it needs and the chain supplies the rest (min-hop matrices, min-hop LFTs with port
+// equalization). Engines are registered by name; `-R a,b,c` runs them in order and falls back
+// to the next when one fails, with minhop as the last resort unless no_fallback is set.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/routing/fabric.hpp"
+#include "weft/routing/tables.hpp"
+
+namespace weft::routing {
+
+// Options with OpenSM's names. Files are already read into these by the option parser.
+struct RoutingOptions {
+    std::uint8_t lmc = 0;
+    std::vector<Guid> root_guids;       // -a / --root_guid_file (updn, dnup, ftree)
+    std::vector<Guid> cn_guids;         // -u / --cn_guid_file (ftree)
+    std::vector<Guid> io_guids;         // -G / --io_guid_file (ftree)
+    std::vector<Guid> ignore_guids;     // -i / --ignore_guids (minhop equalization)
+    unsigned max_reverse_hops = 0;      // -H / --max_reverse_hops (ftree)
+    std::string lfts_file;              // file engine: opensm-lfts.dump to load
+    unsigned max_vls = 8;               // VL budget for dfsssp/lash/nue (OpenSM: 8 data VLs)
+    unsigned nue_max_num_vls = 1;
+    bool nue_include_switches = false;
+    bool lash_start_vl_set = false;
+    unsigned lash_start_vl = 0;
+    bool no_fallback = false;
+    std::uint64_t seed = 1;             // for every randomized choice (deterministic when fixed)
+};
+
+// Result of a hook: ok, or why the engine cannot route this fabric (the chain falls back).
+struct HookResult {
+    bool ok = true;
+    std::string error;
+    static HookResult success() { return {}; }
+    static HookResult failure(std::string why) { return {false, std::move(why)}; }
+};
+
+// What a hook sees. progress(done, total) may be called from long loops (weft-route shows it).
+struct RoutingContext {
+    const Fabric &fabric;
+    const RoutingOptions &options;
+    std::function<void(std::size_t done, std::size_t total)> progress;
+};
+
+class Engine {
+public:
+    virtual ~Engine() = default;
+    virtual std::string_view name() const = 0;
+
+    // A hook an engine does not provide is replaced by the chain's default.
+    // Hop matrices (OpenSM build_lid_matrices). Default: unrestricted min-hop relaxation.
+    virtual bool provides_lid_matrices() const { return false; }
+    virtual HookResult build_lid_matrices(RoutingContext &, RoutingTables &) { return {}; }
+    // LFTs (OpenSM ucast_build_fwd_tables). Default: min-hop choice with port equalization
+    // and the LMC rules a-d.
+    virtual bool provides_fwd_tables() const { return false; }
+    virtual HookResult build_fwd_tables(RoutingContext &, RoutingTables &) { return {}; }
+    // SL per path and SL2VL (OpenSM path_sl / update_sl2vl); default: SL 0, identity SL2VL.
+    virtual HookResult assign_sl(RoutingContext &, RoutingTables &) { return {}; }
+};
+
+using EngineFactory = std::function<std::unique_ptr<Engine>()>;
+
+// Registry of engines by name. Each engine registers itself with one line in
+// routing/src/engines/registry.cpp.
+class EngineRegistry {
+public:
+    static EngineRegistry &instance();
+    void add(std::string name, EngineFactory make);
+    std::unique_ptr<Engine> make(std::string_view name) const;  // nullptr if unknown
+    std::vector<std::string> names() const;
+
+private:
+    std::vector<std::pair<std::string, EngineFactory>> engines_;
+};
+
+struct ChainResult {
+    bool ok = false;
+    std::string engine;                    // which engine routed
+    std::vector<std::string> failures;     // "engine: why" for each engine that fell through
+};
+
+// Runs `-R` semantics: parse "a,b,c" (unknown names are an error), try each in order, fall back
+// to minhop unless options.no_fallback. Fills tables on success.
+ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
+                      std::function<void(std::size_t, std::size_t)> progress = {});
+
+// The shared defaults, also usable by engines that want them for a part of their work.
+void build_minhop_matrices(const Fabric &f, RoutingTables &t);
+void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+
+}  // namespace weft::routing

@@ -1,0 +1,126 @@
+// The fabric model every routing engine, reader, writer and verifier works on.
+//
+// Nodes (switches, channel adapters, routers) live in one vector and are named by a compact
+// NodeIdx; each node's ports (0..num_ports, port 0 being a switch's management port) live in one
+// flat vector, so a 20 000-node fabric is two allocations and traversals touch contiguous memory.
+// Switches additionally get a dense SwitchIdx (0..switch_count-1) because per-switch tables
+// (LFTs, hop matrices) are indexed by it.
+//
+// Pure C++20: no DPDK, no rdma-core. Discovery and readers fill it; engines read it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace weft::routing {
+
+using NodeIdx = std::uint32_t;
+using SwitchIdx = std::uint32_t;
+using PortNum = std::uint8_t;   // IB ports are 1..254; 0 is a switch's management port
+using Lid = std::uint32_t;      // 16-bit IB LIDs; 18-bit extended LIDs per seed 002
+using Guid = std::uint64_t;
+
+inline constexpr NodeIdx kNoNode = 0xFFFFFFFFu;
+inline constexpr SwitchIdx kNoSwitch = 0xFFFFFFFFu;
+inline constexpr PortNum kNoPort = 0xFF;  // OpenSM's OSM_NO_PATH in an LFT
+inline constexpr Lid kMaxUnicastLid = 0xBFFF;
+inline constexpr Lid kMaxExtendedLid = 0x3FFFF;
+
+// Values as in the IB NodeInfo NodeType field.
+enum class NodeType : std::uint8_t { Ca = 1, Switch = 2, Router = 3 };
+
+// IB link widths (number of lanes: 1, 2, 4, 8, 12).
+enum class LinkWidth : std::uint8_t { X1, X2, X4, X8, X12 };
+// IB lane speeds, SDR (2.5 Gb/s) through XDR (200 Gb/s).
+enum class LinkSpeed : std::uint8_t { Sdr, Ddr, Qdr, Fdr10, Fdr, Edr, Hdr, Ndr, Xdr };
+// IB PortInfo PortState values.
+enum class PortState : std::uint8_t { Down = 1, Init = 2, Armed = 3, Active = 4 };
+
+unsigned lanes(LinkWidth w);
+double lane_gbps(LinkSpeed s);           // signalling-free data rate per lane, Gb/s
+inline double link_gbps(LinkWidth w, LinkSpeed s) { return lanes(w) * lane_gbps(s); }
+
+struct Port {
+    NodeIdx peer = kNoNode;  // node on the far end of the link, kNoNode if unconnected
+    PortNum peer_port = 0;
+    LinkWidth width = LinkWidth::X4;
+    LinkSpeed speed = LinkSpeed::Edr;
+    PortState state = PortState::Down;
+    Guid guid = 0;  // port GUID (CA/router ports; a switch's ports share the node GUID)
+    Lid lid = 0;    // base LID: CA/router ports, and port 0 of a switch
+    std::uint8_t lmc = 0;
+
+    bool linked() const { return peer != kNoNode && state == PortState::Active; }
+};
+
+struct Node {
+    NodeType type = NodeType::Ca;
+    Guid guid = 0;
+    Guid sys_guid = 0;  // system image GUID (LMC rule b prefers differing systems)
+    std::string desc;
+    PortNum num_ports = 0;       // physical ports are 1..num_ports
+    std::uint32_t port_base = 0; // index of this node's port 0 in Fabric's flat port vector
+    SwitchIdx sw = kNoSwitch;    // dense switch index, switches only
+    bool vswitch = false;        // a CA acting as a vSwitch that hosts VMs (seed 002)
+
+    bool is_switch() const { return type == NodeType::Switch; }
+};
+
+// An endpoint that owns LIDs: a CA/router port, or a switch (port 0).
+struct LidOwner {
+    NodeIdx node = kNoNode;
+    PortNum port = 0;
+};
+
+class Fabric {
+public:
+    // Adds a node with ports 0..num_ports, all down and unconnected. GUIDs must be unique.
+    NodeIdx add_node(NodeType type, Guid guid, PortNum num_ports, std::string desc = {}, Guid sys_guid = 0);
+
+    // Cables port pa of a to port pb of b. Throws std::invalid_argument on a bad node or port,
+    // on port 0, or if either port is already cabled.
+    void connect(NodeIdx a, PortNum pa, NodeIdx b, PortNum pb, LinkWidth w = LinkWidth::X4,
+                 LinkSpeed s = LinkSpeed::Edr, PortState state = PortState::Active);
+    // Removes the cable on (n, p) from both ends; no-op if unconnected.
+    void disconnect(NodeIdx n, PortNum p);
+
+    std::size_t node_count() const { return nodes_.size(); }
+    std::size_t switch_count() const { return switches_.size(); }
+    const Node &node(NodeIdx n) const { return nodes_[n]; }
+    Node &node(NodeIdx n) { return nodes_[n]; }
+    const Port &port(NodeIdx n, PortNum p) const { return ports_[nodes_[n].port_base + p]; }
+    Port &port(NodeIdx n, PortNum p) { return ports_[nodes_[n].port_base + p]; }
+    // Ports 0..num_ports of n.
+    std::span<const Port> ports(NodeIdx n) const {
+        return {ports_.data() + nodes_[n].port_base, std::size_t{nodes_[n].num_ports} + 1};
+    }
+    const std::vector<NodeIdx> &switches() const { return switches_; }  // by SwitchIdx
+    NodeIdx switch_node(SwitchIdx s) const { return switches_[s]; }
+    std::optional<NodeIdx> find_guid(Guid node_guid) const;
+    // Node owning a port GUID (CA ports have their own GUIDs; switches answer for the node GUID).
+    std::optional<LidOwner> find_port_guid(Guid port_guid) const;
+    void set_port_guid(NodeIdx n, PortNum p, Guid g);
+
+    // LIDs. A CA/router port or switch port 0 owns 2^lmc consecutive LIDs from base.
+    void set_lid(NodeIdx n, PortNum p, Lid base, std::uint8_t lmc);
+    void clear_lids();
+    Lid max_lid() const { return lid_owner_.empty() ? 0 : static_cast<Lid>(lid_owner_.size() - 1); }
+    std::optional<LidOwner> lid_owner(Lid lid) const;
+    // The switch a LID's owner sits on or is: the switch itself, or the switch a CA port is
+    // cabled to. kNoNode if the owner is unconnected.
+    NodeIdx attached_switch(Lid lid) const;
+
+private:
+    std::vector<Node> nodes_;
+    std::vector<Port> ports_;
+    std::vector<NodeIdx> switches_;
+    std::unordered_map<Guid, NodeIdx> by_guid_;
+    std::unordered_map<Guid, LidOwner> by_port_guid_;
+    std::vector<LidOwner> lid_owner_;  // index = LID
+};
+
+}  // namespace weft::routing

@@ -1,0 +1,49 @@
+// What routing produces: one linear forwarding table per switch, the hop matrix behind it (from
+// which ARS derives every equal-cost port), the SL of each path, SL2VL tables, and how many
+// virtual lanes the result needs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "weft/routing/fabric.hpp"
+
+namespace weft::routing {
+
+inline constexpr std::uint8_t kInfHops = 0xFF;
+
+using Sl2Vl = std::array<std::uint8_t, 16>;  // VL for each SL
+
+struct RoutingTables {
+    std::string engine;  // the engine that actually routed (after any fallback)
+
+    // lft[s][lid] = output port of switch s for lid; kNoPort where unrouted; 0 for the switch's
+    // own LIDs. Sized max_lid + 1 for every switch.
+    std::vector<std::vector<PortNum>> lft;
+
+    // hops[s][lid] = hops from switch s to lid's owner along links the engine allows, kInfHops
+    // if unreachable. Engines that route by min-hop matrices (minhop, updn, dnup, dor) fill it
+    // first; every engine leaves it consistent with the LFT's minimal choices so that
+    // equal_cost_ports() can serve ARS.
+    std::vector<std::vector<std::uint8_t>> hops;
+
+    // Path SL from any CA behind source switch s to lid: path_sl[s][lid]. Empty = SL 0 for all.
+    std::vector<std::vector<std::uint8_t>> path_sl;
+
+    // SL2VL per (switch, in port, out port), flattened as [s][in * (radix+1) + out]; empty =
+    // identity (SL n on VL n) everywhere.
+    std::vector<std::vector<Sl2Vl>> sl2vl;
+
+    unsigned vls_used = 1;  // virtual lanes (or virtual layers) the routing needs
+
+    void reset(const Fabric &f);  // sizes lft/hops for f, everything unrouted
+    std::uint8_t sl(SwitchIdx src, Lid dst) const { return path_sl.empty() ? 0 : path_sl[src][dst]; }
+};
+
+// Ports of switch s whose far side is one hop closer to lid than s (the minimal next hops),
+// in port order. This is the primary ARS set for lid at s.
+std::vector<PortNum> equal_cost_ports(const Fabric &f, const RoutingTables &t, SwitchIdx s, Lid lid);
+
+}  // namespace weft::routing

@@ -1,0 +1,141 @@
+#include "weft/routing/fabric.hpp"
+
+#include <stdexcept>
+
+namespace weft::routing {
+
+unsigned lanes(LinkWidth w) {
+    switch (w) {
+    case LinkWidth::X1: return 1;
+    case LinkWidth::X2: return 2;
+    case LinkWidth::X4: return 4;
+    case LinkWidth::X8: return 8;
+    case LinkWidth::X12: return 12;
+    }
+    return 0;
+}
+
+double lane_gbps(LinkSpeed s) {
+    // Data rate per lane after line encoding (8b/10b up to QDR, 64b/66b from FDR10 on).
+    switch (s) {
+    case LinkSpeed::Sdr: return 2.0;
+    case LinkSpeed::Ddr: return 4.0;
+    case LinkSpeed::Qdr: return 8.0;
+    case LinkSpeed::Fdr10: return 10.0;
+    case LinkSpeed::Fdr: return 13.64;
+    case LinkSpeed::Edr: return 25.0;
+    case LinkSpeed::Hdr: return 50.0;
+    case LinkSpeed::Ndr: return 100.0;
+    case LinkSpeed::Xdr: return 200.0;
+    }
+    return 0.0;
+}
+
+NodeIdx Fabric::add_node(NodeType type, Guid guid, PortNum num_ports, std::string desc, Guid sys_guid) {
+    if (num_ports == 0 || num_ports == kNoPort)
+        throw std::invalid_argument("node 0x" + std::to_string(guid) + ": port count must be 1..254");
+    if (by_guid_.count(guid)) throw std::invalid_argument("duplicate node GUID " + std::to_string(guid));
+    const auto idx = static_cast<NodeIdx>(nodes_.size());
+    Node n;
+    n.type = type;
+    n.guid = guid;
+    n.sys_guid = sys_guid ? sys_guid : guid;
+    n.desc = std::move(desc);
+    n.num_ports = num_ports;
+    n.port_base = static_cast<std::uint32_t>(ports_.size());
+    if (type == NodeType::Switch) {
+        n.sw = static_cast<SwitchIdx>(switches_.size());
+        switches_.push_back(idx);
+        by_port_guid_[guid] = {idx, 0};
+    }
+    nodes_.push_back(std::move(n));
+    ports_.resize(ports_.size() + num_ports + 1u);
+    by_guid_[guid] = idx;
+    return idx;
+}
+
+void Fabric::connect(NodeIdx a, PortNum pa, NodeIdx b, PortNum pb, LinkWidth w, LinkSpeed s, PortState state) {
+    auto check = [&](NodeIdx n, PortNum p) {
+        if (n >= nodes_.size()) throw std::invalid_argument("connect: no node " + std::to_string(n));
+        if (p == 0 || p > nodes_[n].num_ports)
+            throw std::invalid_argument("connect: node " + std::to_string(n) + " has no port " + std::to_string(p));
+        if (port(n, p).peer != kNoNode)
+            throw std::invalid_argument("connect: node " + std::to_string(n) + " port " + std::to_string(p) +
+                                        " is already cabled");
+    };
+    check(a, pa);
+    check(b, pb);
+    if (a == b && pa == pb) throw std::invalid_argument("connect: a port cannot be cabled to itself");
+    for (auto [n, p, peer, pp] : {std::tuple{a, pa, b, pb}, std::tuple{b, pb, a, pa}}) {
+        Port &x = port(n, p);
+        x.peer = peer;
+        x.peer_port = pp;
+        x.width = w;
+        x.speed = s;
+        x.state = state;
+    }
+}
+
+void Fabric::disconnect(NodeIdx n, PortNum p) {
+    Port &x = port(n, p);
+    if (x.peer == kNoNode) return;
+    Port &y = port(x.peer, x.peer_port);
+    y.peer = kNoNode;
+    y.peer_port = 0;
+    y.state = PortState::Down;
+    x.peer = kNoNode;
+    x.peer_port = 0;
+    x.state = PortState::Down;
+}
+
+std::optional<NodeIdx> Fabric::find_guid(Guid g) const {
+    auto it = by_guid_.find(g);
+    if (it == by_guid_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<LidOwner> Fabric::find_port_guid(Guid g) const {
+    auto it = by_port_guid_.find(g);
+    if (it == by_port_guid_.end()) return std::nullopt;
+    return it->second;
+}
+
+void Fabric::set_port_guid(NodeIdx n, PortNum p, Guid g) {
+    port(n, p).guid = g;
+    by_port_guid_[g] = {n, p};
+}
+
+void Fabric::set_lid(NodeIdx n, PortNum p, Lid base, std::uint8_t lmc) {
+    if (base == 0 || lmc > 7) throw std::invalid_argument("set_lid: LID must be non-zero and LMC 0..7");
+    const Lid count = Lid{1} << lmc;
+    if (base + count - 1 > kMaxExtendedLid) throw std::invalid_argument("set_lid: LID range past the LID space");
+    Port &x = port(n, p);
+    x.lid = base;
+    x.lmc = lmc;
+    if (lid_owner_.size() < base + count) lid_owner_.resize(base + count);
+    for (Lid l = base; l < base + count; ++l) lid_owner_[l] = {n, p};
+}
+
+void Fabric::clear_lids() {
+    lid_owner_.clear();
+    for (auto &p : ports_) {
+        p.lid = 0;
+        p.lmc = 0;
+    }
+}
+
+std::optional<LidOwner> Fabric::lid_owner(Lid lid) const {
+    if (lid >= lid_owner_.size() || lid_owner_[lid].node == kNoNode) return std::nullopt;
+    return lid_owner_[lid];
+}
+
+NodeIdx Fabric::attached_switch(Lid lid) const {
+    auto o = lid_owner(lid);
+    if (!o) return kNoNode;
+    if (nodes_[o->node].is_switch()) return o->node;
+    const Port &p = port(o->node, o->port);
+    if (p.peer == kNoNode || !nodes_[p.peer].is_switch()) return kNoNode;
+    return p.peer;
+}
+
+}  // namespace weft::routing
