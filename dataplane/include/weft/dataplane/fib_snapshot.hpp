@@ -1,0 +1,98 @@
+// An immutable, complete set of forwarding tables. Workers read it through a pointer that the
+// publisher swaps; nothing in it changes after the builder hands it over.
+#pragma once
+
+#include <rte_ether.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "weft/dataplane/limits.hpp"
+
+struct rte_fib;
+struct rte_fib6;
+
+namespace weft::dataplane {
+
+enum class NhgMode : std::uint8_t { Ecmp = 0, Ars = 1 };
+
+// One NHG member as the hot path needs it: where to send, and to which MAC.
+struct ResolvedMember {
+    std::uint16_t port = 0;
+    bool resolved = false;  // a neighbour gave dst_mac; unresolved members are never chosen
+    rte_ether_addr dst_mac{};
+};
+
+struct NhgEntry {
+    std::uint32_t id = 0;            // the operator's NHG id
+    std::uint32_t first_member = 0;  // into the snapshot's member array
+    std::uint16_t member_count = 0;  // 0: slot unused
+    NhgMode mode = NhgMode::Ecmp;
+};
+
+// LFT entry for one unicast LID.
+struct LftTarget {
+    enum class Kind : std::uint8_t { None = 0, Port = 1, Nhg = 2 };
+    Kind kind = Kind::None;
+    std::uint32_t value = 0;  // port number, or NHG index (not id) in the snapshot
+};
+
+// Tables shared between consecutive snapshots when they did not change; owned through
+// shared_ptr on the control side only (workers never touch the counts).
+class Fib4Table;
+class Fib6Table;
+struct LidTables;
+
+class FibSnapshot {
+  public:
+    FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Table> fib4,
+                std::shared_ptr<const Fib6Table> fib6, std::vector<NhgEntry> nhgs,
+                std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
+                std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl);
+    ~FibSnapshot();
+    FibSnapshot(const FibSnapshot &) = delete;
+    FibSnapshot &operator=(const FibSnapshot &) = delete;
+
+    std::uint64_t generation() const noexcept { return generation_; }
+
+    // Longest-prefix match; each result is an NHG index or kNoRoute. `ips` in host order.
+    void lookup4(std::uint32_t *ips, std::uint64_t *nhg_index, unsigned n) const noexcept;
+    void lookup6(std::uint8_t (*ips)[16], std::uint64_t *nhg_index, unsigned n) const noexcept;
+
+    const NhgEntry *nhg(std::uint32_t index) const noexcept {
+        return index < nhgs_.size() && nhgs_[index].member_count != 0 ? &nhgs_[index] : nullptr;
+    }
+    std::span<const ResolvedMember> members(const NhgEntry &e) const noexcept {
+        return {members_.data() + e.first_member, e.member_count};
+    }
+    std::size_t nhg_slots() const noexcept { return nhgs_.size(); }
+
+    LftTarget lft(std::uint16_t lid) const noexcept;
+    // Port mask of a multicast LID (0xC000..0xFFFE); 0 when unset.
+    std::uint64_t mft(std::uint16_t mlid) const noexcept;
+    std::uint8_t sl2vl(std::uint16_t port, std::uint8_t sl) const noexcept {
+        return port < kMaxPorts ? sl2vl_[port][sl & 0x0F] : 0;
+    }
+
+    // Identity of the shared tables, so tests can check what a rebuild reused.
+    const void *fib4_identity() const noexcept { return fib4_.get(); }
+    const void *fib6_identity() const noexcept { return fib6_.get(); }
+
+  private:
+    std::uint64_t generation_;
+    std::shared_ptr<const Fib4Table> fib4_;
+    std::shared_ptr<const Fib6Table> fib6_;
+    rte_fib *fib4_raw_;
+    rte_fib6 *fib6_raw_;
+    std::vector<NhgEntry> nhgs_;  // indexed by NHG index
+    std::vector<ResolvedMember> members_;
+    std::shared_ptr<const LidTables> lids_;
+    const std::uint32_t *lft_raw_;
+    const std::uint64_t *mft_raw_;
+    std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;
+};
+
+}  // namespace weft::dataplane

@@ -1,0 +1,24 @@
+// Sizes fixed at compile time so that hot-path tables are flat arrays.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <rte_config.h>
+
+namespace weft::dataplane {
+
+inline constexpr std::uint16_t kMaxPorts = RTE_MAX_ETHPORTS;
+static_assert(kMaxPorts <= 64, "MFT port masks are 64-bit");
+inline constexpr std::size_t kMaxNhgMembers = 64;
+// rte_fib/rte_fib6 with 2-byte next hops hold values below 2^15; the top value means "no route".
+inline constexpr std::uint32_t kMaxNhgs = 32767;
+inline constexpr std::uint32_t kNoRoute = 32767;
+inline constexpr std::uint16_t kMaxUnicastLid = 0xBFFF;
+inline constexpr std::uint16_t kFirstMulticastLid = 0xC000;
+inline constexpr std::uint16_t kLastMulticastLid = 0xFFFE;
+inline constexpr std::uint16_t kPermissiveLid = 0xFFFF;
+inline constexpr unsigned kNumSl = 16;
+inline constexpr unsigned kNumVl = 16;
+
+}  // namespace weft::dataplane

@@ -1,0 +1,44 @@
+#include "weft/dataplane/fib_snapshot.hpp"
+
+#include "fib_tables.hpp"
+
+namespace weft::dataplane {
+
+FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Table> fib4,
+                         std::shared_ptr<const Fib6Table> fib6, std::vector<NhgEntry> nhgs,
+                         std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
+                         std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl)
+    : generation_(generation),
+      fib4_(std::move(fib4)),
+      fib6_(std::move(fib6)),
+      fib4_raw_(fib4_->get()),
+      fib6_raw_(fib6_->get()),
+      nhgs_(std::move(nhgs)),
+      members_(std::move(members)),
+      lids_(std::move(lids)),
+      lft_raw_(lids_->lft.data()),
+      mft_raw_(lids_->mft.data()),
+      sl2vl_(sl2vl) {}
+
+FibSnapshot::~FibSnapshot() = default;
+
+void FibSnapshot::lookup4(std::uint32_t *ips, std::uint64_t *nhg_index, unsigned n) const noexcept {
+    rte_fib_lookup_bulk(fib4_raw_, ips, nhg_index, static_cast<int>(n));
+}
+
+void FibSnapshot::lookup6(std::uint8_t (*ips)[16], std::uint64_t *nhg_index, unsigned n) const noexcept {
+    rte_fib6_lookup_bulk(fib6_raw_, ips, nhg_index, static_cast<int>(n));
+}
+
+LftTarget FibSnapshot::lft(std::uint16_t lid) const noexcept {
+    if (lid == 0 || lid > kMaxUnicastLid) return {};
+    const std::uint32_t w = lft_raw_[lid];
+    return {static_cast<LftTarget::Kind>(w >> 30), w & 0x3FFFFFFFu};
+}
+
+std::uint64_t FibSnapshot::mft(std::uint16_t mlid) const noexcept {
+    if (mlid < kFirstMulticastLid || mlid > kLastMulticastLid) return 0;
+    return mft_raw_[mlid - kFirstMulticastLid];
+}
+
+}  // namespace weft::dataplane
