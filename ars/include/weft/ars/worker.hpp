@@ -1,0 +1,134 @@
+// The per-worker ARS engine: the hot-path selection for next-hop groups and LAGs.
+//
+// Each dataplane worker lcore owns one Worker. It reads the shared immutable Config snapshot and
+// the shared PortBoard, and owns everything it writes: its macro-flow tables, its counters and
+// its random generator. Selection never allocates, locks or makes a virtual call.
+//
+//   Worker w(board, lcore_index);
+//   w.adopt(snapshot);                       // at start and whenever a new snapshot is seen
+//   Egress e = w.select_nhg(nhg, hash, now);  // per packet, or select_nhg_burst for 32 at once
+//
+// Flow state is indexed by the stable NHG/LAG/ARS object ids, so adopt() keeps every bucket
+// whose group, ARS object and table size are unchanged, and remaps member indices when the
+// member list changed (buckets of removed members move on their next packet).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "weft/ars/acl_policy.hpp"
+#include "weft/ars/config.hpp"
+#include "weft/ars/counters.hpp"
+#include "weft/ars/macro_flow_table.hpp"
+#include "weft/ars/monitor.hpp"
+#include "weft/ars/port_board.hpp"
+#include "weft/ars/rng.hpp"
+#include "weft/ars/types.hpp"
+
+namespace weft::ars {
+
+// Result of one selection.
+struct Egress {
+    static constexpr PortId kDropPort = 0xFFFF;
+    static constexpr std::uint16_t kNoMember = 0xFFFF;
+
+    PortId port = kDropPort;           // the egress port (a LAG member already resolved)
+    std::uint16_t member = kNoMember;  // index of the chosen member in the group's member list
+
+    bool dropped() const { return port == kDropPort; }
+};
+
+// One packet of a burst.
+struct SelectRequest {
+    std::uint32_t flow_hash = 0;
+    NhgId nhg = 0;
+    AclVerdict verdict;
+};
+
+inline constexpr std::size_t kBurstSize = 32;
+
+class Worker {
+  public:
+    Worker(const PortBoard &board, std::uint32_t worker_index);
+
+    // Switch to a new snapshot (slow path: allocates tables for new groups, remaps members).
+    void adopt(std::shared_ptr<const Config> config);
+    const Config *config() const { return config_.get(); }
+
+    // Hot path. The id must be configured in the adopted snapshot.
+    Egress select_nhg(NhgId nhg, std::uint32_t flow_hash, Ticks now, AclVerdict verdict = {});
+    Egress select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerdict verdict = {});
+    // Up to any number of packets; bucket loads are prefetched kBurstSize at a time.
+    void select_nhg_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out);
+
+    void set_monitor_hook(MonitorHook hook) { monitor_ = hook; }
+
+    // Counters of this worker; safe to call from any thread at any time.
+    CounterValues nhg_counters(NhgId nhg) const;
+    CounterValues lag_counters(LagId lag) const;
+
+    // Inspection (tests, demo): the flow table a group uses with an ARS object, or nullptr.
+    const MacroFlowTable *nhg_table(NhgId nhg, ArsObjectId object) const;
+    const MacroFlowTable *lag_table(LagId lag, ArsObjectId object) const;
+
+  private:
+    struct ObjectTable {
+        ArsObjectId object = kNoArsObject;
+        MacroFlowTable table;
+    };
+    struct GroupState {
+        std::vector<ObjectTable> tables;        // own ARS object first, then ACL overrides
+        std::vector<std::uint32_t> member_ids;  // as of the last adopt, to remap buckets
+    };
+    // Everything one selection needs, resolved before the bucket is touched (burst prefetch).
+    struct Resolved {
+        const SelectionGroup *group;  // nullptr: id not in the snapshot, drop
+        SelectionCounters *counters;
+        const ArsObjectRuntime *object;  // nullptr: static hash
+        ArsObjectId object_id;
+        MacroFlowTable::Bucket *bucket;  // flowlet modes only
+        std::uint32_t bucket_index;
+        bool is_lag;
+        std::uint32_t group_id;
+        bool monitored;
+    };
+
+    static constexpr std::uint16_t kRemovedMember = 0xFFFE;
+
+    Resolved resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict);
+    Egress decide(const Resolved &r, std::uint32_t flow_hash, Ticks now);
+    std::uint16_t flowlet(const Resolved &r, Ticks now);
+    Egress to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now);
+
+    bool member_live(const GroupMember &m) const;
+    bool lag_live(LagId lag) const;
+    QualityBand member_quality(const GroupMember &m) const;
+    std::uint16_t choose_by_quality(const SelectionGroup &g);
+    std::uint16_t choose_at_random(const SelectionGroup &g);
+    std::uint16_t choose_static(const SelectionGroup &g, std::uint32_t flow_hash) const;
+
+    void sync_group(GroupState &state, const SelectionGroup &group);
+
+    const PortBoard &board_;
+    std::uint32_t worker_index_;
+    std::shared_ptr<const Config> config_;
+    Rng rng_;
+    std::uint32_t seed_ = 0;
+    bool seeded_ = false;
+    MonitorHook monitor_;
+
+    std::vector<GroupState> nhg_state_;
+    std::vector<GroupState> lag_state_;
+    // Fixed capacity, allocated once, so readers on other threads never see them move.
+    std::unique_ptr<SelectionCounters[]> nhg_counters_;
+    std::unique_ptr<SelectionCounters[]> lag_counters_;
+};
+
+// Counters of one group summed over workers (the value SAI's read-only attributes report).
+CounterValues sum_nhg_counters(std::span<const Worker *const> workers, NhgId nhg);
+CounterValues sum_lag_counters(std::span<const Worker *const> workers, LagId lag);
+
+}  // namespace weft::ars

@@ -1,0 +1,396 @@
+#include "weft/ars/worker.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <unordered_map>
+#include <utility>
+
+#include "weft/ars/capabilities.hpp"
+
+namespace weft::ars {
+
+namespace {
+
+constexpr std::uint16_t kNone = Egress::kNoMember;
+
+// The r-th set bit of mask (r < popcount(mask)).
+inline unsigned nth_set_bit(std::uint64_t mask, unsigned r) {
+    for (; r > 0; --r) mask &= mask - 1;
+    return static_cast<unsigned>(std::countr_zero(mask));
+}
+
+// A LAG inside a next-hop group hashes on a remixed value, so its port choice is not correlated
+// with the group's member choice (no polarisation).
+inline std::uint32_t remix(std::uint32_t h) {
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
+    return h;
+}
+
+inline void prefetch(const void *p) {
+#if defined(__GNUC__)
+    __builtin_prefetch(p, 1, 3);
+#else
+    (void)p;
+#endif
+}
+
+}  // namespace
+
+Worker::Worker(const PortBoard &board, std::uint32_t worker_index)
+    : board_(board),
+      worker_index_(worker_index),
+      rng_(0, worker_index),
+      nhg_counters_(new SelectionCounters[capabilities().max_ecmp_groups]),
+      lag_counters_(new SelectionCounters[capabilities().max_lag_groups]) {}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot adoption (slow path).
+
+void Worker::sync_group(GroupState &state, const SelectionGroup &group) {
+    // Which ARS objects this group may run under: its own, and every ACL override target.
+    std::vector<ArsObjectId> wanted;
+    if (group.ars_object != kNoArsObject) wanted.push_back(group.ars_object);
+    for (ArsObjectId o : config_->acl_override_objects())
+        if (o != group.ars_object) wanted.push_back(o);
+
+    std::vector<ObjectTable> tables;
+    tables.reserve(wanted.size());
+    for (ArsObjectId o : wanted) {
+        const std::uint32_t size = config_->ars_objects()[o].max_flows;
+        auto old = std::find_if(state.tables.begin(), state.tables.end(), [&](const ObjectTable &t) {
+            return t.object == o && t.table.size() == size;
+        });
+        if (old != state.tables.end()) {
+            tables.push_back(std::move(*old));
+        } else {
+            tables.push_back({o, MacroFlowTable(size)});
+        }
+    }
+    state.tables = std::move(tables);
+
+    // Member indices move when the member list changes: translate every bucket by member id.
+    std::vector<std::uint32_t> ids;
+    for (const GroupMember &m : group.members) ids.push_back(m.member_id);
+    if (ids != state.member_ids && !state.member_ids.empty()) {
+        std::unordered_map<std::uint32_t, std::uint16_t> now_at;
+        for (std::size_t i = 0; i < ids.size(); ++i) now_at[ids[i]] = static_cast<std::uint16_t>(i);
+        std::vector<std::uint16_t> translate(state.member_ids.size(), kRemovedMember);
+        for (std::size_t i = 0; i < state.member_ids.size(); ++i) {
+            auto it = now_at.find(state.member_ids[i]);
+            if (it != now_at.end()) translate[i] = it->second;
+        }
+        for (ObjectTable &t : state.tables) {
+            for (std::uint32_t b = 0; b < t.table.size(); ++b) {
+                MacroFlowTable::Bucket *bucket = t.table.bucket(b);
+                const std::uint16_t m = bucket->member();
+                if (m == MacroFlowTable::kEmpty) continue;
+                const std::uint16_t to = m < translate.size() ? translate[m] : kRemovedMember;
+                *bucket = MacroFlowTable::Bucket::make(to, bucket->last_seen());
+            }
+        }
+    }
+    state.member_ids = std::move(ids);
+}
+
+void Worker::adopt(std::shared_ptr<const Config> config) {
+    config_ = std::move(config);
+    const std::uint32_t seed = config_->profile().random_seed;
+    if (!seeded_ || seed != seed_) {
+        rng_ = Rng(seed, worker_index_);
+        seed_ = seed;
+        seeded_ = true;
+    }
+    auto sync_all = [&](std::vector<GroupState> &states, const std::vector<SelectionGroup> &groups,
+                        SelectionCounters *counters) {
+        // Groups that vanished lose their state and counters.
+        for (std::size_t id = 0; id < states.size(); ++id) {
+            if (id >= groups.size() || !groups[id].present) {
+                if (!states[id].member_ids.empty() || !states[id].tables.empty()) counters[id].reset();
+                states[id] = GroupState{};
+            }
+        }
+        states.resize(groups.size());
+        for (std::size_t id = 0; id < groups.size(); ++id) {
+            if (groups[id].present) sync_group(states[id], groups[id]);
+        }
+    };
+    sync_all(lag_state_, config_->lags(), lag_counters_.get());
+    sync_all(nhg_state_, config_->nhgs(), nhg_counters_.get());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Member state, read from the shared board.
+
+bool Worker::lag_live(LagId lag) const {
+    for (const GroupMember &p : config_->lags()[lag].members)
+        if (p.usable && board_.link_up(p.target.id)) return true;
+    return false;
+}
+
+bool Worker::member_live(const GroupMember &m) const {
+    if (!m.usable) return false;
+    return m.target.kind == EgressTarget::Kind::kPort ? board_.link_up(m.target.id) : lag_live(m.target.id);
+}
+
+QualityBand Worker::member_quality(const GroupMember &m) const {
+    return m.target.kind == EgressTarget::Kind::kPort ? board_.port_quality(m.target.id)
+                                                      : board_.lag_quality(m.target.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing a member.
+
+std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
+    // Best band and the set of members holding it, for each role.
+    struct Best {
+        int band = -1;
+        std::uint64_t mask = 0;
+    };
+    auto scan = [&](std::uint16_t begin, std::uint16_t count) {
+        Best best;
+        for (std::uint16_t i = 0; i < count; ++i) {
+            const GroupMember &m = g.members[begin + i];
+            if (!member_live(m)) continue;
+            const int q = member_quality(m);
+            if (q > best.band) {
+                best.band = q;
+                best.mask = std::uint64_t{1} << i;
+            } else if (q == best.band) {
+                best.mask |= std::uint64_t{1} << i;
+            }
+        }
+        return best;
+    };
+    const Best primary = scan(0, g.primary_count);
+    const Best alternate = g.alternate_count != 0 ? scan(g.primary_count, g.alternate_count) : Best{};
+    const PathChoice choice = choose_path(
+        primary.band >= 0, static_cast<QualityBand>(primary.band < 0 ? 0 : primary.band), alternate.band >= 0,
+        static_cast<QualityBand>(alternate.band < 0 ? 0 : alternate.band), g.path_selection);
+    if (choice == PathChoice::kNone) return kNone;
+    const Best &set = choice == PathChoice::kPrimary ? primary : alternate;
+    const std::uint16_t base = choice == PathChoice::kPrimary ? 0 : g.primary_count;
+    // Ties broken by the seeded generator.
+    const int ties = std::popcount(set.mask);
+    const unsigned pick = ties == 1 ? 0 : rng_.below(static_cast<std::uint32_t>(ties));
+    return static_cast<std::uint16_t>(base + nth_set_bit(set.mask, pick));
+}
+
+std::uint16_t Worker::choose_at_random(const SelectionGroup &g) {
+    // Random among live primaries; the alternates only when no primary is live.
+    auto live_mask = [&](std::uint16_t begin, std::uint16_t count) {
+        std::uint64_t mask = 0;
+        for (std::uint16_t i = 0; i < count; ++i)
+            if (member_live(g.members[begin + i])) mask |= std::uint64_t{1} << i;
+        return mask;
+    };
+    std::uint16_t base = 0;
+    std::uint64_t mask = live_mask(0, g.primary_count);
+    if (mask == 0) {
+        base = g.primary_count;
+        mask = live_mask(g.primary_count, g.alternate_count);
+        if (mask == 0) return kNone;
+    }
+    const unsigned pick = rng_.below(static_cast<std::uint32_t>(std::popcount(mask)));
+    return static_cast<std::uint16_t>(base + nth_set_bit(mask, pick));
+}
+
+std::uint16_t Worker::choose_static(const SelectionGroup &g, std::uint32_t flow_hash) const {
+    // Hash to a primary; a dead one passes to the next live one, so only its flows move.
+    auto probe = [&](std::uint16_t begin, std::uint16_t count) -> std::uint16_t {
+        if (count == 0) return kNone;
+        std::uint32_t i = static_cast<std::uint32_t>((std::uint64_t{flow_hash} * count) >> 32);
+        for (std::uint16_t n = 0; n < count; ++n) {
+            if (member_live(g.members[begin + i])) return static_cast<std::uint16_t>(begin + i);
+            if (++i == count) i = 0;
+        }
+        return kNone;
+    };
+    const std::uint16_t m = probe(0, g.primary_count);
+    return m != kNone ? m : probe(g.primary_count, g.alternate_count);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hot path.
+
+Worker::Resolved Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict) {
+    Resolved r{};
+    r.is_lag = is_lag;
+    r.group_id = id;
+    // An id missing from the snapshot (a route racing a group removal) drops the packet.
+    const auto &groups = is_lag ? config_->lags() : config_->nhgs();
+    if (id >= groups.size() || !groups[id].present) return r;
+    r.group = &groups[id];
+    r.counters = is_lag ? &lag_counters_[id] : &nhg_counters_[id];
+    r.object_id = verdict.overrides_ars() ? verdict.ars_object : r.group->ars_object;
+    const auto &objects = config_->ars_objects();
+    if (verdict.disables_ars() || r.object_id >= objects.size() || !objects[r.object_id].present) return r;
+
+    r.object = &objects[r.object_id];
+    r.monitored = (r.object->monitoring || (verdict.flags & AclVerdict::kMonitorOn) != 0) &&
+                  (verdict.flags & AclVerdict::kMonitorOff) == 0;
+    if (r.object->mode == Mode::kFlowletQuality || r.object->mode == Mode::kFlowletRandom) {
+        // adopt() made one table per reachable object, the group's own first.
+        for (ObjectTable &t : (is_lag ? lag_state_[id] : nhg_state_[id]).tables) {
+            if (t.object != r.object_id) continue;
+            r.bucket_index = t.table.index_of(flow_hash);
+            r.bucket = t.table.bucket(r.bucket_index);
+            return r;
+        }
+        r.object = nullptr;  // no table for this object in this snapshot: static hash
+    }
+    return r;
+}
+
+std::uint16_t Worker::flowlet(const Resolved &r, Ticks now) {
+    const SelectionGroup &g = *r.group;
+    const MacroFlowTable::Bucket current = *r.bucket;
+    const std::uint16_t old = current.member();
+    ReassignReason reason = ReassignReason::kFlowletExpired;
+
+    if (old != MacroFlowTable::kEmpty) {
+        const bool live = old < g.size() && member_live(g.members[old]);
+        // Same flowlet: stay, even if a better member exists (no reordering inside a flowlet).
+        if (live && current.idle_for(now) <= r.object->idle_ticks) {
+            *r.bucket = MacroFlowTable::Bucket::make(old, now);
+            return old;
+        }
+        if (!live)
+            reason = old == kRemovedMember ? ReassignReason::kMemberRemoved : ReassignReason::kLinkDown;
+    }
+
+    const std::uint16_t chosen =
+        r.object->mode == Mode::kFlowletQuality ? choose_by_quality(g) : choose_at_random(g);
+    if (chosen == kNone) return kNone;  // bucket kept: the flow returns to its member if it comes back
+
+    if (old != MacroFlowTable::kEmpty && chosen != old) {
+        const bool old_known = old < g.size();
+        const EgressTarget old_target = old_known ? g.members[old].target : EgressTarget{};
+        const EgressTarget new_target = g.members[chosen].target;
+        r.counters->count_reassignment(!old_known || old_target != new_target,
+                                       reason == ReassignReason::kLinkDown, r.is_lag);
+        if (r.monitored && monitor_) {
+            ReassignEvent e;
+            e.is_lag = r.is_lag;
+            e.group_id = r.group_id;
+            e.ars_object = r.object_id;
+            e.bucket = r.bucket_index;
+            e.old_member_id = old_known ? g.members[old].member_id : 0;
+            e.new_member_id = g.members[chosen].member_id;
+            e.old_target = old_target;
+            e.new_target = new_target;
+            e.reason = reason;
+            e.now = now;
+            monitor_(e);
+        }
+    }
+    *r.bucket = MacroFlowTable::Bucket::make(chosen, now);
+    return chosen;
+}
+
+Egress Worker::to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now) {
+    if (member == kNone) {
+        r.counters->count_drop();
+        return {};
+    }
+    const EgressTarget target = r.group->members[member].target;
+    if (target.kind == EgressTarget::Kind::kPort) return {target.id, member};
+    // A LAG member: the LAG picks its port with its own ARS object (monitoring carried over).
+    AclVerdict inner;
+    if (r.monitored) inner.flags = AclVerdict::kMonitorOn;
+    const Resolved lag = resolve(true, target.id, remix(flow_hash), inner);
+    const Egress e = decide(lag, remix(flow_hash), now);
+    return e.dropped() ? e : Egress{e.port, member};
+}
+
+Egress Worker::decide(const Resolved &r, std::uint32_t flow_hash, Ticks now) {
+    if (r.group == nullptr) return {};
+    if (r.object == nullptr) {
+        r.counters->count_static_hash();
+        return to_egress(r, choose_static(*r.group, flow_hash), flow_hash, now);
+    }
+    r.counters->count_decision(r.object->mode);
+    std::uint16_t member = kNone;
+    switch (r.object->mode) {
+        case Mode::kFlowletQuality:
+        case Mode::kFlowletRandom:
+            member = flowlet(r, now);
+            break;
+        case Mode::kPerPacketQuality:
+            member = choose_by_quality(*r.group);
+            break;
+        case Mode::kPerPacketRandom:
+            member = choose_at_random(*r.group);
+            break;
+        case Mode::kFixed:
+            member = choose_static(*r.group, flow_hash);
+            break;
+    }
+    return to_egress(r, member, flow_hash, now);
+}
+
+Egress Worker::select_nhg(NhgId nhg, std::uint32_t flow_hash, Ticks now, AclVerdict verdict) {
+    return decide(resolve(false, nhg, flow_hash, verdict), flow_hash, now);
+}
+
+Egress Worker::select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerdict verdict) {
+    return decide(resolve(true, lag, flow_hash, verdict), flow_hash, now);
+}
+
+void Worker::select_nhg_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out) {
+    Resolved resolved[kBurstSize];
+    for (std::size_t base = 0; base < requests.size(); base += kBurstSize) {
+        const std::size_t n = std::min(kBurstSize, requests.size() - base);
+        // Pass 1: find every bucket and start its cache line loading.
+        for (std::size_t i = 0; i < n; ++i) {
+            const SelectRequest &q = requests[base + i];
+            resolved[i] = resolve(false, q.nhg, q.flow_hash, q.verdict);
+            if (resolved[i].bucket != nullptr) prefetch(resolved[i].bucket);
+        }
+        // Pass 2: decide, in packet order (the generator sequence stays deterministic).
+        for (std::size_t i = 0; i < n; ++i)
+            out[base + i] = decide(resolved[i], requests[base + i].flow_hash, now);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+CounterValues Worker::nhg_counters(NhgId nhg) const {
+    return nhg < capabilities().max_ecmp_groups ? nhg_counters_[nhg].read() : CounterValues{};
+}
+
+CounterValues Worker::lag_counters(LagId lag) const {
+    return lag < capabilities().max_lag_groups ? lag_counters_[lag].read() : CounterValues{};
+}
+
+const MacroFlowTable *Worker::nhg_table(NhgId nhg, ArsObjectId object) const {
+    if (nhg >= nhg_state_.size()) return nullptr;
+    for (const ObjectTable &t : nhg_state_[nhg].tables)
+        if (t.object == object) return &t.table;
+    return nullptr;
+}
+
+const MacroFlowTable *Worker::lag_table(LagId lag, ArsObjectId object) const {
+    if (lag >= lag_state_.size()) return nullptr;
+    for (const ObjectTable &t : lag_state_[lag].tables)
+        if (t.object == object) return &t.table;
+    return nullptr;
+}
+
+CounterValues sum_nhg_counters(std::span<const Worker *const> workers, NhgId nhg) {
+    CounterValues total;
+    for (const Worker *w : workers) total += w->nhg_counters(nhg);
+    return total;
+}
+
+CounterValues sum_lag_counters(std::span<const Worker *const> workers, LagId lag) {
+    CounterValues total;
+    for (const Worker *w : workers) total += w->lag_counters(lag);
+    return total;
+}
+
+}  // namespace weft::ars

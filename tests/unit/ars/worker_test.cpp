@@ -1,0 +1,132 @@
+// Per-worker state across config snapshots, the burst API, and counters summed over workers.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "rig.hpp"
+
+namespace weft::ars {
+namespace {
+
+using test::us;
+
+ConfigBuilder three_members(std::vector<NhgMember> members) {
+    auto b = test::builder();
+    NhgConfig nhg;
+    nhg.id = 5;
+    nhg.ars_object = 0;
+    nhg.members = std::move(members);
+    b.add_nhg(nhg);
+    return b;
+}
+
+TEST(Worker, FlowStateSurvivesASnapshotChange) {
+    test::Rig rig;
+    rig.adopt(three_members({test::primary(1, 0), test::primary(2, 1), test::primary(3, 2)}));
+    std::map<std::uint32_t, PortId> before;
+    for (std::uint32_t h = 0; h < 200; ++h) before[h] = rig.worker.select_nhg(5, h * 2654435761u, 0).port;
+    // New snapshot: members reordered, one removed, one added. Make the new one by far the best.
+    rig.board.publish_port_quality(3, 7);
+    for (PortId p = 0; p < 3; ++p) rig.board.publish_port_quality(p, 1);
+    rig.adopt(three_members({test::primary(3, 2), test::primary(9, 3), test::primary(1, 0)}));
+    int kept = 0;
+    for (std::uint32_t h = 0; h < 200; ++h) {
+        const PortId now = rig.worker.select_nhg(5, h * 2654435761u, 1).port;
+        if (before[h] == 1) {
+            EXPECT_EQ(now, 3);  // member 2 was removed: moved at once, to the best
+        } else {
+            EXPECT_EQ(now, before[h]);  // still in its flowlet on the same member
+            ++kept;
+        }
+    }
+    EXPECT_GT(kept, 0);
+}
+
+TEST(Worker, ChangingTheTableSizeStartsAFreshTable) {
+    test::Rig rig;
+    auto b = three_members({test::primary(1, 0), test::primary(2, 1)});
+    rig.adopt(b);
+    rig.worker.select_nhg(5, 1, 0);
+    const MacroFlowTable *t = rig.worker.nhg_table(5, 0);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->size(), 512u);
+    ConfigBuilder b3(Profile{}, test::kTicksPerUs);
+    for (PortId p = 0; p < test::kPorts; ++p) b3.add_port(PortConfig{p, true, 10, 100, 100});
+    b3.add_ars_object(test::object(0, Mode::kFlowletQuality, 256, 2048));
+    NhgConfig nhg;
+    nhg.id = 5;
+    nhg.ars_object = 0;
+    nhg.members = {test::primary(1, 0), test::primary(2, 1)};
+    b3.add_nhg(nhg);
+    rig.adopt(b3);
+    EXPECT_EQ(rig.worker.nhg_table(5, 0)->size(), 2048u);
+}
+
+TEST(Worker, RemovedGroupLosesItsCounters) {
+    test::Rig rig;
+    rig.adopt(three_members({test::primary(1, 0)}));
+    rig.worker.select_nhg(5, 1, 0);
+    EXPECT_EQ(rig.worker.nhg_counters(5).decisions[0], 1u);
+    rig.adopt(test::builder());
+    EXPECT_EQ(rig.worker.nhg_counters(5).decisions[0], 0u);
+    EXPECT_TRUE(rig.worker.select_nhg(5, 1, 1).dropped());  // unknown id: dropped, no crash
+}
+
+TEST(Worker, BurstGivesTheSameAnswersAsSinglePackets) {
+    test::Rig one, many;
+    auto b =
+        three_members({test::primary(1, 0), test::primary(2, 1), test::primary(3, 2), test::alternate(4, 3)});
+    one.adopt(b);
+    many.adopt(b);
+    std::vector<SelectRequest> requests;
+    for (std::uint32_t i = 0; i < 100; ++i) requests.push_back({(i % 37) * 2654435761u, 5, {}});
+    std::vector<Egress> out(requests.size());
+    many.worker.select_nhg_burst(requests, 0, out);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        const Egress e = one.worker.select_nhg(5, requests[i].flow_hash, 0);
+        EXPECT_EQ(e.port, out[i].port) << i;
+        EXPECT_EQ(e.member, out[i].member) << i;
+    }
+}
+
+TEST(Worker, CountersSumOverWorkers) {
+    test::Rig rig;
+    rig.adopt(three_members({test::primary(1, 0), test::primary(2, 1)}));
+    Worker second(rig.board, 1);
+    second.adopt(rig.config);
+    for (int i = 0; i < 3; ++i) rig.worker.select_nhg(5, static_cast<std::uint32_t>(i), 0);
+    for (int i = 0; i < 4; ++i) second.select_nhg(5, static_cast<std::uint32_t>(i), 0);
+    const Worker *workers[] = {&rig.worker, &second};
+    EXPECT_EQ(sum_nhg_counters(workers, 5).decisions[static_cast<int>(Mode::kFlowletQuality)], 7u);
+}
+
+TEST(MacroFlowTable, BucketPacksTimeAndMember) {
+    MacroFlowTable t(8);
+    EXPECT_EQ(t.size(), 8u);
+    EXPECT_TRUE(t.bucket(3)->empty());
+    *t.bucket(3) = MacroFlowTable::Bucket::make(12, 1000);
+    EXPECT_EQ(t.bucket(3)->member(), 12);
+    EXPECT_EQ(t.bucket(3)->last_seen(), 1000u);
+    EXPECT_EQ(t.bucket(3)->idle_for(1500), 500u);
+    // Time wraps modulo 2^48 without a false idle gap.
+    const Ticks near_wrap = MacroFlowTable::kTimeMask - 5;
+    *t.bucket(3) = MacroFlowTable::Bucket::make(1, near_wrap);
+    EXPECT_EQ(t.bucket(3)->idle_for(near_wrap + 10), 10u);
+    for (std::uint32_t h = 0; h < 1000; ++h) EXPECT_LT(t.index_of(h), 8u);
+}
+
+TEST(Rng, DeterministicAndBounded) {
+    Rng a(42, 0), b(42, 0), c(42, 1);
+    int same = 0;
+    for (int i = 0; i < 100; ++i) {
+        const std::uint32_t x = a.below(10);
+        EXPECT_EQ(x, b.below(10));
+        EXPECT_LT(x, 10u);
+        same += x == c.below(10);
+    }
+    EXPECT_LT(same, 40);
+}
+
+}  // namespace
+}  // namespace weft::ars
