@@ -30,6 +30,16 @@ inline std::uint32_t remix(std::uint32_t h) {
     return h;
 }
 
+// The per-packet steps are small and called once per packet: have them inlined into the burst
+// loop. The rare paths (new flowlet, LAG nesting) stay out of line.
+#if defined(__GNUC__)
+#define WEFT_ARS_HOT [[gnu::always_inline]] inline
+#define WEFT_ARS_COLD [[gnu::noinline]]
+#else
+#define WEFT_ARS_HOT inline
+#define WEFT_ARS_COLD
+#endif
+
 inline void prefetch(const void *p) {
 #if defined(__GNUC__)
     __builtin_prefetch(p, 1, 3);
@@ -120,6 +130,25 @@ void Worker::adopt(std::shared_ptr<const Config> config) {
     };
     sync_all(lag_state_, config_->lags(), lag_counters_.get());
     sync_all(nhg_state_, config_->nhgs(), nhg_counters_.get());
+    build_hot(hot_lags_, config_->lags(), lag_state_, lag_counters_.get());
+    build_hot(hot_nhgs_, config_->nhgs(), nhg_state_, nhg_counters_.get());
+}
+
+void Worker::build_hot(std::vector<HotGroup> &hot, const std::vector<SelectionGroup> &groups,
+                       std::vector<GroupState> &states, SelectionCounters *counters) {
+    hot.assign(groups.size(), HotGroup{});
+    for (std::size_t id = 0; id < groups.size(); ++id) {
+        const SelectionGroup &g = groups[id];
+        if (!g.present) continue;
+        HotGroup &h = hot[id];
+        h.group = &g;
+        h.counters = &counters[id];
+        h.object_id = g.ars_object;
+        if (g.ars_object == kNoArsObject) continue;
+        h.object = &config_->ars_objects()[g.ars_object];
+        for (ObjectTable &t : states[id].tables)
+            if (t.object == g.ars_object) h.table = &t.table;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,12 +160,12 @@ bool Worker::lag_live(LagId lag) const {
     return false;
 }
 
-bool Worker::member_live(const GroupMember &m) const {
+WEFT_ARS_HOT bool Worker::member_live(const GroupMember &m) const {
     if (!m.usable) return false;
     return m.target.kind == EgressTarget::Kind::kPort ? board_.link_up(m.target.id) : lag_live(m.target.id);
 }
 
-QualityBand Worker::member_quality(const GroupMember &m) const {
+WEFT_ARS_HOT QualityBand Worker::member_quality(const GroupMember &m) const {
     return m.target.kind == EgressTarget::Kind::kPort ? board_.port_quality(m.target.id)
                                                       : board_.lag_quality(m.target.id);
 }
@@ -216,18 +245,37 @@ std::uint16_t Worker::choose_static(const SelectionGroup &g, std::uint32_t flow_
 // ---------------------------------------------------------------------------------------------
 // The hot path.
 
-Worker::Resolved Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict) {
-    Resolved r{};
+WEFT_ARS_HOT void Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict,
+                                  Resolved &r) {
+    // Filled in place: building a copy and moving it stalls on store forwarding.
+    r.group = nullptr;
+    r.object = nullptr;
+    r.bucket = nullptr;
+    r.monitored = false;
     r.is_lag = is_lag;
     r.group_id = id;
     // An id missing from the snapshot (a route racing a group removal) drops the packet.
-    const auto &groups = is_lag ? config_->lags() : config_->nhgs();
-    if (id >= groups.size() || !groups[id].present) return r;
-    r.group = &groups[id];
-    r.counters = is_lag ? &lag_counters_[id] : &nhg_counters_[id];
+    const std::vector<HotGroup> &hot = is_lag ? hot_lags_ : hot_nhgs_;
+    if (id >= hot.size() || hot[id].group == nullptr) return;
+    const HotGroup &h = hot[id];
+    r.group = h.group;
+    r.counters = h.counters;
+    if (verdict.flags == 0) {
+        // The common case: the group's own ARS object, everything precomputed.
+        r.object_id = h.object_id;
+        r.object = h.object;
+        if (h.object != nullptr) {
+            r.monitored = h.object->monitoring;
+            if (h.table != nullptr) {
+                r.bucket_index = h.table->index_of(flow_hash);
+                r.bucket = h.table->bucket(r.bucket_index);
+            }
+        }
+        return;
+    }
     r.object_id = verdict.overrides_ars() ? verdict.ars_object : r.group->ars_object;
     const auto &objects = config_->ars_objects();
-    if (verdict.disables_ars() || r.object_id >= objects.size() || !objects[r.object_id].present) return r;
+    if (verdict.disables_ars() || r.object_id >= objects.size() || !objects[r.object_id].present) return;
 
     r.object = &objects[r.object_id];
     r.monitored = (r.object->monitoring || (verdict.flags & AclVerdict::kMonitorOn) != 0) &&
@@ -238,28 +286,33 @@ Worker::Resolved Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t fl
             if (t.object != r.object_id) continue;
             r.bucket_index = t.table.index_of(flow_hash);
             r.bucket = t.table.bucket(r.bucket_index);
-            return r;
+            return;
         }
         r.object = nullptr;  // no table for this object in this snapshot: static hash
     }
-    return r;
 }
 
-std::uint16_t Worker::flowlet(const Resolved &r, Ticks now) {
+WEFT_ARS_HOT std::uint16_t Worker::flowlet(const Resolved &r, Ticks now) {
     const SelectionGroup &g = *r.group;
     const MacroFlowTable::Bucket current = *r.bucket;
     const std::uint16_t old = current.member();
-    ReassignReason reason = ReassignReason::kFlowletExpired;
-
-    if (old != MacroFlowTable::kEmpty) {
-        const bool live = old < g.size() && member_live(g.members[old]);
+    if (old < g.size() && current.idle_for(now) <= r.object->idle_ticks && member_live(g.members[old])) {
         // Same flowlet: stay, even if a better member exists (no reordering inside a flowlet).
-        if (live && current.idle_for(now) <= r.object->idle_ticks) {
-            *r.bucket = MacroFlowTable::Bucket::make(old, now);
-            return old;
-        }
-        if (!live)
-            reason = old == kRemovedMember ? ReassignReason::kMemberRemoved : ReassignReason::kLinkDown;
+        *r.bucket = MacroFlowTable::Bucket::make(old, now);
+        return old;
+    }
+    return new_flowlet(r, now);
+}
+
+WEFT_ARS_COLD std::uint16_t Worker::new_flowlet(const Resolved &r, Ticks now) {
+    const SelectionGroup &g = *r.group;
+    const std::uint16_t old = r.bucket->member();
+    const bool old_known = old < g.size();
+    ReassignReason reason = ReassignReason::kFlowletExpired;
+    if (old == kRemovedMember) {
+        reason = ReassignReason::kMemberRemoved;
+    } else if (old_known && !member_live(g.members[old])) {
+        reason = ReassignReason::kLinkDown;
     }
 
     const std::uint16_t chosen =
@@ -267,7 +320,6 @@ std::uint16_t Worker::flowlet(const Resolved &r, Ticks now) {
     if (chosen == kNone) return kNone;  // bucket kept: the flow returns to its member if it comes back
 
     if (old != MacroFlowTable::kEmpty && chosen != old) {
-        const bool old_known = old < g.size();
         const EgressTarget old_target = old_known ? g.members[old].target : EgressTarget{};
         const EgressTarget new_target = g.members[chosen].target;
         r.counters->count_reassignment(!old_known || old_target != new_target,
@@ -291,22 +343,30 @@ std::uint16_t Worker::flowlet(const Resolved &r, Ticks now) {
     return chosen;
 }
 
-Egress Worker::to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now) {
+WEFT_ARS_HOT Egress Worker::to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash,
+                                      Ticks now) {
     if (member == kNone) {
         r.counters->count_drop();
         return {};
     }
     const EgressTarget target = r.group->members[member].target;
     if (target.kind == EgressTarget::Kind::kPort) return {target.id, member};
+    return via_lag(r, member, flow_hash, now);
+}
+
+WEFT_ARS_COLD Egress Worker::via_lag(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash,
+                                     Ticks now) {
     // A LAG member: the LAG picks its port with its own ARS object (monitoring carried over).
+    const EgressTarget target = r.group->members[member].target;
     AclVerdict inner;
     if (r.monitored) inner.flags = AclVerdict::kMonitorOn;
-    const Resolved lag = resolve(true, target.id, remix(flow_hash), inner);
+    Resolved lag;
+    resolve(true, target.id, remix(flow_hash), inner, lag);
     const Egress e = decide(lag, remix(flow_hash), now);
     return e.dropped() ? e : Egress{e.port, member};
 }
 
-Egress Worker::decide(const Resolved &r, std::uint32_t flow_hash, Ticks now) {
+WEFT_ARS_HOT Egress Worker::decide(const Resolved &r, std::uint32_t flow_hash, Ticks now) {
     if (r.group == nullptr) return {};
     if (r.object == nullptr) {
         r.counters->count_static_hash();
@@ -333,11 +393,15 @@ Egress Worker::decide(const Resolved &r, std::uint32_t flow_hash, Ticks now) {
 }
 
 Egress Worker::select_nhg(NhgId nhg, std::uint32_t flow_hash, Ticks now, AclVerdict verdict) {
-    return decide(resolve(false, nhg, flow_hash, verdict), flow_hash, now);
+    Resolved r;
+    resolve(false, nhg, flow_hash, verdict, r);
+    return decide(r, flow_hash, now);
 }
 
 Egress Worker::select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerdict verdict) {
-    return decide(resolve(true, lag, flow_hash, verdict), flow_hash, now);
+    Resolved r;
+    resolve(true, lag, flow_hash, verdict, r);
+    return decide(r, flow_hash, now);
 }
 
 void Worker::select_nhg_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out) {
@@ -347,7 +411,7 @@ void Worker::select_nhg_burst(std::span<const SelectRequest> requests, Ticks now
         // Pass 1: find every bucket and start its cache line loading.
         for (std::size_t i = 0; i < n; ++i) {
             const SelectRequest &q = requests[base + i];
-            resolved[i] = resolve(false, q.nhg, q.flow_hash, q.verdict);
+            resolve(false, q.nhg, q.flow_hash, q.verdict, resolved[i]);
             if (resolved[i].bucket != nullptr) prefetch(resolved[i].bucket);
         }
         // Pass 2: decide, in packet order (the generator sequence stays deterministic).

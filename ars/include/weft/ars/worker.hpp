@@ -96,12 +96,26 @@ class Worker {
         bool monitored;
     };
 
+    // Per group id, everything the common case (no ACL verdict) needs, precomputed by adopt()
+    // so the hot path does one load instead of walking the snapshot.
+    struct HotGroup {
+        const SelectionGroup *group = nullptr;  // nullptr: id not in the snapshot
+        SelectionCounters *counters = nullptr;
+        const ArsObjectRuntime *object = nullptr;  // the group's own ARS object, if any
+        MacroFlowTable *table = nullptr;           // its flow table (flowlet modes only)
+        ArsObjectId object_id = kNoArsObject;
+    };
+
     static constexpr std::uint16_t kRemovedMember = 0xFFFE;
 
-    Resolved resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict);
+    void resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict, Resolved &r);
     Egress decide(const Resolved &r, std::uint32_t flow_hash, Ticks now);
     std::uint16_t flowlet(const Resolved &r, Ticks now);
+    std::uint16_t new_flowlet(const Resolved &r, Ticks now);  // the rare path: choose, count, monitor
     Egress to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now);
+    Egress via_lag(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now);
+    void build_hot(std::vector<HotGroup> &hot, const std::vector<SelectionGroup> &groups,
+                   std::vector<GroupState> &states, SelectionCounters *counters);
 
     bool member_live(const GroupMember &m) const;
     bool lag_live(LagId lag) const;
@@ -122,6 +136,8 @@ class Worker {
 
     std::vector<GroupState> nhg_state_;
     std::vector<GroupState> lag_state_;
+    std::vector<HotGroup> hot_nhgs_;
+    std::vector<HotGroup> hot_lags_;
     // Fixed capacity, allocated once, so readers on other threads never see them move.
     std::unique_ptr<SelectionCounters[]> nhg_counters_;
     std::unique_ptr<SelectionCounters[]> lag_counters_;
