@@ -1,0 +1,69 @@
+// Verification of routing tables against a fabric.
+//
+// Path tracing follows the LFTs for every (source, destination LID) pair, where sources are CA
+// and router ports and switches (through their own LFT) and destinations are every LID owned by
+// a connected port. It works per destination: the LFT entries for one LID form a next-hop
+// function on the switches, walked once with memoisation, so a 20 000-node fabric costs
+// O(switches x LIDs) with no per-pair state.
+//
+// The credit-loop check follows ibdmchk: nodes of the channel dependency graph are (directed
+// link, VL); every CA-to-CA path adds an edge for each pair of consecutive switch-to-switch
+// hops, with the VL of each hop given by the path's SL and the SL2VL table of the switch it
+// leaves through (identity when the tables are empty). A cycle is reported with its channels.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "weft/routing/fabric.hpp"
+#include "weft/routing/tables.hpp"
+
+namespace weft::routing {
+
+using ProgressFn = std::function<void(std::size_t done, std::size_t total)>;
+
+struct PathIssue {
+    NodeIdx src = kNoNode;  // source node (a switch, or the CA port's node)
+    PortNum src_port = 0;
+    Lid dst = 0;
+    std::string what;  // "unreachable: ...", "loop: ...", "non-minimal: ..."
+};
+
+struct PathReport {
+    std::uint64_t pairs = 0;                  // (source, destination LID) pairs traced
+    std::uint64_t unreachable = 0;            // LFT leads to no port, a dead port or a wrong node
+    std::uint64_t loops = 0;                  // LFT walk revisits a switch
+    std::uint64_t non_minimal = 0;            // delivered, but longer than the shortest cabled path
+    std::uint64_t unreachable_in_fabric = 0;  // no cabled path at all (not the routing's fault)
+    unsigned max_hops = 0;                    // links on the longest delivered path
+    double mean_hops = 0;
+    std::vector<std::uint64_t> hop_histogram;  // delivered pairs by link count
+    std::vector<PathIssue> examples;           // the first few issues of each kind
+    bool ok() const { return unreachable == 0 && loops == 0; }
+};
+
+PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
+
+// One channel of the dependency graph: the link leaving (node, port), on a VL.
+struct Channel {
+    NodeIdx node = kNoNode;
+    PortNum port = 0;
+    std::uint8_t vl = 0;
+};
+
+struct CreditLoopReport {
+    bool has_cycle = false;
+    std::vector<Channel> cycle;                   // c0 -> c1 -> ... -> c0 when has_cycle
+    unsigned vls = 1;                             // VLs that carry traffic
+    std::uint64_t dependencies = 0;               // distinct edges in the dependency graph
+    std::string describe(const Fabric &f) const;  // the cycle, one channel per line
+};
+
+CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
+
+// Human name of a directed channel: "'desc' (0x<guid>) port P -> 'desc' port Q".
+std::string channel_name(const Fabric &f, NodeIdx n, PortNum p);
+
+}  // namespace weft::routing

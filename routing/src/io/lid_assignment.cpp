@@ -1,0 +1,126 @@
+#include "weft/routing/lid_assignment.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace weft::routing {
+namespace {
+
+std::string hex(Guid g) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%016" PRIx64, static_cast<std::uint64_t>(g));
+    return buf;
+}
+
+struct Owner {
+    NodeIdx node;
+    PortNum port;
+    std::uint8_t lmc;  // block size exponent this owner needs
+    Lid want = 0;      // requested base (0 = none)
+    bool from_file = false;
+    std::size_t line = 0;
+};
+
+}  // namespace
+
+LidReport assign_lids(Fabric &f, const LidOptions &o) {
+    if (o.lmc > 7) throw std::invalid_argument("assign_lids: LMC must be 0..7");
+    LidReport r;
+    // Everything that owns LIDs, in fabric order; remember what each had.
+    std::vector<Owner> owners;
+    std::unordered_map<Guid, std::size_t> by_guid;
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        const Node &x = f.node(n);
+        if (x.is_switch()) {
+            by_guid[x.guid] = owners.size();
+            owners.push_back({n, 0, 0, o.keep_existing ? f.port(n, 0).lid : 0});
+        } else {
+            for (PortNum p = 1; p <= x.num_ports; ++p) {
+                const Port &pp = f.port(n, p);
+                if (pp.peer == kNoNode) continue;  // unconnected ports get no LID, as from an SM
+                by_guid[pp.guid ? pp.guid : x.guid + p] = owners.size();
+                owners.push_back({n, p, o.lmc, o.keep_existing ? pp.lid : 0});
+            }
+        }
+    }
+    for (const auto &e : o.guid2lid) {
+        auto it = by_guid.find(e.port_guid);
+        if (it == by_guid.end()) {
+            ++r.unknown_guids;
+            continue;
+        }
+        Owner &w = owners[it->second];
+        const Lid size = Lid{1} << w.lmc;
+        if (e.top - e.base + 1 != size && !f.node(w.node).is_switch()) {  // a switch uses only its base
+            r.conflicts.push_back("guid2lid line " + std::to_string(e.line) + ": " + hex(e.port_guid) +
+                                  " has " + std::to_string(e.top - e.base + 1) + " LIDs, LMC " +
+                                  std::to_string(w.lmc) + " needs " + std::to_string(size) + "; reassigned");
+            w.want = 0;
+            continue;
+        }
+        w.want = e.base;
+        w.from_file = true;
+        w.line = e.line;
+    }
+    f.clear_lids();
+    std::vector<std::uint8_t> used(kMaxUnicastLid + 2, 0);
+    std::vector<std::size_t> fresh;
+    auto range_free = [&](Lid base, Lid size) {
+        if (base == 0 || base + size - 1 > kMaxUnicastLid) return false;
+        for (Lid l = base; l < base + size; ++l)
+            if (used[l]) return false;
+        return true;
+    };
+    auto take = [&](const Owner &w, Lid base) {
+        const Lid size = Lid{1} << w.lmc;
+        for (Lid l = base; l < base + size; ++l) used[l] = 1;
+        f.set_lid(w.node, w.port, base, w.lmc);
+        ++r.assigned;
+        r.max_lid = std::max(r.max_lid, base + size - 1);
+    };
+    // Requested LIDs first: guid2lid entries, then existing ones; first come, first served.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < owners.size(); ++i) {
+            Owner &w = owners[i];
+            if (!w.want || w.from_file != (pass == 0)) continue;
+            const Lid size = Lid{1} << w.lmc;
+            const Guid g = f.node(w.node).is_switch() ? f.node(w.node).guid : f.port(w.node, w.port).guid;
+            const std::string who =
+                (w.from_file ? "guid2lid line " + std::to_string(w.line) + ": " : "existing LID: ") + hex(g) +
+                " LID " + std::to_string(w.want);
+            if (w.want % size) {
+                r.conflicts.push_back(who + " is not aligned to " + std::to_string(size) + " (LMC " +
+                                      std::to_string(w.lmc) + "); reassigned");
+                w.want = 0;
+            } else if (!range_free(w.want, size)) {
+                r.conflicts.push_back(who +
+                                      (w.want + size - 1 > kMaxUnicastLid ? " is outside the unicast range"
+                                                                          : " overlaps LIDs already given") +
+                                      "; reassigned");
+                w.want = 0;
+            } else {
+                take(w, w.want);
+                (w.from_file ? r.from_file : r.kept)++;
+                continue;
+            }
+        }
+    }
+    // Everyone else: lowest free aligned block, in fabric order.
+    Lid cursor[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // per block size, where the search may start
+    for (auto &w : owners) {
+        if (f.port(w.node, w.port).lid) continue;
+        const Lid size = Lid{1} << w.lmc;
+        Lid base = (cursor[w.lmc] + size - 1) / size * size;
+        if (base == 0) base = size;
+        while (base + size - 1 <= kMaxUnicastLid && !range_free(base, size)) base += size;
+        if (base + size - 1 > kMaxUnicastLid)
+            throw std::runtime_error("assign_lids: the unicast LID space (0x1-0xBFFF) is exhausted");
+        cursor[w.lmc] = base + size;
+        take(w, base);
+    }
+    return r;
+}
+
+}  // namespace weft::routing
