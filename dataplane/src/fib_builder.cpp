@@ -210,6 +210,14 @@ std::unique_ptr<FibSnapshot> FibBuilder::build() {
     auto fib4 = fib4_dirty_ || !fib4_ ? build_fib4(config_, routes_, nhg_index_) : fib4_;
     auto fib6 = fib6_dirty_ || !fib6_ ? build_fib6(config_, routes_, nhg_index_) : fib6_;
 
+    auto route_list = route_list_;
+    if (fib4_dirty_ || fib6_dirty_ || !route_list) {
+        auto l = std::make_shared<std::vector<RouteEntry>>();
+        l->reserve(routes_.size());
+        for (const auto &[prefix, id] : routes_) l->push_back(RouteEntry{prefix, id});
+        route_list = std::move(l);
+    }
+
     std::shared_ptr<const LidTables> lids = lids_;
     if (lids_dirty_ || !lids) {
         auto t = std::make_shared<LidTables>();
@@ -253,8 +261,9 @@ std::unique_ptr<FibSnapshot> FibBuilder::build() {
         }
     }
 
-    auto snapshot = std::make_unique<FibSnapshot>(++generation_, fib4, fib6, std::move(entries),
+    auto snapshot = std::make_unique<FibSnapshot>(++generation_, fib4, fib6, route_list, std::move(entries),
                                                   std::move(members), lids, sl2vl_);
+    route_list_ = std::move(route_list);
     fib4_ = std::move(fib4);
     fib6_ = std::move(fib6);
     lids_ = std::move(lids);

@@ -5,12 +5,14 @@
 namespace weft::dataplane {
 
 FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Table> fib4,
-                         std::shared_ptr<const Fib6Table> fib6, std::vector<NhgEntry> nhgs,
+                         std::shared_ptr<const Fib6Table> fib6,
+                         std::shared_ptr<const std::vector<RouteEntry>> routes, std::vector<NhgEntry> nhgs,
                          std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
                          std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl)
     : generation_(generation),
       fib4_(std::move(fib4)),
       fib6_(std::move(fib6)),
+      routes_(std::move(routes)),
       fib4_raw_(fib4_->get()),
       fib6_raw_(fib6_->get()),
       nhgs_(std::move(nhgs)),

@@ -96,6 +96,7 @@ class FibBuilder {
     std::shared_ptr<const Fib4Table> fib4_;
     std::shared_ptr<const Fib6Table> fib6_;
     std::shared_ptr<const LidTables> lids_;
+    std::shared_ptr<const std::vector<RouteEntry>> route_list_;
     bool fib4_dirty_ = true;
     bool fib6_dirty_ = true;
     bool lids_dirty_ = true;

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "weft/dataplane/ip_addr.hpp"
 #include "weft/dataplane/limits.hpp"
 
 struct rte_fib;
@@ -40,6 +41,12 @@ struct LftTarget {
     std::uint32_t value = 0;  // port number, or NHG index (not id) in the snapshot
 };
 
+// A route as the snapshot was built from it, for show commands and telemetry.
+struct RouteEntry {
+    IpPrefix prefix;
+    std::uint32_t nhg_id;
+};
+
 // Tables shared between consecutive snapshots when they did not change; owned through
 // shared_ptr on the control side only (workers never touch the counts).
 class Fib4Table;
@@ -49,8 +56,9 @@ struct LidTables;
 class FibSnapshot {
   public:
     FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Table> fib4,
-                std::shared_ptr<const Fib6Table> fib6, std::vector<NhgEntry> nhgs,
-                std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
+                std::shared_ptr<const Fib6Table> fib6, std::shared_ptr<const std::vector<RouteEntry>> routes,
+                std::vector<NhgEntry> nhgs, std::vector<ResolvedMember> members,
+                std::shared_ptr<const LidTables> lids,
                 std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl);
     ~FibSnapshot();
     FibSnapshot(const FibSnapshot &) = delete;
@@ -77,6 +85,8 @@ class FibSnapshot {
         return port < kMaxPorts ? sl2vl_[port][sl & 0x0F] : 0;
     }
 
+    const std::vector<RouteEntry> &routes() const noexcept { return *routes_; }
+
     // Identity of the shared tables, so tests can check what a rebuild reused.
     const void *fib4_identity() const noexcept { return fib4_.get(); }
     const void *fib6_identity() const noexcept { return fib6_.get(); }
@@ -85,6 +95,7 @@ class FibSnapshot {
     std::uint64_t generation_;
     std::shared_ptr<const Fib4Table> fib4_;
     std::shared_ptr<const Fib6Table> fib6_;
+    std::shared_ptr<const std::vector<RouteEntry>> routes_;
     rte_fib *fib4_raw_;
     rte_fib6 *fib6_raw_;
     std::vector<NhgEntry> nhgs_;  // indexed by NHG index

@@ -1,6 +1,7 @@
-// Which ports may carry traffic right now: operationally up, administratively up and started.
-// One writer (the control thread), read by every worker per packet with relaxed loads, so a
-// port that goes down leaves every selection as soon as the control thread notices.
+// Which ports workers may touch (started: RX polling and TX bursts are allowed) and which may
+// carry new traffic (usable: started, administratively up and link up). One writer, the control
+// thread; workers read with relaxed loads per packet, so a port that goes down leaves every
+// selection as soon as the control thread has noticed.
 #pragma once
 
 #include <array>
@@ -16,12 +17,19 @@ class LinkState {
     bool usable(std::uint16_t port) const noexcept {
         return port < kMaxPorts && usable_[port].load(std::memory_order_relaxed) != 0;
     }
+    bool started(std::uint16_t port) const noexcept {
+        return port < kMaxPorts && started_[port].load(std::memory_order_relaxed) != 0;
+    }
     void set_usable(std::uint16_t port, bool up) noexcept {
         if (port < kMaxPorts) usable_[port].store(up ? 1 : 0, std::memory_order_relaxed);
+    }
+    void set_started(std::uint16_t port, bool on) noexcept {
+        if (port < kMaxPorts) started_[port].store(on ? 1 : 0, std::memory_order_relaxed);
     }
 
   private:
     std::array<std::atomic<std::uint8_t>, kMaxPorts> usable_{};
+    std::array<std::atomic<std::uint8_t>, kMaxPorts> started_{};
 };
 
 }  // namespace weft::dataplane

@@ -1,0 +1,170 @@
+// weft [EAL args] -- [app args]: the switch. Order of start-up: EAL, ports configured and
+// started, an empty FIB published, --cmdline-file applied, then the workers launch, so the
+// first frame forwarded already sees the configured tables.
+#include <cmdline.h>
+#include <cmdline_socket.h>
+#include <poll.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "app_options.hpp"
+#include "commands.hpp"
+#include "weft/dataplane/dataplane.hpp"
+#include "weft/dataplane/fib_builder.hpp"
+#include "weft/dataplane/telemetry.hpp"
+
+namespace {
+
+std::atomic<bool> g_signalled{false};
+
+void on_signal(int) {
+    g_signalled.store(true);
+}
+
+// Runs every complete line waiting on a non-terminal stdin; false at end of input.
+bool feed_lines(weft::app::CommandContext &ctx, cmdline *cl, std::string &pending) {
+    pollfd pfd{STDIN_FILENO, POLLIN, 0};
+    while (!ctx.quit && poll(&pfd, 1, 0) > 0) {
+        char buf[512];
+        const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+        if (n <= 0) {
+            if (!pending.empty()) weft::app::run_line(ctx, cl, pending);
+            return false;
+        }
+        pending.append(buf, static_cast<std::size_t>(n));
+        for (std::size_t nl; !ctx.quit && (nl = pending.find('\n')) != std::string::npos;) {
+            const std::string line = pending.substr(0, nl);
+            pending.erase(0, nl + 1);
+            std::printf("weft> %s\n", line.c_str());
+            std::fflush(stdout);
+            weft::app::run_line(ctx, cl, line);
+        }
+    }
+    return true;
+}
+
+// Hands whatever the terminal has typed to the prompt without blocking; false at end of input.
+bool feed_stdin(cmdline *cl) {
+    pollfd pfd{STDIN_FILENO, POLLIN, 0};
+    while (poll(&pfd, 1, 0) > 0) {
+        char buf[512];
+        const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+        if (n <= 0) return false;
+        if (cmdline_in(cl, buf, static_cast<int>(n)) < 0) return false;
+    }
+    return true;
+}
+
+int run(int argc, char **argv) {
+    using namespace weft;
+    const int eal_args = rte_eal_init(argc, argv);
+    if (eal_args < 0) {
+        std::fprintf(stderr, "weft: cannot initialise EAL\n");
+        return 1;
+    }
+    // What follows `--` (EAL consumed it) is ours; keep argv[0] as the program name.
+    argv[eal_args] = argv[0];
+    const auto options = app::parse_app_options(argc - eal_args, argv + eal_args);
+    if (!options) return 2;
+
+    auto dp = std::make_unique<dataplane::Dataplane>(options->dataplane);
+    dataplane::FibConfig fib_config;
+    fib_config.num_ports = dp->num_ports();
+    auto fib_owner = std::make_unique<dataplane::FibBuilder>(fib_config);
+    dataplane::FibBuilder &fib = *fib_owner;
+    app::CommandContext ctx;
+    ctx.dp = dp.get();
+    ctx.fib = &fib;
+    cmdline_parse_ctx_t *commands = app::command_set(ctx);
+    if (!app::commit(ctx, nullptr)) return 1;
+    for (std::uint16_t p = 0; p < dp->num_ports(); ++p) {
+        if (auto s = dp->port_start(p); !s.ok()) {
+            std::fprintf(stderr, "weft: %s\n", s.message().c_str());
+            return 1;
+        }
+    }
+    dataplane::register_telemetry(*dp);
+    std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
+                dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);
+
+    if (!options->cmdline_file.empty()) {
+        std::ifstream in(options->cmdline_file);
+        if (!in) {
+            std::fprintf(stderr, "weft: cannot read %s\n", options->cmdline_file.c_str());
+            return 1;
+        }
+        cmdline *cl = cmdline_new(commands, "weft> ", -1, STDOUT_FILENO);
+        if (cl == nullptr) return 1;
+        for (std::string line; !ctx.quit && std::getline(in, line);) {
+            std::printf("weft> %s\n", line.c_str());
+            std::fflush(stdout);
+            app::run_line(ctx, cl, line);
+        }
+        cmdline_free(cl);
+        std::printf("weft: cmdline-file %s done, %u errors\n", options->cmdline_file.c_str(), ctx.errors);
+    }
+    std::fflush(stdout);
+
+    if (!ctx.quit) {
+        if (auto s = dp->start(); !s.ok()) {
+            std::fprintf(stderr, "weft: %s\n", s.message().c_str());
+            return 1;
+        }
+        std::signal(SIGINT, on_signal);
+        std::signal(SIGTERM, on_signal);
+        // A terminal gets DPDK's line editor (completion, history); piped input is read line by
+        // line so that every refused line is counted and answered with the usage.
+        const bool tty = isatty(STDIN_FILENO) != 0;
+        cmdline *cl = options->interactive && tty ? cmdline_stdin_new(commands, "weft> ") : nullptr;
+        cmdline *piped =
+            options->interactive && !tty ? cmdline_new(commands, "weft> ", -1, STDOUT_FILENO) : nullptr;
+        std::string pending;
+        const std::uint64_t hz = rte_get_tsc_hz();
+        const std::uint64_t t0 = rte_get_tsc_cycles();
+        const auto deadline =
+            options->run_time_s > 0 ? t0 + static_cast<std::uint64_t>(options->run_time_s * hz) : 0;
+        // The control loop: commands, link state, reclamation of old snapshots.
+        while (!ctx.quit && !g_signalled.load()) {
+            if (cl != nullptr && !feed_stdin(cl)) break;
+            if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
+            dp->poll_links();
+            dp->publisher().reclaim();
+            if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
+            usleep(options->link_poll_ms * 1000);
+        }
+        if (cl != nullptr) cmdline_stdin_exit(cl);
+        if (piped != nullptr) cmdline_free(piped);
+    }
+
+    dp->stop();
+    cmdline *out = cmdline_new(commands, "", -1, STDOUT_FILENO);
+    if (out != nullptr) {
+        app::print_port_stats(ctx, out);
+        cmdline_free(out);
+    }
+    std::printf("weft: bye (%u command errors)\n", ctx.errors);
+    dp.reset();
+    fib_owner.reset();  // its DPDK tables must go before EAL does
+    rte_eal_cleanup();
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "weft: %s\n", e.what());
+        return 1;
+    }
+}

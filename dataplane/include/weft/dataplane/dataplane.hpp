@@ -1,0 +1,120 @@
+// The running dataplane: mbuf pool, ports (RSS over the RX queues, one TX queue set per
+// worker), worker lcores, link state (LSC callback where the PMD raises one, polling always),
+// FIB publication, and the per-port load figures the quality sampler reads.
+#pragma once
+
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "weft/dataplane/counters.hpp"
+#include "weft/dataplane/fib_publisher.hpp"
+#include "weft/dataplane/link_state.hpp"
+#include "weft/dataplane/parser.hpp"
+#include "weft/dataplane/status.hpp"
+#include "weft/dataplane/worker.hpp"
+
+struct rte_mempool;
+
+namespace weft::dataplane {
+
+struct DataplaneConfig {
+    unsigned nb_workers = 0;      // 0: every worker lcore EAL gave us
+    std::uint16_t rx_queues = 1;  // per port, spread by RSS where the PMD supports it
+    std::uint16_t tx_queues = 1;  // per worker per port (VL classes)
+    std::uint16_t burst = 32;
+    std::uint16_t rx_desc = 1024;
+    std::uint16_t tx_desc = 1024;
+    unsigned mbufs = 16383;
+    ParserConfig parser;
+};
+
+struct PortStatus {
+    rte_ether_addr mac{};
+    bool started = false;
+    bool admin_up = true;
+    bool link_up = false;
+    std::uint32_t speed_mbps = 0;
+    bool lsc_interrupt = false;  // the PMD raises LSC events
+    std::uint64_t link_changes = 0;
+};
+
+// Input of the port-quality sampler for one port.
+struct PortLoad {
+    std::uint64_t tx_bytes = 0;       // cumulative
+    std::uint64_t backlog_bytes = 0;  // queued now (estimate when from the NIC)
+    bool backlog_from_nic = false;    // true: NIC descriptor status; false: weft's TX buffers
+};
+
+class Dataplane {
+  public:
+    // After rte_eal_init. Configures every ethdev; throws std::runtime_error on failure.
+    explicit Dataplane(const DataplaneConfig &config);
+    ~Dataplane();
+    Dataplane(const Dataplane &) = delete;
+    Dataplane &operator=(const Dataplane &) = delete;
+
+    std::uint16_t num_ports() const noexcept { return num_ports_; }
+    unsigned num_workers() const noexcept { return static_cast<unsigned>(worker_lcores_.size()); }
+    const DataplaneConfig &config() const noexcept { return config_; }
+
+    // Launches the workers on their lcores (ports are started with port_start).
+    Status start();
+    // Stops the workers (waits for them) and every port.
+    void stop();
+
+    Status port_start(std::uint16_t port);
+    Status port_stop(std::uint16_t port);
+    Status set_link(std::uint16_t port, bool up);  // administrative state
+    // Control thread, every few milliseconds: reads link state, handles LSC events.
+    void poll_links();
+
+    FibPublisher &publisher() noexcept { return *publisher_; }
+    const LinkState &links() const noexcept { return links_; }
+    PortStatus port_status(std::uint16_t port) const;
+    PortLoad port_load(std::uint16_t port) const;
+    std::vector<const WorkerCounters *> counters() const;
+    // RCU reader id reserved for one non-worker reader of snapshots (telemetry).
+    unsigned telemetry_reader_id() const noexcept { return num_workers(); }
+
+  private:
+    struct PortRuntime {
+        bool configured = false;
+        bool started = false;
+        bool admin_up = true;
+        bool link_up = false;
+        std::uint32_t speed = 0;
+        bool lsc = false;
+        std::uint64_t changes = 0;
+        rte_ether_addr mac{};
+        std::atomic<std::uint32_t> lsc_events{0};  // written by the interrupt thread
+    };
+
+    void configure_port(std::uint16_t port);
+    void refresh(std::uint16_t port);
+    static int lsc_callback(std::uint16_t port, rte_eth_event_type event, void *arg, void *ret);
+    static int worker_entry(void *arg);
+
+    DataplaneConfig config_;
+    std::uint16_t num_ports_ = 0;
+    rte_mempool *pool_ = nullptr;
+    std::unique_ptr<FibPublisher> publisher_;
+    LinkState links_;
+    std::vector<unsigned> worker_lcores_;
+    std::vector<std::unique_ptr<WorkerCounters>> counters_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    struct Launch {
+        Worker *worker;
+        const std::atomic<bool> *stop;
+    };
+    std::vector<Launch> launches_;
+    std::unique_ptr<PortRuntime[]> ports_;
+    std::atomic<bool> stop_{false};
+    bool running_ = false;
+};
+
+}  // namespace weft::dataplane

@@ -1,0 +1,90 @@
+// One worker lcore, run to completion: rx burst -> parse -> lookup -> select -> rewrite ->
+// per-port TX buffer -> tx burst, then one quiescent report to the FIB's RCU.
+#pragma once
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "weft/dataplane/counters.hpp"
+#include "weft/dataplane/fib_publisher.hpp"
+#include "weft/dataplane/link_state.hpp"
+#include "weft/dataplane/nhg_selector.hpp"
+#include "weft/dataplane/parser.hpp"
+
+namespace weft::dataplane {
+
+inline constexpr std::uint16_t kMaxBurst = 128;
+inline constexpr std::uint16_t kMaxTxQueuesPerWorker = 8;
+
+struct RxQueueRef {
+    std::uint16_t port;
+    std::uint16_t queue;
+};
+
+struct WorkerConfig {
+    unsigned index = 0;  // worker number; also its RCU reader id
+    std::vector<RxQueueRef> rx;
+    std::uint16_t num_ports = 0;
+    // This worker's TX queues on every port: tx_queue_base .. tx_queue_base + tx_queues - 1.
+    // A frame's queue is base + (VL mod tx_queues); IP traffic uses VL 0.
+    std::uint16_t tx_queue_base = 0;
+    std::uint16_t tx_queues = 1;
+    std::uint16_t burst = 32;
+    ParserConfig parser;
+    std::array<rte_ether_addr, kMaxPorts> port_mac{};
+    rte_mempool *clone_pool = nullptr;  // for multicast copies
+};
+
+class Worker {
+  public:
+    Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links, WorkerCounters &counters);
+    ~Worker();
+    Worker(const Worker &) = delete;
+    Worker &operator=(const Worker &) = delete;
+
+    // Registers with the FIB's RCU and loops until `stop`; frees whatever is still buffered.
+    void run(const std::atomic<bool> &stop);
+    // One iteration over every RX queue against `fib`, then a flush. Returns frames received.
+    unsigned poll_once(const FibSnapshot &fib, std::uint64_t now_tsc);
+    // Frees every buffered frame (counted as tx_dropped); for shutdown.
+    void discard_buffers() noexcept;
+
+    const WorkerConfig &config() const noexcept { return config_; }
+
+  private:
+    struct TxBuffer {
+        std::uint16_t count = 0;
+        std::uint32_t bytes = 0;
+        rte_mbuf *pkts[2 * kMaxBurst];
+    };
+
+    void handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
+                      std::uint64_t now_tsc);
+    void forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint64_t nhg_index,
+                    std::uint64_t now_tsc);
+    void forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf *m, const ParsedPacket &p,
+                      std::uint64_t now_tsc);
+    void send_iboe(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint16_t port);
+    void enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t queue_slot);
+    void flush() noexcept;
+    void drop(rte_mbuf *m, DropReason why) noexcept;
+    TxBuffer &buffer(std::uint16_t port, std::uint16_t slot) noexcept {
+        return tx_[static_cast<std::size_t>(port) * config_.tx_queues + slot];
+    }
+
+    WorkerConfig config_;
+    const FibPublisher *fib_;
+    const LinkState *links_;
+    WorkerCounters *counters_;
+    NhgSelector selector_;
+    std::vector<TxBuffer> tx_;  // [port][queue slot], sized once at construction
+    std::array<ParsedPacket, kMaxBurst> parsed_;
+    std::array<DropReason, kMaxBurst> verdict_;
+};
+
+}  // namespace weft::dataplane

@@ -1,0 +1,160 @@
+#include "weft/dataplane/telemetry.hpp"
+
+#include <rte_rcu_qsbr.h>
+#include <rte_telemetry.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+namespace weft::dataplane {
+
+namespace {
+
+Dataplane *g_dp = nullptr;
+// Telemetry serves each client on its own thread; the snapshot reader id is one, so readers
+// of the snapshot take turns (this is the management path, not the packet path).
+std::mutex g_snapshot_mutex;
+bool g_reader_registered = false;
+
+// Runs `fn(snapshot)` as an RCU reader so the snapshot cannot be reclaimed meanwhile.
+template <typename Fn>
+void with_snapshot(Fn fn) {
+    std::lock_guard<std::mutex> lock(g_snapshot_mutex);
+    rte_rcu_qsbr *qsv = g_dp->publisher().qsbr();
+    const unsigned id = g_dp->telemetry_reader_id();
+    if (!g_reader_registered) g_reader_registered = rte_rcu_qsbr_thread_register(qsv, id) == 0;
+    rte_rcu_qsbr_thread_online(qsv, id);
+    const FibSnapshot *s = g_dp->publisher().current();
+    if (s != nullptr) fn(*s);
+    rte_rcu_qsbr_thread_offline(qsv, id);
+}
+
+bool parse_port(const char *params, std::uint16_t &port) {
+    if (params == nullptr || *params == '\0') return false;
+    char *end = nullptr;
+    const unsigned long v = std::strtoul(params, &end, 0);
+    if (*end != '\0' || v >= g_dp->num_ports()) return false;
+    port = static_cast<std::uint16_t>(v);
+    return true;
+}
+
+int tel_ports(const char *, const char *, rte_tel_data *d) {
+    rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+    for (std::uint16_t p = 0; p < g_dp->num_ports(); ++p) rte_tel_data_add_array_int(d, p);
+    return 0;
+}
+
+int tel_port_stats(const char *, const char *params, rte_tel_data *d) {
+    std::uint16_t port = 0;
+    if (!parse_port(params, port)) return -EINVAL;
+    const PortTotals t = sum_port(g_dp->counters(), port);
+    const PortStatus st = g_dp->port_status(port);
+    rte_tel_data_start_dict(d);
+    char mac[RTE_ETHER_ADDR_FMT_SIZE];
+    rte_ether_format_addr(mac, sizeof mac, &st.mac);
+    rte_tel_data_add_dict_string(d, "mac", mac);
+    rte_tel_data_add_dict_int(d, "started", st.started);
+    rte_tel_data_add_dict_int(d, "admin_up", st.admin_up);
+    rte_tel_data_add_dict_int(d, "link_up", st.link_up);
+    rte_tel_data_add_dict_int(d, "usable", g_dp->links().usable(port));
+    rte_tel_data_add_dict_u64(d, "link_changes", st.link_changes);
+    rte_tel_data_add_dict_u64(d, "rx_packets", t.rx_pkts);
+    rte_tel_data_add_dict_u64(d, "rx_bytes", t.rx_bytes);
+    rte_tel_data_add_dict_u64(d, "tx_packets", t.tx_pkts);
+    rte_tel_data_add_dict_u64(d, "tx_bytes", t.tx_bytes);
+    rte_tel_data_add_dict_u64(d, "tx_dropped", t.tx_dropped);
+    rte_tel_data_add_dict_u64(d, "backlog_bytes", t.backlog_bytes);
+    return 0;
+}
+
+int tel_routes(const char *, const char *, rte_tel_data *d) {
+    // Dict keys allow only [A-Za-z0-9_/] and arrays hold only arrays, so routes are two
+    // parallel arrays: {"prefix": [...], "nhg": [...]}.
+    rte_tel_data_start_dict(d);
+    rte_tel_data *prefixes = rte_tel_data_alloc();
+    rte_tel_data *nhgs = rte_tel_data_alloc();
+    if (prefixes == nullptr || nhgs == nullptr) {
+        rte_tel_data_free(prefixes);
+        rte_tel_data_free(nhgs);
+        return -ENOMEM;
+    }
+    rte_tel_data_start_array(prefixes, RTE_TEL_STRING_VAL);
+    rte_tel_data_start_array(nhgs, RTE_TEL_U64_VAL);
+    with_snapshot([&](const FibSnapshot &s) {
+        unsigned n = 0;
+        for (const auto &r : s.routes()) {
+            if (++n > RTE_TEL_MAX_ARRAY_ENTRIES) break;  // larger tables are cut
+            rte_tel_data_add_array_string(prefixes, r.prefix.to_string().c_str());
+            rte_tel_data_add_array_u64(nhgs, r.nhg_id);
+        }
+    });
+    rte_tel_data_add_dict_container(d, "prefix", prefixes, 0);
+    rte_tel_data_add_dict_container(d, "nhg", nhgs, 0);
+    return 0;
+}
+
+int tel_nhg_stats(const char *, const char *, rte_tel_data *d) {
+    rte_tel_data_start_dict(d);
+    const auto counters = g_dp->counters();
+    with_snapshot([&](const FibSnapshot &s) {
+        unsigned n = 0;
+        for (std::uint32_t i = 0; i < s.nhg_slots() && n < RTE_TEL_MAX_DICT_ENTRIES; ++i) {
+            const NhgEntry *e = s.nhg(i);
+            if (e == nullptr) continue;
+            ++n;
+            const auto [pkts, bytes] = sum_nhg(counters, i);
+            rte_tel_data *c = rte_tel_data_alloc();
+            if (c == nullptr) return;
+            rte_tel_data_start_dict(c);
+            rte_tel_data_add_dict_u64(c, "members", e->member_count);
+            rte_tel_data_add_dict_u64(c, "packets", pkts);
+            rte_tel_data_add_dict_u64(c, "bytes", bytes);
+            rte_tel_data_add_dict_container(d, std::to_string(e->id).c_str(), c, 0);
+        }
+    });
+    return 0;
+}
+
+int tel_quality(const char *, const char *, rte_tel_data *d) {
+    rte_tel_data_start_dict(d);
+    for (std::uint16_t p = 0; p < g_dp->num_ports(); ++p) {
+        const PortLoad load = g_dp->port_load(p);
+        rte_tel_data *c = rte_tel_data_alloc();
+        if (c == nullptr) break;
+        rte_tel_data_start_dict(c);
+        rte_tel_data_add_dict_u64(c, "tx_bytes", load.tx_bytes);
+        rte_tel_data_add_dict_u64(c, "backlog_bytes", load.backlog_bytes);
+        rte_tel_data_add_dict_string(c, "backlog_source", load.backlog_from_nic ? "nic" : "weft");
+        rte_tel_data_add_dict_int(c, "usable", g_dp->links().usable(p));
+        rte_tel_data_add_dict_container(d, std::to_string(p).c_str(), c, 0);
+    }
+    return 0;
+}
+
+int tel_drops(const char *, const char *, rte_tel_data *d) {
+    const Totals t = sum_totals(g_dp->counters());
+    rte_tel_data_start_dict(d);
+    rte_tel_data_add_dict_u64(d, "rx_packets", t.rx_pkts);
+    rte_tel_data_add_dict_u64(d, "forwarded", t.fwd_pkts);
+    rte_tel_data_add_dict_u64(d, "replicas", t.replicas);
+    for (std::size_t i = 1; i < kDropReasonCount; ++i)
+        rte_tel_data_add_dict_u64(d, drop_reason_name(static_cast<DropReason>(i)), t.drops[i]);
+    return 0;
+}
+
+}  // namespace
+
+void register_telemetry(Dataplane &dp) {
+    g_dp = &dp;
+    rte_telemetry_register_cmd("/weft/ports", tel_ports, "Returns the weft port ids.");
+    rte_telemetry_register_cmd("/weft/port_stats", tel_port_stats,
+                               "Link state and counters of a port. Parameters: int port_id");
+    rte_telemetry_register_cmd("/weft/routes", tel_routes, "Published routes: prefix -> nhg id.");
+    rte_telemetry_register_cmd("/weft/nhg_stats", tel_nhg_stats, "Packets and bytes per next-hop group.");
+    rte_telemetry_register_cmd("/weft/quality", tel_quality,
+                               "Per-port TX bytes and TX backlog (quality sampler input).");
+    rte_telemetry_register_cmd("/weft/drops", tel_drops, "Frames received, forwarded and dropped by reason.");
+}
+
+}  // namespace weft::dataplane

@@ -1,0 +1,248 @@
+#include "weft/dataplane/worker.hpp"
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_prefetch.h>
+
+#include <algorithm>
+
+#include "weft/dataplane/mbuf_parse.hpp"
+#include "weft/dataplane/rewrite.hpp"
+
+namespace weft::dataplane {
+
+Worker::Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links, WorkerCounters &counters)
+    : config_(std::move(config)),
+      fib_(&fib),
+      links_(&links),
+      counters_(&counters),
+      selector_(links),
+      tx_(static_cast<std::size_t>(kMaxPorts) * std::max<std::uint16_t>(config_.tx_queues, 1)) {
+    config_.burst = std::clamp<std::uint16_t>(config_.burst, 1, kMaxBurst);
+    config_.tx_queues = std::clamp<std::uint16_t>(config_.tx_queues, 1, kMaxTxQueuesPerWorker);
+}
+
+Worker::~Worker() {
+    discard_buffers();
+}
+
+void Worker::run(const std::atomic<bool> &stop) {
+    RcuReader reader(fib_->qsbr(), config_.index);
+    while (!stop.load(std::memory_order_relaxed)) {
+        // The snapshot pointer is used only inside this iteration, before the quiescent report.
+        const FibSnapshot *fib = fib_->current();
+        if (fib != nullptr) poll_once(*fib, rte_rdtsc());
+        counters_->loops.add();
+        reader.quiescent();
+    }
+    discard_buffers();
+}
+
+unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
+    rte_mbuf *pkts[kMaxBurst];
+    unsigned total = 0;
+    for (const RxQueueRef &q : config_.rx) {
+        if (!links_->started(q.port)) continue;
+        const std::uint16_t n = rte_eth_rx_burst(q.port, q.queue, pkts, config_.burst);
+        if (n == 0) continue;
+        total += n;
+        handle_burst(fib, q.port, pkts, n, now_tsc);
+    }
+    flush();
+    return total;
+}
+
+void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
+                          std::uint64_t now_tsc) {
+    // Parse the whole burst, gathering IPv4 and IPv6 destinations for one bulk lookup each.
+    std::uint32_t v4_addr[kMaxBurst];
+    std::uint8_t v6_addr[kMaxBurst][16];
+    unsigned n4 = 0, n6 = 0;
+    std::uint64_t rx_bytes = 0;
+    for (std::uint16_t i = 0; i < n; ++i) {
+        if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+        rx_bytes += pkts[i]->pkt_len;
+        ParsedPacket &p = parsed_[i];
+        verdict_[i] = parse_mbuf(pkts[i], config_.parser, p);
+        if (verdict_[i] != DropReason::None) continue;
+        if (p.kind == PacketKind::Ipv4) {
+            v4_addr[n4] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
+                          (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
+            ++n4;
+        } else if (p.kind == PacketKind::Ipv6) {
+            std::memcpy(v6_addr[n6], p.key.dst, 16);
+            ++n6;
+        }
+    }
+    counters_->rx_pkts.add(n);
+    counters_->rx_bytes.add(rx_bytes);
+    counters_->ports[in_port].rx_pkts.add(n);
+    counters_->ports[in_port].rx_bytes.add(rx_bytes);
+
+    std::uint64_t nh4[kMaxBurst], nh6[kMaxBurst];
+    if (n4 != 0) fib.lookup4(v4_addr, nh4, n4);
+    if (n6 != 0) fib.lookup6(v6_addr, nh6, n6);
+
+    unsigned i4 = 0, i6 = 0;
+    for (std::uint16_t i = 0; i < n; ++i) {
+        if (verdict_[i] != DropReason::None) {
+            drop(pkts[i], verdict_[i]);
+            continue;
+        }
+        const ParsedPacket &p = parsed_[i];
+        switch (p.kind) {
+            case PacketKind::Ipv4:
+                forward_ip(fib, pkts[i], p, nh4[i4++], now_tsc);
+                break;
+            case PacketKind::Ipv6:
+                forward_ip(fib, pkts[i], p, nh6[i6++], now_tsc);
+                break;
+            case PacketKind::Iboe:
+                forward_iboe(fib, in_port, pkts[i], p, now_tsc);
+                break;
+        }
+    }
+}
+
+void Worker::forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint64_t nhg_index,
+                        std::uint64_t now_tsc) {
+    const NhgEntry *nhg = nhg_index == kNoRoute ? nullptr : fib.nhg(static_cast<std::uint32_t>(nhg_index));
+    if (nhg == nullptr) return drop(m, DropReason::NoRoute);
+    if (p.ttl <= 1) return drop(m, DropReason::TtlExpired);
+    const auto index = static_cast<std::uint32_t>(nhg_index);
+    const MemberChoice c = selector_.select(fib, SelectionRequest{index, nhg, p.hash, now_tsc, true});
+    if (c.member == nullptr) return drop(m, c.reason);
+
+    auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
+    set_macs(frame, config_.port_mac[c.member->port], c.member->dst_mac);
+    if (p.kind == PacketKind::Ipv4)
+        ipv4_decrement_ttl(frame + p.l3_offset);
+    else
+        ipv6_decrement_hop_limit(frame + p.l3_offset);
+    counters_->nhgs[index].pkts.add();
+    counters_->nhgs[index].bytes.add(m->pkt_len);
+    enqueue(m, c.member->port, 0);
+}
+
+void Worker::send_iboe(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint16_t port) {
+    auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
+    const std::uint8_t vl = fib.sl2vl(port, p.sl);
+    lrh_set_vl(frame + p.l3_offset, vl);
+    set_src_mac(frame, config_.port_mac[port]);
+    enqueue(m, port, static_cast<std::uint16_t>(vl % config_.tx_queues));
+}
+
+void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf *m, const ParsedPacket &p,
+                          std::uint64_t now_tsc) {
+    if (p.dlid == 0 || p.dlid == kPermissiveLid) return drop(m, DropReason::InvalidLid);
+
+    if (p.dlid >= kFirstMulticastLid) {
+        std::uint64_t mask = fib.mft(p.dlid) & ~(std::uint64_t{1} << in_port);
+        if (mask == 0) return drop(m, DropReason::MftMiss);
+        std::uint16_t out[kMaxPorts];
+        unsigned n_out = 0;
+        for (; mask != 0; mask &= mask - 1) {
+            const auto port = static_cast<std::uint16_t>(__builtin_ctzll(mask));
+            if (links_->usable(port)) out[n_out++] = port;
+        }
+        if (n_out == 0) return drop(m, DropReason::PortDown);
+        // Each replica gets its own headers (egress SL2VL and source MAC), so replicas are full
+        // copies; the last port takes the original frame.
+        for (unsigned k = 0; k + 1 < n_out; ++k) {
+            rte_mbuf *copy = rte_pktmbuf_copy(m, config_.clone_pool, 0, UINT32_MAX);
+            if (copy == nullptr) {
+                counters_->drops[static_cast<std::size_t>(DropReason::ReplicationFailed)].add();
+                continue;
+            }
+            counters_->replicas.add();
+            send_iboe(fib, copy, p, out[k]);
+        }
+        return send_iboe(fib, m, p, out[n_out - 1]);
+    }
+
+    const LftTarget t = fib.lft(p.dlid);
+    std::uint16_t port;
+    switch (t.kind) {
+        case LftTarget::Kind::Port:
+            port = static_cast<std::uint16_t>(t.value);
+            if (!links_->usable(port)) return drop(m, DropReason::PortDown);
+            break;
+        case LftTarget::Kind::Nhg: {
+            const NhgEntry *nhg = fib.nhg(t.value);
+            if (nhg == nullptr) return drop(m, DropReason::LftMiss);
+            const MemberChoice c =
+                selector_.select(fib, SelectionRequest{t.value, nhg, p.hash, now_tsc, false});
+            if (c.member == nullptr) return drop(m, c.reason);
+            port = c.member->port;
+            counters_->nhgs[t.value].pkts.add();
+            counters_->nhgs[t.value].bytes.add(m->pkt_len);
+            break;
+        }
+        default:
+            return drop(m, DropReason::LftMiss);
+    }
+    send_iboe(fib, m, p, port);
+}
+
+void Worker::enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t slot) {
+    TxBuffer &b = buffer(port, slot);
+    if (b.count >= 2 * config_.burst) {
+        counters_->ports[port].tx_dropped.add();
+        return drop(m, DropReason::TxQueueFull);
+    }
+    b.pkts[b.count++] = m;
+    b.bytes += m->pkt_len;
+    counters_->fwd_pkts.add();
+}
+
+void Worker::flush() noexcept {
+    for (std::uint16_t port = 0; port < config_.num_ports; ++port) {
+        std::uint64_t backlog = 0;
+        for (std::uint16_t slot = 0; slot < config_.tx_queues; ++slot) {
+            TxBuffer &b = buffer(port, slot);
+            if (b.count == 0) continue;
+            if (!links_->started(port)) {  // stopped under us: nothing may be sent there
+                for (std::uint16_t i = 0; i < b.count; ++i) drop(b.pkts[i], DropReason::PortDown);
+                counters_->ports[port].tx_dropped.add(b.count);
+                b.count = 0;
+                b.bytes = 0;
+                continue;
+            }
+            const std::uint16_t sent = rte_eth_tx_burst(
+                port, static_cast<std::uint16_t>(config_.tx_queue_base + slot), b.pkts, b.count);
+            if (sent != 0) {
+                // Byte accounting uses the lengths recorded at enqueue time: the PMD owns the sent
+                // mbufs now. Unsent frames stay buffered (weft's own TX backlog).
+                std::uint32_t left_bytes = 0;
+                for (std::uint16_t i = sent; i < b.count; ++i) left_bytes += b.pkts[i]->pkt_len;
+                counters_->ports[port].tx_pkts.add(sent);
+                counters_->ports[port].tx_bytes.add(b.bytes - left_bytes);
+                std::memmove(b.pkts, b.pkts + sent, (b.count - sent) * sizeof(rte_mbuf *));
+                b.count = static_cast<std::uint16_t>(b.count - sent);
+                b.bytes = left_bytes;
+            }
+            backlog += b.bytes;
+        }
+        counters_->ports[port].backlog_bytes.set(backlog);
+    }
+}
+
+void Worker::drop(rte_mbuf *m, DropReason why) noexcept {
+    counters_->drops[static_cast<std::size_t>(why)].add();
+    rte_pktmbuf_free(m);
+}
+
+void Worker::discard_buffers() noexcept {
+    for (std::uint16_t port = 0; port < kMaxPorts; ++port) {
+        for (std::uint16_t slot = 0; slot < config_.tx_queues; ++slot) {
+            TxBuffer &b = buffer(port, slot);
+            for (std::uint16_t i = 0; i < b.count; ++i) rte_pktmbuf_free(b.pkts[i]);
+            if (b.count != 0) counters_->ports[port].tx_dropped.add(b.count);
+            b.count = 0;
+            b.bytes = 0;
+        }
+        counters_->ports[port].backlog_bytes.set(0);
+    }
+}
+
+}  // namespace weft::dataplane
