@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "weft/routing/fabric.hpp"
@@ -19,19 +20,22 @@ namespace weft::routing {
 // Options with OpenSM's names. Files are already read into these by the option parser.
 struct RoutingOptions {
     std::uint8_t lmc = 0;
-    std::vector<Guid> root_guids;       // -a / --root_guid_file (updn, dnup, ftree)
-    std::vector<Guid> cn_guids;         // -u / --cn_guid_file (ftree)
-    std::vector<Guid> io_guids;         // -G / --io_guid_file (ftree)
-    std::vector<Guid> ignore_guids;     // -i / --ignore_guids (minhop equalization)
-    unsigned max_reverse_hops = 0;      // -H / --max_reverse_hops (ftree)
-    std::string lfts_file;              // file engine: opensm-lfts.dump to load
-    unsigned max_vls = 8;               // VL budget for dfsssp/lash/nue (OpenSM: 8 data VLs)
+    std::vector<Guid> root_guids;    // -a / --root_guid_file (updn, dnup, ftree)
+    std::vector<Guid> cn_guids;      // -u / --cn_guid_file (ftree)
+    std::vector<Guid> io_guids;      // -G / --io_guid_file (ftree)
+    std::vector<Guid> ignore_guids;  // -i: end-port GUIDs whose switch-side port is left out of
+                                     // equalization (the old per-GUID form of the file)
+    std::vector<std::pair<Guid, PortNum>> ignore_ports;  // -i, OpenSM 3.3 form: "switch-guid port"
+    bool port_profile_switch_nodes = false;              // count routes to switch LIDs in equalization
+    unsigned max_reverse_hops = 0;                       // -H / --max_reverse_hops (ftree)
+    std::string lfts_file;                               // file engine: opensm-lfts.dump to load
+    unsigned max_vls = 8;                                // VL budget for dfsssp/lash/nue (OpenSM: 8 data VLs)
     unsigned nue_max_num_vls = 1;
     bool nue_include_switches = false;
     bool lash_start_vl_set = false;
     unsigned lash_start_vl = 0;
     bool no_fallback = false;
-    std::uint64_t seed = 1;             // for every randomized choice (deterministic when fixed)
+    std::uint64_t seed = 1;  // for every randomized choice (deterministic when fixed)
 };
 
 // Result of a hook: ok, or why the engine cannot route this fabric (the chain falls back).
@@ -50,7 +54,7 @@ struct RoutingContext {
 };
 
 class Engine {
-public:
+  public:
     virtual ~Engine() = default;
     virtual std::string_view name() const = 0;
 
@@ -71,29 +75,38 @@ using EngineFactory = std::function<std::unique_ptr<Engine>()>;
 // Registry of engines by name. Each engine registers itself with one line in
 // routing/src/engines/registry.cpp.
 class EngineRegistry {
-public:
+  public:
     static EngineRegistry &instance();
     void add(std::string name, EngineFactory make);
     std::unique_ptr<Engine> make(std::string_view name) const;  // nullptr if unknown
     std::vector<std::string> names() const;
 
-private:
+  private:
     std::vector<std::pair<std::string, EngineFactory>> engines_;
 };
 
 struct ChainResult {
     bool ok = false;
-    std::string engine;                    // which engine routed
-    std::vector<std::string> failures;     // "engine: why" for each engine that fell through
+    std::string engine;                 // which engine routed
+    std::vector<std::string> failures;  // "engine: why" for each engine that fell through
+    std::string error;                  // why the chain as a whole failed (bad name, all failed)
 };
 
-// Runs `-R` semantics: parse "a,b,c" (unknown names are an error), try each in order, fall back
-// to minhop unless options.no_fallback. Fills tables on success.
+// Runs `-R` semantics: parse "a,b,c" (unknown names are an error; the token "no_fallback" in the
+// list sets no_fallback, as in OpenSM), try each in order, fall back to minhop unless
+// options.no_fallback. Fills tables on success; on failure the tables are reset (unrouted).
 ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
                       std::function<void(std::size_t, std::size_t)> progress = {});
 
 // The shared defaults, also usable by engines that want them for a part of their work.
+// build_minhop_matrices sizes t for f (reset) and fills t.hops with unrestricted min hops.
+// build_minhop_lfts fills t.lft from t.hops with OpenSM's port equalization and LMC rules.
 void build_minhop_matrices(const Fabric &f, RoutingTables &t);
 void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+
+// Fills t.hops[s][lid] with the length of the route the LFTs actually take from s to lid
+// (kInfHops where the LFT walk does not arrive). Engines whose routes are not min-hop (ftree
+// off-pure trees, sssp, file) use it so that equal_cost_ports() stays consistent with the LFT.
+void hops_from_lfts(const Fabric &f, RoutingTables &t);
 
 }  // namespace weft::routing

@@ -1,0 +1,60 @@
+// OpenSM's unicast LFT dump (opensm-lfts.dump): what `opensm -D 0x40` writes after routing and
+// what the 'file' engine (-R file, --lfts_file) loads.
+//
+//   Unicast lids [0-5] of switch Lid 1 guid 0x0000000000200000 ('sw1'):
+//   0x0001 000 # Switch portguid 0x0000000000200000: 'sw1'
+//   0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'
+//   5 lids dumped
+//
+// The writer reproduces OpenSM's bytes (switches in GUID order, unrouted LIDs left out) so a
+// dump can be diffed against OpenSM's. The reader is strict where OpenSM's is lenient about
+// garbage and throws ParseError naming file, line, column and what was expected.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/routing/fabric.hpp"
+#include "weft/routing/parse_error.hpp"
+#include "weft/routing/tables.hpp"
+
+namespace weft::routing {
+
+struct LftDumpEntry {
+    Lid lid = 0;
+    PortNum port = 0;
+    Guid port_guid = 0;  // of the LID's owner, 0 if the line names none
+    std::size_t line = 0;
+};
+
+struct LftDumpSwitch {
+    Guid guid = 0;
+    Lid lid = 0;  // the switch's LID as the header states it (0 if absent)
+    std::string desc;
+    std::vector<LftDumpEntry> entries;
+    std::size_t line = 0;
+};
+
+struct LftDump {
+    std::vector<LftDumpSwitch> switches;
+};
+
+LftDump read_lft_dump(std::string_view text, const std::string &name);
+std::string write_lft_dump(const Fabric &f, const RoutingTables &t);
+
+struct LftApplyReport {
+    std::size_t switches_applied = 0;
+    std::size_t switches_unknown = 0;  // not in the fabric: skipped, as OpenSM does
+    std::size_t entries = 0;
+    std::size_t remapped = 0;  // LIDs moved to the owner's current LID range (by port GUID)
+    std::size_t rejected = 0;  // entries naming a LID past the fabric's or a port the switch lacks
+};
+
+// Loads the dump's LFTs into t (sized for f): switches matched by GUID, each listed switch's
+// LFT cleared first; a LID whose port GUID now owns a different range is remapped into it
+// (OpenSM's remap_lid).
+LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &t);
+
+}  // namespace weft::routing

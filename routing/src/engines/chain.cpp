@@ -1,0 +1,95 @@
+// `-R a,b,c` semantics (OpenSM osm_ucast_mgr_process): each engine in turn builds hop
+// matrices and LFTs, hooks it leaves out are supplied by the minhop defaults; the first engine
+// that succeeds wins; if all fail, minhop routes unless no_fallback.
+#include <stdexcept>
+
+#include "weft/routing/engine.hpp"
+
+namespace weft::routing {
+namespace {
+
+std::string trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
+    // Exceptions from an engine (bad input it could not digest) count as a failed engine.
+    try {
+        if (e.provides_lid_matrices()) {
+            t.reset(f);
+            if (auto r = e.build_lid_matrices(ctx, t); !r.ok) return r;
+        } else {
+            build_minhop_matrices(f, t);
+        }
+        if (e.provides_fwd_tables()) {
+            if (auto r = e.build_fwd_tables(ctx, t); !r.ok) return r;
+        } else {
+            build_minhop_lfts(f, ctx.options, t);
+        }
+        if (auto r = e.assign_sl(ctx, t); !r.ok) return r;
+    } catch (const std::exception &ex) {
+        return HookResult::failure(ex.what());
+    }
+    t.engine = std::string(e.name());
+    return HookResult::success();
+}
+
+}  // namespace
+
+ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
+                      std::function<void(std::size_t, std::size_t)> progress) {
+    ChainResult res;
+    RoutingOptions opts = o;
+    std::vector<std::unique_ptr<Engine>> list;
+    const auto &reg = EngineRegistry::instance();
+    std::size_t pos = 0;
+    while (pos <= chain.size()) {
+        const auto comma = chain.find(',', pos);
+        const std::string name =
+            trim(chain.substr(pos, comma == std::string_view::npos ? chain.npos : comma - pos));
+        pos = comma == std::string_view::npos ? chain.size() + 1 : comma + 1;
+        if (name.empty()) continue;
+        if (name == "no_fallback") {
+            opts.no_fallback = true;
+            continue;
+        }
+        auto e = reg.make(name);
+        if (!e) {
+            res.error = "unknown routing engine '" + name + "'";
+            out.reset(f);
+            return res;
+        }
+        list.push_back(std::move(e));
+    }
+    if (list.empty()) list.push_back(reg.make("minhop"));  // OpenSM's default with no -R
+
+    RoutingContext ctx{f, opts, std::move(progress)};
+    for (auto &e : list) {
+        const auto r = run_engine(*e, f, ctx, out);
+        if (r.ok) {
+            res.ok = true;
+            res.engine = out.engine;
+            return res;
+        }
+        res.failures.push_back(std::string(e->name()) + ": " + r.error);
+    }
+    if (!opts.no_fallback) {
+        auto fallback = reg.make("minhop");
+        const auto r = run_engine(*fallback, f, ctx, out);
+        if (r.ok) {
+            res.ok = true;
+            res.engine = out.engine;
+            return res;
+        }
+        res.failures.push_back("minhop: " + r.error);
+    }
+    res.error = opts.no_fallback ? "no routing engine could route the fabric (no_fallback set)"
+                                 : "no routing engine could route the fabric";
+    out.reset(f);
+    return res;
+}
+
+}  // namespace weft::routing

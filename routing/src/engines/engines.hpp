@@ -1,0 +1,18 @@
+// Factories of the built-in engines; registry.cpp registers each under its OpenSM name.
+#pragma once
+
+#include <memory>
+
+#include "weft/routing/engine.hpp"
+
+namespace weft::routing::engines {
+
+std::unique_ptr<Engine> make_minhop();
+std::unique_ptr<Engine> make_updn();
+std::unique_ptr<Engine> make_dnup();
+std::unique_ptr<Engine> make_ftree();
+std::unique_ptr<Engine> make_sssp();
+std::unique_ptr<Engine> make_dfsssp();
+std::unique_ptr<Engine> make_file();
+
+}  // namespace weft::routing::engines

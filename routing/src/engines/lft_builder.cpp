@@ -1,0 +1,130 @@
+#include "engines/lft_builder.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace weft::routing::engines {
+
+std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g) {
+    // OpenSM: end ports of the switches with the most end ports first (switches by GUID within
+    // equal counts), each switch's ports in port order; then every other LID owner by port GUID.
+    const std::size_t n = g.size();
+    std::vector<SwitchIdx> sws(n);
+    std::iota(sws.begin(), sws.end(), SwitchIdx{0});
+    std::stable_sort(sws.begin(), sws.end(), [&](SwitchIdx a, SwitchIdx b) {
+        if (g.end_ports(a) != g.end_ports(b)) return g.end_ports(a) > g.end_ports(b);
+        return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
+    });
+    std::vector<RouteOrderEntry> order;
+    std::vector<bool> taken(std::size_t{g.max_lid()} + 1, false);
+    for (SwitchIdx s : sws) {
+        const auto ports = f.ports(f.switch_node(s));
+        for (PortNum p = 1; p < ports.size(); ++p) {
+            const Port &x = ports[p];
+            if (!x.linked() || f.node(x.peer).is_switch()) continue;
+            const Port &ca = f.port(x.peer, x.peer_port);
+            if (ca.lid == 0 || ca.lid > g.max_lid() || taken[ca.lid]) continue;
+            taken[ca.lid] = true;
+            order.push_back({ca.lid, 1u << ca.lmc});
+        }
+    }
+    struct Rest {
+        Guid guid;
+        RouteOrderEntry e;
+    };
+    std::vector<Rest> rest;
+    for (Lid l = 1; l <= g.max_lid(); ++l) {
+        const LidTarget &t = g.target(l);
+        if (t.node == kNoNode || taken[l]) continue;
+        const Port &x = f.port(t.node, t.node_port);
+        if (x.lid != l) continue;  // only base LIDs start an entry
+        const Guid guid = t.is_switch ? f.node(t.node).guid : x.guid;
+        rest.push_back({guid, {l, 1u << x.lmc}});
+    }
+    std::stable_sort(rest.begin(), rest.end(), [](const Rest &a, const Rest &b) { return a.guid < b.guid; });
+    for (const Rest &r : rest) order.push_back(r.e);
+    return order;
+}
+
+std::vector<bool> ignored_ports(const Fabric &f, const RoutingOptions &o, SwitchIdx s) {
+    const NodeIdx node = f.switch_node(s);
+    const auto ports = f.ports(node);
+    std::vector<bool> out(ports.size(), false);
+    const Guid guid = f.node(node).guid;
+    for (const auto &[g, p] : o.ignore_ports)
+        if (g == guid && p > 0 && p < ports.size()) out[p] = true;
+    if (!o.ignore_guids.empty()) {
+        for (PortNum p = 1; p < ports.size(); ++p) {
+            const Port &x = ports[p];
+            if (!x.linked() || f.node(x.peer).is_switch()) continue;
+            const Guid pg = f.port(x.peer, x.peer_port).guid;
+            if (std::find(o.ignore_guids.begin(), o.ignore_guids.end(), pg) != o.ignore_guids.end())
+                out[p] = true;
+        }
+    }
+    return out;
+}
+
+namespace detail {
+
+PortNum pick_port(const Fabric &f, SwitchIdx s, const SwitchLink *const *cand, unsigned n,
+                  unsigned start_from, const std::vector<std::uint32_t> &load,
+                  std::vector<RemoteUse> *remote) {
+    // Candidates are in port order; OpenSM scans ports cyclically from start_from.
+    const unsigned radix = static_cast<unsigned>(load.size());
+    start_from %= radix;
+    unsigned first = 0;
+    while (first < n && cand[first]->port < start_from) ++first;
+    if (first == n) first = 0;
+
+    constexpr std::uint32_t kMax = 0xFFFFFFFFu;
+    std::uint32_t least = kMax, least_other_sys = kMax, least_other_node = kMax, least_fwd = kMax;
+    PortNum best = 0, best_other_sys = 0, best_other_node = 0;
+    const NodeIdx self = f.switch_node(s);
+    for (unsigned k = 0; k < n; ++k) {
+        const SwitchLink &l = *cand[(first + k) % n];
+        const std::uint32_t count = load[l.port];
+        const RemoteUse *used = nullptr;
+        if (remote) {
+            // Rule b: a system not yet used by this LID group; rule c: a node not yet used.
+            const Node &peer = f.node(f.port(self, l.port).peer);
+            const bool sys_used = std::any_of(remote->begin(), remote->end(),
+                                              [&](const RemoteUse &r) { return r.sys == peer.sys_guid; });
+            if (!sys_used) {
+                if (count < least_other_sys) least_other_sys = count, best_other_sys = l.port, least_fwd = 0;
+            } else {
+                for (const RemoteUse &r : *remote)
+                    if (r.node == peer.guid) used = &r;
+                if (!used && count < least_other_node)
+                    least_other_node = count, best_other_node = l.port, least_fwd = 0;
+            }
+        }
+        if (count < least) {
+            best = l.port;
+            least = count;
+            if (used && used->forwarded_to < least_fwd) least_fwd = used->forwarded_to;
+        } else if (used && count == least && used->forwarded_to < least_fwd) {
+            // Rule d: among equally loaded ports, the node this group used least.
+            least_fwd = used->forwarded_to;
+            best = l.port;
+        }
+    }
+    if (remote && best) {
+        if (best_other_sys) return best_other_sys;
+        if (best_other_node) return best_other_node;
+    }
+    return best;
+}
+
+void note_remote(const Fabric &f, SwitchIdx s, PortNum port, std::vector<RemoteUse> &remote) {
+    const Node &peer = f.node(f.port(f.switch_node(s), port).peer);
+    for (RemoteUse &r : remote)
+        if (r.node == peer.guid) {
+            ++r.forwarded_to;
+            return;
+        }
+    remote.push_back({peer.sys_guid, peer.guid, 1});
+}
+
+}  // namespace detail
+}  // namespace weft::routing::engines

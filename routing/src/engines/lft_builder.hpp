@@ -1,0 +1,104 @@
+// OpenSM's LFT assignment step (ucast_mgr_build_lfts / osm_switch_recommend_path), shared by
+// every engine that routes from hop matrices: each switch walks the end ports in OpenSM's order
+// (switches with most end ports first, then by port GUID), and for each LID picks, among the
+// ports an engine allows, the one that carries the fewest target LIDs so far (port
+// equalization). With LMC > 0 the LIDs of one port prefer paths through different systems, then
+// different nodes (rules a-d of the routing document), and each LID of a group starts its port
+// search after the port the previous LID took.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "engines/switch_graph.hpp"
+#include "weft/routing/engine.hpp"
+
+namespace weft::routing::engines {
+
+// One LID-owning end port (or switch), in the order OpenSM routes them.
+struct RouteOrderEntry {
+    Lid base = 0;
+    std::uint32_t count = 1;  // 2^lmc LIDs from base
+};
+std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g);
+
+// Ports of switch s that -i / ignore options leave out of equalization, by port number.
+std::vector<bool> ignored_ports(const Fabric &f, const RoutingOptions &o, SwitchIdx s);
+
+// Per-switch scratch for the builder, reused across switches.
+struct LftScratch {
+    std::vector<std::int32_t> cand_begin;  // by destination switch, -1 = not computed
+    std::vector<std::uint8_t> cand_len;
+    std::vector<const SwitchLink *> cand;  // flat candidate buffer
+    std::vector<std::uint32_t> load;       // target LIDs per port
+};
+
+namespace detail {
+struct RemoteUse {
+    Guid sys = 0, node = 0;
+    std::uint32_t forwarded_to = 0;
+};
+PortNum pick_port(const Fabric &f, SwitchIdx s, const SwitchLink *const *cand, unsigned n,
+                  unsigned start_from, const std::vector<std::uint32_t> &load,
+                  std::vector<RemoteUse> *remote);
+void note_remote(const Fabric &f, SwitchIdx s, PortNum port, std::vector<RemoteUse> &remote);
+}  // namespace detail
+
+// allowed(s, link, lid): may switch s send `lid` over `link`? Asked once per (s, destination
+// switch) with a representative LID, so it must depend on the destination switch only.
+template <class Allowed>
+void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
+                          Allowed &&allowed) {
+    const std::size_t n = g.size();
+    const auto order = route_order(f, g);
+    std::uint32_t max_count = 1;
+    for (const auto &e : order) max_count = std::max(max_count, e.count);
+    const bool lmc_aware = o.lmc > 0;
+    std::vector<std::vector<detail::RemoteUse>> remote(lmc_aware ? order.size() : 0);
+    LftScratch sc;
+    for (SwitchIdx s = 0; s < n; ++s) {
+        auto &lft = t.lft[s];
+        const auto &hops = t.hops[s];
+        const NodeIdx node = f.switch_node(s);
+        const auto ignored = ignored_ports(f, o, s);
+        sc.cand_begin.assign(n, -1);
+        sc.cand_len.assign(n, 0);
+        sc.cand.clear();
+        sc.load.assign(std::size_t{f.node(node).num_ports} + 1, 0);
+        for (auto &r : remote) r.clear();
+        for (std::uint32_t i = 0; i < max_count; ++i) {
+            for (std::size_t k = 0; k < order.size(); ++k) {
+                const RouteOrderEntry &e = order[k];
+                if (i >= e.count) continue;
+                const Lid lid = e.base + i;
+                const LidTarget &tg = g.target(lid);
+                if (tg.sw == kNoSwitch) continue;
+                PortNum port;
+                if (tg.sw == s) {
+                    port = tg.port;  // own LID (port 0) or a CA cabled right here
+                } else {
+                    if (hops[lid] == kInfHops) continue;
+                    if (sc.cand_begin[tg.sw] < 0) {
+                        sc.cand_begin[tg.sw] = static_cast<std::int32_t>(sc.cand.size());
+                        for (const SwitchLink &l : g.links(s))
+                            if (allowed(s, l, lid)) sc.cand.push_back(&l);
+                        sc.cand_len[tg.sw] = static_cast<std::uint8_t>(
+                            sc.cand.size() - static_cast<std::size_t>(sc.cand_begin[tg.sw]));
+                    }
+                    const unsigned len = sc.cand_len[tg.sw];
+                    if (len == 0) continue;
+                    const unsigned start = (i > 0 && lft[lid - 1] != kNoPort) ? lft[lid - 1] + 1u : 1u;
+                    port = detail::pick_port(f, s, sc.cand.data() + sc.cand_begin[tg.sw], len, start, sc.load,
+                                             lmc_aware ? &remote[k] : nullptr);
+                }
+                lft[lid] = port;
+                if (port == 0 || ignored[port] || (tg.is_switch && !o.port_profile_switch_nodes)) continue;
+                ++sc.load[port];
+                if (lmc_aware) detail::note_remote(f, s, port, remote[k]);
+            }
+        }
+    }
+}
+
+}  // namespace weft::routing::engines

@@ -1,0 +1,85 @@
+// The default engine (OpenSM minhop): unrestricted min-hop matrices, then the shared
+// port-equalizing LFT builder. Also the public defaults build_minhop_matrices/_lfts.
+#include <algorithm>
+
+#include "engines/engines.hpp"
+#include "engines/lft_builder.hpp"
+#include "engines/switch_graph.hpp"
+
+namespace weft::routing {
+
+void build_minhop_matrices(const Fabric &f, RoutingTables &t) {
+    t.reset(f);
+    const engines::SwitchGraph g(f);
+    engines::fill_lid_hops(g, engines::switch_min_hops(g), t);
+}
+
+void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+    const engines::SwitchGraph g(f);
+    for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
+    // A port is a min-hop choice when its far switch is one hop closer to the LID.
+    engines::build_equalized_lfts(f, g, o, t, [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
+        const std::uint8_t here = t.hops[s][lid], there = t.hops[l.peer][lid];
+        return there != kInfHops && there + 1 == here;
+    });
+}
+
+void hops_from_lfts(const Fabric &f, RoutingTables &t) {
+    // Per LID, resolve each switch's route length by following the LFT, memoized; a walk that
+    // runs into itself (a loop) or dead-ends leaves kInfHops on every switch it passed.
+    const engines::SwitchGraph g(f);
+    const std::size_t n = g.size();
+    constexpr std::uint8_t kUnknown = 0xFE, kOnWalk = 0xFD;
+    std::vector<std::uint8_t> len(n);
+    std::vector<SwitchIdx> walk;
+    for (Lid l = 1; l <= g.max_lid(); ++l) {
+        const engines::LidTarget &tg = g.target(l);
+        if (tg.sw == kNoSwitch) {
+            for (SwitchIdx s = 0; s < n; ++s) t.hops[s][l] = kInfHops;
+            continue;
+        }
+        std::fill(len.begin(), len.end(), kUnknown);
+        len[tg.sw] = tg.is_switch ? 0 : (t.lft[tg.sw][l] == tg.port ? 1 : kInfHops);
+        for (SwitchIdx s = 0; s < n; ++s) {
+            walk.clear();
+            SwitchIdx u = s;
+            bool dead_end = false;
+            while (len[u] == kUnknown) {
+                len[u] = kOnWalk;
+                walk.push_back(u);
+                const PortNum p = t.lft[u][l];
+                const NodeIdx node = f.switch_node(u);
+                const Port *x =
+                    (p == kNoPort || p == 0 || p > f.node(node).num_ports) ? nullptr : &f.port(node, p);
+                if (!x || !x->linked() || !f.node(x->peer).is_switch()) {
+                    dead_end = true;
+                    break;
+                }
+                u = f.node(x->peer).sw;
+            }
+            unsigned v = (dead_end || len[u] == kOnWalk) ? kInfHops : len[u];
+            for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+                v = (v >= kInfHops || v + 1 >= kOnWalk) ? kInfHops : v + 1;
+                len[*it] = static_cast<std::uint8_t>(v);
+            }
+        }
+        for (SwitchIdx s = 0; s < n; ++s) t.hops[s][l] = len[s] >= kOnWalk ? kInfHops : len[s];
+    }
+}
+
+namespace engines {
+namespace {
+
+class MinHop final : public Engine {
+  public:
+    std::string_view name() const override { return "minhop"; }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_minhop() {
+    return std::make_unique<MinHop>();
+}
+
+}  // namespace engines
+}  // namespace weft::routing

@@ -1,0 +1,65 @@
+// The switch-level view every engine works on: compact adjacency (CSR) of active switch-to-switch
+// links, and for each LID the switch it lands on. Engines compute per destination *switch* and
+// derive CA LIDs from their switch, so the heavy work scales with switches, not end ports.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "weft/routing/fabric.hpp"
+#include "weft/routing/tables.hpp"
+
+namespace weft::routing::engines {
+
+struct SwitchLink {
+    PortNum port = 0;       // port on this switch
+    PortNum peer_port = 0;  // port on the peer switch
+    SwitchIdx peer = kNoSwitch;
+};
+
+// Where a LID ends up: the switch that owns it, or the switch a CA/router port is cabled to.
+struct LidTarget {
+    SwitchIdx sw = kNoSwitch;  // kNoSwitch: unconnected or unknown LID
+    PortNum port = 0;          // 0 for a switch's own LID, else the switch port facing the CA
+    bool is_switch = false;
+    NodeIdx node = kNoNode;  // owner node
+    PortNum node_port = 0;   // owner port (0 for a switch)
+};
+
+class SwitchGraph {
+  public:
+    explicit SwitchGraph(const Fabric &f);
+
+    std::size_t size() const { return begin_.size() - 1; }
+    std::span<const SwitchLink> links(SwitchIdx s) const {
+        return {links_.data() + begin_[s], begin_[s + 1] - begin_[s]};
+    }
+    Lid max_lid() const { return static_cast<Lid>(targets_.size() - 1); }
+    const LidTarget &target(Lid l) const { return targets_[l]; }
+    // Number of CA/router LID-owning ports cabled to switch s.
+    std::uint32_t end_ports(SwitchIdx s) const { return end_ports_[s]; }
+
+  private:
+    std::vector<std::uint32_t> begin_;  // CSR offsets, size() + 1
+    std::vector<SwitchLink> links_;
+    std::vector<LidTarget> targets_;  // by LID
+    std::vector<std::uint32_t> end_ports_;
+};
+
+// Switch-to-switch hop matrix, row-major: at(s, d) = hops from s to d (kInfHops if none).
+struct HopMatrix {
+    std::size_t n = 0;
+    std::vector<std::uint8_t> v;
+    void assign(std::size_t switches) { n = switches, v.assign(switches * switches, kInfHops); }
+    std::uint8_t at(SwitchIdx s, SwitchIdx d) const { return v[std::size_t{s} * n + d]; }
+    std::uint8_t &at(SwitchIdx s, SwitchIdx d) { return v[std::size_t{s} * n + d]; }
+};
+
+// Unrestricted min hops by one BFS per destination switch.
+HopMatrix switch_min_hops(const SwitchGraph &g);
+
+// t.hops[s][lid] from a switch matrix: the switch's own LIDs 0, a CA one more than its switch.
+void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t);
+
+}  // namespace weft::routing::engines

@@ -1,0 +1,42 @@
+// Up*/down* routing shared by updn and dnup: given a rank per switch (0 = top), a move from x
+// to y goes UP when y ranks higher in the tree (smaller rank, or equal rank and smaller GUID,
+// as OpenSM breaks ties), so the order is strict and no route can close a credit loop when
+// it never goes up after going down.
+//
+// Per destination switch the engine computes the all-down distance and, for switches with no
+// all-down path, the up-then-down distance; a switch that can reach the destination going only
+// down always does (so a packet that has turned down never meets a switch that sends it up),
+// and the others go up. The LFT step is OpenSM's port equalization over those allowed ports.
+#pragma once
+
+#include <vector>
+
+#include "engines/switch_graph.hpp"
+#include "weft/routing/engine.hpp"
+
+namespace weft::routing::engines {
+
+class UpDownRouting {
+  public:
+    // rank[s]: 0 for the roots; kUnranked for switches the ranking did not reach.
+    static constexpr unsigned kUnranked = 0xFFFFFFFFu;
+    void compute(const Fabric &f, std::vector<unsigned> rank, RoutingTables &t);
+    void build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) const;
+
+  private:
+    bool is_up(SwitchIdx from, SwitchIdx to) const {
+        return rank_[to] < rank_[from] || (rank_[to] == rank_[from] && guid_[to] < guid_[from]);
+    }
+    std::vector<unsigned> rank_;
+    std::vector<Guid> guid_;
+    HopMatrix down_;   // all-down distance
+    HopMatrix route_;  // distance along the routes taken (down_ where finite)
+};
+
+// Switches the GUIDs name (a CA's node or port GUID stands for the switch it is cabled to).
+std::vector<SwitchIdx> switches_named(const Fabric &f, const std::vector<Guid> &guids);
+
+// BFS distance from a set of switches over switch links; UpDownRouting::kUnranked if unreached.
+std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx> &from);
+
+}  // namespace weft::routing::engines

@@ -1,0 +1,166 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "test_fabrics.hpp"
+#include "weft/routing/engine.hpp"
+#include "weft/routing/lft_dump.hpp"
+
+namespace weft::routing {
+namespace {
+
+// The 2-switch fabric OpenSM 3.3.23 routed on ibsim to produce kOpenSmDump (minhop):
+// sw1 (GUID 0x200000, LID 1) ports 1,2 -> sw2 ports 1,2, h1 on port 3, h3 on port 4;
+// sw2 (0x200001, LID 2), h2 on port 3. CA port GUIDs are node GUID + 1.
+Fabric ibsim_pair() {
+    Fabric f;
+    const NodeIdx s1 = f.add_node(NodeType::Switch, 0x200000, 8, "sw1");
+    const NodeIdx s2 = f.add_node(NodeType::Switch, 0x200001, 8, "sw2");
+    const NodeIdx h1 = f.add_node(NodeType::Ca, 0x100000, 1, "h1");
+    const NodeIdx h2 = f.add_node(NodeType::Ca, 0x100002, 1, "h2");
+    const NodeIdx h3 = f.add_node(NodeType::Ca, 0x100004, 1, "h3");
+    f.set_port_guid(h1, 1, 0x100001);
+    f.set_port_guid(h2, 1, 0x100003);
+    f.set_port_guid(h3, 1, 0x100005);
+    f.connect(s1, 1, s2, 1);
+    f.connect(s1, 2, s2, 2);
+    f.connect(s1, 3, h1, 1);
+    f.connect(s1, 4, h3, 1);
+    f.connect(s2, 3, h2, 1);
+    f.set_lid(s1, 0, 1, 0);
+    f.set_lid(s2, 0, 2, 0);
+    f.set_lid(h1, 1, 3, 0);
+    f.set_lid(h2, 1, 4, 0);
+    f.set_lid(h3, 1, 5, 0);
+    return f;
+}
+
+constexpr const char *kOpenSmDump =
+    "Unicast lids [0-5] of switch Lid 1 guid 0x0000000000200000 ('sw1'):\n"
+    "0x0001 000 # Switch portguid 0x0000000000200000: 'sw1'\n"
+    "0x0002 002 # Switch portguid 0x0000000000200001: 'sw2'\n"
+    "0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'\n"
+    "0x0004 001 # Channel Adapter portguid 0x0000000000100003: 'h2'\n"
+    "0x0005 004 # Channel Adapter portguid 0x0000000000100005: 'h3'\n"
+    "5 lids dumped\n"
+    "Unicast lids [0-5] of switch Lid 2 guid 0x0000000000200001 ('sw2'):\n"
+    "0x0001 001 # Switch portguid 0x0000000000200000: 'sw1'\n"
+    "0x0002 000 # Switch portguid 0x0000000000200001: 'sw2'\n"
+    "0x0003 001 # Channel Adapter portguid 0x0000000000100001: 'h1'\n"
+    "0x0004 003 # Channel Adapter portguid 0x0000000000100003: 'h2'\n"
+    "0x0005 002 # Channel Adapter portguid 0x0000000000100005: 'h3'\n"
+    "5 lids dumped\n";
+
+TEST(LftDump, MinhopMatchesOpenSmByteForByte) {
+    const Fabric f = ibsim_pair();
+    RoutingTables t;
+    ASSERT_TRUE(run_chain("minhop", f, {}, t).ok);
+    EXPECT_EQ(write_lft_dump(f, t), kOpenSmDump);
+}
+
+TEST(LftDump, ReadsOpenSmDump) {
+    const auto d = read_lft_dump(kOpenSmDump, "opensm-lfts.dump");
+    ASSERT_EQ(d.switches.size(), 2u);
+    EXPECT_EQ(d.switches[0].guid, 0x200000u);
+    EXPECT_EQ(d.switches[0].lid, 1u);
+    EXPECT_EQ(d.switches[0].desc, "sw1");
+    ASSERT_EQ(d.switches[1].entries.size(), 5u);
+    EXPECT_EQ(d.switches[1].entries[4].lid, 5u);
+    EXPECT_EQ(d.switches[1].entries[4].port, 2);
+    EXPECT_EQ(d.switches[1].entries[4].port_guid, 0x100005u);
+    EXPECT_EQ(d.switches[1].entries[4].line, 13u);
+}
+
+TEST(LftDump, RoundTripGivesIdenticalLfts) {
+    for (const char *engine : {"minhop", "updn"}) {
+        const Fabric f = test::kary_ntree(3, 3);
+        RoutingTables t;
+        ASSERT_TRUE(run_chain(engine, f, {}, t).ok);
+        const std::string text = write_lft_dump(f, t);
+        RoutingTables back;
+        back.reset(f);
+        const auto rep = apply_lft_dump(read_lft_dump(text, "x"), f, back);
+        EXPECT_EQ(rep.switches_applied, f.switch_count());
+        EXPECT_EQ(rep.rejected, 0u);
+        EXPECT_EQ(back.lft, t.lft) << engine;
+        EXPECT_EQ(write_lft_dump(f, back), text);
+    }
+}
+
+TEST(LftDump, FileEngineLoadsDumpAndSkipsUnknownSwitches) {
+    const Fabric f = ibsim_pair();
+    std::string text = kOpenSmDump;
+    text +=
+        "Unicast lids [0-5] of switch Lid 9 guid 0x00000000000abcde ('gone'):\n0x0001 007\n5 lids dumped\n";
+    text.replace(text.find("0x0004 001"), 10, "0x0004 002");  // sw1 reaches h2 over port 2
+    const std::string path = ::testing::TempDir() + "/weft-lfts.dump";
+    std::ofstream(path) << text;
+    RoutingOptions o;
+    o.lfts_file = path;
+    o.no_fallback = true;
+    RoutingTables t;
+    const auto r = run_chain("file", f, o, t);
+    ASSERT_TRUE(r.ok) << r.error << (r.failures.empty() ? "" : r.failures[0]);
+    EXPECT_EQ(r.engine, "file");
+    EXPECT_EQ(t.lft[0][4], 2);
+    EXPECT_EQ(t.lft[1][5], 2);
+    EXPECT_EQ(t.hops[0][4], 2);
+    EXPECT_EQ(equal_cost_ports(f, t, 0, 4), (std::vector<PortNum>{1, 2}));
+    std::remove(path.c_str());
+}
+
+TEST(LftDump, RemapsLidsByPortGuid) {
+    // The dump was taken when h2 had LID 0x40; its port GUID says it is LID 4 now.
+    const Fabric f = ibsim_pair();
+    const auto d = read_lft_dump(
+        "Unicast lids [0-64] of switch Lid 1 guid 0x200000 ('sw1'):\n"
+        "0x0040 002 # Channel Adapter portguid 0x0000000000100003: 'h2'\n",
+        "old.dump");
+    RoutingTables t;
+    t.reset(f);
+    const auto rep = apply_lft_dump(d, f, t);
+    EXPECT_EQ(rep.remapped, 1u);
+    EXPECT_EQ(t.lft[0][4], 2);
+}
+
+void expect_error(const std::string &text, std::size_t line, std::size_t column,
+                  const std::string &expected_part) {
+    try {
+        read_lft_dump(text, "bad.dump");
+        ADD_FAILURE() << "accepted: " << text;
+    } catch (const ParseError &e) {
+        EXPECT_EQ(e.file(), "bad.dump");
+        EXPECT_EQ(e.line(), line) << e.what();
+        EXPECT_EQ(e.column(), column) << e.what();
+        EXPECT_NE(e.expected().find(expected_part), std::string::npos) << e.what();
+    }
+}
+
+TEST(LftDump, MalformedDumpsGiveLocatedErrors) {
+    const std::string head = "Unicast lids [0-5] of switch Lid 1 guid 0x0000000000200000 ('sw1'):\n";
+    expect_error("0x0001 000\n", 1, 1, "header before LID entries");
+    expect_error("Unicast lids [0-5] of switch Lid 1 ('sw1'):\n", 1, 13, "guid");
+    expect_error("Unicast lids [0-5] of switch Lid 1 guid 0xzz ('sw1'):\n", 1, 43, "switch GUID");
+    expect_error(head + "0x0001 000\n0x00g2 001\n", 3, 5, "space and a port");
+    expect_error(head + "0x0002 abc\n", 2, 8, "port number");
+    expect_error(head + "0x0002 300\n", 2, 8, "port number");
+    expect_error(head + "0x0002 3x\n", 2, 9, "after the port");
+    expect_error(head + "0x0002\n", 2, 7, "port");
+    expect_error(head + "0x0002 003 # Switch portguid 0xq\n", 2, 32, "port GUID");
+    expect_error(head + "garbage here\n", 2, 1, "Unicast lids");
+    expect_error("Multicast mlids [0xc000-0xc001] of switch Lid 1 guid 0x1:\n", 1, 1, "unicast");
+    expect_error(head + "0x99999999 001\n", 2, 3, "LID");
+}
+
+TEST(LftDump, CommentsBlankLinesAndLidsInUseAreAccepted) {
+    const auto d = read_lft_dump(
+        "# a comment\n\n  Unicast lids [0-2] of switch Lid 1 guid 0x10 ('x'):\r\n0x0001 000\r\n2 lids in "
+        "use\n",
+        "ok");
+    ASSERT_EQ(d.switches.size(), 1u);
+    EXPECT_EQ(d.switches[0].entries.size(), 1u);
+}
+
+}  // namespace
+}  // namespace weft::routing
