@@ -31,9 +31,12 @@ Fabric make_pgft(const PgftParams &pp) {
     std::vector<std::uint64_t> count(h + 1);
     for (unsigned l = 0; l <= h; ++l) {
         std::uint64_t c = 1;
-        for (unsigned i = l + 1; i <= h; ++i) c *= pp.m[i - 1];
-        for (unsigned i = 1; i <= l; ++i) c *= pp.w[i - 1];
-        if (c > 1'000'000) throw std::invalid_argument("pgft: more than a million nodes on one level");
+        auto grow = [&](unsigned x) {  // checked at every step: the product must not overflow
+            c *= x;
+            if (c > 1'000'000) throw std::invalid_argument("pgft: more than a million nodes on one level");
+        };
+        for (unsigned i = l + 1; i <= h; ++i) grow(pp.m[i - 1]);
+        for (unsigned i = 1; i <= l; ++i) grow(pp.w[i - 1]);
         count[l] = c;
     }
     io::GenBuilder b;

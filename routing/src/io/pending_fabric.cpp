@@ -83,6 +83,9 @@ Fabric build_fabric(const std::string &file, std::vector<PendingNode> &nodes, co
                     p.file ? *p.file : file, p.line, p.remote_column,
                     "a port of \"" + p.remote_id + "\" (1.." + std::to_string(pn.num_ports) + ")",
                     std::to_string(p.remote_port));
+            if (peer == idx && p.remote_port == p.port)
+                throw ParseError(p.file ? *p.file : file, p.line, p.remote_column,
+                                 "a cable between two different ports", "port cabled to itself");
             const Port &here = f.port(idx, p.port);
             const Port &there = f.port(peer, p.remote_port);
             if (here.peer != kNoNode || there.peer != kNoNode) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "weft/routing/fabric.hpp"
+#include "weft/routing/parse_error.hpp"
 
 namespace weft::routing {
 
