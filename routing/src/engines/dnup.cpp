@@ -1,7 +1,8 @@
 // OpenSM's dnup: like updn, but switches are ranked by their distance from the CAs (switches
 // with a CA are rank 0, every other switch one more than its nearest ranked neighbour), so
 // fabrics with CAs cabled close to the core still route; the farthest switches act as roots.
-// Fails when no switch has a CA.
+// Fails when no switch has a CA. Unlike OpenSM, which leaves moves between equally ranked
+// switches unrestricted, equal ranks are ordered by GUID so dnup stays free of credit loops.
 #include <algorithm>
 
 #include "engines/engines.hpp"
@@ -29,7 +30,7 @@ class Dnup final : public Engine {
         // Up is away from the CAs: flip to the up*/down* convention where 0 is the top.
         for (unsigned &r : rank)
             if (r != UpDownRouting::kUnranked) r = top - r;
-        routing_.compute(ctx.fabric, std::move(rank), t);
+        routing_.compute(ctx.fabric, std::move(rank), false, t);
         return HookResult::success();
     }
     HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {

@@ -13,6 +13,7 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("minhop", engines::make_minhop);
         x.add("updn", engines::make_updn);
         x.add("dnup", engines::make_dnup);
+        x.add("ftree", engines::make_ftree);
         x.add("file", engines::make_file);
         return x;
     }();

@@ -43,7 +43,7 @@ class Updn final : public Engine {
             roots = roots_by_histogram(g);
             if (roots.empty()) return HookResult::failure("no root switches found by the min-hop histogram");
         }
-        routing_.compute(ctx.fabric, bfs_rank(g, roots), t);
+        routing_.compute(ctx.fabric, bfs_rank(g, roots), true, t);
         return HookResult::success();
     }
     HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {

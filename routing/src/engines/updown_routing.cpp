@@ -6,7 +6,8 @@
 
 namespace weft::routing::engines {
 
-void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, RoutingTables &t) {
+void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t) {
+    free_roots_ = free_roots;
     const SwitchGraph g(f);
     const std::size_t n = g.size();
     rank_ = std::move(rank);
@@ -18,7 +19,7 @@ void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, Routing
     std::vector<SwitchIdx> queue(n);
     std::vector<std::vector<SwitchIdx>> bucket;
     for (SwitchIdx d = 0; d < n; ++d) {
-        // All-down distance: walk from d against down moves (x -> y is down iff y -> x is up).
+        // All-down distance: walk from d against down moves.
         std::fill(down.begin(), down.end(), kInfHops);
         down[d] = 0;
         std::size_t head = 0, tail = 0;
@@ -27,7 +28,7 @@ void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, Routing
             const SwitchIdx y = queue[head++];
             if (down[y] + 1 >= kInfHops) continue;
             for (const SwitchLink &l : g.links(y))
-                if (down[l.peer] == kInfHops && is_up(y, l.peer))
+                if (down[l.peer] == kInfHops && !is_up(l.peer, y))
                     down[l.peer] = static_cast<std::uint8_t>(down[y] + 1), queue[tail++] = l.peer;
         }
         // Up-then-down distance for the rest, seeded by the all-down distances (bucket queue).

@@ -1,7 +1,8 @@
 // Up*/down* routing shared by updn and dnup: given a rank per switch (0 = top), a move from x
 // to y goes UP when y ranks higher in the tree (smaller rank, or equal rank and smaller GUID,
 // as OpenSM breaks ties), so the order is strict and no route can close a credit loop when
-// it never goes up after going down.
+// it never goes up after going down -- except over links between two roots, which OpenSM
+// lets routes use freely before their first down move.
 //
 // Per destination switch the engine computes the all-down distance and, for switches with no
 // all-down path, the up-then-down distance; a switch that can reach the destination going only
@@ -20,15 +21,22 @@ class UpDownRouting {
   public:
     // rank[s]: 0 for the roots; kUnranked for switches the ranking did not reach.
     static constexpr unsigned kUnranked = 0xFFFFFFFFu;
-    void compute(const Fabric &f, std::vector<unsigned> rank, RoutingTables &t);
+    // free_roots: moves between two rank-0 switches are up both ways (updn, as OpenSM); dnup
+    // orders every equal-rank move by GUID instead, which keeps it free of credit loops.
+    void compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t);
     void build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) const;
 
   private:
+    // A move between two roots counts as up both ways (OpenSM's hack for cabled roots, and what
+    // keeps fabrics routable when the histogram marks every switch a root); any other move is
+    // down exactly when it is not up.
     bool is_up(SwitchIdx from, SwitchIdx to) const {
+        if (free_roots_ && rank_[to] == 0 && rank_[from] == 0) return true;
         return rank_[to] < rank_[from] || (rank_[to] == rank_[from] && guid_[to] < guid_[from]);
     }
     std::vector<unsigned> rank_;
     std::vector<Guid> guid_;
+    bool free_roots_ = true;
     HopMatrix down_;   // all-down distance
     HopMatrix route_;  // distance along the routes taken (down_ where finite)
 };

@@ -1,0 +1,540 @@
+// OpenSM's fat-tree routing (ftree). Topology: switches are ranked from the roots (given) or
+// from the leaves (switches with compute nodes), every switch link must join adjacent ranks,
+// and without a root list each rank must be uniform (same number of up/down port groups and
+// ports per group). Switches get OpenSM's index tuples by BFS from the first leaf, which fixes
+// the leaf order and the compute-node order.
+//
+// Routing, per compute node in leaf/port order: the route *down* to it is assigned going up
+// from its leaf, at each level through the up group and port with the fewest down routes so
+// far; every switch passed on the way then assigns the route *up* to it for the switches below
+// it, through its least-used down ports. Leaves with fewer compute nodes than the fullest leaf
+// route "dummy" nodes so that indices stay aligned. This spreads the downward routes of
+// consecutive nodes over distinct top switches, which makes shift permutations congestion-free
+// on pure fat trees.
+#include <algorithm>
+#include <cstdio>
+#include <unordered_set>
+
+#include "engines/engines.hpp"
+#include "engines/switch_graph.hpp"
+#include "engines/updown_routing.hpp"
+#include "weft/routing/ftree.hpp"
+
+namespace weft::routing::engines {
+namespace {
+
+constexpr SwitchIdx kNone = kNoSwitch;
+
+struct FtPort {
+    PortNum port = 0, remote_port = 0;
+    std::uint32_t up = 0, down = 0;  // routes going up / down through this link
+};
+
+struct FtGroup {
+    SwitchIdx remote = kNone;  // kNone: the group is a CA port
+    NodeIdx ca = kNoNode;
+    PortNum ca_port = 0;
+    bool cn = false, io = false;
+    std::uint32_t first = 0, count = 0;  // ports
+    std::uint32_t up = 0, down = 0;
+};
+
+struct FtSwitch {
+    unsigned rank = 0;
+    bool leaf = false;  // has compute nodes
+    std::uint64_t tuple = 0;
+    bool indexed = false;
+    std::vector<std::uint32_t> up, down;  // group ids
+    std::uint32_t cns = 0;
+};
+
+bool listed(const std::vector<Guid> &list, Guid a, Guid b) {
+    return std::find(list.begin(), list.end(), a) != list.end() ||
+           std::find(list.begin(), list.end(), b) != list.end();
+}
+
+// Tuple bytes packed big-endian so that integer order is OpenSM's lexicographic tuple order.
+std::uint8_t tuple_at(std::uint64_t t, unsigned i) {
+    return static_cast<std::uint8_t>(t >> (8 * (7 - i)));
+}
+std::uint64_t tuple_set(std::uint64_t t, unsigned i, std::uint8_t v) {
+    const unsigned shift = 8 * (7 - i);
+    return (t & ~(std::uint64_t{0xFF} << shift)) | (std::uint64_t{v} << shift);
+}
+
+}  // namespace
+
+class FatTree {
+  public:
+    std::string analyse(const Fabric &f, const RoutingOptions &o);
+    void route(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+    FtreeCaOrder ca_order(const Fabric &f) const;
+
+  private:
+    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned hops);
+    bool route_down_by_up(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned credit,
+                          unsigned hops);
+    std::uint32_t least_up_port(const FtGroup &g) const;
+    std::uint32_t least_down_port(const FtGroup &g) const;
+    void set_route(SwitchIdx sw, Lid lid, PortNum port, unsigned hops);
+    std::string index_switches();
+
+    std::vector<FtSwitch> sw_;
+    std::vector<FtGroup> groups_;
+    std::vector<FtPort> ports_;
+    std::vector<SwitchIdx> leaves_;  // in index order
+    std::vector<Guid> guid_;
+    std::vector<Lid> sw_lid_;
+    unsigned leaf_rank_ = 0;
+    std::uint32_t max_cns_ = 0;
+    // Per routed LID: hops from each switch (kInfHops = not routed yet), and the LFT rows.
+    std::vector<std::uint8_t> hop_;
+    std::vector<std::vector<PortNum>> *lft_ = nullptr;
+};
+
+std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
+    if (o.lmc > 0) return "LMC > 0 is not supported by fat-tree routing";
+    const SwitchGraph g(f);
+    const std::size_t n = g.size();
+    if (n == 0) return "not a switched subnet";
+    sw_.assign(n, {});
+    guid_.resize(n);
+    sw_lid_.resize(n);
+    for (SwitchIdx s = 0; s < n; ++s) {
+        guid_[s] = f.node(f.switch_node(s)).guid;
+        sw_lid_[s] = f.port(f.switch_node(s), 0).lid;
+    }
+    // Compute nodes: the CN list, else every CA port; a leaf is a switch with one cabled to it.
+    std::vector<SwitchIdx> leaves;
+    for (SwitchIdx s = 0; s < n; ++s) {
+        const auto ports = f.ports(f.switch_node(s));
+        for (PortNum p = 1; p < ports.size(); ++p) {
+            const Port &x = ports[p];
+            if (!x.linked() || f.node(x.peer).is_switch()) continue;
+            const Node &ca = f.node(x.peer);
+            const Port &cp = f.port(x.peer, x.peer_port);
+            if (cp.lid == 0) continue;
+            if (o.cn_guids.empty() || listed(o.cn_guids, cp.guid, ca.guid)) ++sw_[s].cns;
+        }
+        if (sw_[s].cns) sw_[s].leaf = true, leaves.push_back(s);
+    }
+    if (leaves.empty()) return "no compute nodes";
+    const bool roots_given = !o.root_guids.empty();
+    std::vector<unsigned> rank;
+    if (roots_given) {
+        const auto roots = switches_named(f, o.root_guids);
+        if (roots.empty()) return "none of the root GUIDs names a switch of the fabric";
+        rank = bfs_rank(g, roots);
+        leaf_rank_ = rank[leaves.front()];
+        for (SwitchIdx s : leaves)
+            if (rank[s] != leaf_rank_)
+                return "compute nodes on switches of different ranks (" + std::to_string(rank[s]) + " and " +
+                       std::to_string(leaf_rank_) + ")";
+    } else {
+        rank = bfs_rank(g, leaves);
+        unsigned top = 0;
+        for (unsigned r : rank)
+            if (r != UpDownRouting::kUnranked) top = std::max(top, r);
+        for (unsigned &r : rank)
+            if (r != UpDownRouting::kUnranked) r = top - r;
+        leaf_rank_ = top;
+    }
+    for (SwitchIdx s = 0; s < n; ++s) {
+        if (rank[s] == UpDownRouting::kUnranked)
+            return "switch " + std::to_string(guid_[s]) + " is not connected";
+        sw_[s].rank = rank[s];
+        if (rank[s] > leaf_rank_) return "switches below the leaf rank";
+    }
+    if (leaf_rank_ + 1 < 2 || leaf_rank_ + 1 > 8)
+        return "tree rank " + std::to_string(leaf_rank_ + 1) + " is outside 2..8";
+
+    // Port groups, in port order: one per remote switch, one per CA port.
+    groups_.clear();
+    ports_.clear();
+    for (SwitchIdx s = 0; s < n; ++s) {
+        const NodeIdx node = f.switch_node(s);
+        const auto ports = f.ports(node);
+        std::vector<std::pair<SwitchIdx, std::uint32_t>> by_remote;
+        std::vector<std::pair<std::uint32_t, FtPort>> members;  // (group, port)
+        for (PortNum p = 1; p < ports.size(); ++p) {
+            const Port &x = ports[p];
+            if (!x.linked() || x.peer == node) continue;
+            const Node &peer = f.node(x.peer);
+            if (peer.is_switch()) {
+                const SwitchIdx r = peer.sw;
+                const unsigned rr = sw_[r].rank, rs = sw_[s].rank;
+                if (rr + 1 != rs && rs + 1 != rr)
+                    return "link between switches of rank " + std::to_string(rs) + " and " +
+                           std::to_string(rr) + " (not a fat tree)";
+                auto it =
+                    std::find_if(by_remote.begin(), by_remote.end(), [&](auto &e) { return e.first == r; });
+                std::uint32_t gid;
+                if (it == by_remote.end()) {
+                    gid = static_cast<std::uint32_t>(groups_.size());
+                    FtGroup grp;
+                    grp.remote = r;
+                    groups_.push_back(grp);
+                    by_remote.emplace_back(r, gid);
+                    (rr < rs ? sw_[s].up : sw_[s].down).push_back(gid);
+                } else {
+                    gid = it->second;
+                }
+                members.push_back({gid, FtPort{p, x.peer_port}});
+            } else {
+                const Port &cp = f.port(x.peer, x.peer_port);
+                if (cp.lid == 0) continue;
+                FtGroup grp;
+                grp.ca = x.peer;
+                grp.ca_port = x.peer_port;
+                grp.cn = o.cn_guids.empty() || listed(o.cn_guids, cp.guid, peer.guid);
+                grp.io = listed(o.io_guids, cp.guid, peer.guid);
+                const auto gid = static_cast<std::uint32_t>(groups_.size());
+                groups_.push_back(grp);
+                sw_[s].down.push_back(gid);
+                members.push_back({gid, FtPort{p, x.peer_port}});
+            }
+        }
+        std::stable_sort(members.begin(), members.end(), [](auto &a, auto &b) { return a.first < b.first; });
+        for (auto &[gid, port] : members) {
+            if (groups_[gid].count == 0) groups_[gid].first = static_cast<std::uint32_t>(ports_.size());
+            ++groups_[gid].count;
+            ports_.push_back(port);
+        }
+    }
+    if (!roots_given) {
+        // Purity: per rank, the same group counts and group widths.
+        struct Shape {
+            bool seen = false;
+            std::size_t up = 0, down = 0;
+            std::uint32_t up_w = 0, down_w = 0;
+        };
+        std::vector<Shape> shape(leaf_rank_ + 1);
+        for (SwitchIdx s = 0; s < n; ++s) {
+            const FtSwitch &x = sw_[s];
+            Shape me;
+            me.up = x.up.size();
+            for (auto gid : x.up) {
+                if (me.up_w && me.up_w != groups_[gid].count) return "up port groups of unequal width";
+                me.up_w = groups_[gid].count;
+            }
+            for (auto gid : x.down) {
+                if (groups_[gid].remote == kNone) continue;
+                ++me.down;
+                if (me.down_w && me.down_w != groups_[gid].count) return "down port groups of unequal width";
+                me.down_w = groups_[gid].count;
+            }
+            Shape &ref = shape[x.rank];
+            if (!ref.seen) {
+                ref = me;
+                ref.seen = true;
+                continue;
+            }
+            const bool leaf = x.rank == leaf_rank_;
+            if (ref.up != me.up || ref.up_w != me.up_w ||
+                (!leaf && (ref.down != me.down || ref.down_w != me.down_w)))
+                return "switches of rank " + std::to_string(x.rank) +
+                       " differ in their port groups (not a pure fat tree)";
+        }
+    }
+    return index_switches();
+}
+
+std::string FatTree::index_switches() {
+    // OpenSM's tuples: BFS from the first leaf (by GUID); a switch found going down gets its
+    // parent's tuple with the rank byte +1 and the next free value at index rank+1, going up
+    // the rank byte -1 and the next free value at index rank.
+    const std::size_t n = sw_.size();
+    std::unordered_set<std::uint64_t> used;
+    SwitchIdx first = kNone;
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (sw_[s].leaf && (first == kNone || guid_[s] < guid_[first])) first = s;
+    auto assign = [&](SwitchIdx s, std::uint64_t t) {
+        sw_[s].tuple = t;
+        sw_[s].indexed = true;
+        used.insert(t);
+    };
+    auto next_free = [&](std::uint64_t from, bool down) -> std::uint64_t {
+        const unsigned r = tuple_at(from, 0);
+        std::uint64_t t = tuple_set(from, 0, static_cast<std::uint8_t>(down ? r + 1 : r - 1));
+        const unsigned var = down ? r + 1 : r;
+        for (unsigned i = 0; i < 0xFF; ++i) {
+            t = tuple_set(t, var, static_cast<std::uint8_t>(i));
+            if (!used.count(t)) return t;
+        }
+        return ~std::uint64_t{0};
+    };
+    auto by_tuple = [&](std::vector<std::uint32_t> &v) {
+        std::stable_sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const SwitchIdx ra = groups_[a].remote, rb = groups_[b].remote;
+            if ((ra == kNone) != (rb == kNone)) return ra != kNone;  // switches before CAs
+            if (ra == kNone) return false;
+            return sw_[ra].tuple < sw_[rb].tuple;
+        });
+    };
+    assign(first, tuple_set(0, 0, static_cast<std::uint8_t>(sw_[first].rank)));
+    std::vector<SwitchIdx> queue{first};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const SwitchIdx s = queue[i];
+        if (sw_[s].rank < leaf_rank_) {
+            for (auto gid : sw_[s].down) {
+                const SwitchIdx r = groups_[gid].remote;
+                if (r == kNone || sw_[r].indexed) continue;
+                const auto t = next_free(sw_[s].tuple, true);
+                if (t == ~std::uint64_t{0}) return "more than 255 switches in one direction";
+                assign(r, t);
+                queue.push_back(r);
+            }
+            by_tuple(sw_[s].down);
+        }
+        if (sw_[s].rank != 0) {
+            for (auto gid : sw_[s].up) {
+                const SwitchIdx r = groups_[gid].remote;
+                if (sw_[r].indexed) continue;
+                const auto t = next_free(sw_[s].tuple, false);
+                if (t == ~std::uint64_t{0}) return "more than 255 switches in one direction";
+                assign(r, t);
+                queue.push_back(r);
+            }
+            by_tuple(sw_[s].up);
+        }
+    }
+    if (queue.size() != n) return "switches not reachable through the tree";
+    // Leaves in index order: the span of leaf-rank switches from the first to the last with CNs.
+    std::vector<SwitchIdx> at_leaf_rank;
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (sw_[s].rank == leaf_rank_) at_leaf_rank.push_back(s);
+    std::sort(at_leaf_rank.begin(), at_leaf_rank.end(),
+              [&](SwitchIdx a, SwitchIdx b) { return sw_[a].tuple < sw_[b].tuple; });
+    std::size_t lo = at_leaf_rank.size(), hi = 0;
+    for (std::size_t i = 0; i < at_leaf_rank.size(); ++i)
+        if (sw_[at_leaf_rank[i]].leaf) lo = std::min(lo, i), hi = i;
+    if (lo >= hi) return "fewer than two leaf switches: not a fat tree";
+    leaves_.assign(at_leaf_rank.begin() + static_cast<std::ptrdiff_t>(lo),
+                   at_leaf_rank.begin() + static_cast<std::ptrdiff_t>(hi) + 1);
+    max_cns_ = 0;
+    for (SwitchIdx s : leaves_) max_cns_ = std::max(max_cns_, sw_[s].cns);
+    return {};
+}
+
+std::uint32_t FatTree::least_up_port(const FtGroup &g) const {
+    std::uint32_t best = g.first;
+    for (std::uint32_t i = g.first + 1; i < g.first + g.count; ++i)
+        if (ports_[i].up < ports_[best].up) best = i;
+    return best;
+}
+
+std::uint32_t FatTree::least_down_port(const FtGroup &g) const {
+    std::uint32_t best = g.first;
+    for (std::uint32_t i = g.first + 1; i < g.first + g.count; ++i)
+        if (ports_[i].down < ports_[best].down) best = i;
+    return best;
+}
+
+void FatTree::set_route(SwitchIdx sw, Lid lid, PortNum port, unsigned hops) {
+    (*lft_)[sw][lid] = port;
+    hop_[sw] = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
+}
+
+template <class Key>
+void sort_groups(std::vector<std::uint32_t> &v, Key key) {
+    // Stable insertion sort: the order is nearly sorted from the previous LID.
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        const std::uint32_t x = v[i];
+        const auto kx = key(x);
+        std::size_t j = i;
+        while (j > 0 && key(v[j - 1]) > kx) v[j] = v[j - 1], --j;
+        v[j] = x;
+    }
+}
+
+bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned hops) {
+    auto &down = sw_[sw].down;
+    if (down.empty()) return false;
+    sort_groups(down, [&](std::uint32_t g) { return groups_[g].up; });
+    bool created = false;
+    for (std::size_t k = 0; k < down.size(); ++k) {
+        FtGroup &g = groups_[down[k]];
+        if (g.remote == kNone) {
+            created = true;
+            continue;
+        }
+        if (g.remote == prev) continue;
+        const SwitchIdx r = g.remote;
+        if (real && hop_[r] != kInfHops && hops + 1 >= hop_[r]) continue;
+        const std::uint32_t p = least_up_port(g);
+        if (real) set_route(r, lid, ports_[p].remote_port, hops + 1);
+        const bool routed = route_up_by_down(r, kNone, lid, real, main, hops + 1);
+        created |= routed;
+        if (routed) ++ports_[p].up, ++g.up;
+    }
+    return created;
+}
+
+bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned credit,
+                               unsigned hops) {
+    bool created = route_up_by_down(sw, prev, lid, real, main, hops);
+    FtSwitch &x = sw_[sw];
+    if (x.rank == 0) {
+        if (credit > 0)  // I/O nodes may turn down again at the top, a limited number of times
+            for (std::size_t k = 0; k < x.down.size(); ++k) {
+                const FtGroup &g = groups_[x.down[k]];
+                if (g.remote != kNone)
+                    created |= route_down_by_up(g.remote, sw, lid, real, main, credit - 1, hops + 1);
+            }
+        return created;
+    }
+    auto &up = x.up;
+    sort_groups(up, [&](std::uint32_t g) { return groups_[g].down; });
+    FtGroup &best = groups_[up[0]];
+    const std::uint32_t bp = least_down_port(best);
+    if (main) {
+        ++best.down;
+        ++ports_[bp].down;
+        if (real && (hop_[best.remote] == kInfHops || hops + 1 < hop_[best.remote])) {
+            set_route(best.remote, lid, ports_[bp].remote_port, hops + 1);
+            created |= route_down_by_up(best.remote, sw, lid, real, main, credit, hops + 1);
+        }
+    }
+    if (!real) return created;
+    // Secondary routes: every other switch above learns the way down, without counting load.
+    for (std::size_t k = main ? 1 : 0; k < up.size(); ++k) {
+        const FtGroup &g = groups_[up[k]];
+        if (hop_[g.remote] != kInfHops && hops + 1 >= hop_[g.remote]) continue;
+        set_route(g.remote, lid, ports_[least_down_port(g)].remote_port, hops + 1);
+        created |= route_down_by_up(g.remote, sw, lid, real, false, credit, hops + 1);
+    }
+    if (credit == 0 || x.leaf) return created;
+    for (std::size_t k = 0; k < x.down.size(); ++k) {
+        const FtGroup &g = groups_[x.down[k]];
+        if (g.remote != kNone)
+            created |= route_down_by_up(g.remote, sw, lid, real, true, credit - 1, hops + 1);
+    }
+    return created;
+}
+
+void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+    const std::size_t n = sw_.size();
+    lft_ = &t.lft;
+    hop_.assign(n, kInfHops);
+    auto finish_lid = [&](Lid lid) {
+        for (SwitchIdx s = 0; s < n; ++s) t.hops[s][lid] = hop_[s];
+        std::fill(hop_.begin(), hop_.end(), kInfHops);
+    };
+    // Compute nodes, leaf by leaf in index order, then dummies for missing ones.
+    for (SwitchIdx leaf : leaves_) {
+        std::uint32_t routed = 0;
+        for (auto gid : std::vector<std::uint32_t>(sw_[leaf].down)) {
+            const FtGroup &g = groups_[gid];
+            if (g.remote != kNone || !g.cn) continue;
+            const Lid lid = f.port(g.ca, g.ca_port).lid;
+            set_route(leaf, lid, ports_[g.first].port, 1);
+            route_down_by_up(leaf, kNone, lid, true, true, 0, 1);
+            finish_lid(lid);
+            ++routed;
+        }
+        for (; routed < max_cns_; ++routed) route_down_by_up(leaf, kNone, 0, false, true, 0, 1);
+    }
+    // Other CAs (I/O and service nodes) wherever they hang, by GUID order of their nodes.
+    std::vector<std::pair<Guid, std::pair<SwitchIdx, std::uint32_t>>> others;
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (auto gid : sw_[s].down) {
+            const FtGroup &g = groups_[gid];
+            if (g.remote == kNone && !g.cn) others.push_back({f.node(g.ca).guid, {s, gid}});
+        }
+    std::stable_sort(others.begin(), others.end(), [](auto &a, auto &b) { return a.first < b.first; });
+    for (auto &[guid, where] : others) {
+        const FtGroup &g = groups_[where.second];
+        const Lid lid = f.port(g.ca, g.ca_port).lid;
+        set_route(where.first, lid, ports_[g.first].port, 1);
+        route_down_by_up(where.first, kNone, lid, true, true, g.io ? o.max_reverse_hops : 0, 1);
+        finish_lid(lid);
+    }
+    // Switch LIDs: secondary routes only, in GUID order.
+    std::vector<SwitchIdx> by_guid(n);
+    for (SwitchIdx s = 0; s < n; ++s) by_guid[s] = s;
+    std::sort(by_guid.begin(), by_guid.end(), [&](SwitchIdx a, SwitchIdx b) { return guid_[a] < guid_[b]; });
+    for (SwitchIdx s : by_guid) {
+        const Lid lid = sw_lid_[s];
+        if (lid == 0) continue;
+        set_route(s, lid, 0, 0);
+        route_down_by_up(s, kNone, lid, true, false, 0, 0);
+        finish_lid(lid);
+    }
+    lft_ = nullptr;
+}
+
+FtreeCaOrder FatTree::ca_order(const Fabric &f) const {
+    FtreeCaOrder out;
+    out.ok = true;
+    for (SwitchIdx leaf : leaves_) {
+        std::uint32_t printed = 0;
+        for (auto gid : sw_[leaf].down) {
+            const FtGroup &g = groups_[gid];
+            if (g.remote != kNone || !g.cn) continue;
+            out.entries.emplace_back(f.port(g.ca, g.ca_port).lid, f.node(g.ca).desc);
+            ++printed;
+        }
+        for (; printed < max_cns_; ++printed) out.entries.emplace_back(kFtreeDummyLid, "DUMMY");
+    }
+    return out;
+}
+
+namespace {
+
+class Ftree final : public Engine {
+  public:
+    std::string_view name() const override { return "ftree"; }
+    bool provides_lid_matrices() const override { return true; }
+    bool provides_fwd_tables() const override { return true; }
+    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &) override {
+        if (auto why = tree_.analyse(ctx.fabric, ctx.options); !why.empty()) return HookResult::failure(why);
+        return HookResult::success();
+    }
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+        tree_.route(ctx.fabric, ctx.options, t);
+        return HookResult::success();
+    }
+
+  private:
+    FatTree tree_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_ftree() {
+    return std::make_unique<Ftree>();
+}
+
+}  // namespace weft::routing::engines
+
+namespace weft::routing {
+
+FtreeCaOrder ftree_ca_order(const Fabric &f, const RoutingOptions &o) {
+    engines::FatTree tree;
+    if (auto why = tree.analyse(f, o); !why.empty()) {
+        FtreeCaOrder bad;
+        bad.error = why;
+        return bad;
+    }
+    return tree.ca_order(f);
+}
+
+std::string FtreeCaOrder::text() const {
+    std::string out;
+    char buf[16];
+    for (const auto &[lid, desc] : entries) {
+        std::snprintf(buf, sizeof buf, lid == kFtreeDummyLid ? "0xFFFF\t" : "0x%04x\t", lid);
+        out += buf;
+        out += desc;
+        out += '\n';
+    }
+    return out;
+}
+
+std::vector<Lid> FtreeCaOrder::lids() const {
+    std::vector<Lid> out;
+    for (const auto &e : entries) out.push_back(e.first == kFtreeDummyLid ? 0 : e.first);
+    return out;
+}
+
+}  // namespace weft::routing
