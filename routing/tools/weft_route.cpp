@@ -384,10 +384,11 @@ int run(const Args &a) {
     if (a.verify) {
         t0 = std::chrono::steady_clock::now();
         const PathReport pr = trace_paths(f, t, progress.step("trace"));
-        std::printf("verify: pairs=%" PRIu64 " unreachable=%" PRIu64 " loops=%" PRIu64 " non_minimal=%" PRIu64
-                    " disconnected=%" PRIu64 " max_hops=%u mean_hops=%.3f (%.3f s)\n",
-                    pr.pairs, pr.unreachable, pr.loops, pr.non_minimal, pr.unreachable_in_fabric, pr.max_hops,
-                    pr.mean_hops, seconds_since(t0));
+        std::printf("verify: pairs=%" PRIu64 " unreachable=%" PRIu64 " switch_unreachable=%" PRIu64
+                    " loops=%" PRIu64 " non_minimal=%" PRIu64 " disconnected=%" PRIu64
+                    " max_hops=%u mean_hops=%.3f (%.3f s)\n",
+                    pr.pairs, pr.unreachable, pr.switch_unreachable, pr.loops, pr.non_minimal,
+                    pr.unreachable_in_fabric, pr.max_hops, pr.mean_hops, seconds_since(t0));
         for (const auto &e : pr.examples) std::printf("  %s\n", e.what.c_str());
         t0 = std::chrono::steady_clock::now();
         const CreditLoopReport cl = check_credit_loops(f, t, progress.step("credit loops"));

@@ -82,8 +82,11 @@ PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn
                 r.unreachable_in_fabric += n;
                 continue;
             }
+            const std::uint64_t sw_src = (owner_is_switch && s == osw) ? 0 : 1;
+            const std::uint64_t ca_src = n - sw_src;
             if (got == verify::kDropped) {
-                r.unreachable += n;
+                r.unreachable += ca_src;
+                r.switch_unreachable += sw_src;
                 // Find where it drops, for the example.
                 SwitchIdx x = s;
                 while (w.next[x] != kNoSwitch) x = w.next[x];
@@ -107,8 +110,6 @@ PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn
                             std::to_string(dmin[s]));
             }
             // Link counts: the switch source starts at s; CA sources add their own cable.
-            const std::uint64_t sw_src = (owner_is_switch && s == osw) ? 0 : 1;
-            const std::uint64_t ca_src = n - sw_src;
             const unsigned base = static_cast<unsigned>(got) + dst_links;
             auto add = [&](unsigned links, std::uint64_t count) {
                 if (!count) return;

@@ -32,8 +32,13 @@ struct PathIssue {
 };
 
 struct PathReport {
-    std::uint64_t pairs = 0;                  // (source, destination LID) pairs traced
-    std::uint64_t unreachable = 0;            // LFT leads to no port, a dead port or a wrong node
+    std::uint64_t pairs = 0;  // (source, destination LID) pairs traced
+    // CA-sourced pairs whose LFT walk leads nowhere (missing entry, dead port, wrong node).
+    std::uint64_t unreachable = 0;
+    // Switch-sourced pairs that are unreachable: reported, not a failure (up*/down* engines
+    // leave root-to-root LIDs unrouted unless OpenSM's connect_roots is set; SMPs use
+    // directed routes).
+    std::uint64_t switch_unreachable = 0;
     std::uint64_t loops = 0;                  // LFT walk revisits a switch
     std::uint64_t non_minimal = 0;            // delivered, but longer than the shortest cabled path
     std::uint64_t unreachable_in_fabric = 0;  // no cabled path at all (not the routing's fault)

@@ -43,7 +43,8 @@ TEST(TracePaths, CatchesUnreachableAndWrongNode) {
     r.t.lft[1][r.host_lid(2)] = 3;        // delivers to h1, which is not the owner
     const PathReport p = trace_paths(r.f, r.t);
     // h1 from s0 (s0, h0) and from s2 via s0 (s2, h2); h2 from s1 (s1, h1) and from s0 via s1 (s0, h0).
-    EXPECT_EQ(p.unreachable, 8u);
+    EXPECT_EQ(p.unreachable, 4u);         // h0 -> h1, h2 -> h1, h1 -> h2, h0 -> h2
+    EXPECT_EQ(p.switch_unreachable, 4u);  // the same from s0, s2, s1, s0
     EXPECT_EQ(p.loops, 0u);
     EXPECT_FALSE(p.ok());
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# compare_with_opensm.sh WEFT_ROUTE OPENSM_REF SPEC ENGINE
+# Generates SPEC as an ibsim net file, routes it with OpenSM (opensm-ref) and with weft-route
+# (same LIDs through OpenSM's guid2lid), then checks with weft-route --compare-lfts:
+#   - the same (source, destination) pairs are delivered,
+#   - wherever OpenSM's path is minimal, weft's is too (no pair where weft is longer),
+#   - weft's max routes per link is no worse than OpenSM's.
+set -euo pipefail
+weft=$1 ref=$2 spec=$3 engine=$4
+for tool in ibsim opensm; do command -v "$tool" >/dev/null || { echo "skip: no $tool"; exit 77; }; done
+[[ -r /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so ]] || { echo "skip: no libumad2sim"; exit 77; }
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$weft" --gen "$spec" --write-net "$dir/fabric.net" -q >/dev/null
+"$ref" "$dir/fabric.net" "$engine" "$dir/osm" >"$dir/ref.txt"
+cat "$dir/ref.txt"
+if grep -q '^fallback=yes' "$dir/ref.txt"; then
+    echo "FAIL: OpenSM fell back from $engine on $spec"
+    exit 1
+fi
+# --verify is for the log only: OpenSM's own routing may fail it too (minhop on a dragonfly has
+# credit loops), and what is compared here is weft against OpenSM.
+rc=0
+"$weft" --topo "$dir/fabric.net" --guid2lid "$dir/osm/cache/guid2lid" -R "$engine" --no_fallback \
+    --dump-lfts "$dir/weft.dump" --verify -q >"$dir/weft.txt" || rc=$?
+cat "$dir/weft.txt"
+[[ $rc -le 1 && -s $dir/weft.dump ]] || { echo "FAIL: weft-route exited with $rc"; exit 1; }
+"$weft" --topo "$dir/fabric.net" --guid2lid "$dir/osm/cache/guid2lid" -q \
+    --compare-lfts "$dir/weft.dump" "$dir/osm/dump/opensm-lfts.dump" | tee "$dir/cmp.txt"
+val() { sed -n "s/^$1=//p" "$dir/cmp.txt"; }
+fail=0
+[[ $(val only_a) -eq 0 && $(val only_b) -eq 0 ]] || { echo "FAIL: reachability differs"; fail=1; }
+[[ $(val delivered_a) -gt 0 ]] || { echo "FAIL: nothing delivered"; fail=1; }
+[[ $(val a_longer) -eq 0 ]] || { echo "FAIL: $(val a_longer) pairs take longer paths in weft"; fail=1; }
+[[ $(val minimal_a) -ge $(val minimal_b) ]] || { echo "FAIL: fewer minimal pairs than OpenSM"; fail=1; }
+[[ $(val max_routes_a) -le $(val max_routes_b) ]] ||
+    { echo "FAIL: max routes per link $(val max_routes_a) > OpenSM's $(val max_routes_b)"; fail=1; }
+exit $fail
