@@ -376,7 +376,7 @@ int run(const Args &a) {
         std::fprintf(stderr, "weft-route: no engine of '%s' could route this fabric\n", a.chain.c_str());
         return kExitVerify;
     }
-    std::printf("routing: %s (chain %s) %.3f s, VLs %u\n", cr.engine.c_str(), a.chain.c_str(), route_s,
+    std::printf("routing: %s (chain %s) %.6f s, VLs %u\n", cr.engine.c_str(), a.chain.c_str(), route_s,
                 t.vls_used);
     if (!a.dump.empty()) spill(a.dump, write_lft_dump(f, t));
 
