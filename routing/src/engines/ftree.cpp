@@ -46,6 +46,9 @@ struct FtSwitch {
     bool indexed = false;
     std::vector<std::uint32_t> up, down;  // group ids
     std::uint32_t cns = 0;
+    // Routing view: switch groups only, as ranges of FatTree::slots_.
+    std::uint32_t up_off = 0, up_len = 0, down_off = 0, down_len = 0;
+    bool switch_below = false, ca_below = false;
 };
 
 bool listed(const std::vector<Guid> &list, Guid a, Guid b) {
@@ -71,13 +74,30 @@ class FatTree {
     FtreeCaOrder ca_order(const Fabric &f) const;
 
   private:
-    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned hops);
-    bool route_down_by_up(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned credit,
-                          unsigned hops);
+    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned hops);
+    bool route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit, unsigned hops);
     std::uint32_t least_up_port(const FtGroup &g) const;
     std::uint32_t least_down_port(const FtGroup &g) const;
-    void set_route(SwitchIdx sw, Lid lid, PortNum port, unsigned hops);
+    void set_route(SwitchIdx sw, PortNum port, unsigned hops);
+    void resort(std::uint32_t off, std::uint32_t len);
+    void begin_lid();
+    void end_lid(Lid lid, RoutingTables &t);
+    void flush(RoutingTables &t);
     std::string index_switches();
+    void build_slots();
+
+    // Port groups of a switch in load order: a compact copy of the load next to the group id.
+    struct Slot {
+        std::uint32_t key = 0, gid = 0;
+        SwitchIdx remote = kNone;     // copied from the group: most visits only look at it
+        bool remote_is_leaf = false;  // no switches below the remote: nothing to recurse into
+        bool remote_has_ca = false;
+    };
+    std::vector<Slot> slots_;
+    static constexpr std::size_t kBlock = 64;
+    std::vector<PortNum> col_port_, block_port_;
+    std::vector<std::uint8_t> block_hop_;
+    std::vector<Lid> block_lids_;
 
     std::vector<FtSwitch> sw_;
     std::vector<FtGroup> groups_;
@@ -87,9 +107,8 @@ class FatTree {
     std::vector<Lid> sw_lid_;
     unsigned leaf_rank_ = 0;
     std::uint32_t max_cns_ = 0;
-    // Per routed LID: hops from each switch (kInfHops = not routed yet), and the LFT rows.
+    // Per routed LID: hops from each switch (kInfHops = not routed yet).
     std::vector<std::uint8_t> hop_;
-    std::vector<std::vector<PortNum>> *lft_ = nullptr;
 };
 
 std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
@@ -313,7 +332,31 @@ std::string FatTree::index_switches() {
                    at_leaf_rank.begin() + static_cast<std::ptrdiff_t>(hi) + 1);
     max_cns_ = 0;
     for (SwitchIdx s : leaves_) max_cns_ = std::max(max_cns_, sw_[s].cns);
+    build_slots();
     return {};
+}
+
+void FatTree::build_slots() {
+    slots_.clear();
+    for (FtSwitch &x : sw_) {
+        x.down_off = static_cast<std::uint32_t>(slots_.size());
+        for (auto gid : x.down) {
+            if (groups_[gid].remote == kNone) {
+                x.ca_below = true;
+                continue;
+            }
+            slots_.push_back({0, gid, groups_[gid].remote, false, false});
+        }
+        x.down_len = static_cast<std::uint32_t>(slots_.size()) - x.down_off;
+        x.switch_below = x.down_len > 0;
+        x.up_off = static_cast<std::uint32_t>(slots_.size());
+        for (auto gid : x.up) slots_.push_back({0, gid, groups_[gid].remote, false, false});
+        x.up_len = static_cast<std::uint32_t>(slots_.size()) - x.up_off;
+    }
+    for (Slot &sl : slots_) {
+        sl.remote_is_leaf = !sw_[sl.remote].switch_below;
+        sl.remote_has_ca = sw_[sl.remote].ca_below;
+    }
 }
 
 std::uint32_t FatTree::least_up_port(const FtGroup &g) const {
@@ -330,109 +373,137 @@ std::uint32_t FatTree::least_down_port(const FtGroup &g) const {
     return best;
 }
 
-void FatTree::set_route(SwitchIdx sw, Lid lid, PortNum port, unsigned hops) {
-    (*lft_)[sw][lid] = port;
+void FatTree::set_route(SwitchIdx sw, PortNum port, unsigned hops) {
+    col_port_[sw] = port;
     hop_[sw] = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
 }
 
-template <class Key>
-void sort_groups(std::vector<std::uint32_t> &v, Key key) {
-    // Stable insertion sort: the order is nearly sorted from the previous LID.
-    for (std::size_t i = 1; i < v.size(); ++i) {
-        const std::uint32_t x = v[i];
-        const auto kx = key(x);
-        std::size_t j = i;
-        while (j > 0 && key(v[j - 1]) > kx) v[j] = v[j - 1], --j;
+void FatTree::resort(std::uint32_t off, std::uint32_t len) {
+    // Stable insertion sort by load: OpenSM re-sorts port groups by load on every visit; only
+    // increments happen, so keeping the slots sorted after each change is the same order.
+    Slot *v = slots_.data() + off;
+    for (std::uint32_t i = 1; i < len; ++i) {
+        const Slot x = v[i];
+        std::uint32_t j = i;
+        while (j > 0 && v[j - 1].key > x.key) v[j] = v[j - 1], --j;
         v[j] = x;
     }
 }
 
-bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned hops) {
-    auto &down = sw_[sw].down;
-    if (down.empty()) return false;
-    sort_groups(down, [&](std::uint32_t g) { return groups_[g].up; });
-    bool created = false;
-    for (std::size_t k = 0; k < down.size(); ++k) {
-        FtGroup &g = groups_[down[k]];
-        if (g.remote == kNone) {
-            created = true;
-            continue;
-        }
-        if (g.remote == prev) continue;
-        const SwitchIdx r = g.remote;
-        if (real && hop_[r] != kInfHops && hops + 1 >= hop_[r]) continue;
+bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned hops) {
+    const FtSwitch &x = sw_[sw];
+    if (!x.switch_below) return x.ca_below;  // a leaf: nothing below to route up
+    bool created = x.ca_below, moved = false;
+    Slot *slots = slots_.data() + x.down_off;
+    for (std::uint32_t k = 0; k < x.down_len; ++k) {
+        const SwitchIdx r = slots[k].remote;
+        if (r == prev || (real && hop_[r] != kInfHops && hops + 1 >= hop_[r])) continue;
+        FtGroup &g = groups_[slots[k].gid];
         const std::uint32_t p = least_up_port(g);
-        if (real) set_route(r, lid, ports_[p].remote_port, hops + 1);
-        const bool routed = route_up_by_down(r, kNone, lid, real, main, hops + 1);
+        if (real) set_route(r, ports_[p].remote_port, hops + 1);
+        const bool routed = slots[k].remote_is_leaf ? slots[k].remote_has_ca
+                                                    : route_up_by_down(r, kNone, real, main, hops + 1);
         created |= routed;
-        if (routed) ++ports_[p].up, ++g.up;
+        if (routed) ++ports_[p].up, ++g.up, ++slots[k].key, moved = true;
     }
+    if (moved) resort(x.down_off, x.down_len);
     return created;
 }
 
-bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, Lid lid, bool real, bool main, unsigned credit,
+bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit,
                                unsigned hops) {
-    bool created = route_up_by_down(sw, prev, lid, real, main, hops);
-    FtSwitch &x = sw_[sw];
+    bool created = route_up_by_down(sw, prev, real, main, hops);
+    const FtSwitch &x = sw_[sw];
     if (x.rank == 0) {
         if (credit > 0)  // I/O nodes may turn down again at the top, a limited number of times
-            for (std::size_t k = 0; k < x.down.size(); ++k) {
-                const FtGroup &g = groups_[x.down[k]];
-                if (g.remote != kNone)
-                    created |= route_down_by_up(g.remote, sw, lid, real, main, credit - 1, hops + 1);
+            for (std::uint32_t k = 0; k < x.down_len; ++k) {
+                const SwitchIdx r = groups_[slots_[x.down_off + k].gid].remote;
+                created |= route_down_by_up(r, sw, real, main, credit - 1, hops + 1);
             }
         return created;
     }
-    auto &up = x.up;
-    sort_groups(up, [&](std::uint32_t g) { return groups_[g].down; });
-    FtGroup &best = groups_[up[0]];
+    Slot *up = slots_.data() + x.up_off;
+    FtGroup &best = groups_[up[0].gid];
     const std::uint32_t bp = least_down_port(best);
     if (main) {
         ++best.down;
         ++ports_[bp].down;
+        ++up[0].key;
         if (real && (hop_[best.remote] == kInfHops || hops + 1 < hop_[best.remote])) {
-            set_route(best.remote, lid, ports_[bp].remote_port, hops + 1);
-            created |= route_down_by_up(best.remote, sw, lid, real, main, credit, hops + 1);
+            set_route(best.remote, ports_[bp].remote_port, hops + 1);
+            created |= route_down_by_up(best.remote, sw, real, main, credit, hops + 1);
         }
     }
-    if (!real) return created;
-    // Secondary routes: every other switch above learns the way down, without counting load.
-    for (std::size_t k = main ? 1 : 0; k < up.size(); ++k) {
-        const FtGroup &g = groups_[up[k]];
-        if (hop_[g.remote] != kInfHops && hops + 1 >= hop_[g.remote]) continue;
-        set_route(g.remote, lid, ports_[least_down_port(g)].remote_port, hops + 1);
-        created |= route_down_by_up(g.remote, sw, lid, real, false, credit, hops + 1);
+    if (real) {
+        // Secondary routes: every other switch above learns the way down, without counting load.
+        for (std::uint32_t k = main ? 1 : 0; k < x.up_len; ++k) {
+            const FtGroup &g = groups_[up[k].gid];
+            if (hop_[g.remote] != kInfHops && hops + 1 >= hop_[g.remote]) continue;
+            set_route(g.remote, ports_[least_down_port(g)].remote_port, hops + 1);
+            created |= route_down_by_up(g.remote, sw, real, false, credit, hops + 1);
+        }
     }
-    if (credit == 0 || x.leaf) return created;
-    for (std::size_t k = 0; k < x.down.size(); ++k) {
-        const FtGroup &g = groups_[x.down[k]];
-        if (g.remote != kNone)
-            created |= route_down_by_up(g.remote, sw, lid, real, true, credit - 1, hops + 1);
+    if (main) resort(x.up_off, x.up_len);
+    if (!real || credit == 0 || x.leaf) return created;
+    for (std::uint32_t k = 0; k < x.down_len; ++k) {
+        const SwitchIdx r = groups_[slots_[x.down_off + k].gid].remote;
+        created |= route_down_by_up(r, sw, real, true, credit - 1, hops + 1);
     }
     return created;
 }
 
+void FatTree::begin_lid() {
+    std::fill(hop_.begin(), hop_.end(), kInfHops);
+    std::fill(col_port_.begin(), col_port_.end(), kNoPort);
+}
+
+void FatTree::end_lid(Lid lid, RoutingTables &t) {
+    // Routes are found per LID (a column of every table); gather columns and write them in
+    // blocks so each switch row is touched once per block, not once per LID.
+    const std::size_t n = sw_.size();
+    const std::size_t j = block_lids_.size();
+    block_lids_.push_back(lid);
+    for (SwitchIdx s = 0; s < n; ++s) {
+        block_port_[s * kBlock + j] = col_port_[s];
+        block_hop_[s * kBlock + j] = hop_[s];
+    }
+    if (block_lids_.size() == kBlock) flush(t);
+}
+
+void FatTree::flush(RoutingTables &t) {
+    const std::size_t n = sw_.size();
+    for (SwitchIdx s = 0; s < n; ++s) {
+        auto &lft = t.lft[s];
+        auto &hops = t.hops[s];
+        for (std::size_t j = 0; j < block_lids_.size(); ++j) {
+            lft[block_lids_[j]] = block_port_[s * kBlock + j];
+            hops[block_lids_[j]] = block_hop_[s * kBlock + j];
+        }
+    }
+    block_lids_.clear();
+}
+
 void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     const std::size_t n = sw_.size();
-    lft_ = &t.lft;
     hop_.assign(n, kInfHops);
-    auto finish_lid = [&](Lid lid) {
-        for (SwitchIdx s = 0; s < n; ++s) t.hops[s][lid] = hop_[s];
-        std::fill(hop_.begin(), hop_.end(), kInfHops);
-    };
+    col_port_.assign(n, kNoPort);
+    block_port_.assign(n * kBlock, kNoPort);
+    block_hop_.assign(n * kBlock, kInfHops);
+    block_lids_.clear();
     // Compute nodes, leaf by leaf in index order, then dummies for missing ones.
     for (SwitchIdx leaf : leaves_) {
         std::uint32_t routed = 0;
-        for (auto gid : std::vector<std::uint32_t>(sw_[leaf].down)) {
+        for (auto gid : sw_[leaf].down) {
             const FtGroup &g = groups_[gid];
             if (g.remote != kNone || !g.cn) continue;
             const Lid lid = f.port(g.ca, g.ca_port).lid;
-            set_route(leaf, lid, ports_[g.first].port, 1);
-            route_down_by_up(leaf, kNone, lid, true, true, 0, 1);
-            finish_lid(lid);
+            begin_lid();
+            set_route(leaf, ports_[g.first].port, 1);
+            route_down_by_up(leaf, kNone, true, true, 0, 1);
+            end_lid(lid, t);
             ++routed;
         }
-        for (; routed < max_cns_; ++routed) route_down_by_up(leaf, kNone, 0, false, true, 0, 1);
+        for (; routed < max_cns_; ++routed) route_down_by_up(leaf, kNone, false, true, 0, 1);
     }
     // Other CAs (I/O and service nodes) wherever they hang, by GUID order of their nodes.
     std::vector<std::pair<Guid, std::pair<SwitchIdx, std::uint32_t>>> others;
@@ -444,23 +515,23 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
     std::stable_sort(others.begin(), others.end(), [](auto &a, auto &b) { return a.first < b.first; });
     for (auto &[guid, where] : others) {
         const FtGroup &g = groups_[where.second];
-        const Lid lid = f.port(g.ca, g.ca_port).lid;
-        set_route(where.first, lid, ports_[g.first].port, 1);
-        route_down_by_up(where.first, kNone, lid, true, true, g.io ? o.max_reverse_hops : 0, 1);
-        finish_lid(lid);
+        begin_lid();
+        set_route(where.first, ports_[g.first].port, 1);
+        route_down_by_up(where.first, kNone, true, true, g.io ? o.max_reverse_hops : 0, 1);
+        end_lid(f.port(g.ca, g.ca_port).lid, t);
     }
     // Switch LIDs: secondary routes only, in GUID order.
     std::vector<SwitchIdx> by_guid(n);
     for (SwitchIdx s = 0; s < n; ++s) by_guid[s] = s;
     std::sort(by_guid.begin(), by_guid.end(), [&](SwitchIdx a, SwitchIdx b) { return guid_[a] < guid_[b]; });
     for (SwitchIdx s : by_guid) {
-        const Lid lid = sw_lid_[s];
-        if (lid == 0) continue;
-        set_route(s, lid, 0, 0);
-        route_down_by_up(s, kNone, lid, true, false, 0, 0);
-        finish_lid(lid);
+        if (sw_lid_[s] == 0) continue;
+        begin_lid();
+        set_route(s, 0, 0);
+        route_down_by_up(s, kNone, true, false, 0, 0);
+        end_lid(sw_lid_[s], t);
     }
-    lft_ = nullptr;
+    flush(t);
 }
 
 FtreeCaOrder FatTree::ca_order(const Fabric &f) const {
