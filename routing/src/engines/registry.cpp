@@ -14,6 +14,8 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("updn", engines::make_updn);
         x.add("dnup", engines::make_dnup);
         x.add("ftree", engines::make_ftree);
+        x.add("sssp", engines::make_sssp);
+        x.add("dfsssp", engines::make_dfsssp);
         x.add("file", engines::make_file);
         return x;
     }();

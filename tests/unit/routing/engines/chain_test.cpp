@@ -10,7 +10,7 @@ namespace {
 
 TEST(Chain, RegistryKnowsTheEngines) {
     const auto names = EngineRegistry::instance().names();
-    for (const char *n : {"minhop", "updn", "dnup", "file"})
+    for (const char *n : {"minhop", "updn", "dnup", "ftree", "sssp", "dfsssp", "file"})
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     EXPECT_EQ(EngineRegistry::instance().make("no-such-engine"), nullptr);
 }

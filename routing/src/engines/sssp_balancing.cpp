@@ -1,0 +1,102 @@
+#include "engines/sssp_balancing.hpp"
+
+#include <algorithm>
+#include <queue>
+
+namespace weft::routing::engines {
+
+LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
+    const std::size_t n = g.size();
+    base_.resize(n);
+    width_.resize(n);
+    std::size_t e = 0;
+    for (SwitchIdx s = 0; s < n; ++s) {
+        base_[s] = static_cast<std::uint32_t>(index_.size());
+        width_[s] = static_cast<PortNum>(f.node(f.switch_node(s)).num_ports + 1);
+        index_.resize(index_.size() + width_[s], -1);
+        for (const SwitchLink &l : g.links(s)) index_[base_[s] + l.port] = static_cast<std::int64_t>(e++);
+    }
+    links_ = e;
+}
+
+void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
+                const std::function<void(std::size_t, std::size_t)> &progress) {
+    const std::size_t n = g.size();
+    // CSR offsets per switch, and for each link the index of the same cable seen from the peer.
+    std::vector<std::uint32_t> off(n + 1, 0);
+    for (SwitchIdx s = 0; s < n; ++s) off[s + 1] = off[s] + static_cast<std::uint32_t>(g.links(s).size());
+    const LinkIndex idx(f, g);
+    std::vector<std::uint32_t> reverse(off[n]);
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (std::uint32_t i = 0; i < g.links(s).size(); ++i) {
+            const SwitchLink &l = g.links(s)[i];
+            reverse[off[s] + i] = static_cast<std::uint32_t>(idx.at(l.peer, l.peer_port));
+        }
+    std::vector<std::uint64_t> weight(off[n], 1);
+    std::vector<std::uint64_t> dist(n);
+    std::vector<std::uint32_t> next(n);  // link each switch takes toward the destination
+    std::vector<std::uint8_t> len(n);
+    std::vector<SwitchIdx> settled;
+    std::vector<std::uint64_t> carried(n);
+    using Item = std::pair<std::uint64_t, SwitchIdx>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+    constexpr std::uint64_t kFar = ~std::uint64_t{0};
+    constexpr std::uint32_t kNoLink = ~std::uint32_t{0};
+
+    // Destinations by switch, so that a switch's CAs are routed one after another.
+    std::vector<Lid> order;
+    for (Lid l = 1; l <= g.max_lid(); ++l)
+        if (g.target(l).sw != kNoSwitch) order.push_back(l);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](Lid a, Lid b) { return g.target(a).sw < g.target(b).sw; });
+
+    std::size_t done = 0;
+    for (Lid lid : order) {
+        const LidTarget &tg = g.target(lid);
+        std::fill(dist.begin(), dist.end(), kFar);
+        std::fill(next.begin(), next.end(), kNoLink);
+        settled.clear();
+        dist[tg.sw] = 0;
+        len[tg.sw] = 0;
+        heap.push({0, tg.sw});
+        while (!heap.empty()) {
+            const auto [d, y] = heap.top();
+            heap.pop();
+            if (d != dist[y]) continue;
+            settled.push_back(y);
+            // Relax every x with a link x -> y: its cost is that link's weight.
+            for (std::uint32_t i = off[y]; i < off[y + 1]; ++i) {
+                const std::uint32_t e = reverse[i];  // link x -> y
+                const SwitchIdx x = g.links(y)[i - off[y]].peer;
+                const std::uint64_t nd = d + weight[e];
+                if (nd < dist[x] || (nd == dist[x] && e < next[x])) {
+                    const bool improved = nd < dist[x];
+                    dist[x] = nd;
+                    next[x] = e;
+                    len[x] = static_cast<std::uint8_t>(std::min<unsigned>(len[y] + 1u, kInfHops - 1u));
+                    if (improved) heap.push({nd, x});
+                }
+            }
+        }
+        // Forwarding entries and route lengths along the tree.
+        const std::uint8_t extra = tg.is_switch ? 0 : 1;
+        for (SwitchIdx s = 0; s < n; ++s) {
+            if (dist[s] == kFar) continue;
+            t.lft[s][lid] = s == tg.sw ? tg.port : g.links(s)[next[s] - off[s]].port;
+            t.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(len[s] + extra, kInfHops - 1u));
+        }
+        // Load: each switch sends one route per end port it has; sum them down the tree.
+        if (!tg.is_switch) {
+            for (SwitchIdx s : settled) carried[s] = g.end_ports(s);
+            for (auto it = settled.rbegin(); it != settled.rend(); ++it) {
+                const SwitchIdx s = *it;
+                if (s == tg.sw || next[s] == kNoLink) continue;
+                weight[next[s]] += carried[s];
+                carried[g.links(s)[next[s] - off[s]].peer] += carried[s];
+            }
+        }
+        if (progress && (++done % 256 == 0)) progress(done, order.size());
+    }
+}
+
+}  // namespace weft::routing::engines

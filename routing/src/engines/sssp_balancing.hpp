@@ -1,0 +1,31 @@
+// The routing core shared by sssp and dfsssp (OpenSM osm_ucast_dfsssp.c): for each destination
+// LID in turn, Dijkstra over the switch links toward the LID's switch, where a link's weight is
+// 1 plus the number of routes (weighted by source end ports) already assigned to it. Routes that
+// come later therefore avoid links that earlier ones loaded: global balancing, at the price of
+// paths that are not always minimal.
+#pragma once
+
+#include "engines/switch_graph.hpp"
+#include "weft/routing/engine.hpp"
+
+namespace weft::routing::engines {
+
+// Fills t.lft and t.hops (route lengths) for every LID.
+void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
+                const std::function<void(std::size_t, std::size_t)> &progress);
+
+// Switch link index (into the CSR of g) leaving switch s through port p, or -1.
+class LinkIndex {
+  public:
+    explicit LinkIndex(const Fabric &f, const SwitchGraph &g);
+    std::int64_t at(SwitchIdx s, PortNum p) const { return p < width_[s] ? index_[base_[s] + p] : -1; }
+    std::size_t links() const { return links_; }
+
+  private:
+    std::vector<std::uint32_t> base_;
+    std::vector<PortNum> width_;
+    std::vector<std::int64_t> index_;
+    std::size_t links_ = 0;
+};
+
+}  // namespace weft::routing::engines
