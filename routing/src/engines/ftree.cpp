@@ -13,6 +13,7 @@
 // on pure fat trees.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <unordered_set>
 
 #include "engines/engines.hpp"
@@ -49,6 +50,7 @@ struct FtSwitch {
     // Routing view: switch groups only, as ranges of FatTree::slots_.
     std::uint32_t up_off = 0, up_len = 0, down_off = 0, down_len = 0;
     bool switch_below = false, ca_below = false;
+    std::uint32_t below_set = 0;  // id of the set of switches below (shared by e.g. a root group)
 };
 
 bool listed(const std::vector<Guid> &list, Guid a, Guid b) {
@@ -94,6 +96,10 @@ class FatTree {
         bool remote_has_ca = false;
     };
     std::vector<Slot> slots_;
+    // Per LID and per set of switches below: the fewest hops at which a switch with that set
+    // below has checked all of them. Hops only shrink within a LID, so a later visit with at
+    // least as many hops would skip every one of them (the check that dominates at scale).
+    std::vector<std::uint8_t> below_done_;
     static constexpr std::size_t kBlock = 64;
     std::vector<PortNum> col_port_, block_port_;
     std::vector<std::uint8_t> block_hop_;
@@ -357,6 +363,14 @@ void FatTree::build_slots() {
         sl.remote_is_leaf = !sw_[sl.remote].switch_below;
         sl.remote_has_ca = sw_[sl.remote].ca_below;
     }
+    std::map<std::vector<SwitchIdx>, std::uint32_t> sets;
+    for (FtSwitch &x : sw_) {
+        std::vector<SwitchIdx> below;
+        for (std::uint32_t k = 0; k < x.down_len; ++k) below.push_back(slots_[x.down_off + k].remote);
+        std::sort(below.begin(), below.end());
+        x.below_set = sets.emplace(std::move(below), static_cast<std::uint32_t>(sets.size())).first->second;
+    }
+    below_done_.assign(sets.size(), kInfHops);
 }
 
 std::uint32_t FatTree::least_up_port(const FtGroup &g) const {
@@ -393,11 +407,16 @@ void FatTree::resort(std::uint32_t off, std::uint32_t len) {
 bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned hops) {
     const FtSwitch &x = sw_[sw];
     if (!x.switch_below) return x.ca_below;  // a leaf: nothing below to route up
-    bool created = x.ca_below, moved = false;
+    if (real && hops >= below_done_[x.below_set]) return x.ca_below;
+    bool created = x.ca_below, moved = false, all_checked = true;
     Slot *slots = slots_.data() + x.down_off;
     for (std::uint32_t k = 0; k < x.down_len; ++k) {
         const SwitchIdx r = slots[k].remote;
-        if (r == prev || (real && hop_[r] != kInfHops && hops + 1 >= hop_[r])) continue;
+        if (real && hop_[r] != kInfHops && hops + 1 >= hop_[r]) continue;
+        if (r == prev) {
+            all_checked = false;
+            continue;
+        }
         FtGroup &g = groups_[slots[k].gid];
         const std::uint32_t p = least_up_port(g);
         if (real) set_route(r, ports_[p].remote_port, hops + 1);
@@ -407,6 +426,8 @@ bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
         if (routed) ++ports_[p].up, ++g.up, ++slots[k].key, moved = true;
     }
     if (moved) resort(x.down_off, x.down_len);
+    if (real && all_checked)
+        below_done_[x.below_set] = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
     return created;
 }
 
@@ -454,6 +475,7 @@ bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
 
 void FatTree::begin_lid() {
     std::fill(hop_.begin(), hop_.end(), kInfHops);
+    std::fill(below_done_.begin(), below_done_.end(), kInfHops);
     std::fill(col_port_.begin(), col_port_.end(), kNoPort);
 }
 
