@@ -32,7 +32,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             const SwitchLink &l = g.links(s)[i];
             reverse[off[s] + i] = static_cast<std::uint32_t>(idx.at(l.peer, l.peer_port));
         }
-    std::vector<std::uint64_t> weight(off[n], 1);
+    // LIDs per switch (its own and its CAs'), OpenSM's num_hca: the load one route from that
+    // switch puts on each link. Links start at P^2 (P = all LIDs), so no amount of load can
+    // make a longer path cheaper: routes stay minimal and the load only breaks ties.
+    std::vector<std::uint64_t> lids_at(n, 0);
+    std::uint64_t all_lids = 0;
+    for (Lid l = 1; l <= g.max_lid(); ++l)
+        if (g.target(l).sw != kNoSwitch) ++lids_at[g.target(l).sw], ++all_lids;
+    std::vector<std::uint64_t> weight(off[n], all_lids * all_lids);
     std::vector<std::uint64_t> dist(n);
     std::vector<std::uint32_t> next(n);  // link each switch takes toward the destination
     std::vector<std::uint8_t> len(n);
@@ -43,12 +50,25 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     constexpr std::uint64_t kFar = ~std::uint64_t{0};
     constexpr std::uint32_t kNoLink = ~std::uint32_t{0};
 
-    // Destinations by switch, so that a switch's CAs are routed one after another.
+    // OpenSM's order: switches with the most LIDs first (GUID order within equal counts); the
+    // CA LIDs of each switch in port order, then the switches' own LIDs in the same order.
+    std::vector<SwitchIdx> sws(n);
+    for (SwitchIdx s = 0; s < n; ++s) sws[s] = s;
+    std::stable_sort(sws.begin(), sws.end(), [&](SwitchIdx a, SwitchIdx b) {
+        if (lids_at[a] != lids_at[b]) return lids_at[a] > lids_at[b];
+        return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
+    });
+    std::vector<std::uint32_t> rank(n);
+    for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     std::vector<Lid> order;
     for (Lid l = 1; l <= g.max_lid(); ++l)
         if (g.target(l).sw != kNoSwitch) order.push_back(l);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](Lid a, Lid b) { return g.target(a).sw < g.target(b).sw; });
+    std::stable_sort(order.begin(), order.end(), [&](Lid a, Lid b) {
+        const LidTarget &x = g.target(a), &y = g.target(b);
+        if (x.is_switch != y.is_switch) return y.is_switch;
+        if (x.sw != y.sw) return rank[x.sw] < rank[y.sw];
+        return x.port < y.port;
+    });
 
     std::size_t done = 0;
     for (Lid lid : order) {
@@ -85,15 +105,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             t.lft[s][lid] = s == tg.sw ? tg.port : g.links(s)[next[s] - off[s]].port;
             t.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(len[s] + extra, kInfHops - 1u));
         }
-        // Load: each switch sends one route per end port it has; sum them down the tree.
-        if (!tg.is_switch) {
-            for (SwitchIdx s : settled) carried[s] = g.end_ports(s);
-            for (auto it = settled.rbegin(); it != settled.rend(); ++it) {
-                const SwitchIdx s = *it;
-                if (s == tg.sw || next[s] == kNoLink) continue;
-                weight[next[s]] += carried[s];
-                carried[g.links(s)[next[s] - off[s]].peer] += carried[s];
-            }
+        // Load: each switch sends one route per LID it has; sum them down the tree.
+        for (SwitchIdx s : settled) carried[s] = lids_at[s];
+        for (auto it = settled.rbegin(); it != settled.rend(); ++it) {
+            const SwitchIdx s = *it;
+            if (s == tg.sw || next[s] == kNoLink) continue;
+            weight[next[s]] += carried[s];
+            carried[g.links(s)[next[s] - off[s]].peer] += carried[s];
         }
         if (progress && (++done % 256 == 0)) progress(done, order.size());
     }

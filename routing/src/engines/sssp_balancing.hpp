@@ -1,8 +1,8 @@
 // The routing core shared by sssp and dfsssp (OpenSM osm_ucast_dfsssp.c): for each destination
-// LID in turn, Dijkstra over the switch links toward the LID's switch, where a link's weight is
-// 1 plus the number of routes (weighted by source end ports) already assigned to it. Routes that
-// come later therefore avoid links that earlier ones loaded: global balancing, at the price of
-// paths that are not always minimal.
+// LID in turn (OpenSM's port order), Dijkstra over the switch links toward the LID's switch,
+// where a link's weight is P^2 (P = number of LIDs) plus the routes already assigned to it, each
+// weighted by the LIDs of its source switch. Routes stay minimal; among minimal paths, later
+// routes avoid the links that earlier ones loaded (global balancing).
 #pragma once
 
 #include "engines/switch_graph.hpp"

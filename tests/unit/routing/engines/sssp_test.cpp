@@ -45,6 +45,17 @@ TEST(Sssp, RoutesEverythingOnFatTreesAndTori) {
     }
 }
 
+TEST(Sssp, LoadNeverBuysALongerPath) {
+    // OpenSM starts every link at P^2 (P = LIDs), so balancing only chooses among minimal paths.
+    for (const Fabric &f : {test::torus2d(4, 4), test::ring(6, 2), test::kary_ntree(3, 3)}) {
+        const auto t = route(f, "sssp");
+        RoutingTables min;
+        build_minhop_matrices(f, min);
+        for (SwitchIdx s = 0; s < f.switch_count(); ++s)
+            for (Lid l : test::ca_lids(f)) ASSERT_EQ(t.hops[s][l], min.hops[s][l]) << s << " " << l;
+    }
+}
+
 TEST(Dfsssp, RingNeedsTwoLayersAndHasNoCreditLoopInEither) {
     const Fabric f = test::ring(5, 1);
     const auto t = route(f, "dfsssp");
