@@ -71,6 +71,34 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     });
 
     std::size_t done = 0;
+    // While every link's extra load stays below P^2 / (longest route), a route with one more hop
+    // always costs more than any minimal one, and Dijkstra's choice at x is the cheapest link
+    // (then the lowest link index) to a neighbour one hop closer. That is a pass over the BFS
+    // layers of the destination switch, which are computed once per switch. Otherwise: Dijkstra.
+    const std::uint64_t p2 = all_lids * all_lids;
+    std::uint64_t max_extra = 0;
+    SwitchIdx layered_for = kNoSwitch;
+    std::vector<SwitchIdx> bfs;                         // reachable switches by hops from the destination
+    std::vector<std::uint32_t> hop(n), cand, cand_off;  // per bfs entry: links one hop closer
+    std::uint32_t max_hop = 0;
+    auto layer = [&](SwitchIdx d) {
+        layered_for = d;
+        std::fill(hop.begin(), hop.end(), ~std::uint32_t{0});
+        bfs.assign(1, d);
+        hop[d] = 0;
+        for (std::size_t i = 0; i < bfs.size(); ++i)
+            for (const SwitchLink &l : g.links(bfs[i]))
+                if (hop[l.peer] == ~std::uint32_t{0}) hop[l.peer] = hop[bfs[i]] + 1, bfs.push_back(l.peer);
+        max_hop = hop[bfs.back()];
+        cand.clear();
+        cand_off.assign(1, 0);
+        for (SwitchIdx x : bfs) {
+            for (std::uint32_t j = 0; j < g.links(x).size(); ++j)
+                if (hop[g.links(x)[j].peer] + 1 == hop[x]) cand.push_back(off[x] + j);
+            cand_off.push_back(static_cast<std::uint32_t>(cand.size()));
+        }
+    };
+
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
         std::fill(dist.begin(), dist.end(), kFar);
@@ -78,23 +106,41 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         settled.clear();
         dist[tg.sw] = 0;
         len[tg.sw] = 0;
-        heap.push({0, tg.sw});
-        while (!heap.empty()) {
-            const auto [d, y] = heap.top();
-            heap.pop();
-            if (d != dist[y]) continue;
-            settled.push_back(y);
-            // Relax every x with a link x -> y: its cost is that link's weight.
-            for (std::uint32_t i = off[y]; i < off[y + 1]; ++i) {
-                const std::uint32_t e = reverse[i];  // link x -> y
-                const SwitchIdx x = g.links(y)[i - off[y]].peer;
-                const std::uint64_t nd = d + weight[e];
-                if (nd < dist[x] || (nd == dist[x] && e < next[x])) {
-                    const bool improved = nd < dist[x];
-                    dist[x] = nd;
-                    next[x] = e;
-                    len[x] = static_cast<std::uint8_t>(std::min<unsigned>(len[y] + 1u, kInfHops - 1u));
-                    if (improved) heap.push({nd, x});
+        if (layered_for != tg.sw) layer(tg.sw);
+        if (max_hop == 0 || max_extra <= (p2 - 1) / max_hop) {
+            for (std::size_t i = 1; i < bfs.size(); ++i) {
+                const SwitchIdx x = bfs[i];
+                std::uint64_t best = kFar;
+                std::uint32_t via = kNoLink;
+                for (std::uint32_t k = cand_off[i]; k < cand_off[i + 1]; ++k) {
+                    const std::uint32_t e = cand[k];
+                    const std::uint64_t nd = dist[g.links(x)[e - off[x]].peer] + weight[e];
+                    if (nd < best) best = nd, via = e;  // candidates ascend: ties keep the lowest
+                }
+                dist[x] = best;
+                next[x] = via;
+                len[x] = static_cast<std::uint8_t>(std::min<unsigned>(hop[x], kInfHops - 1u));
+            }
+            settled = bfs;
+        } else {
+            heap.push({0, tg.sw});
+            while (!heap.empty()) {
+                const auto [d, y] = heap.top();
+                heap.pop();
+                if (d != dist[y]) continue;
+                settled.push_back(y);
+                // Relax every x with a link x -> y: its cost is that link's weight.
+                for (std::uint32_t i = off[y]; i < off[y + 1]; ++i) {
+                    const std::uint32_t e = reverse[i];  // link x -> y
+                    const SwitchIdx x = g.links(y)[i - off[y]].peer;
+                    const std::uint64_t nd = d + weight[e];
+                    if (nd < dist[x] || (nd == dist[x] && e < next[x])) {
+                        const bool improved = nd < dist[x];
+                        dist[x] = nd;
+                        next[x] = e;
+                        len[x] = static_cast<std::uint8_t>(std::min<unsigned>(len[y] + 1u, kInfHops - 1u));
+                        if (improved) heap.push({nd, x});
+                    }
                 }
             }
         }
@@ -111,6 +157,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             const SwitchIdx s = *it;
             if (s == tg.sw || next[s] == kNoLink) continue;
             weight[next[s]] += carried[s];
+            max_extra = std::max(max_extra, weight[next[s]] - p2);
             carried[g.links(s)[next[s] - off[s]].peer] += carried[s];
         }
         if (progress && (++done % 256 == 0)) progress(done, order.size());
