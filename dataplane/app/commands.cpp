@@ -16,8 +16,48 @@ namespace weft::app {
 namespace dp = weft::dataplane;
 
 namespace {
-
 CommandContext *g_ctx = nullptr;  // cmdline callbacks carry no typed context
+}  // namespace
+
+const char kUsage[] =
+    "commands:\n"
+    "  route add <prefix> nhg <id>            IPv4 or IPv6 prefix -> next-hop group\n"
+    "  route del <prefix>\n"
+    "  nhg add <id> ports <m> [<m> ...]       hash ECMP; member m: <port> or <port>@<neighbour-ip>\n"
+    "  nhg add <id> ars <obj>|none primary <m>[,<m>...] [alternate <m>[,<m>...]] [cost <c>] [bias <b>]\n"
+    "          [threshold <t>]                ARS group; m: <port> or lag<id>; MACs from the ports' "
+    "neighbours\n"
+    "  nhg del <id>\n"
+    "  neigh add <ip> <mac> port <p>          next-hop IP -> MAC on port\n"
+    "  neigh del <ip>\n"
+    "  lft set <lid> port <p> | lft set <lid> nhg <id> | lft del <lid>\n"
+    "  mft set <mlid> ports <p> [<p> ...]     multicast LID 0xC000..0xFFFE -> ports\n"
+    "  mft del <mlid>\n"
+    "  sl2vl set port <p> sl <sl> vl <vl>\n"
+    "  set ars profile sampling-interval|seed|past-weight|future-weight|ewma-exponent <n>\n"
+    "  set ars profile past-load|future-load|current-load on|off\n"
+    "  set ars profile band <0..7> <min-mbps> <max-mbps>\n"
+    "  set ars port <p> enable|disable|speed <G>|scale <tenths>|weights <past%> <future%>\n"
+    "  ars object add <id> mode flowlet-quality|flowlet-random|per-packet-quality|per-packet-random|fixed\n"
+    "          idle-time <us> max-flows <n> [monitor on|off]\n"
+    "  ars object del <id>\n"
+    "  lag add <id> ports <p>[,<p>...] [ars <obj>] | lag del <id>\n"
+    "  acl add <prio> [ethertype <x>] [ip-version 4|6] [proto <n>] [sport <a>[-<b>]] [dport <a>[-<b>]]\n"
+    "          [dscp <d>[,<d>...]] action disable-ars|set-ars <obj>|monitor on|off ...\n"
+    "  acl clear\n"
+    "  monitor start|stop                     report every ARS path reassignment\n"
+    "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
+    "  show ars nhg <id> [json] | show ars quality [json]\n"
+    "  port start|stop <p>|all\n"
+    "  set link-up|link-down port <p>\n"
+    "  help | quit\n";
+
+void refuse(struct cmdline *cl, const std::string &why) {
+    ++g_ctx->errors;
+    cmdline_printf(cl, "error: %s\n%s", why.c_str(), kUsage);
+}
+
+namespace {
 
 // cmdline_parse_inst_t ends in a flexible array member, which C++ cannot initialise; this has
 // the same layout with a fixed token count.
@@ -34,28 +74,6 @@ struct Inst {
 #define TOK_NUM(st, field, t) \
     static cmdline_parse_token_num_t st##_##field = TOKEN_NUM_INITIALIZER(st, field, t)
 #define HDR(x) reinterpret_cast<cmdline_parse_token_hdr_t *>(&(x))
-
-const char kUsage[] =
-    "commands:\n"
-    "  route add <prefix> nhg <id>            IPv4 or IPv6 prefix -> next-hop group\n"
-    "  route del <prefix>\n"
-    "  nhg add <id> ports <m> [<m> ...]       member m: <port> or <port>@<neighbour-ip>\n"
-    "  nhg del <id>\n"
-    "  neigh add <ip> <mac> port <p>          next-hop IP -> MAC on port\n"
-    "  neigh del <ip>\n"
-    "  lft set <lid> port <p> | lft set <lid> nhg <id> | lft del <lid>\n"
-    "  mft set <mlid> ports <p> [<p> ...]     multicast LID 0xC000..0xFFFE -> ports\n"
-    "  mft del <mlid>\n"
-    "  sl2vl set port <p> sl <sl> vl <vl>\n"
-    "  show port stats | show route | show nhg | show drops\n"
-    "  port start|stop <p>|all\n"
-    "  set link-up|link-down port <p>\n"
-    "  help | quit\n";
-
-void refuse(struct cmdline *cl, const std::string &why) {
-    ++g_ctx->errors;
-    cmdline_printf(cl, "error: %s\n%s", why.c_str(), kUsage);
-}
 
 bool apply(struct cmdline *cl, dp::Status s) {
     if (!s.ok()) {
@@ -147,11 +165,29 @@ void nhg_add(void *res, struct cmdline *cl, void *) {
         }
         members.push_back(m);
     }
-    apply(cl, g_ctx->fib->set_nhg(r->id, std::move(members)));
+    const dp::Status s = g_ctx->fib->set_nhg(r->id, std::move(members));
+    if (s.ok()) ars_forget_nhg(*g_ctx, r->id);  // a plain group replaces an ARS one
+    apply(cl, s);
 }
 void nhg_del(void *res, struct cmdline *cl, void *) {
-    apply(cl, g_ctx->fib->del_nhg(static_cast<NhgCmd *>(res)->id));
+    const std::uint32_t id = static_cast<NhgCmd *>(res)->id;
+    const dp::Status s = g_ctx->fib->del_nhg(id);
+    if (s.ok()) ars_forget_nhg(*g_ctx, id);
+    apply(cl, s);
 }
+// nhg add <id> ars ...: the ARS command set parses the rest.
+static cmdline_parse_token_string_t NhgCmd_ars = TOKEN_STRING_INITIALIZER(NhgCmd, ports, "ars");
+void nhg_add_ars(void *res, struct cmdline *cl, void *) {
+    auto *r = static_cast<NhgCmd *>(res);
+    std::vector<std::string> w = {"nhg", "add", std::to_string(r->id), "ars"};
+    for (std::string &x : words(r->members)) w.push_back(std::move(x));
+    ars_command(*g_ctx, cl, w);
+}
+Inst<5> inst_nhg_add_ars{
+    nhg_add_ars,
+    nullptr,
+    "nhg add <id> ars <object>|none primary <m>[,<m>...] [alternate ...] [cost c] [bias b] [threshold t]",
+    {HDR(NhgCmd_nhg), HDR(NhgCmd_op), HDR(NhgCmd_id), HDR(NhgCmd_ars), HDR(NhgCmd_members), nullptr}};
 Inst<5> inst_nhg_add{
     nhg_add,
     nullptr,
@@ -394,6 +430,45 @@ Inst<4> inst_link{link_cmd,
                   "set link-up|link-down port <p>",
                   {HDR(LinkCmd_set), HDR(LinkCmd_what), HDR(LinkCmd_port_kw), HDR(LinkCmd_port), nullptr}};
 
+// ---- ARS: set ars ..., ars object ..., lag ..., acl ..., monitor ..., show ars ... ----
+struct ArsCmd {
+    cmdline_fixed_string_t first, second;
+    cmdline_multi_string_t rest;
+};
+static cmdline_parse_token_string_t ArsCmd_set = TOKEN_STRING_INITIALIZER(ArsCmd, first, "set");
+static cmdline_parse_token_string_t ArsCmd_show = TOKEN_STRING_INITIALIZER(ArsCmd, first, "show");
+static cmdline_parse_token_string_t ArsCmd_ars2 = TOKEN_STRING_INITIALIZER(ArsCmd, second, "ars");
+static cmdline_parse_token_string_t ArsCmd_ars1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "ars");
+static cmdline_parse_token_string_t ArsCmd_word1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "lag#acl#monitor");
+static cmdline_parse_token_string_t ArsCmd_rest = TOKEN_STRING_INITIALIZER(ArsCmd, rest, TOKEN_STRING_MULTI);
+
+void ars_two(void *res, struct cmdline *cl, void *) {
+    auto *r = static_cast<ArsCmd *>(res);
+    std::vector<std::string> w = {r->first, r->second};
+    for (std::string &x : words(r->rest)) w.push_back(std::move(x));
+    ars_command(*g_ctx, cl, w);
+}
+void ars_one(void *res, struct cmdline *cl, void *) {
+    auto *r = static_cast<ArsCmd *>(res);
+    std::vector<std::string> w = {r->first};
+    for (std::string &x : words(r->rest)) w.push_back(std::move(x));
+    ars_command(*g_ctx, cl, w);
+}
+Inst<3> inst_set_ars{ars_two,
+                     nullptr,
+                     "set ars profile|port ...",
+                     {HDR(ArsCmd_set), HDR(ArsCmd_ars2), HDR(ArsCmd_rest), nullptr}};
+Inst<3> inst_show_ars{ars_two,
+                      nullptr,
+                      "show ars nhg <id>|quality [json]",
+                      {HDR(ArsCmd_show), HDR(ArsCmd_ars2), HDR(ArsCmd_rest), nullptr}};
+Inst<2> inst_ars_object{
+    ars_one, nullptr, "ars object add|del ...", {HDR(ArsCmd_ars1), HDR(ArsCmd_rest), nullptr}};
+Inst<2> inst_ars_words{ars_one,
+                       nullptr,
+                       "lag ... | acl ... | monitor start|stop",
+                       {HDR(ArsCmd_word1), HDR(ArsCmd_rest), nullptr}};
+
 // ---- quit, help, and everything else ----
 struct WordCmd {
     cmdline_fixed_string_t word;
@@ -416,12 +491,29 @@ cmdline_parse_inst_t *as_inst(Inst<N> &i) {
 }
 
 cmdline_parse_ctx_t g_commands[] = {
-    as_inst(inst_route_add), as_inst(inst_route_del), as_inst(inst_nhg_add),
-    as_inst(inst_nhg_del),   as_inst(inst_neigh_add), as_inst(inst_neigh_del),
-    as_inst(inst_lft_set),   as_inst(inst_lft_del),   as_inst(inst_mft_set),
-    as_inst(inst_mft_del),   as_inst(inst_sl2vl),     as_inst(inst_show_port),
-    as_inst(inst_show),      as_inst(inst_port),      as_inst(inst_link),
-    as_inst(inst_quit),      as_inst(inst_help),      nullptr,
+    as_inst(inst_route_add),
+    as_inst(inst_route_del),
+    as_inst(inst_nhg_add),
+    as_inst(inst_nhg_del),
+    as_inst(inst_neigh_add),
+    as_inst(inst_neigh_del),
+    as_inst(inst_lft_set),
+    as_inst(inst_lft_del),
+    as_inst(inst_mft_set),
+    as_inst(inst_mft_del),
+    as_inst(inst_sl2vl),
+    as_inst(inst_show_port),
+    as_inst(inst_show),
+    as_inst(inst_port),
+    as_inst(inst_link),
+    as_inst(inst_quit),
+    as_inst(inst_help),
+    as_inst(inst_nhg_add_ars),
+    as_inst(inst_set_ars),
+    as_inst(inst_show_ars),
+    as_inst(inst_ars_object),
+    as_inst(inst_ars_words),
+    nullptr,
 };
 
 }  // namespace

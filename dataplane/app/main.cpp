@@ -8,6 +8,7 @@
 #include <rte_eal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -84,6 +85,14 @@ int run(int argc, char **argv) {
     app::CommandContext ctx;
     ctx.dp = dp.get();
     ctx.fib = &fib;
+    // ARS: the quality sampler thread, per-worker monitoring logs, the first configuration.
+    auto sampler = std::make_unique<dataplane::ArsSampler>(*dp);
+    ctx.sampler = sampler.get();
+    ctx.ticks_per_us = std::max<std::uint64_t>(1, rte_get_tsc_hz() / 1000000);
+    for (unsigned w = 0; w < dp->num_workers(); ++w)
+        ctx.monitor_logs.push_back(std::make_unique<app::MonitorLog>());
+    dp->set_ars_monitor(&app::monitor_hook_for, &ctx.monitor_logs);
+    app::ars_init(ctx);
     cmdline_parse_ctx_t *commands = app::command_set(ctx);
     if (!app::commit(ctx, nullptr)) return 1;
     for (std::uint16_t p = 0; p < dp->num_ports(); ++p) {
@@ -119,6 +128,7 @@ int run(int argc, char **argv) {
             std::fprintf(stderr, "weft: %s\n", s.message().c_str());
             return 1;
         }
+        sampler->start();
         std::signal(SIGINT, on_signal);
         std::signal(SIGTERM, on_signal);
         // A terminal gets DPDK's line editor (completion, history); piped input is read line by
@@ -128,6 +138,7 @@ int run(int argc, char **argv) {
         cmdline *piped =
             options->interactive && !tty ? cmdline_new(commands, "weft> ", -1, STDOUT_FILENO) : nullptr;
         std::string pending;
+        cmdline *monitor_out = cmdline_new(commands, "", -1, STDOUT_FILENO);
         const std::uint64_t hz = rte_get_tsc_hz();
         const std::uint64_t t0 = rte_get_tsc_cycles();
         const auto deadline =
@@ -138,13 +149,19 @@ int run(int argc, char **argv) {
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();
+            if (monitor_out != nullptr) app::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
             usleep(options->link_poll_ms * 1000);
         }
         if (cl != nullptr) cmdline_stdin_exit(cl);
         if (piped != nullptr) cmdline_free(piped);
+        if (monitor_out != nullptr) {
+            app::print_monitor_events(ctx, monitor_out);
+            cmdline_free(monitor_out);
+        }
     }
 
+    sampler->stop();
     dp->stop();
     cmdline *out = cmdline_new(commands, "", -1, STDOUT_FILENO);
     if (out != nullptr) {
@@ -152,6 +169,7 @@ int run(int argc, char **argv) {
         cmdline_free(out);
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
+    sampler.reset();
     dp.reset();
     fib_owner.reset();  // its DPDK tables must go before EAL does
     rte_eal_cleanup();

@@ -51,6 +51,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
 
     // Readers: every worker, plus one id for telemetry.
     publisher_ = std::make_unique<FibPublisher>(num_workers() + 1);
+    board_ = std::make_unique<ars::PortBoard>(kMaxPorts, ars::capabilities().max_lag_groups);
     ports_ = std::make_unique<PortRuntime[]>(num_ports_);
     for (std::uint16_t p = 0; p < num_ports_; ++p) configure_port(p);
 
@@ -72,7 +73,8 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         wc.parser = config_.parser;
         for (std::uint16_t p = 0; p < num_ports_; ++p) wc.port_mac[p] = ports_[p].mac;
         wc.clone_pool = pool_;
-        workers_.push_back(std::make_unique<Worker>(std::move(wc), *publisher_, links_, *counters_.back()));
+        workers_.push_back(
+            std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));
     }
 }
 
@@ -151,6 +153,7 @@ void Dataplane::refresh(std::uint16_t port) {
     if (up != pr.link_up) ++pr.changes;
     pr.link_up = up;
     links_.set_usable(port, pr.started && pr.admin_up && pr.link_up);
+    board_->set_link_up(port, links_.usable(port));
 }
 
 void Dataplane::poll_links() {
@@ -177,6 +180,7 @@ Status Dataplane::port_stop(std::uint16_t port) {
     PortRuntime &pr = ports_[port];
     if (!pr.started) return Status::success();
     links_.set_usable(port, false);
+    board_->set_link_up(port, false);
     links_.set_started(port, false);
     // Wait until every online worker has finished the loop iteration it was in, so none is
     // still polling or bursting on this port when it stops.
@@ -193,6 +197,7 @@ Status Dataplane::set_link(std::uint16_t port, bool up) {
     PortRuntime &pr = ports_[port];
     pr.admin_up = up;
     links_.set_usable(port, pr.started && pr.admin_up && pr.link_up);  // down takes effect now
+    board_->set_link_up(port, links_.usable(port));
     if (pr.started) {
         // Tell the PMD too where it can; weft's own admin state rules either way.
         (void)(up ? rte_eth_dev_set_link_up(port) : rte_eth_dev_set_link_down(port));
@@ -273,6 +278,17 @@ PortLoad Dataplane::port_load(std::uint16_t port) const {
     load.backlog_bytes += busy_desc * avg;
     load.backlog_from_nic = true;
     return load;
+}
+
+std::vector<const ars::Worker *> Dataplane::ars_workers() const {
+    std::vector<const ars::Worker *> v;
+    for (const auto &w : workers_) v.push_back(&w->ars());
+    return v;
+}
+
+void Dataplane::set_ars_monitor(ars::MonitorHook (*make)(unsigned worker_index, void *arg), void *arg) {
+    if (running_) return;
+    for (unsigned i = 0; i < workers_.size(); ++i) workers_[i]->set_monitor_hook(make(i, arg));
 }
 
 std::vector<const WorkerCounters *> Dataplane::counters() const {

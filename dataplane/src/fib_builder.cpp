@@ -262,7 +262,7 @@ std::unique_ptr<FibSnapshot> FibBuilder::build() {
     }
 
     auto snapshot = std::make_unique<FibSnapshot>(++generation_, fib4, fib6, route_list, std::move(entries),
-                                                  std::move(members), lids, sl2vl_);
+                                                  std::move(members), lids, sl2vl_, ars_);
     route_list_ = std::move(route_list);
     fib4_ = std::move(fib4);
     fib6_ = std::move(fib6);

@@ -8,7 +8,8 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
                          std::shared_ptr<const Fib6Table> fib6,
                          std::shared_ptr<const std::vector<RouteEntry>> routes, std::vector<NhgEntry> nhgs,
                          std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
-                         std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl)
+                         std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl,
+                         std::shared_ptr<const ars::Config> ars)
     : generation_(generation),
       fib4_(std::move(fib4)),
       fib6_(std::move(fib6)),
@@ -20,7 +21,8 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
       lids_(std::move(lids)),
       lft_raw_(lids_->lft.data()),
       mft_raw_(lids_->mft.data()),
-      sl2vl_(sl2vl) {}
+      sl2vl_(sl2vl),
+      ars_(std::move(ars)) {}
 
 FibSnapshot::~FibSnapshot() = default;
 

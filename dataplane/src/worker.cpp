@@ -11,12 +11,13 @@
 
 namespace weft::dataplane {
 
-Worker::Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links, WorkerCounters &counters)
+Worker::Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links,
+               const ars::PortBoard &board, WorkerCounters &counters)
     : config_(std::move(config)),
       fib_(&fib),
       links_(&links),
       counters_(&counters),
-      selector_(links),
+      selector_(links, board, config_.index),
       tx_(static_cast<std::size_t>(kMaxPorts) * std::max<std::uint16_t>(config_.tx_queues, 1)) {
     config_.burst = std::clamp<std::uint16_t>(config_.burst, 1, kMaxBurst);
     config_.tx_queues = std::clamp<std::uint16_t>(config_.tx_queues, 1, kMaxTxQueuesPerWorker);
@@ -39,6 +40,7 @@ void Worker::run(const std::atomic<bool> &stop) {
 }
 
 unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
+    selector_.sync(fib);  // adopts a new ARS configuration, if the snapshot brought one
     rte_mbuf *pkts[kMaxBurst];
     unsigned total = 0;
     for (const RxQueueRef &q : config_.rx) {
@@ -102,6 +104,42 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 break;
         }
     }
+    if (ars_n_ != 0) finish_ars(fib);
+}
+
+ars::AclVerdict Worker::classify(const rte_mbuf *m, const ParsedPacket &p,
+                                 const ars::AclPolicy &acl) const noexcept {
+    ars::PacketFields f;
+    const auto *l3 = rte_pktmbuf_mtod(m, const std::uint8_t *) + p.l3_offset;
+    if (p.kind == PacketKind::Ipv4) {
+        f.ether_type = RTE_ETHER_TYPE_IPV4;
+        f.ip_version = 4;
+        f.dscp = static_cast<std::uint8_t>(l3[1] >> 2);
+    } else {
+        f.ether_type = RTE_ETHER_TYPE_IPV6;
+        f.ip_version = 6;
+        f.dscp = static_cast<std::uint8_t>((((l3[0] & 0x0F) << 4) | (l3[1] >> 4)) >> 2);
+    }
+    f.ip_protocol = p.l4_protocol;
+    if (p.l4_offset != 0 && !p.fragment) {
+        f.l4_src_port = p.key.src_port;
+        f.l4_dst_port = p.key.dst_port;
+    }
+    return acl.classify(f);
+}
+
+void Worker::finish_ars(const FibSnapshot &fib) {
+    selector_.select_ars_burst(fib, std::span<const SelectionRequest>(ars_req_.data(), ars_n_),
+                               std::span<MemberChoice>(ars_choice_.data(), ars_n_));
+    for (unsigned k = 0; k < ars_n_; ++k) {
+        const MemberChoice &c = ars_choice_[k];
+        if (c.member == nullptr) {
+            drop(ars_pending_[k].m, c.reason);
+            continue;
+        }
+        send_ip(ars_pending_[k].m, *ars_pending_[k].p, ars_req_[k].nhg_index, *c.member);
+    }
+    ars_n_ = 0;
 }
 
 void Worker::forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint64_t nhg_index,
@@ -110,18 +148,30 @@ void Worker::forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket 
     if (nhg == nullptr) return drop(m, DropReason::NoRoute);
     if (p.ttl <= 1) return drop(m, DropReason::TtlExpired);
     const auto index = static_cast<std::uint32_t>(nhg_index);
+    if (selector_.is_ars(*nhg)) {
+        // ACL stage, then the burst ARS selection once the whole burst is parsed and looked up.
+        const ars::AclPolicy *acl = selector_.acl();
+        ars_pending_[ars_n_] = PendingArs{m, &p};
+        ars_req_[ars_n_] = SelectionRequest{index,   nhg,  p.hash,
+                                            now_tsc, true, acl ? classify(m, p, *acl) : ars::AclVerdict{}};
+        ++ars_n_;
+        return;
+    }
     const MemberChoice c = selector_.select(fib, SelectionRequest{index, nhg, p.hash, now_tsc, true});
     if (c.member == nullptr) return drop(m, c.reason);
+    send_ip(m, p, index, *c.member);
+}
 
+void Worker::send_ip(rte_mbuf *m, const ParsedPacket &p, std::uint32_t index, const ResolvedMember &member) {
     auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
-    set_macs(frame, config_.port_mac[c.member->port], c.member->dst_mac);
+    set_macs(frame, config_.port_mac[member.port], member.dst_mac);
     if (p.kind == PacketKind::Ipv4)
         ipv4_decrement_ttl(frame + p.l3_offset);
     else
         ipv6_decrement_hop_limit(frame + p.l3_offset);
     counters_->nhgs[index].pkts.add();
     counters_->nhgs[index].bytes.add(m->pkt_len);
-    enqueue(m, c.member->port, 0);
+    enqueue(m, member.port, 0);
 }
 
 void Worker::send_iboe(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint16_t port) {

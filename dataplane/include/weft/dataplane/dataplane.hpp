@@ -11,6 +11,9 @@
 #include <memory>
 #include <vector>
 
+#include "weft/ars/capabilities.hpp"
+#include "weft/ars/port_board.hpp"
+#include "weft/ars/worker.hpp"
 #include "weft/dataplane/counters.hpp"
 #include "weft/dataplane/fib_publisher.hpp"
 #include "weft/dataplane/link_state.hpp"
@@ -75,6 +78,14 @@ class Dataplane {
 
     FibPublisher &publisher() noexcept { return *publisher_; }
     const LinkState &links() const noexcept { return links_; }
+    // ARS live state: link bytes written here (control thread), quality bytes by the sampler.
+    ars::PortBoard &ars_board() noexcept { return *board_; }
+    const ars::PortBoard &ars_board() const noexcept { return *board_; }
+    // Every worker's ARS engine, for counters (safe from any thread).
+    std::vector<const ars::Worker *> ars_workers() const;
+    // Installs one monitoring hook per worker (context: the worker index as given by `make`);
+    // only while the workers are stopped.
+    void set_ars_monitor(ars::MonitorHook (*make)(unsigned worker_index, void *arg), void *arg);
     PortStatus port_status(std::uint16_t port) const;
     PortLoad port_load(std::uint16_t port) const;
     std::vector<const WorkerCounters *> counters() const;
@@ -104,6 +115,7 @@ class Dataplane {
     rte_mempool *pool_ = nullptr;
     std::unique_ptr<FibPublisher> publisher_;
     LinkState links_;
+    std::unique_ptr<ars::PortBoard> board_;
     std::vector<unsigned> worker_lcores_;
     std::vector<std::unique_ptr<WorkerCounters>> counters_;
     std::vector<std::unique_ptr<Worker>> workers_;

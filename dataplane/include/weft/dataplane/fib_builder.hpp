@@ -65,6 +65,9 @@ class FibBuilder {
     Status clear_lft(std::uint16_t lid);
     Status set_mft(std::uint16_t mlid, std::uint64_t port_mask);
     Status set_sl2vl(std::uint16_t port, std::uint8_t sl, std::uint8_t vl);
+    // The ARS configuration the next builds carry (validated by ars::ConfigBuilder already).
+    void set_ars(std::shared_ptr<const ars::Config> config) { ars_ = std::move(config); }
+    const std::shared_ptr<const ars::Config> &ars() const noexcept { return ars_; }
 
     // Builds the next snapshot. Throws std::runtime_error when DPDK cannot allocate the tables
     // (the builder's state is unchanged and a later build may succeed).
@@ -100,6 +103,7 @@ class FibBuilder {
     bool fib4_dirty_ = true;
     bool fib6_dirty_ = true;
     bool lids_dirty_ = true;
+    std::shared_ptr<const ars::Config> ars_;
 };
 
 }  // namespace weft::dataplane

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "weft/ars/config.hpp"
 #include "weft/dataplane/ip_addr.hpp"
 #include "weft/dataplane/limits.hpp"
 
@@ -59,7 +60,8 @@ class FibSnapshot {
                 std::shared_ptr<const Fib6Table> fib6, std::shared_ptr<const std::vector<RouteEntry>> routes,
                 std::vector<NhgEntry> nhgs, std::vector<ResolvedMember> members,
                 std::shared_ptr<const LidTables> lids,
-                std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl);
+                std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl,
+                std::shared_ptr<const ars::Config> ars = nullptr);
     ~FibSnapshot();
     FibSnapshot(const FibSnapshot &) = delete;
     FibSnapshot &operator=(const FibSnapshot &) = delete;
@@ -87,6 +89,11 @@ class FibSnapshot {
 
     const std::vector<RouteEntry> &routes() const noexcept { return *routes_; }
 
+    // The ARS configuration published with these tables (null: no ARS). An ARS-mode NHG selects
+    // through it by its operator id (NhgEntry::id == ars::NhgId); ARS port ids are ethdev ports.
+    // Workers adopt it when the pointer differs from the one they adopted last.
+    const std::shared_ptr<const ars::Config> &ars() const noexcept { return ars_; }
+
     // Identity of the shared tables, so tests can check what a rebuild reused.
     const void *fib4_identity() const noexcept { return fib4_.get(); }
     const void *fib6_identity() const noexcept { return fib6_.get(); }
@@ -104,6 +111,7 @@ class FibSnapshot {
     const std::uint32_t *lft_raw_;
     const std::uint64_t *mft_raw_;
     std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;
+    std::shared_ptr<const ars::Config> ars_;
 };
 
 }  // namespace weft::dataplane

@@ -4,8 +4,14 @@
 // what weft uses for NhgMode::Ecmp groups, and for every group until ARS is wired in.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <span>
 
+#include "weft/ars/acl_policy.hpp"
+#include "weft/ars/port_board.hpp"
+#include "weft/ars/worker.hpp"
 #include "weft/dataplane/drop_reason.hpp"
 #include "weft/dataplane/fib_snapshot.hpp"
 #include "weft/dataplane/link_state.hpp"
@@ -24,7 +30,8 @@ struct SelectionRequest {
     const NhgEntry *nhg;
     std::uint32_t flow_hash;
     std::uint64_t now_tsc;
-    bool need_mac;  // IP forwarding needs a resolved neighbour MAC; IBoE LFT groups do not
+    bool need_mac;              // IP forwarding needs a resolved neighbour MAC; IBoE LFT groups do not
+    ars::AclVerdict verdict{};  // the ACL stage's decision for this packet (ARS groups only)
 };
 
 // Hash ECMP with minimal disruption: a flow keeps its member while that member is usable; flows
@@ -38,7 +45,49 @@ class EcmpSelector {
     const LinkState *links_;
 };
 
-// The selector workers use. ARS glue replaces this alias with a class of the same shape.
-using NhgSelector = EcmpSelector;
+// NHGs in NhgMode::Ars go through the worker's own ars::Worker (its macro-flow tables, counters
+// and generator), every other NHG through EcmpSelector. The ARS configuration travels inside
+// the FIB snapshot; sync() adopts a new one once per loop iteration, off the per-packet path.
+//
+// Id mapping: an ARS NHG id is the operator's NHG id (NhgEntry::id), an ARS port id is the
+// ethdev port id. The ARS engine returns a port; the dataplane member with that port supplies
+// the neighbour MAC. A group the ARS snapshot does not know, or a choice the dataplane cannot
+// send on (unresolved neighbour), falls back to hash ECMP.
+class ArsSelector {
+  public:
+    ArsSelector(const LinkState &links, const ars::PortBoard &board, unsigned worker_index);
+
+    // Once per loop iteration, with the snapshot of that iteration.
+    void sync(const FibSnapshot &fib);
+    MemberChoice select(const FibSnapshot &fib, const SelectionRequest &req) noexcept;
+
+    // Whether `nhg` selects through ARS with the adopted configuration.
+    bool is_ars(const NhgEntry &nhg) const noexcept {
+        return nhg.mode == NhgMode::Ars && adopted_ != nullptr && adopted_->nhg(nhg.id) != nullptr;
+    }
+    // The ACL policy of the adopted configuration, or null when there is none (or no rules).
+    const ars::AclPolicy *acl() const noexcept {
+        return adopted_ != nullptr && !adopted_->acl().empty() ? &adopted_->acl() : nullptr;
+    }
+    // Burst form for ARS groups: the requests must all name NHGs for which is_ars() holds.
+    void select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
+                          std::span<MemberChoice> out) noexcept;
+
+    const ars::Worker &engine() const noexcept { return ars_; }
+    ars::Worker &engine() noexcept { return ars_; }
+
+  private:
+    MemberChoice map_egress(const FibSnapshot &fib, const SelectionRequest &req, ars::Egress e) noexcept;
+
+    EcmpSelector ecmp_;
+    const LinkState *links_;
+    ars::Worker ars_;
+    const ars::Config *adopted_ = nullptr;
+    std::array<ars::SelectRequest, ars::kBurstSize> burst_in_{};
+    std::array<ars::Egress, ars::kBurstSize> burst_out_{};
+};
+
+// The selector workers use.
+using NhgSelector = ArsSelector;
 
 }  // namespace weft::dataplane

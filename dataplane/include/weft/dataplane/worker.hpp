@@ -42,7 +42,8 @@ struct WorkerConfig {
 
 class Worker {
   public:
-    Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links, WorkerCounters &counters);
+    Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links, const ars::PortBoard &board,
+           WorkerCounters &counters);
     ~Worker();
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;
@@ -55,6 +56,10 @@ class Worker {
     void discard_buffers() noexcept;
 
     const WorkerConfig &config() const noexcept { return config_; }
+    // This worker's ARS engine; its counters may be read from any thread.
+    const ars::Worker &ars() const noexcept { return selector_.engine(); }
+    // Installs the ARS monitoring hook; only while the worker is not running.
+    void set_monitor_hook(ars::MonitorHook hook) noexcept { selector_.engine().set_monitor_hook(hook); }
 
   private:
     struct TxBuffer {
@@ -69,6 +74,10 @@ class Worker {
                     std::uint64_t now_tsc);
     void forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf *m, const ParsedPacket &p,
                       std::uint64_t now_tsc);
+    void send_ip(rte_mbuf *m, const ParsedPacket &p, std::uint32_t nhg_index, const ResolvedMember &member);
+    void finish_ars(const FibSnapshot &fib);
+    ars::AclVerdict classify(const rte_mbuf *m, const ParsedPacket &p,
+                             const ars::AclPolicy &acl) const noexcept;
     void send_iboe(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint16_t port);
     void enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t queue_slot);
     void flush() noexcept;
@@ -85,6 +94,15 @@ class Worker {
     std::vector<TxBuffer> tx_;  // [port][queue slot], sized once at construction
     std::array<ParsedPacket, kMaxBurst> parsed_;
     std::array<DropReason, kMaxBurst> verdict_;
+    // IP frames of the current burst waiting for one burst ARS selection.
+    struct PendingArs {
+        rte_mbuf *m;
+        const ParsedPacket *p;
+    };
+    std::array<PendingArs, kMaxBurst> ars_pending_;
+    std::array<SelectionRequest, kMaxBurst> ars_req_;
+    std::array<MemberChoice, kMaxBurst> ars_choice_;
+    unsigned ars_n_ = 0;
 };
 
 }  // namespace weft::dataplane

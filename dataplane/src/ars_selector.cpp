@@ -1,0 +1,59 @@
+#include "weft/dataplane/nhg_selector.hpp"
+
+namespace weft::dataplane {
+
+ArsSelector::ArsSelector(const LinkState &links, const ars::PortBoard &board, unsigned worker_index)
+    : ecmp_(links), links_(&links), ars_(board, worker_index) {}
+
+void ArsSelector::sync(const FibSnapshot &fib) {
+    const std::shared_ptr<const ars::Config> &config = fib.ars();
+    if (config.get() == adopted_) return;
+    // Slow path, once per configuration change: adopt() sizes tables for new groups and keeps
+    // the buckets of unchanged ones. A snapshot without ARS keeps the last adopted tables (and
+    // counters) but routes every group by hash until ARS comes back.
+    if (config != nullptr) ars_.adopt(config);
+    adopted_ = config.get();
+}
+
+MemberChoice ArsSelector::map_egress(const FibSnapshot &fib, const SelectionRequest &req,
+                                     ars::Egress e) noexcept {
+    if (e.dropped()) return {nullptr, DropReason::NoLiveMember};
+    const auto members = fib.members(*req.nhg);
+    // The dataplane members of an ARS group are built in ARS member order, so the index usually
+    // names the member directly; a LAG member resolves to one of its ports, found by port.
+    const ResolvedMember *m = nullptr;
+    if (e.member < members.size() && members[e.member].port == e.port) {
+        m = &members[e.member];
+    } else {
+        for (const ResolvedMember &x : members)
+            if (x.port == e.port) {
+                m = &x;
+                break;
+            }
+    }
+    if (m != nullptr && links_->usable(m->port) && (!req.need_mac || m->resolved))
+        return {m, DropReason::None};
+    return ecmp_.select(fib, req);
+}
+
+MemberChoice ArsSelector::select(const FibSnapshot &fib, const SelectionRequest &req) noexcept {
+    if (!is_ars(*req.nhg)) return ecmp_.select(fib, req);
+    return map_egress(fib, req, ars_.select_nhg(req.nhg->id, req.flow_hash, req.now_tsc, req.verdict));
+}
+
+void ArsSelector::select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
+                                   std::span<MemberChoice> out) noexcept {
+    for (std::size_t base = 0; base < reqs.size(); base += ars::kBurstSize) {
+        const std::size_t n = std::min(ars::kBurstSize, reqs.size() - base);
+        for (std::size_t i = 0; i < n; ++i) {
+            const SelectionRequest &r = reqs[base + i];
+            burst_in_[i] = ars::SelectRequest{r.flow_hash, r.nhg->id, r.verdict};
+        }
+        // One time stamp per burst: the packets of a burst arrived together.
+        ars_.select_nhg_burst(std::span<const ars::SelectRequest>(burst_in_.data(), n), reqs[base].now_tsc,
+                              std::span<ars::Egress>(burst_out_.data(), n));
+        for (std::size_t i = 0; i < n; ++i) out[base + i] = map_egress(fib, reqs[base + i], burst_out_[i]);
+    }
+}
+
+}  // namespace weft::dataplane
