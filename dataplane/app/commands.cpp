@@ -333,15 +333,89 @@ Inst<8> inst_sl2vl{sl2vl_set,
 
 // ---- show ... ----
 struct ShowCmd {
-    cmdline_fixed_string_t show, what, stats;
+    cmdline_fixed_string_t show, what, stats, json;
 };
 TOK_STR(ShowCmd, show, "show");
 TOK_STR(ShowCmd, what, "route#nhg#drops");
 static cmdline_parse_token_string_t ShowCmd_port = TOKEN_STRING_INITIALIZER(ShowCmd, what, "port");
 TOK_STR(ShowCmd, stats, "stats");
 
+static cmdline_parse_token_string_t ShowCmd_json = TOKEN_STRING_INITIALIZER(ShowCmd, json, "json");
+static cmdline_parse_token_string_t ShowCmd_json3 = TOKEN_STRING_INITIALIZER(ShowCmd, stats, "json");
+
 void show_port_stats(void *, struct cmdline *cl, void *) {
     print_port_stats(*g_ctx, cl);
+}
+
+unsigned long long ull(std::uint64_t v) {
+    return static_cast<unsigned long long>(v);
+}
+
+void show_port_stats_json(void *, struct cmdline *cl, void *) {
+    const auto counters = g_ctx->dp->counters();
+    cmdline_printf(cl, "{\"ports\": [");
+    for (std::uint16_t p = 0; p < g_ctx->dp->num_ports(); ++p) {
+        const dp::PortTotals t = dp::sum_port(counters, p);
+        const dp::PortStatus st = g_ctx->dp->port_status(p);
+        const dp::PortLoad load = g_ctx->dp->port_load(p);
+        char mac[RTE_ETHER_ADDR_FMT_SIZE];
+        rte_ether_format_addr(mac, sizeof mac, &st.mac);
+        cmdline_printf(
+            cl,
+            "%s{\"port\": %u, \"mac\": \"%s\", \"started\": %s, \"link_up\": %s, \"admin_up\": %s, "
+            "\"rx_packets\": %llu, \"rx_bytes\": %llu, \"tx_packets\": %llu, \"tx_bytes\": %llu, "
+            "\"tx_dropped\": %llu, \"backlog_bytes\": %llu}",
+            p ? ", " : "", p, mac, st.started ? "true" : "false", st.link_up ? "true" : "false",
+            st.admin_up ? "true" : "false", ull(t.rx_pkts), ull(t.rx_bytes), ull(t.tx_pkts), ull(t.tx_bytes),
+            ull(t.tx_dropped), ull(load.backlog_bytes));
+    }
+    const dp::Totals t = dp::sum_totals(counters);
+    cmdline_printf(cl,
+                   "], \"rx_packets\": %llu, \"forwarded\": %llu, \"replicas\": %llu, \"dropped\": %llu}\n",
+                   ull(t.rx_pkts), ull(t.fwd_pkts), ull(t.replicas), ull(t.dropped()));
+}
+
+void show_other_json(void *res, struct cmdline *cl, void *) {
+    const std::string what = static_cast<ShowCmd *>(res)->what;
+    const dp::FibSnapshot *s = g_ctx->dp->publisher().current();
+    if (what == "route") {
+        cmdline_printf(cl, "{\"generation\": %llu, \"routes\": [", ull(s->generation()));
+        bool first = true;
+        for (const auto &r : s->routes()) {
+            cmdline_printf(cl, "%s{\"prefix\": \"%s\", \"nhg\": %u}", first ? "" : ", ",
+                           r.prefix.to_string().c_str(), r.nhg_id);
+            first = false;
+        }
+        cmdline_printf(cl, "]}\n");
+    } else if (what == "nhg") {
+        const auto counters = g_ctx->dp->counters();
+        cmdline_printf(cl, "{\"nhgs\": [");
+        bool first = true;
+        for (const auto &[id, spec] : g_ctx->fib->nhgs()) {
+            const std::uint32_t index = *g_ctx->fib->nhg_index(id);
+            const auto [pkts, bytes] = dp::sum_nhg(counters, index);
+            cmdline_printf(cl, "%s{\"id\": %u, \"mode\": \"%s\", \"members\": [", first ? "" : ", ", id,
+                           spec.mode == dp::NhgMode::Ars ? "ars" : "ecmp");
+            first = false;
+            const dp::NhgEntry *e = s->nhg(index);
+            bool first_m = true;
+            if (e != nullptr)
+                for (const auto &m : s->members(*e)) {
+                    cmdline_printf(cl, "%s{\"port\": %u, \"resolved\": %s}", first_m ? "" : ", ", m.port,
+                                   m.resolved ? "true" : "false");
+                    first_m = false;
+                }
+            cmdline_printf(cl, "], \"packets\": %llu, \"bytes\": %llu}", ull(pkts), ull(bytes));
+        }
+        cmdline_printf(cl, "]}\n");
+    } else {
+        const dp::Totals t = dp::sum_totals(g_ctx->dp->counters());
+        cmdline_printf(cl, "{");
+        for (std::size_t i = 1; i < dp::kDropReasonCount; ++i)
+            cmdline_printf(cl, "\"%s\": %llu, ", dp::drop_reason_name(static_cast<dp::DropReason>(i)),
+                           ull(t.drops[i]));
+        cmdline_printf(cl, "\"total\": %llu}\n", ull(t.dropped()));
+    }
 }
 
 void show_other(void *res, struct cmdline *cl, void *) {
@@ -363,8 +437,9 @@ void show_other(void *res, struct cmdline *cl, void *) {
             if (e != nullptr)
                 for (const auto &m : s->members(*e))
                     members += " " + std::to_string(m.port) + (m.resolved ? "" : "(unresolved)");
-            cmdline_printf(cl, "nhg %u: members%s  packets %llu bytes %llu\n", id, members.c_str(),
-                           static_cast<unsigned long long>(pkts), static_cast<unsigned long long>(bytes));
+            cmdline_printf(cl, "nhg %u: members%s  packets %llu bytes %llu%s\n", id, members.c_str(),
+                           static_cast<unsigned long long>(pkts), static_cast<unsigned long long>(bytes),
+                           spec.mode == dp::NhgMode::Ars ? "  (ars)" : "");
         }
     } else {
         const dp::Totals t = dp::sum_totals(g_ctx->dp->counters());
@@ -381,6 +456,15 @@ Inst<3> inst_show_port{show_port_stats,
                        {HDR(ShowCmd_show), HDR(ShowCmd_port), HDR(ShowCmd_stats), nullptr}};
 Inst<2> inst_show{
     show_other, nullptr, "show route|nhg|drops", {HDR(ShowCmd_show), HDR(ShowCmd_what), nullptr}};
+Inst<4> inst_show_port_json{
+    show_port_stats_json,
+    nullptr,
+    "show port stats json",
+    {HDR(ShowCmd_show), HDR(ShowCmd_port), HDR(ShowCmd_stats), HDR(ShowCmd_json), nullptr}};
+Inst<3> inst_show_json{show_other_json,
+                       nullptr,
+                       "show route|nhg|drops json",
+                       {HDR(ShowCmd_show), HDR(ShowCmd_what), HDR(ShowCmd_json3), nullptr}};
 
 // ---- port start|stop <p>|all ----
 struct PortCmd {
@@ -513,6 +597,8 @@ cmdline_parse_ctx_t g_commands[] = {
     as_inst(inst_show_ars),
     as_inst(inst_ars_object),
     as_inst(inst_ars_words),
+    as_inst(inst_show_port_json),
+    as_inst(inst_show_json),
     nullptr,
 };
 

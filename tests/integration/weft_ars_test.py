@@ -123,8 +123,8 @@ def stats_after(out, marker):
     return [p.split("weft> ")[0] for p in parts[1:]]
 
 
-FINISH = [(0.3, "port stop 0"), (0.3, "show port stats"), (0.0, "show nhg"), (0.0, "show ars nhg 1 json"),
-          (0.2, "quit")]
+FINISH = [(0.3, "port stop 0"), (0.3, "show port stats"), (0.0, "show port stats json"), (0.0, "show nhg"),
+          (0.0, "show nhg json"), (0.0, "show ars nhg 1 json"), (0.2, "quit")]
 
 
 def ars_split(out, name):
@@ -136,6 +136,13 @@ def ars_split(out, name):
     q = [l for l in out.splitlines() if l.startswith('{"rounds"')]
     g = json.loads(js[-1]) if js else {}
     quality = json.loads(q[0]) if q else {}  # the first reading, taken while traffic ran
+    pj = [json.loads(l) for l in out.splitlines() if l.startswith('{"ports"')]
+    check(bool(pj) and dict((p["port"], p["tx_packets"]) for p in pj[-1]["ports"]) == tx,
+          "%s: show port stats json agrees with show port stats" % name)
+    nj = [json.loads(l) for l in out.splitlines() if l.startswith('{"nhgs"')]
+    modes = dict((g["id"], (g["mode"], g["packets"])) for g in nj[-1]["nhgs"]) if nj else {}
+    check(modes.get(2) == ("ecmp", cross) and modes.get(1, ("", 0))[0] == "ars",
+          "%s: show nhg json lists group 1 as ars and group 2's packets (%s)" % (name, modes))
     ars = {1: tx.get(1, 0) - cross, 2: tx.get(2, 0), 3: tx.get(3, 0)}
     total = sum(ars.values())
     c = g.get("counters", {})
@@ -215,7 +222,7 @@ def main():
         "ars object add 1 mode flowlet-quality idle-time 1000000 max-flows 1024",
         "nhg add 1 ars 1 primary 1,2,3",
         "route add 10.1.0.0/16 nhg 1",
-    ], [(1.5, "show port stats"), (0.0, "set link-down port 2"), (0.3, "show port stats"),
+    ], [(0.5, "monitor start"), (1.0, "show port stats"), (0.0, "set link-down port 2"), (0.3, "show port stats"),
         (1.0, "show port stats")] + FINISH)
     blocks = [port_tx(b) for b in stats_after(out, "show port stats")]
     ars, share, c, _, _ = ars_split(out, "linkdown")
@@ -233,6 +240,10 @@ def main():
     m = re.search(r'"port": 2, "usable": true, "link_up": (\w+)', "\n".join(
         l for l in out.splitlines() if l.startswith('{"nhg": 1')))
     check(m is not None and m.group(1) == "false", "linkdown: show ars nhg reports port 2 link down")
+    events = re.findall(r"^monitor: worker \d+ nhg 1 bucket \d+ member 1 -> \d+ \(port 2 -> port (\d)\) link-down$",
+                        out, re.M)
+    check(len(events) > 0 and set(events) <= {"1", "3"},
+          "linkdown: monitoring reported the link-down moves off port 2 (%d events)" % len(events))
 
     if failures:
         print("%d checks failed" % len(failures))
