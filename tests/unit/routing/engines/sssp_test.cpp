@@ -56,6 +56,18 @@ TEST(Sssp, LoadNeverBuysALongerPath) {
     }
 }
 
+TEST(Sssp, HeavyLoadsTakeTheDijkstraPath) {
+    // On a long line the middle links soon carry more than P^2 / (longest route), where the
+    // layered shortcut no longer applies; Dijkstra must give the same unique routes.
+    const Fabric f = test::line(12, 2);
+    const auto t = route(f, "sssp");
+    EXPECT_EQ(test::check_all_routes(f, t), "");
+    RoutingTables min;
+    build_minhop_matrices(f, min);
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s)
+        for (Lid l : test::ca_lids(f)) ASSERT_EQ(t.hops[s][l], min.hops[s][l]) << s << " " << l;
+}
+
 TEST(Dfsssp, RingNeedsTwoLayersAndHasNoCreditLoopInEither) {
     const Fabric f = test::ring(5, 1);
     const auto t = route(f, "dfsssp");
