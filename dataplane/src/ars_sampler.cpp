@@ -67,6 +67,7 @@ void ArsSampler::run() {
 
 void ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
     const std::uint16_t n = dp_->num_ports();
+    dp_->poll_links();  // link bytes of the board current before the qualities are
     std::vector<ArsPortQuality> view(n);
     for (std::uint16_t p = 0; p < n; ++p) {
         const PortLoad load = dp_->port_load(p);

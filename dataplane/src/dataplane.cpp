@@ -157,6 +157,7 @@ void Dataplane::refresh(std::uint16_t port) {
 }
 
 void Dataplane::poll_links() {
+    std::lock_guard<std::mutex> lock(port_mu_);
     for (std::uint16_t p = 0; p < num_ports_; ++p) {
         ports_[p].lsc_events.exchange(0, std::memory_order_acquire);
         refresh(p);
@@ -165,6 +166,7 @@ void Dataplane::poll_links() {
 
 Status Dataplane::port_start(std::uint16_t port) {
     if (port >= num_ports_) return Status::error("no port " + std::to_string(port));
+    std::lock_guard<std::mutex> lock(port_mu_);
     PortRuntime &pr = ports_[port];
     if (pr.started) return Status::success();
     const int rc = rte_eth_dev_start(port);
@@ -177,6 +179,7 @@ Status Dataplane::port_start(std::uint16_t port) {
 
 Status Dataplane::port_stop(std::uint16_t port) {
     if (port >= num_ports_) return Status::error("no port " + std::to_string(port));
+    std::lock_guard<std::mutex> lock(port_mu_);
     PortRuntime &pr = ports_[port];
     if (!pr.started) return Status::success();
     links_.set_usable(port, false);
@@ -194,6 +197,7 @@ Status Dataplane::port_stop(std::uint16_t port) {
 
 Status Dataplane::set_link(std::uint16_t port, bool up) {
     if (port >= num_ports_) return Status::error("no port " + std::to_string(port));
+    std::lock_guard<std::mutex> lock(port_mu_);
     PortRuntime &pr = ports_[port];
     pr.admin_up = up;
     links_.set_usable(port, pr.started && pr.admin_up && pr.link_up);  // down takes effect now
@@ -242,6 +246,7 @@ void Dataplane::stop() {
 PortStatus Dataplane::port_status(std::uint16_t port) const {
     PortStatus s;
     if (port >= num_ports_) return s;
+    std::lock_guard<std::mutex> lock(port_mu_);
     const PortRuntime &pr = ports_[port];
     s.mac = pr.mac;
     s.started = pr.started;
@@ -259,6 +264,7 @@ PortLoad Dataplane::port_load(std::uint16_t port) const {
     const PortTotals t = sum_port(counters(), port);
     load.tx_bytes = t.tx_bytes;
     load.backlog_bytes = t.backlog_bytes;
+    std::lock_guard<std::mutex> lock(port_mu_);
     if (!ports_[port].started) return load;
     // Where the PMD reports descriptor status, sample each TX queue's ring at 16 points and
     // scale the busy share by the average frame size: an estimate of bytes queued in the NIC.

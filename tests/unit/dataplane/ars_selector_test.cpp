@@ -214,5 +214,43 @@ TEST_F(ArsGlue, BurstSelectionMatchesTheGroupAndANewSnapshotIsAdoptedOnce) {
     EXPECT_EQ(ports.size(), 3u);  // random ignores the bands
 }
 
+// A LAG member: ARS picks the LAG, the LAG picks one of its ports, and the dataplane member with
+// that port (the LAG's ports are all members of the dataplane group) supplies the MAC.
+TEST_F(ArsGlue, LagMembersResolveToOneOfTheirPorts) {
+    ASSERT_TRUE(builder->set_nhg(20, {{1, {}}, {2, {}}, {3, {}}}, NhgMode::Ars).ok());
+    ars::ConfigBuilder b(ars::Profile{}, kTicksPerUs);
+    for (ars::PortId p = 0; p < 4; ++p) b.add_port(ars::PortConfig{p, true, 10, 100, 100});
+    ars::ArsObjectConfig o;
+    o.id = 1;
+    o.mode = ars::Mode::kPerPacketQuality;
+    b.add_ars_object(o);
+    b.add_lag(ars::LagConfig{3, ars::kNoArsObject, {2, 3}});
+    ars::NhgConfig g;
+    g.id = 20;
+    g.ars_object = 1;
+    g.members.push_back({0, ars::EgressTarget::port(1), ars::MemberRole::kPrimary, true});
+    g.members.push_back({1, ars::EgressTarget::lag(3), ars::MemberRole::kPrimary, true});
+    b.add_nhg(g);
+    auto r = b.build();
+    ASSERT_TRUE(r.ok()) << r.errors.front().message;
+    auto s = snapshot(r.config);
+    ArsSelector sel(links, board, 0);
+    sel.sync(*s);
+    board.publish_port_quality(1, 0);
+    board.publish_lag_quality(3, 7);
+    std::set<std::uint16_t> ports;
+    for (std::uint32_t h = 0; h < 64; ++h) {
+        const MemberChoice c = pick(sel, *s, 20, h * 0x9E3779B1u, 5);
+        ASSERT_NE(c.member, nullptr);
+        EXPECT_TRUE(c.member->resolved);
+        EXPECT_EQ(c.member->dst_mac.addr_bytes[5], c.member->port);  // the MAC of that port's neighbour
+        ports.insert(c.member->port);
+    }
+    EXPECT_EQ(ports, (std::set<std::uint16_t>{2, 3}));
+    board.set_link_up(2, false);
+    links.set_usable(2, false);
+    for (std::uint32_t h = 0; h < 64; ++h) EXPECT_EQ(pick(sel, *s, 20, h * 0x9E3779B1u, 6).member->port, 3);
+}
+
 }  // namespace
 }  // namespace weft::dataplane

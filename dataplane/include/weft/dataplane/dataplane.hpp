@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "weft/ars/capabilities.hpp"
@@ -73,7 +74,10 @@ class Dataplane {
     Status port_start(std::uint16_t port);
     Status port_stop(std::uint16_t port);
     Status set_link(std::uint16_t port, bool up);  // administrative state
-    // Control thread, every few milliseconds: reads link state, handles LSC events.
+    // Reads link state and handles LSC events: the control thread every few milliseconds and the
+    // ARS quality sampler every sampling interval (so a link that drops leaves every ARS
+    // selection within one interval). Port state changes are serialised by a control-side
+    // mutex that workers never take.
     void poll_links();
 
     FibPublisher &publisher() noexcept { return *publisher_; }
@@ -127,6 +131,7 @@ class Dataplane {
     std::unique_ptr<PortRuntime[]> ports_;
     std::atomic<bool> stop_{false};
     bool running_ = false;
+    mutable std::mutex port_mu_;  // PortRuntime fields, between control, sampler and telemetry threads
 };
 
 }  // namespace weft::dataplane
