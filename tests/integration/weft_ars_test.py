@@ -217,7 +217,24 @@ def main():
     check(all(0.25 < share[p] < 0.42 for p in (1, 2, 3)),
           "ppr: packets spread evenly over ports 1-3 (%s)" % dict((p, round(s, 3)) for p, s in share.items()))
 
-    # 5. link-down: long flowlets, no congestion; port 2 goes down under traffic.
+    # 5. ACL: flows to UDP ports 4000-4015 (16 of the 64) are taken off ARS and hashed statically.
+    out = run("acl", cross_pcap, [
+        "ars object add 1 mode per-packet-quality idle-time 100 max-flows 1024",
+        "nhg add 1 ars 1 primary 1,2,3",
+        "route add 10.1.0.0/16 nhg 1",
+        "acl add 10 ip-version 4 proto 17 dport 4000-4015 action disable-ars",
+        "acl add 5 dscp 99 action disable-ars",  # refused by the CLI: DSCP is 0..63
+    ], [(2.5, "show ars nhg 1")] + FINISH)
+    check("error: DSCP values are 0..63" in out, "acl: a bad DSCP is refused")
+    ars, share, c, _, _ = ars_split(out, "acl")
+    static = c.get("static_hash_decisions", 0)
+    check(abs(static / max(1, c.get("packets", 1)) - 0.25) < 0.01,
+          "acl: a quarter of the packets decided by static hash (%d of %s)" % (static, c.get("packets")))
+    check(static + c.get("decisions_per_packet_quality", 0) == c.get("packets"),
+          "acl: static-hash and ARS decisions add up to the packets")
+    check(ars[1] > 0, "acl: statically hashed flows may use the congested port (%d packets)" % ars[1])
+
+    # 6. link-down: long flowlets, no congestion; port 2 goes down under traffic.
     out = run("linkdown", plain_pcap, [
         "ars object add 1 mode flowlet-quality idle-time 1000000 max-flows 1024",
         "nhg add 1 ars 1 primary 1,2,3",
