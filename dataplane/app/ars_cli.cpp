@@ -85,6 +85,19 @@ bool accept(CommandContext &ctx, struct cmdline *cl, const ArsState &next, bool 
     return publish ? commit(ctx, cl) : true;
 }
 
+// The dataplane members of an ARS group, in ARS member order; a LAG member adds its ports.
+std::vector<dp::NhgMemberSpec> dataplane_members(const ArsState &state, const ars::NhgConfig &n) {
+    std::vector<dp::NhgMemberSpec> out;
+    for (const ars::NhgMember &m : n.members) {
+        if (m.target.kind == ars::EgressTarget::Kind::kPort) {
+            out.push_back({m.target.id, {}});
+        } else if (const auto it = state.lags.find(m.target.id); it != state.lags.end()) {
+            for (std::uint16_t p : it->second.ports) out.push_back({p, {}});
+        }
+    }
+    return out;
+}
+
 bool bad(struct cmdline *cl, const std::string &why) {
     refuse(cl, why);
     return false;
@@ -240,6 +253,16 @@ bool lag_cmd(CommandContext &ctx, struct cmdline *cl, const Words &w) {
     }
     ArsState next = ctx.ars;
     next.lags[lag.id] = lag;
+    if (!next.build(ctx.ticks_per_us).ok()) return accept(ctx, cl, next);  // prints why, changes nothing
+    // ARS groups with this LAG as a member get its new ports as dataplane members.
+    for (const auto &[nhg_id, n] : next.nhgs) {
+        bool uses = false;
+        for (const ars::NhgMember &m : n.members)
+            uses |= m.target.kind == ars::EgressTarget::Kind::kLag && m.target.id == lag.id;
+        if (!uses) continue;
+        const dp::Status s = ctx.fib->set_nhg(nhg_id, dataplane_members(next, n), dp::NhgMode::Ars);
+        if (!s.ok()) return bad(cl, s.message());
+    }
     return accept(ctx, cl, next);
 }
 
@@ -259,7 +282,6 @@ bool nhg_ars(CommandContext &ctx, struct cmdline *cl, const Words &w) {
         if (!o) return bad(cl, "bad ARS object " + w[4]);
         n.ars_object = static_cast<std::uint16_t>(*o);
     }
-    std::vector<dp::NhgMemberSpec> dp_members;
     ArsState next = ctx.ars;
     bool have_primary = false;
     std::vector<ars::NhgMember> primaries, alternates;
@@ -299,12 +321,8 @@ bool nhg_ars(CommandContext &ctx, struct cmdline *cl, const Words &w) {
         for (ars::NhgMember &m : *set) {
             m.member_id = static_cast<std::uint32_t>(n.members.size());
             n.members.push_back(m);
-            if (m.target.kind == ars::EgressTarget::Kind::kPort) {
-                dp_members.push_back({m.target.id, {}});
-            } else {
-                for (std::uint16_t p : next.lags[m.target.id].ports) dp_members.push_back({p, {}});
-            }
         }
+    std::vector<dp::NhgMemberSpec> dp_members = dataplane_members(next, n);
     next.nhgs[n.id] = n;
     const ArsState before = ctx.ars;
     const auto before_config = ctx.ars_config;
