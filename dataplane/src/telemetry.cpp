@@ -108,6 +108,7 @@ int tel_nhg_stats(const char *, const char *, rte_tel_data *d) {
             if (c == nullptr) return;
             rte_tel_data_start_dict(c);
             rte_tel_data_add_dict_u64(c, "members", e->member_count);
+            rte_tel_data_add_dict_string(c, "mode", e->mode == NhgMode::Ars ? "ars" : "ecmp");
             rte_tel_data_add_dict_u64(c, "packets", pkts);
             rte_tel_data_add_dict_u64(c, "bytes", bytes);
             rte_tel_data_add_dict_container(d, std::to_string(e->id).c_str(), c, 0);
@@ -127,6 +128,8 @@ int tel_quality(const char *, const char *, rte_tel_data *d) {
         rte_tel_data_add_dict_u64(c, "backlog_bytes", load.backlog_bytes);
         rte_tel_data_add_dict_string(c, "backlog_source", load.backlog_from_nic ? "nic" : "weft");
         rte_tel_data_add_dict_int(c, "usable", g_dp->links().usable(p));
+        rte_tel_data_add_dict_int(c, "ars_quality", g_dp->ars_board().port_quality(p));  // 7 = best
+        rte_tel_data_add_dict_int(c, "ars_link_up", g_dp->ars_board().link_up(p));
         rte_tel_data_add_dict_container(d, std::to_string(p).c_str(), c, 0);
     }
     return 0;

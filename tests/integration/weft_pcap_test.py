@@ -233,6 +233,9 @@ def main():
         check(nhg.get("1", {}).get("packets") == 3, "telemetry /weft/nhg_stats counts nhg 1")
         q = tel["/weft/quality"].get("/weft/quality", {})
         check(q.get("1", {}).get("tx_bytes", 0) > 0, "telemetry /weft/quality reports port 1 TX bytes")
+        check(q.get("1", {}).get("ars_quality") in range(8) and q.get("1", {}).get("ars_link_up") == 1,
+              "telemetry /weft/quality reports port 1's ARS band and link")
+        check(nhg.get("1", {}).get("mode") == "ecmp", "telemetry /weft/nhg_stats reports the group mode")
     else:
         check(False, "telemetry reachable")
 
