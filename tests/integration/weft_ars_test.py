@@ -220,7 +220,21 @@ def main():
     check(all(0.25 < share[p] < 0.42 for p in (1, 2, 3)),
           "ppr: packets spread evenly over ports 1-3 (%s)" % dict((p, round(s, 3)) for p, s in share.items()))
 
-    # 5. ACL: flows to UDP ports 4000-4015 (16 of the 64) are taken off ARS and hashed statically.
+    # 5. A port with ARS disabled takes no ARS traffic (per-packet-random would otherwise use it).
+    out = run("portoff", plain_pcap, [
+        "ars object add 1 mode per-packet-random idle-time 1 max-flows 1024",
+        "nhg add 1 ars 1 primary 1,2,3",
+        "route add 10.1.0.0/16 nhg 1",
+        "set ars port 3 disable",
+        "set ars port 7 disable",  # refused: no port 7
+    ], [(1.2, "show ars nhg 1")] + FINISH)
+    check("error: no port 7" in out, "portoff: an unknown port is refused")
+    ars, share, c, _, _ = ars_split(out, "portoff")
+    check(ars[3] == 0 and ars[1] > 0 and ars[2] > 0,
+          "portoff: nothing on the ARS-disabled port 3, ports 1 and 2 share the flows (%s)" % ars)
+    check('"port": 3, "usable": false' in out, "portoff: show ars nhg marks the member on port 3 not usable")
+
+    # 6. ACL: flows to UDP ports 4000-4015 (16 of the 64) are taken off ARS and hashed statically.
     out = run("acl", cross_pcap, [
         "ars object add 1 mode per-packet-quality idle-time 100 max-flows 1024",
         "nhg add 1 ars 1 primary 1,2,3",
@@ -237,7 +251,7 @@ def main():
           "acl: static-hash and ARS decisions add up to the packets")
     check(ars[1] > 0, "acl: statically hashed flows may use the congested port (%d packets)" % ars[1])
 
-    # 6. link-down: long flowlets, no congestion; port 2 goes down under traffic.
+    # 7. link-down: long flowlets, no congestion; port 2 goes down under traffic.
     out = run("linkdown", plain_pcap, [
         "ars object add 1 mode flowlet-quality idle-time 1000000 max-flows 1024",
         "nhg add 1 ars 1 primary 1,2,3",
