@@ -17,6 +17,7 @@ ARS packets on port 1 = port 1's TX packets - group 2's packets (weft's own coun
 import json
 import os
 import re
+import shutil
 import socket
 import struct
 import subprocess
@@ -280,8 +281,9 @@ def main():
           "linkdown: monitoring reported the link-down moves off port 2 (%d events)" % len(events))
 
     if failures:
-        print("%d checks failed" % len(failures))
+        print("%d checks failed (files kept in %s)" % (len(failures), work))
         return 1
+    shutil.rmtree(work, ignore_errors=True)
     print("all checks passed")
     return 0
 
