@@ -67,14 +67,13 @@ std::vector<bool> ignored_ports(const Fabric &f, const RoutingOptions &o, Switch
 
 namespace detail {
 
-PortNum pick_port(const Fabric &f, SwitchIdx s, const SwitchLink *const *cand, unsigned n,
-                  unsigned start_from, const std::vector<std::uint32_t> &load,
-                  std::vector<RemoteUse> *remote) {
+PortNum pick_port(const Fabric &f, SwitchIdx s, const PortNum *cand, unsigned n, unsigned start_from,
+                  const std::vector<std::uint32_t> &load, std::vector<RemoteUse> *remote) {
     // Candidates are in port order; OpenSM scans ports cyclically from start_from.
     const unsigned radix = static_cast<unsigned>(load.size());
     start_from %= radix;
     unsigned first = 0;
-    while (first < n && cand[first]->port < start_from) ++first;
+    while (first < n && cand[first] < start_from) ++first;
     if (first == n) first = 0;
 
     constexpr std::uint32_t kMax = 0xFFFFFFFFu;
@@ -82,31 +81,31 @@ PortNum pick_port(const Fabric &f, SwitchIdx s, const SwitchLink *const *cand, u
     PortNum best = 0, best_other_sys = 0, best_other_node = 0;
     const NodeIdx self = f.switch_node(s);
     for (unsigned k = 0; k < n; ++k) {
-        const SwitchLink &l = *cand[(first + k) % n];
-        const std::uint32_t count = load[l.port];
+        const PortNum port = cand[(first + k) % n];
+        const std::uint32_t count = load[port];
         const RemoteUse *used = nullptr;
         if (remote) {
             // Rule b: a system not yet used by this LID group; rule c: a node not yet used.
-            const Node &peer = f.node(f.port(self, l.port).peer);
+            const Node &peer = f.node(f.port(self, port).peer);
             const bool sys_used = std::any_of(remote->begin(), remote->end(),
                                               [&](const RemoteUse &r) { return r.sys == peer.sys_guid; });
             if (!sys_used) {
-                if (count < least_other_sys) least_other_sys = count, best_other_sys = l.port, least_fwd = 0;
+                if (count < least_other_sys) least_other_sys = count, best_other_sys = port, least_fwd = 0;
             } else {
                 for (const RemoteUse &r : *remote)
                     if (r.node == peer.guid) used = &r;
                 if (!used && count < least_other_node)
-                    least_other_node = count, best_other_node = l.port, least_fwd = 0;
+                    least_other_node = count, best_other_node = port, least_fwd = 0;
             }
         }
         if (count < least) {
-            best = l.port;
+            best = port;
             least = count;
             if (used && used->forwarded_to < least_fwd) least_fwd = used->forwarded_to;
         } else if (used && count == least && used->forwarded_to < least_fwd) {
             // Rule d: among equally loaded ports, the node this group used least.
             least_fwd = used->forwarded_to;
-            best = l.port;
+            best = port;
         }
     }
     if (remote && best) {

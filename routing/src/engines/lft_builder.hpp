@@ -30,8 +30,8 @@ std::vector<bool> ignored_ports(const Fabric &f, const RoutingOptions &o, Switch
 struct LftScratch {
     std::vector<std::int32_t> cand_begin;  // by destination switch, -1 = not computed
     std::vector<std::uint8_t> cand_len;
-    std::vector<const SwitchLink *> cand;  // flat candidate buffer
-    std::vector<std::uint32_t> load;       // target LIDs per port
+    std::vector<PortNum> cand;        // flat candidate buffer (ports, in port order)
+    std::vector<std::uint32_t> load;  // target LIDs per port
 };
 
 namespace detail {
@@ -39,9 +39,24 @@ struct RemoteUse {
     Guid sys = 0, node = 0;
     std::uint32_t forwarded_to = 0;
 };
-PortNum pick_port(const Fabric &f, SwitchIdx s, const SwitchLink *const *cand, unsigned n,
-                  unsigned start_from, const std::vector<std::uint32_t> &load,
-                  std::vector<RemoteUse> *remote);
+PortNum pick_port(const Fabric &f, SwitchIdx s, const PortNum *cand, unsigned n, unsigned start_from,
+                  const std::vector<std::uint32_t> &load, std::vector<RemoteUse> *remote);
+// pick_port without LMC bookkeeping: the first least-loaded candidate scanning cyclically from
+// start_from (same answer as pick_port with remote == nullptr, without the modulo per step).
+inline PortNum pick_port_plain(const PortNum *cand, unsigned n, unsigned start_from,
+                               const std::uint32_t *load, unsigned radix) {
+    if (start_from >= radix) start_from %= radix;
+    unsigned first = 0;
+    while (first < n && cand[first] < start_from) ++first;
+    if (first == n) first = 0;
+    std::uint32_t least = 0xFFFFFFFFu;
+    PortNum best = 0;
+    for (unsigned k = first; k < n; ++k)
+        if (load[cand[k]] < least) least = load[cand[k]], best = cand[k];
+    for (unsigned k = 0; k < first; ++k)
+        if (load[cand[k]] < least) least = load[cand[k]], best = cand[k];
+    return best;
+}
 void note_remote(const Fabric &f, SwitchIdx s, PortNum port, std::vector<RemoteUse> &remote);
 }  // namespace detail
 
@@ -82,15 +97,17 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
                     if (sc.cand_begin[tg.sw] < 0) {
                         sc.cand_begin[tg.sw] = static_cast<std::int32_t>(sc.cand.size());
                         for (const SwitchLink &l : g.links(s))
-                            if (allowed(s, l, lid)) sc.cand.push_back(&l);
+                            if (allowed(s, l, lid)) sc.cand.push_back(l.port);
                         sc.cand_len[tg.sw] = static_cast<std::uint8_t>(
                             sc.cand.size() - static_cast<std::size_t>(sc.cand_begin[tg.sw]));
                     }
                     const unsigned len = sc.cand_len[tg.sw];
                     if (len == 0) continue;
                     const unsigned start = (i > 0 && lft[lid - 1] != kNoPort) ? lft[lid - 1] + 1u : 1u;
-                    port = detail::pick_port(f, s, sc.cand.data() + sc.cand_begin[tg.sw], len, start, sc.load,
-                                             lmc_aware ? &remote[k] : nullptr);
+                    const PortNum *cand = sc.cand.data() + sc.cand_begin[tg.sw];
+                    port = lmc_aware ? detail::pick_port(f, s, cand, len, start, sc.load, &remote[k])
+                                     : detail::pick_port_plain(cand, len, start, sc.load.data(),
+                                                               static_cast<unsigned>(sc.load.size()));
                 }
                 lft[lid] = port;
                 if (port == 0 || ignored[port] || (tg.is_switch && !o.port_profile_switch_nodes)) continue;
