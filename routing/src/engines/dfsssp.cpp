@@ -4,7 +4,6 @@
 // the routes behind the cycle's least-used dependency move up one layer. More layers than
 // max_vls: fail. The layer is the path SL (SL n on VL n).
 #include <algorithm>
-#include <unordered_map>
 
 #include "engines/engines.hpp"
 #include "engines/sssp_balancing.hpp"
@@ -24,6 +23,7 @@ class LayerAssigner {
 
     // Returns the number of layers used, or 0 if more than max_layers would be needed.
     unsigned assign(unsigned max_layers) {
+        index_channels();
         std::vector<Route> routes;
         for (SwitchIdx s = 0; s < g_.size(); ++s) {
             if (!g_.end_ports(s)) continue;
@@ -32,13 +32,14 @@ class LayerAssigner {
                 if (tg.sw != kNoSwitch && !tg.is_switch && tg.sw != s) routes.push_back({s, l});
             }
         }
+        trace_paths(routes);
         std::vector<std::uint32_t> current(routes.size());
         for (std::uint32_t i = 0; i < current.size(); ++i) current[i] = i;
         t_.path_sl.assign(g_.size(), std::vector<std::uint8_t>(std::size_t{g_.max_lid()} + 1, 0));
         unsigned layer = 0;
         while (!current.empty()) {
             if (layer >= max_layers) return 0;
-            std::vector<std::uint32_t> moved = break_cycles(routes, current);
+            std::vector<std::uint32_t> moved = break_cycles(routes.size(), current);
             for (std::uint32_t r : moved)
                 t_.path_sl[routes[r].src][routes[r].dst] = static_cast<std::uint8_t>(layer + 1);
             if (moved.empty()) return layer + 1;
@@ -63,23 +64,61 @@ class LayerAssigner {
         }
     }
 
+    // Channel ids are SwitchGraph link positions (LinkIndex numbers them in that order): the
+    // channels out of switch s are ch_begin_[s].., and head_[c] is the switch channel c enters.
+    void index_channels() {
+        const std::size_t n = g_.size();
+        ch_begin_.assign(n + 1, 0);
+        max_deg_ = 0;
+        for (SwitchIdx s = 0; s < n; ++s) {
+            const std::size_t deg = g_.links(s).size();
+            ch_begin_[s + 1] = ch_begin_[s] + static_cast<std::uint32_t>(deg);
+            max_deg_ = std::max(max_deg_, deg);
+        }
+        head_.resize(ch_begin_[n]);
+        for (SwitchIdx s = 0; s < n; ++s)
+            for (std::size_t k = 0; k < g_.links(s).size(); ++k)
+                head_[ch_begin_[s] + k] = g_.links(s)[k].peer;
+        edge_slot_.assign(std::size_t{ch_begin_[n]} * max_deg_, kNoEdge);
+    }
+
+    // Each route's channels, walked once (the LFTs do not change while layers are assigned).
+    void trace_paths(const std::vector<Route> &routes) {
+        path_off_.assign(routes.size() + 1, 0);
+        path_.clear();
+        std::vector<std::uint32_t> p;
+        for (std::size_t r = 0; r < routes.size(); ++r) {
+            channels(routes[r], p);
+            path_.insert(path_.end(), p.begin(), p.end());
+            path_off_[r + 1] = path_.size();
+        }
+    }
+
+    // Dense slot of the dependency c1 -> c2 (c2 leaves the switch c1 enters).
+    std::size_t dep_slot(std::uint32_t c1, std::uint32_t c2) const {
+        return std::size_t{c1} * max_deg_ + (c2 - ch_begin_[head_[c1]]);
+    }
+
     // Breaks every cycle among `in` (route ids); returns the routes moved to the next layer.
-    std::vector<std::uint32_t> break_cycles(const std::vector<Route> &routes,
-                                            const std::vector<std::uint32_t> &in) {
+    std::vector<std::uint32_t> break_cycles(std::size_t routes_n, const std::vector<std::uint32_t> &in) {
         // Dependencies as edges between channels, each with the routes that induce it (CSR).
-        std::unordered_map<std::uint64_t, std::uint32_t> edge_id;
+        // Edge ids in order of first appearance; edge_slot_ maps a dependency to its id.
         std::vector<std::uint64_t> edge_key;
         std::vector<std::uint32_t> edge_count;
-        std::vector<std::uint32_t> path;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> uses;  // (edge, route)
+        uses.reserve(path_.size());
         for (std::uint32_t r : in) {
-            channels(routes[r], path);
-            for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-                const std::uint64_t key = (std::uint64_t{path[i]} << 32) | path[i + 1];
-                auto [it, fresh] = edge_id.try_emplace(key, static_cast<std::uint32_t>(edge_key.size()));
-                if (fresh) edge_key.push_back(key), edge_count.push_back(0);
-                ++edge_count[it->second];
-                uses.emplace_back(it->second, r);
+            const std::uint32_t *path = path_.data() + path_off_[r];
+            const std::size_t len = path_off_[r + 1] - path_off_[r];
+            for (std::size_t i = 0; i + 1 < len; ++i) {
+                std::uint32_t &id = edge_slot_[dep_slot(path[i], path[i + 1])];
+                if (id == kNoEdge) {
+                    id = static_cast<std::uint32_t>(edge_key.size());
+                    edge_key.push_back((std::uint64_t{path[i]} << 32) | path[i + 1]);
+                    edge_count.push_back(0);
+                }
+                ++edge_count[id];
+                uses.emplace_back(id, r);
             }
         }
         const std::size_t channels_n = idx_.links();
@@ -97,7 +136,7 @@ class LayerAssigner {
             std::vector<std::uint32_t> fill(route_off.begin(), route_off.end() - 1);
             for (auto &u : uses) route_of[fill[u.first]++] = u.second;
         }
-        std::vector<bool> gone(routes.size(), false);  // moved out of this layer
+        std::vector<bool> gone(routes_n, false);  // moved out of this layer
         std::vector<std::uint32_t> moved;
 
         // Iterative DFS; finished channels stay finished (removing edges cannot add cycles).
@@ -139,9 +178,10 @@ class LayerAssigner {
                     if (gone[r]) continue;
                     gone[r] = true;
                     moved.push_back(r);
-                    channels(routes[r], path);
-                    for (std::size_t k = 0; k + 1 < path.size(); ++k)
-                        --edge_count[edge_id.at((std::uint64_t{path[k]} << 32) | path[k + 1])];
+                    const std::uint32_t *path = path_.data() + path_off_[r];
+                    const std::size_t len = path_off_[r + 1] - path_off_[r];
+                    for (std::size_t k = 0; k + 1 < len; ++k)
+                        --edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]];
                 }
                 // Re-examine the grey part of the stack from scratch.
                 for (auto &entry : stack) color[entry.first] = kWhite;
@@ -150,6 +190,9 @@ class LayerAssigner {
                 color[start] = kGrey;
             }
         }
+        for (std::uint64_t k : edge_key)
+            edge_slot_[dep_slot(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k))] =
+                kNoEdge;
         return moved;
     }
 
@@ -157,6 +200,12 @@ class LayerAssigner {
     const SwitchGraph &g_;
     RoutingTables &t_;
     LinkIndex idx_;
+    static constexpr std::uint32_t kNoEdge = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> ch_begin_, head_;
+    std::size_t max_deg_ = 0;
+    std::vector<std::uint32_t> edge_slot_;  // dep_slot -> edge id of the current layer
+    std::vector<std::size_t> path_off_;     // route -> its channels in path_
+    std::vector<std::uint32_t> path_;
 };
 
 class Dfsssp final : public Engine {
