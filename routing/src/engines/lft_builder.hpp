@@ -32,6 +32,11 @@ struct LftScratch {
     std::vector<std::uint8_t> cand_len;
     std::vector<PortNum> cand;        // flat candidate buffer (ports, in port order)
     std::vector<std::uint32_t> load;  // target LIDs per port
+    // Per destination switch, from its last full scan from the first candidate: the least load
+    // then (loads never drop, so it is still a lower bound) and where the scan stopped (every
+    // candidate before it was more loaded, so it still is).
+    std::vector<std::uint32_t> cand_least;
+    std::vector<std::uint8_t> cand_at;
 };
 
 namespace detail {
@@ -57,6 +62,20 @@ inline PortNum pick_port_plain(const PortNum *cand, unsigned n, unsigned start_f
         if (load[cand[k]] < least) least = load[cand[k]], best = cand[k];
     return best;
 }
+// pick_port_plain from the first candidate (start_from 1), resuming at `at` while some candidate
+// there on still carries `least`; a full scan otherwise, which resets least/at.
+inline PortNum pick_port_first(const PortNum *cand, unsigned n, const std::uint32_t *load,
+                               std::uint32_t &least, std::uint8_t &at) {
+    for (unsigned k = at; k < n; ++k)
+        if (load[cand[k]] == least) {
+            at = static_cast<std::uint8_t>(k);
+            return cand[k];
+        }
+    least = 0xFFFFFFFFu;
+    for (unsigned k = 0; k < n; ++k)
+        if (load[cand[k]] < least) least = load[cand[k]], at = static_cast<std::uint8_t>(k);
+    return cand[at];
+}
 void note_remote(const Fabric &f, SwitchIdx s, PortNum port, std::vector<RemoteUse> &remote);
 }  // namespace detail
 
@@ -79,6 +98,8 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
         const auto ignored = ignored_ports(f, o, s);
         sc.cand_begin.assign(n, -1);
         sc.cand_len.assign(n, 0);
+        sc.cand_least.assign(n, 0xFFFFFFFFu);
+        sc.cand_at.assign(n, 0);
         sc.cand.clear();
         sc.load.assign(std::size_t{f.node(node).num_ports} + 1, 0);
         for (auto &r : remote) r.clear();
@@ -105,9 +126,14 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
                     if (len == 0) continue;
                     const unsigned start = (i > 0 && lft[lid - 1] != kNoPort) ? lft[lid - 1] + 1u : 1u;
                     const PortNum *cand = sc.cand.data() + sc.cand_begin[tg.sw];
-                    port = lmc_aware ? detail::pick_port(f, s, cand, len, start, sc.load, &remote[k])
-                                     : detail::pick_port_plain(cand, len, start, sc.load.data(),
-                                                               static_cast<unsigned>(sc.load.size()));
+                    if (lmc_aware)
+                        port = detail::pick_port(f, s, cand, len, start, sc.load, &remote[k]);
+                    else if (start == 1)  // candidates are ports >= 1: the scan starts at the first
+                        port = detail::pick_port_first(cand, len, sc.load.data(), sc.cand_least[tg.sw],
+                                                       sc.cand_at[tg.sw]);
+                    else
+                        port = detail::pick_port_plain(cand, len, start, sc.load.data(),
+                                                       static_cast<unsigned>(sc.load.size()));
                 }
                 lft[lid] = port;
                 if (port == 0 || ignored[port] || (tg.is_switch && !o.port_profile_switch_nodes)) continue;
