@@ -192,6 +192,9 @@ class Weft:
                 self.proc.kill()
                 self.proc.wait()
         self.reader.join(timeout=5)
+        # EAL leaves its runtime directory (config, telemetry socket) behind; it is this run's own.
+        for base in ("/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")):
+            shutil.rmtree(os.path.join(base, self.prefix), ignore_errors=True)
         return self.proc.returncode
 
 
