@@ -67,13 +67,21 @@ HopMatrix switch_min_hops(const SwitchGraph &g) {
 
 void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
     const std::size_t n = g.size();
+    // The routed LIDs with their switch and extra hop, gathered once for all rows.
+    std::vector<Lid> lids;
+    std::vector<SwitchIdx> sw;
+    std::vector<std::uint8_t> extra;
+    for (Lid l = 1; l <= g.max_lid(); ++l) {
+        const LidTarget &tg = g.target(l);
+        if (tg.sw == kNoSwitch) continue;
+        lids.push_back(l), sw.push_back(tg.sw), extra.push_back(tg.is_switch ? 0 : 1);
+    }
     for (SwitchIdx s = 0; s < n; ++s) {
-        auto &row = t.hops[s];
-        for (Lid l = 1; l <= g.max_lid(); ++l) {
-            const LidTarget &tg = g.target(l);
-            if (tg.sw == kNoSwitch) continue;
-            const unsigned h = m.at(s, tg.sw) + (tg.is_switch ? 0u : 1u);
-            row[l] = h >= kInfHops ? kInfHops : static_cast<std::uint8_t>(h);
+        std::uint8_t *row = t.hops[s].data();
+        const std::uint8_t *dist = m.v.data() + std::size_t{s} * m.n;
+        for (std::size_t i = 0; i < lids.size(); ++i) {
+            const unsigned h = dist[sw[i]] + unsigned{extra[i]};
+            row[lids[i]] = h >= kInfHops ? kInfHops : static_cast<std::uint8_t>(h);
         }
     }
 }
