@@ -111,7 +111,8 @@ int run(int argc, char **argv) {
             std::fprintf(stderr, "weft: cannot read %s\n", options->cmdline_file.c_str());
             return 1;
         }
-        cmdline *cl = cmdline_new(commands, "weft> ", -1, STDOUT_FILENO);
+        // No prompt: cmdline_new prints it at once, and each line is echoed with one below.
+        cmdline *cl = cmdline_new(commands, "", -1, STDOUT_FILENO);
         if (cl == nullptr) return 1;
         for (std::string line; !ctx.quit && std::getline(in, line);) {
             std::printf("weft> %s\n", line.c_str());
@@ -135,8 +136,8 @@ int run(int argc, char **argv) {
         // line so that every refused line is counted and answered with the usage.
         const bool tty = isatty(STDIN_FILENO) != 0;
         cmdline *cl = options->interactive && tty ? cmdline_stdin_new(commands, "weft> ") : nullptr;
-        cmdline *piped =
-            options->interactive && !tty ? cmdline_new(commands, "weft> ", -1, STDOUT_FILENO) : nullptr;
+        cmdline *piped = options->interactive && !tty ? cmdline_new(commands, "", -1, STDOUT_FILENO)
+                                                      : nullptr;  // echoes itself
         std::string pending;
         cmdline *monitor_out = cmdline_new(commands, "", -1, STDOUT_FILENO);
         const std::uint64_t hz = rte_get_tsc_hz();

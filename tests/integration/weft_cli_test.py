@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""weft's command set in batch: every command `help` lists, then a list of bad commands.
+
+weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a --cmdline-file.
+1. `help` is parsed into command forms (literal words, <placeholders> match one word, a|b
+   alternatives are expanded, [json] adds a json form). The test fails if any form is not
+   exercised by a line of the good batch below, so a new command needs a line here.
+2. The good batch must run without errors and each command's output is checked.
+3. Each bad command (unknown words, bad numbers, out-of-range ids, invalid ARS settings) must be
+   answered with an error and the usage, and the tables (`show ... json`) must be the same before
+   and after the whole bad list.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+WEFT = sys.argv[1]
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run_weft(work, name, lines):
+    path = os.path.join(work, name + ".txt")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+            "--file-prefix=weft_cli_%s_%d" % (name, os.getpid()), "--log-level=lib.eal:warning",
+            "--vdev=net_null0,no-rx=1", "--vdev=net_null1,no-rx=1", "--vdev=net_null2,no-rx=1", "--vdev=net_ring0",
+            "--", "--cmdline-file", path, "--run-time", "5"]
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    check(p.returncode == 0, "%s: weft exits 0 (rc=%d)" % (name, p.returncode))
+    return p.stdout
+
+
+def outputs(out, lines):
+    """[(command, its output)] in order: the text between one echoed `weft> line` and the next."""
+    res = []
+    pos = 0
+    echoes = []
+    for line in lines:
+        i = out.find("weft> " + line + "\n", pos)
+        if i < 0:
+            check(False, "command echoed: %r" % line)
+            continue
+        echoes.append((line, i, i + len("weft> " + line + "\n")))
+        pos = i + 1
+    for k, (line, _, start) in enumerate(echoes):
+        end = echoes[k + 1][1] if k + 1 < len(echoes) else out.find("weft: cmdline-file", start)
+        res.append((line, out[start:end]))
+    return res
+
+
+# ---- help -> command forms -------------------------------------------------------------------
+def help_forms(text):
+    """Each form is a list of word patterns (sets of literals, or None for any word)."""
+    forms = []
+    for raw in text.splitlines():
+        if not raw.startswith("  ") or raw.startswith("   "):
+            continue  # the heading, or a continuation line
+        body = re.split(r"\s{2,}", raw.strip())[0]  # drop the right-hand comment
+        for alt in body.split(" | "):
+            pats, json_form = [], False
+            for tok in alt.split():
+                if tok.startswith("["):
+                    json_form = tok == "[json]"
+                    break
+                parts = tok.split("|")
+                if any("<" in p for p in parts):
+                    if len(parts) > 1:
+                        break  # "<p>|all", "<G>|scale": the form's literal part ends here
+                    pats.append(None)
+                    continue
+                pats.append(set(parts))
+            forms.append(pats)
+            if json_form:
+                forms.append(pats + [{"json"}])
+    return forms
+
+
+def expand(form):
+    """Every alternative spelled out: [(key, patterns)] with one literal per literal position."""
+    res = [[]]
+    for p in form:
+        res = [r + [None] for r in res] if p is None else [r + [{w}] for r in res for w in sorted(p)]
+    return [(" ".join("*" if p is None else next(iter(p)) for p in r), r) for r in res]
+
+
+def matches(pats, line):
+    words = line.split()
+    if len(words) < len(pats):
+        return False
+    return all(p is None or w in p for p, w in zip(pats, words))
+
+
+GOOD = [
+    "help",
+    "neigh add 10.9.1.2 02:00:00:00:01:02 port 1",
+    "neigh add 10.9.2.2 02:00:00:00:02:02 port 2",
+    "neigh add 10.9.3.2 02:00:00:00:03:02 port 3",
+    "neigh add 2001:db8::2 02:00:00:00:01:03 port 1",
+    "neigh add 10.9.9.9 02:00:00:00:09:09 port 3",
+    "neigh del 10.9.9.9",
+    "nhg add 2 ports 1 2",
+    "nhg add 3 ports 1@10.9.1.2 3@10.9.3.2",
+    "nhg add 9 ports 3",
+    "nhg del 9",
+    "route add 10.2.0.0/16 nhg 2",
+    "route add 2001:db8:1::/48 nhg 3",
+    "route add 10.99.0.0/16 nhg 2",
+    "route del 10.99.0.0/16",
+    "set ars profile sampling-interval 200",
+    "set ars profile seed 7",
+    "set ars profile past-weight 60",
+    "set ars profile future-weight 40",
+    "set ars profile ewma-exponent 3",
+    "set ars profile past-load off",
+    "set ars profile past-load on",
+    "set ars profile future-load on",
+    "set ars profile future-load off",
+    "set ars profile current-load off",
+    "set ars profile current-load on",
+    "set ars profile band 7 9000 1000000",
+    "set ars port 1 enable",
+    "set ars port 3 disable",
+    "set ars port 3 enable",
+    "set ars port 2 speed 25",
+    "set ars port 2 scale 10",
+    "set ars port 1 weights 50 50",
+    "ars object add 1 mode flowlet-quality idle-time 50 max-flows 1024 monitor on",
+    "ars object add 2 mode flowlet-random idle-time 50 max-flows 512",
+    "ars object add 3 mode per-packet-quality idle-time 50 max-flows 512",
+    "ars object add 4 mode per-packet-random idle-time 50 max-flows 512",
+    "ars object add 5 mode fixed idle-time 50 max-flows 512 monitor off",
+    "ars object del 5",
+    "lag add 1 ports 2,3 ars 2",
+    "nhg add 1 ars 1 primary 1,2 alternate 3 cost 1 bias 0 threshold 4",
+    "nhg add 4 ars none primary 1,lag1",
+    "route add 10.1.0.0/16 nhg 1",
+    "lag add 2 ports 0,1",
+    "lag del 2",
+    "acl add 10 ip-version 4 proto 17 dport 4000-4015 action disable-ars",
+    "acl add 20 ethertype 0x86dd dscp 10,12 action set-ars 3 monitor on",
+    "acl clear",
+    "acl add 30 ip-version 6 proto 17 sport 1000-2000 action disable-ars",
+    "lft set 0x11 port 2",
+    "lft set 0x12 nhg 2",
+    "lft set 0x13 port 1",
+    "lft del 0x13",
+    "mft set 0xc001 ports 1 2 3",
+    "mft set 0xc002 ports 1",
+    "mft del 0xc002",
+    "sl2vl set port 1 sl 3 vl 1",
+    "monitor start",
+    "monitor stop",
+    "port stop 3",
+    "port start 3",
+    "port stop all",
+    "port start all",
+    "set link-down port 3",
+    "set link-up port 3",
+    "show port stats",
+    "show port stats json",
+    "show route",
+    "show route json",
+    "show nhg",
+    "show nhg json",
+    "show drops",
+    "show drops json",
+    "show ars nhg 1",
+    "show ars nhg 1 json",
+    "show ars quality",
+    "show ars quality json",
+    "quit",
+]
+
+STATE = ["show route json", "show nhg json", "show ars nhg 1 json", "show port stats json", "show drops json"]
+
+BAD = [
+    "frobnicate",                                   # unknown word
+    "route",                                        # incomplete
+    "route add 10.0.0.0/33 nhg 2",                  # bad prefix length
+    "route add 10.300.0.0/16 nhg 2",                # bad address
+    "route add 10.5.0.0/16 nhg 77",                 # no such group
+    "route add 10.5.0.0/16 nhg x",                  # not a number
+    "route del 10.77.0.0/16",                       # no such route
+    "nhg add 5 ports 9",                            # no port 9
+    "nhg add 5 ports one",                          # not a port
+    "nhg add 4294967296 ports 1",                   # id does not fit 32 bits
+    "nhg del 77",                                   # no such group
+    "nhg add 6 ars 9 primary 1",                    # no ARS object 9
+    "nhg add 6 ars 1 primary 1 alternate 99",       # no port 99
+    "nhg add 6 ars 1 primary lag9",                 # no LAG 9
+    "neigh add 10.9.1.9 02:00:00:00:01 port 1",     # short MAC
+    "neigh add 10.9.1.9 02:00:00:00:01:09 port 8",  # no port 8
+    "neigh del 10.77.7.7",                          # no such neighbour
+    "lft set 0x14 port 9",                          # no port 9
+    "lft set 0x14 nhg 77",                          # no such group
+    "mft set 0x11 ports 1",                         # not a multicast LID
+    "mft set 0xc003 ports 9",                       # no port 9
+    "sl2vl set port 1 sl 16 vl 1",                  # SL is 0..15
+    "sl2vl set port 1 sl 3 vl 16",                  # VL out of range
+    "set ars profile ewma-exponent 40",             # out of range
+    "set ars profile past-weight 256",              # does not fit 0..255
+    "set ars profile sampling-interval 0",          # zero interval
+    "set ars profile band 8 0 1",                   # band is 0..7
+    "set ars profile band 2 100 10",                # min > max
+    "set ars profile past-load maybe",              # on|off
+    "set ars profile bogus 1",                      # unknown attribute
+    "set ars port 9 enable",                        # no port 9
+    "set ars port 1 weights 101 0",                 # above 100%
+    "set ars port 1 speed -5",                      # negative speed
+    "ars object add 6 mode sideways idle-time 50 max-flows 512",  # unknown mode
+    "ars object add 6 mode fixed idle-time x max-flows 512",      # not a number
+    "ars object add 6 mode fixed idle-time 50 max-flows 0",       # no flows
+    "ars object del 9",                             # no such object
+    "lag add 3 ports 9",                            # no port 9
+    "lag del 9",                                    # no such LAG
+    "acl add 5 dscp 99 action disable-ars",         # DSCP is 0..63
+    "acl add 5 ip-version 5 action disable-ars",    # IPv4 or IPv6
+    "acl add 5 dport 10-5 action disable-ars",      # empty range
+    "acl add 5 action set-ars 9",                   # no ARS object 9
+    "monitor sideways",                             # start|stop
+    "port stop 9",                                  # no port 9
+    "set link-down port 9",                         # no port 9
+    "show ars nhg 77",                              # no such group
+    "show ars nhg 2",                               # not an ARS group
+    "show bogus",                                   # unknown
+]
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="weft_cli_")
+
+    # 1. Coverage: every form `help` lists is exercised by a line of GOOD.
+    out = run_weft(work, "help", ["help", "quit"])
+    help_text = out.split("weft> help\n", 1)[-1].split("weft> quit")[0]
+    forms = [e for f in help_forms(help_text) for e in expand(f)]
+    check(len(forms) >= 40, "help lists the command set (%d forms)" % len(forms))
+    for key, pats in forms:
+        check(any(matches(pats, l) for l in GOOD), "batch exercises `%s`" % key)
+
+    # 2. The good batch: no errors, sensible outputs.
+    out = run_weft(work, "good", GOOD)
+    check("cmdline-file %s done, 0 errors" % os.path.join(work, "good.txt") in out,
+          "good: the whole batch runs without an error")
+    for line, text in outputs(out, GOOD):
+        if "error" in text:
+            check(False, "good: `%s` answered %r" % (line, text[:300]))
+    res = dict(outputs(out, GOOD))
+
+    def js(cmd):
+        try:
+            return json.loads(res.get(cmd, "").strip())
+        except ValueError:
+            check(False, "good: `%s` prints one JSON object" % cmd)
+            return {}
+
+    check("commands:" in res.get("help", ""), "good: help prints the usage")
+    routes = dict((r["prefix"], r["nhg"]) for r in js("show route json").get("routes", []))
+    check(routes == {"10.1.0.0/16": 1, "10.2.0.0/16": 2, "2001:db8:1::/48": 3},
+          "good: routes added and deleted (%s)" % routes)
+    check(re.search(r"^10\.2\.0\.0/16\s+2$", res.get("show route", ""), re.M) is not None and
+          "3 routes" in res.get("show route", ""), "good: show route lists the routes")
+    nhgs = dict((g["id"], g) for g in js("show nhg json").get("nhgs", []))
+    check(sorted(nhgs) == [1, 2, 3, 4], "good: groups 1-4, group 9 deleted (%s)" % sorted(nhgs))
+    check(nhgs.get(2, {}).get("mode") == "ecmp" and [m["port"] for m in nhgs.get(2, {}).get("members", [])] == [1, 2],
+          "good: group 2 is ECMP over ports 1 and 2")
+    check(nhgs.get(1, {}).get("mode") == "ars" and nhgs.get(4, {}).get("mode") == "ars",
+          "good: groups 1 and 4 are ARS groups")
+    check(re.search(r"^nhg 1: members .*\(ars\)$", res.get("show nhg", ""), re.M) is not None,
+          "good: show nhg marks group 1 as ARS")
+    g = js("show ars nhg 1 json")
+    check(g.get("nhg") == 1, "good: show ars nhg 1 json names group 1")
+    text = res.get("show ars nhg 1", "")
+    check("ars nhg 1: object 1, mode FLOWLET_QUALITY, threshold 4 cost 1" in text,
+          "good: show ars nhg 1 shows object, mode and settings (%r)" % text[:120])
+    check(re.search(r"member \d+ primary\s+port 1", text) and re.search(r"member \d+ alternate\s+port 3", text),
+          "good: show ars nhg 1 lists primary port 1 and alternate port 3")
+    q = js("show ars quality json")
+    check(sorted(p["port"] for p in q.get("ports", [])) == [0, 1, 2, 3], "good: quality of ports 0-3")
+    check(len(re.findall(r"^port \d: past", res.get("show ars quality", ""), re.M)) == 4,
+          "good: show ars quality has a line per port")
+    ps = js("show port stats json")
+    check([p["port"] for p in ps.get("ports", [])] == [0, 1, 2, 3] and
+          all(p["started"] and p["admin_up"] for p in ps.get("ports", [])),
+          "good: four ports, restarted and admin up after stop/start and link-down/up")
+    check(len(re.findall(r"^port \d \(", res.get("show port stats", ""), re.M)) == 4 and
+          "total: rx-packets 0" in res.get("show port stats", ""), "good: show port stats lists four idle ports")
+    check("total" in js("show drops json") and "total" in res.get("show drops", ""), "good: drops with a total")
+
+    # 3. Bad commands: each refused with the usage, nothing changed.
+    setup = [l for l in GOOD if l not in ("help", "quit") and not l.startswith("show")]
+    lines = setup + STATE + BAD + STATE + ["quit"]
+    out = run_weft(work, "bad", lines)
+    check("cmdline-file %s done, %d errors" % (os.path.join(work, "bad.txt"), len(BAD)) in out,
+          "bad: exactly the %d bad commands counted as errors" % len(BAD))
+    res = outputs(out, lines)
+    n = len(setup)
+    before = [t for _, t in res[n:n + len(STATE)]]
+    bad_out = res[n + len(STATE):n + len(STATE) + len(BAD)]
+    after = [t for _, t in res[n + len(STATE) + len(BAD):n + 2 * len(STATE) + len(BAD)]]
+    for _, t in res[:n]:
+        if "error" in t:
+            check(False, "bad: the setup ran cleanly (%r)" % t[:200])
+    for line, t in bad_out:
+        # Parse errors answer with the usage, refused values with the SAI attribute and its range.
+        check(t.startswith("error: ") and ("commands:" in t or "allowed" in t or "nothing changed" in t),
+              "bad: `%s` refused (%s)" % (line, (t.splitlines() or ["nothing"])[0]))
+    for cmd, b, a in zip(STATE, before, after):
+        check(b == a and b.strip() != "", "bad: `%s` unchanged by the bad commands%s" % (
+            cmd, "" if b == a else "\n  before %s\n  after  %s" % (b.strip(), a.strip())))
+
+    if failures:
+        print("%d checks failed (files kept in %s)" % (len(failures), work))
+        return 1
+    shutil.rmtree(work, ignore_errors=True)
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
