@@ -68,8 +68,17 @@ def help_forms(text):
             continue  # the heading, or a continuation line
         body = re.split(r"\s{2,}", raw.strip())[0]  # drop the right-hand comment
         for alt in body.split(" | "):
+            toks = alt.split()
+            # "enable|disable|speed <G>|scale <tenths>|weights <a> <b>": alternatives of several
+            # words (a placeholder-alternation followed by more words); each becomes its own form.
+            multi = next((i for i, t in enumerate(toks) if "|" in t and any(
+                "|" in u and "<" in u and k + 1 < len(toks) for k, u in enumerate(toks) if k >= i)), None)
+            if multi is not None:
+                for part in " ".join(toks[multi:]).split("|"):
+                    forms.append(help_forms("  " + " ".join(toks[:multi] + part.split()))[0])
+                continue
             pats, json_form = [], False
-            for tok in alt.split():
+            for tok in toks:
                 if tok.startswith("["):
                     json_form = tok == "[json]"
                     break
