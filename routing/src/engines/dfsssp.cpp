@@ -208,20 +208,9 @@ class LayerAssigner {
     std::vector<std::uint32_t> path_;
 };
 
-class Dfsssp final : public Engine {
+class Dfsssp final : public SsspEngine {
   public:
     std::string_view name() const override { return "dfsssp"; }
-    bool provides_lid_matrices() const override { return true; }
-    bool provides_fwd_tables() const override { return true; }
-    HookResult build_lid_matrices(RoutingContext &, RoutingTables &) override {
-        return HookResult::success();
-    }
-    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
-        const SwitchGraph g(ctx.fabric);
-        if (g.size() == 0) return HookResult::failure("not a switched subnet");
-        route_sssp(ctx.fabric, g, t, ctx.progress);
-        return HookResult::success();
-    }
     HookResult assign_sl(RoutingContext &ctx, RoutingTables &t) override {
         const SwitchGraph g(ctx.fabric);
         const unsigned budget = std::max(1u, std::min(ctx.options.max_vls, 15u));

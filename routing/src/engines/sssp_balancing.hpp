@@ -14,6 +14,25 @@ namespace weft::routing::engines {
 void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 const std::function<void(std::size_t, std::size_t)> &progress);
 
+// The sssp engine: both hooks route with route_sssp. dfsssp derives from it and adds the
+// virtual-layer assignment.
+class SsspEngine : public Engine {
+  public:
+    std::string_view name() const override { return "sssp"; }
+    bool provides_lid_matrices() const override { return true; }
+    bool provides_fwd_tables() const override { return true; }
+    // The hop matrix comes from the routes themselves (route_sssp fills t.hops).
+    HookResult build_lid_matrices(RoutingContext &, RoutingTables &) override {
+        return HookResult::success();
+    }
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+        const SwitchGraph g(ctx.fabric);
+        if (g.size() == 0) return HookResult::failure("not a switched subnet");
+        route_sssp(ctx.fabric, g, t, ctx.progress);
+        return HookResult::success();
+    }
+};
+
 // Switch link index (into the CSR of g) leaving switch s through port p, or -1.
 class LinkIndex {
   public:
