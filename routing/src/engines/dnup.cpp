@@ -11,11 +11,9 @@
 namespace weft::routing::engines {
 namespace {
 
-class Dnup final : public Engine {
+class Dnup final : public UpDownEngine {
   public:
     std::string_view name() const override { return "dnup"; }
-    bool provides_lid_matrices() const override { return true; }
-    bool provides_fwd_tables() const override { return true; }
     HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
         const SwitchGraph g(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
@@ -33,13 +31,6 @@ class Dnup final : public Engine {
         routing_.compute(ctx.fabric, std::move(rank), false, t);
         return HookResult::success();
     }
-    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
-        routing_.build_lfts(ctx.fabric, ctx.options, t);
-        return HookResult::success();
-    }
-
-  private:
-    UpDownRouting routing_;
 };
 
 }  // namespace

@@ -26,11 +26,9 @@ std::vector<SwitchIdx> roots_by_histogram(const SwitchGraph &g) {
     return roots;
 }
 
-class Updn final : public Engine {
+class Updn final : public UpDownEngine {
   public:
     std::string_view name() const override { return "updn"; }
-    bool provides_lid_matrices() const override { return true; }
-    bool provides_fwd_tables() const override { return true; }
     HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
         const SwitchGraph g(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
@@ -46,13 +44,6 @@ class Updn final : public Engine {
         routing_.compute(ctx.fabric, bfs_rank(g, roots), true, t);
         return HookResult::success();
     }
-    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
-        routing_.build_lfts(ctx.fabric, ctx.options, t);
-        return HookResult::success();
-    }
-
-  private:
-    UpDownRouting routing_;
 };
 
 }  // namespace

@@ -47,4 +47,19 @@ std::vector<SwitchIdx> switches_named(const Fabric &f, const std::vector<Guid> &
 // BFS distance from a set of switches over switch links; UpDownRouting::kUnranked if unreached.
 std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx> &from);
 
+// updn and dnup differ only in how they rank switches (build_lid_matrices); both build their
+// LFTs from the up*/down* hop matrix the same way.
+class UpDownEngine : public Engine {
+  public:
+    bool provides_lid_matrices() const override { return true; }
+    bool provides_fwd_tables() const override { return true; }
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+        routing_.build_lfts(ctx.fabric, ctx.options, t);
+        return HookResult::success();
+    }
+
+  protected:
+    UpDownRouting routing_;
+};
+
 }  // namespace weft::routing::engines
