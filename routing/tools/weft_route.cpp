@@ -53,6 +53,9 @@ Routing (OpenSM's option names)
   -a, --root_guid_file F   -u, --cn_guid_file F   -G, --io_guid_file F   -i, --ignore_guids F
   -H, --max_reverse_hops N --no_fallback           -U, --lfts_file F (file engine)
   --seed S                 seed for every randomized choice (default 1)
+  -Q, --qos                --qos_max_vls N           --max_vls N (VL budget, default 8)
+  --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
+  --nue_max_num_vls N      --nue_include_switches    --no_port_equalization (dor)
 
 Checks and metrics
   --verify                 trace all pairs (unreachable, loops, minimality) and check credit loops
@@ -74,6 +77,7 @@ struct Args {
     long shifts = 16;
     std::uint64_t seed = 1;
     bool verify = false, metrics = false, no_fallback = false, quiet = false, chain_given = false;
+    RoutingOptions engine;  // engine-specific options, passed through as given
 };
 
 std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
@@ -104,7 +108,15 @@ Args parse_args(int argc, char **argv) {
         kDisc,
         kNet,
         kG2l,
-        kCompare
+        kCompare,
+        kQosMaxVls,
+        kMaxVls,
+        kLashStartVl,
+        kMeshAnalysis,
+        kTorusConfig,
+        kNueMaxVls,
+        kNueSwitches,
+        kNoEqualize
     };
     static const option opts[] = {
         {"topo", required_argument, nullptr, kTopo},
@@ -132,6 +144,15 @@ Args parse_args(int argc, char **argv) {
         {"write-net", required_argument, nullptr, kNet},
         {"write-guid2lid", required_argument, nullptr, kG2l},
         {"compare-lfts", required_argument, nullptr, kCompare},
+        {"qos", no_argument, nullptr, 'Q'},
+        {"qos_max_vls", required_argument, nullptr, kQosMaxVls},
+        {"max_vls", required_argument, nullptr, kMaxVls},
+        {"lash_start_vl", required_argument, nullptr, kLashStartVl},
+        {"do_mesh_analysis", no_argument, nullptr, kMeshAnalysis},
+        {"torus_config", required_argument, nullptr, kTorusConfig},
+        {"nue_max_num_vls", required_argument, nullptr, kNueMaxVls},
+        {"nue_include_switches", no_argument, nullptr, kNueSwitches},
+        {"no_port_equalization", no_argument, nullptr, kNoEqualize},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
@@ -139,7 +160,7 @@ Args parse_args(int argc, char **argv) {
     Args a;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:qh", opts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:Qqh", opts, nullptr)) != -1) {
         switch (c) {
             case kTopo:
                 a.topo = optarg;
@@ -183,6 +204,34 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kSeed:
                 a.seed = number("--seed", optarg, ~0ull);
+                break;
+            case 'Q':
+                a.engine.qos = true;
+                break;
+            case kQosMaxVls:
+                a.engine.qos_max_vls = static_cast<unsigned>(number("--qos_max_vls", optarg, 15));
+                break;
+            case kMaxVls:
+                a.engine.max_vls = static_cast<unsigned>(number("--max_vls", optarg, 15));
+                break;
+            case kLashStartVl:
+                a.engine.lash_start_vl = static_cast<unsigned>(number("--lash_start_vl", optarg, 15));
+                a.engine.lash_start_vl_set = true;
+                break;
+            case kMeshAnalysis:
+                a.engine.do_mesh_analysis = true;
+                break;
+            case kTorusConfig:
+                a.engine.torus_config = optarg;
+                break;
+            case kNueMaxVls:
+                a.engine.nue_max_num_vls = static_cast<unsigned>(number("--nue_max_num_vls", optarg, 15));
+                break;
+            case kNueSwitches:
+                a.engine.nue_include_switches = true;
+                break;
+            case kNoEqualize:
+                a.engine.port_equalization = false;
                 break;
             case kVerify:
                 a.verify = true;
@@ -357,7 +406,7 @@ int run(const Args &a) {
     const bool route = a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty();
     if (!route) return kExitOk;
 
-    RoutingOptions ro;
+    RoutingOptions ro = a.engine;
     ro.lmc = static_cast<std::uint8_t>(a.lmc);
     ro.seed = a.seed;
     ro.no_fallback = a.no_fallback;

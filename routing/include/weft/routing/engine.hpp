@@ -30,12 +30,30 @@ struct RoutingOptions {
     unsigned max_reverse_hops = 0;                       // -H / --max_reverse_hops (ftree)
     std::string lfts_file;                               // file engine: opensm-lfts.dump to load
     unsigned max_vls = 8;                                // VL budget for dfsssp/lash/nue (OpenSM: 8 data VLs)
-    unsigned nue_max_num_vls = 1;
-    bool nue_include_switches = false;
-    bool lash_start_vl_set = false;
-    unsigned lash_start_vl = 0;
     bool no_fallback = false;
     std::uint64_t seed = 1;  // for every randomized choice (deterministic when fixed)
+
+    // QoS (-Q / --qos, qos_max_vls): engines that hand out SLs for deadlock freedom need it on.
+    bool qos = false;
+    unsigned qos_max_vls = 0;  // 0: as many as the budget allows (max_vls)
+
+    // lash
+    bool lash_start_vl_set = false;
+    unsigned lash_start_vl = 0;     // --lash_start_vl
+    bool do_mesh_analysis = false;  // --do_mesh_analysis
+
+    // dor
+    bool port_equalization = true;  // balance parallel links of one dimension
+
+    // torus-2QoS
+    std::string torus_config;  // --torus_config: path of torus-2QoS.conf
+
+    // nue
+    unsigned nue_max_num_vls = 1;  // --nue_max_num_vls (0 = as many as the fabric offers)
+    bool nue_include_switches = false;
+
+    // unicast cache (-A / --ucast_cache)
+    bool ucast_cache = false;
 };
 
 // Result of a hook: ok, or why the engine cannot route this fabric (the chain falls back).
@@ -68,6 +86,12 @@ class Engine {
     virtual HookResult build_fwd_tables(RoutingContext &, RoutingTables &) { return {}; }
     // SL per path and SL2VL (OpenSM path_sl / update_sl2vl); default: SL 0, identity SL2VL.
     virtual HookResult assign_sl(RoutingContext &, RoutingTables &) { return {}; }
+    // Multicast spanning tree for one group (OpenSM mcast_build_stree), called after the unicast
+    // hooks with their finished tables. Default: the chain's min-hop tree.
+    virtual bool provides_mcast_tree() const { return false; }
+    virtual HookResult build_mcast_tree(RoutingContext &, const RoutingTables &, const McastGroup &, McastTree &) {
+        return {};
+    }
 };
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;
@@ -103,6 +127,11 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
 // build_minhop_lfts fills t.lft from t.hops with OpenSM's port equalization and LMC rules.
 void build_minhop_matrices(const Fabric &f, RoutingTables &t);
 void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+
+// The default multicast tree (OpenSM's mcast manager): rooted at the switch whose largest hop
+// count to the group's members is smallest, grown along min-hop ports of t.hops. Fails, naming
+// the member, when one cannot be reached.
+HookResult build_minhop_mcast_tree(const Fabric &f, const RoutingTables &t, const McastGroup &g, McastTree &out);
 
 // Fills t.hops[s][lid] with the length of the route the LFTs actually take from s to lid
 // (kInfHops where the LFT walk does not arrive). Engines whose routes are not min-hop (ftree

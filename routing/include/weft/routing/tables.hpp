@@ -42,6 +42,19 @@ struct RoutingTables {
     std::uint8_t sl(SwitchIdx src, Lid dst) const { return path_sl.empty() ? 0 : path_sl[src][dst]; }
 };
 
+// A multicast group: the end ports (CA/router ports, or switches as port 0) that joined mlid.
+struct McastGroup {
+    Lid mlid = 0;
+    std::vector<LidOwner> members;
+};
+
+// The spanning tree of one group: for each switch (by SwitchIdx) the ports its MFT entry for
+// mlid replicates to, in port order; an empty list means the switch is not on the tree.
+struct McastTree {
+    Lid mlid = 0;
+    std::vector<std::vector<PortNum>> ports;
+};
+
 // Ports of switch s whose far side is one hop closer to lid than s (the minimal next hops),
 // in port order. This is the primary ARS set for lid at s.
 std::vector<PortNum> equal_cost_ports(const Fabric &f, const RoutingTables &t, SwitchIdx s, Lid lid);
