@@ -76,6 +76,10 @@ class Engine {
     virtual ~Engine() = default;
     virtual std::string_view name() const = 0;
 
+    // Engines that cannot route with LMC > 0 (OpenSM: ftree, lash) say so; the chain then
+    // falls back to the next engine as OpenSM does.
+    virtual bool supports_lmc() const { return true; }
+
     // A hook an engine does not provide is replaced by the chain's default.
     // Hop matrices (OpenSM build_lid_matrices). Default: unrestricted min-hop relaxation.
     virtual bool provides_lid_matrices() const { return false; }
