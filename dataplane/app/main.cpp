@@ -18,7 +18,7 @@
 #include <string>
 
 #include "app_options.hpp"
-#include "commands.hpp"
+#include "weft/control/cli.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/telemetry.hpp"
@@ -32,13 +32,13 @@ void on_signal(int) {
 }
 
 // Runs every complete line waiting on a non-terminal stdin; false at end of input.
-bool feed_lines(weft::app::CommandContext &ctx, cmdline *cl, std::string &pending) {
+bool feed_lines(weft::control::CommandContext &ctx, cmdline *cl, std::string &pending) {
     pollfd pfd{STDIN_FILENO, POLLIN, 0};
     while (!ctx.quit && poll(&pfd, 1, 0) > 0) {
         char buf[512];
         const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
         if (n <= 0) {
-            if (!pending.empty()) weft::app::run_line(ctx, cl, pending);
+            if (!pending.empty()) weft::control::run_line(ctx, cl, pending);
             return false;
         }
         pending.append(buf, static_cast<std::size_t>(n));
@@ -47,7 +47,7 @@ bool feed_lines(weft::app::CommandContext &ctx, cmdline *cl, std::string &pendin
             pending.erase(0, nl + 1);
             std::printf("weft> %s\n", line.c_str());
             std::fflush(stdout);
-            weft::app::run_line(ctx, cl, line);
+            weft::control::run_line(ctx, cl, line);
         }
     }
     return true;
@@ -82,7 +82,7 @@ int run(int argc, char **argv) {
     fib_config.num_ports = dp->num_ports();
     auto fib_owner = std::make_unique<dataplane::FibBuilder>(fib_config);
     dataplane::FibBuilder &fib = *fib_owner;
-    app::CommandContext ctx;
+    control::CommandContext ctx;
     ctx.dp = dp.get();
     ctx.fib = &fib;
     // ARS: the quality sampler thread, per-worker monitoring logs, the first configuration.
@@ -90,11 +90,11 @@ int run(int argc, char **argv) {
     ctx.sampler = sampler.get();
     ctx.ticks_per_us = std::max<std::uint64_t>(1, rte_get_tsc_hz() / 1000000);
     for (unsigned w = 0; w < dp->num_workers(); ++w)
-        ctx.monitor_logs.push_back(std::make_unique<app::MonitorLog>());
-    dp->set_ars_monitor(&app::monitor_hook_for, &ctx.monitor_logs);
-    app::ars_init(ctx);
-    cmdline_parse_ctx_t *commands = app::command_set(ctx);
-    if (!app::commit(ctx, nullptr)) return 1;
+        ctx.monitor_logs.push_back(std::make_unique<control::MonitorLog>());
+    dp->set_ars_monitor(&control::monitor_hook_for, &ctx.monitor_logs);
+    control::ars_init(ctx);
+    cmdline_parse_ctx_t *commands = control::command_set(ctx);
+    if (!control::commit(ctx, nullptr)) return 1;
     for (std::uint16_t p = 0; p < dp->num_ports(); ++p) {
         if (auto s = dp->port_start(p); !s.ok()) {
             std::fprintf(stderr, "weft: %s\n", s.message().c_str());
@@ -117,7 +117,7 @@ int run(int argc, char **argv) {
         for (std::string line; !ctx.quit && std::getline(in, line);) {
             std::printf("weft> %s\n", line.c_str());
             std::fflush(stdout);
-            app::run_line(ctx, cl, line);
+            control::run_line(ctx, cl, line);
         }
         cmdline_free(cl);
         std::printf("weft: cmdline-file %s done, %u errors\n", options->cmdline_file.c_str(), ctx.errors);
@@ -150,14 +150,14 @@ int run(int argc, char **argv) {
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();
-            if (monitor_out != nullptr) app::print_monitor_events(ctx, monitor_out);
+            if (monitor_out != nullptr) control::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
             usleep(options->link_poll_ms * 1000);
         }
         if (cl != nullptr) cmdline_stdin_exit(cl);
         if (piped != nullptr) cmdline_free(piped);
         if (monitor_out != nullptr) {
-            app::print_monitor_events(ctx, monitor_out);
+            control::print_monitor_events(ctx, monitor_out);
             cmdline_free(monitor_out);
         }
     }
@@ -166,7 +166,7 @@ int run(int argc, char **argv) {
     dp->stop();
     cmdline *out = cmdline_new(commands, "", -1, STDOUT_FILENO);
     if (out != nullptr) {
-        app::print_port_stats(ctx, out);
+        control::print_port_stats(ctx, out);
         cmdline_free(out);
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);

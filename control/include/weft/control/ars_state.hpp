@@ -1,0 +1,27 @@
+// The desired ARS state the CLI keeps on the control thread: profile, ports, ARS objects, LAGs,
+// ARS next-hop groups, ACL rules and the global monitoring switch. It becomes an ars::Config
+// only as a whole, so a refused change leaves both this state and the published tables as they
+// were.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "weft/ars/config.hpp"
+
+namespace weft::control {
+
+struct ArsState {
+    ars::Profile profile;
+    std::map<std::uint16_t, ars::PortConfig> ports;
+    std::map<std::uint16_t, ars::ArsObjectConfig> objects;
+    std::map<std::uint16_t, ars::LagConfig> lags;
+    std::map<std::uint32_t, ars::NhgConfig> nhgs;
+    std::vector<ars::AclRule> acl;
+    bool monitor = false;  // `monitor start`: every ARS object reports reassignments
+
+    ars::BuildResult build(ars::Ticks ticks_per_us) const;
+};
+
+}  // namespace weft::control

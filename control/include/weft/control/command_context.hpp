@@ -1,0 +1,30 @@
+// What the command set works on: the running dataplane, the FIB builder whose snapshots it
+// publishes, the ARS quality sampler, the accepted ARS state, and the per-worker monitoring
+// logs. One context per process, owned by the application, used on the control thread only.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "weft/ars/config.hpp"
+#include "weft/control/ars_state.hpp"
+#include "weft/control/monitor_log.hpp"
+#include "weft/dataplane/ars_sampler.hpp"
+#include "weft/dataplane/dataplane.hpp"
+#include "weft/dataplane/fib_builder.hpp"
+
+namespace weft::control {
+
+struct CommandContext {
+    dataplane::Dataplane *dp = nullptr;
+    dataplane::FibBuilder *fib = nullptr;
+    dataplane::ArsSampler *sampler = nullptr;
+    ArsState ars;                                           // accepted ARS state
+    std::shared_ptr<const ars::Config> ars_config;          // built from `ars`, published with the FIB
+    std::vector<std::unique_ptr<MonitorLog>> monitor_logs;  // one per worker
+    ars::Ticks ticks_per_us = 1;
+    bool quit = false;
+    unsigned errors = 0;  // commands refused since start
+};
+
+}  // namespace weft::control

@@ -1,0 +1,168 @@
+// The command table, the usage `help` prints, and running one line through cmdline's parser.
+#include <cmdline.h>
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "cli_internal.hpp"
+#include "weft/control/cli.hpp"
+
+namespace weft::control {
+
+const char kUsage[] =
+    "commands:\n"
+    "  route add <prefix> nhg <id>            IPv4 or IPv6 prefix -> next-hop group\n"
+    "  route del <prefix>\n"
+    "  nhg add <id> ports <m> [<m> ...]       hash ECMP; member m: <port> or <port>@<neighbour-ip>\n"
+    "  nhg add <id> ars <obj>|none primary <m>[,<m>...] [alternate <m>[,<m>...]] [cost <c>] [bias <b>]\n"
+    "          [threshold <t>]                ARS group; m: <port> or lag<id>; MACs from the ports' "
+    "neighbours\n"
+    "  nhg del <id>\n"
+    "  neigh add <ip> <mac> port <p>          next-hop IP -> MAC on port\n"
+    "  neigh del <ip>\n"
+    "  lft set <lid> port <p> | lft set <lid> nhg <id> | lft del <lid>\n"
+    "  mft set <mlid> ports <p> [<p> ...]     multicast LID 0xC000..0xFFFE -> ports\n"
+    "  mft del <mlid>\n"
+    "  sl2vl set port <p> sl <sl> vl <vl>\n"
+    "  set ars profile sampling-interval|seed|past-weight|future-weight|ewma-exponent <n>\n"
+    "  set ars profile past-load|future-load|current-load on|off\n"
+    "  set ars profile band <0..7> <min-mbps> <max-mbps>\n"
+    "  set ars port <p> enable|disable|speed <G>|scale <tenths>|weights <past%> <future%>\n"
+    "  ars object add <id> mode flowlet-quality|flowlet-random|per-packet-quality|per-packet-random|fixed\n"
+    "          idle-time <us> max-flows <n> [monitor on|off]\n"
+    "  ars object del <id>\n"
+    "  lag add <id> ports <p>[,<p>...] [ars <obj>] | lag del <id>\n"
+    "  acl add <prio> [ethertype <x>] [ip-version 4|6] [proto <n>] [sport <a>[-<b>]] [dport <a>[-<b>]]\n"
+    "          [dscp <d>[,<d>...]] action disable-ars|set-ars <obj>|monitor on|off ...\n"
+    "  acl clear\n"
+    "  monitor start|stop                     report every ARS path reassignment\n"
+    "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
+    "  show ars nhg <id> [json] | show ars quality [json]\n"
+    "  port start|stop <p>|all\n"
+    "  set link-up|link-down port <p>\n"
+    "  help | quit\n";
+
+namespace cli {
+
+void refuse(CommandContext &ctx, struct cmdline *cl, const std::string &why) {
+    ++ctx.errors;
+    cmdline_printf(cl, "error: %s\n%s", why.c_str(), kUsage);
+}
+
+bool bad(CommandContext &ctx, struct cmdline *cl, const std::string &why) {
+    refuse(ctx, cl, why);
+    return false;
+}
+
+bool apply(CommandContext &ctx, struct cmdline *cl, const dataplane::Status &s) {
+    if (!s.ok()) return bad(ctx, cl, s.message());
+    return commit(ctx, cl);
+}
+
+Words words(const char *text) {
+    std::istringstream in(text);
+    Words out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+Words words_after(Words head, const char *rest) {
+    for (std::string &w : words(rest)) head.push_back(std::move(w));
+    return head;
+}
+
+std::optional<std::uint64_t> number(const std::string &s, std::uint64_t max) {
+    if (s.empty() || s[0] == '-') return std::nullopt;
+    try {
+        std::size_t used = 0;
+        const unsigned long long v = std::stoull(s, &used, 0);
+        if (used != s.size() || v > max) return std::nullopt;
+        return v;
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
+std::optional<std::uint16_t> port_arg(const CommandContext &ctx, const std::string &s) {
+    const auto v = number(s, 0xFFFF);
+    if (!v || *v >= ctx.dp->num_ports()) return std::nullopt;
+    return static_cast<std::uint16_t>(*v);
+}
+
+std::optional<std::vector<std::uint16_t>> ports_arg(const CommandContext &ctx, const std::string &s) {
+    std::vector<std::uint16_t> ports;
+    if (s == "all") {
+        for (std::uint16_t p = 0; p < ctx.dp->num_ports(); ++p) ports.push_back(p);
+        return ports;
+    }
+    const auto p = port_arg(ctx, s);
+    if (!p) return std::nullopt;
+    ports.push_back(*p);
+    return ports;
+}
+
+namespace {
+
+// ---- quit, help ----
+struct WordCmd {
+    cmdline_fixed_string_t word;
+};
+WEFT_TOK_STR(WordCmd, word, "quit#exit");
+static cmdline_parse_token_string_t WordCmd_help = TOKEN_STRING_INITIALIZER(WordCmd, word, "help");
+void quit_cmd(void *, struct cmdline *cl, void *data) {
+    context_of(data).quit = true;
+    cmdline_quit(cl);
+}
+void help_cmd(void *, struct cmdline *cl, void *) {
+    cmdline_printf(cl, "%s", kUsage);
+}
+Inst<1> inst_quit{quit_cmd, nullptr, "quit", {WEFT_HDR(WordCmd_word), nullptr}};
+Inst<1> inst_help{help_cmd, nullptr, "help", {WEFT_HDR(WordCmd_help), nullptr}};
+
+}  // namespace
+}  // namespace cli
+
+cmdline_parse_ctx_t *command_set(CommandContext &ctx) {
+    // Built once: cmdline keeps the pointer, and the instances are static.
+    static cli::InstList table = [] {
+        cli::InstList all;
+        for (cli::InstList part :
+             {cli::table_commands(), cli::show_commands(), cli::port_commands(), cli::ars_commands()})
+            all.insert(all.end(), part.begin(), part.end());
+        all.push_back(cli::as_inst(cli::inst_quit));
+        all.push_back(cli::as_inst(cli::inst_help));
+        all.push_back(nullptr);
+        return all;
+    }();
+    for (cmdline_parse_inst_t *inst : table)
+        if (inst != nullptr) inst->data = &ctx;
+    return table.data();
+}
+
+bool run_line(CommandContext &ctx, struct cmdline *cl, const std::string &line) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') return true;
+    // cmdline_parse expects a whole input line, newline included.
+    const int rc = cmdline_parse(cl, (line + "\n").c_str());
+    if (rc >= 0) return true;  // success: the length parsed
+    ++ctx.errors;
+    const char *why = rc == CMDLINE_PARSE_AMBIGUOUS  ? "ambiguous command"
+                      : rc == CMDLINE_PARSE_BAD_ARGS ? "bad arguments"
+                                                     : "unknown command";
+    cmdline_printf(cl, "error: %s: %s\n%s", why, line.c_str(), kUsage);
+    return false;
+}
+
+bool commit(CommandContext &ctx, struct cmdline *cl) {
+    try {
+        ctx.dp->publisher().publish(ctx.fib->build());
+        return true;
+    } catch (const std::exception &e) {
+        ++ctx.errors;
+        if (cl != nullptr) cmdline_printf(cl, "error: cannot publish tables: %s\n", e.what());
+        return false;
+    }
+}
+
+}  // namespace weft::control

@@ -1,0 +1,275 @@
+// Forwarding-table commands: routes, next-hop groups, neighbours, LFT, MFT and SL2VL entries.
+// Each goes through the FibBuilder, which refuses bad input without changing anything.
+#include <cmdline.h>
+#include <cmdline_parse_etheraddr.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_internal.hpp"
+#include "weft/dataplane/limits.hpp"
+
+namespace weft::control::cli {
+
+namespace dp = weft::dataplane;
+
+namespace {
+
+// ---- route add|del ----
+struct RouteCmd {
+    cmdline_fixed_string_t route, op, prefix, nhg;
+    uint32_t id;
+};
+WEFT_TOK_STR(RouteCmd, route, "route");
+WEFT_TOK_STR(RouteCmd, op, "add");
+WEFT_TOK_STR(RouteCmd, prefix, nullptr);
+WEFT_TOK_STR(RouteCmd, nhg, "nhg");
+WEFT_TOK_NUM(RouteCmd, id, RTE_UINT32);
+static cmdline_parse_token_string_t RouteCmd_del = TOKEN_STRING_INITIALIZER(RouteCmd, op, "del");
+
+void route_add(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<RouteCmd *>(res);
+    const auto p = dp::IpPrefix::parse(r->prefix);
+    if (!p) return refuse(ctx, cl, std::string("bad prefix ") + r->prefix);
+    apply(ctx, cl, ctx.fib->add_route(*p, r->id));
+}
+void route_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<RouteCmd *>(res);
+    const auto p = dp::IpPrefix::parse(r->prefix);
+    if (!p) return refuse(ctx, cl, std::string("bad prefix ") + r->prefix);
+    apply(ctx, cl, ctx.fib->del_route(*p));
+}
+Inst<5> inst_route_add{route_add,
+                       nullptr,
+                       "route add <prefix> nhg <id>",
+                       {WEFT_HDR(RouteCmd_route), WEFT_HDR(RouteCmd_op), WEFT_HDR(RouteCmd_prefix),
+                        WEFT_HDR(RouteCmd_nhg), WEFT_HDR(RouteCmd_id), nullptr}};
+Inst<3> inst_route_del{
+    route_del,
+    nullptr,
+    "route del <prefix>",
+    {WEFT_HDR(RouteCmd_route), WEFT_HDR(RouteCmd_del), WEFT_HDR(RouteCmd_prefix), nullptr}};
+
+// ---- nhg add|del ----
+struct NhgCmd {
+    cmdline_fixed_string_t nhg, op;
+    uint32_t id;
+    cmdline_fixed_string_t ports;
+    cmdline_multi_string_t members;
+};
+WEFT_TOK_STR(NhgCmd, nhg, "nhg");
+WEFT_TOK_STR(NhgCmd, op, "add");
+WEFT_TOK_NUM(NhgCmd, id, RTE_UINT32);
+WEFT_TOK_STR(NhgCmd, ports, "ports");
+WEFT_TOK_STR(NhgCmd, members, TOKEN_STRING_MULTI);
+static cmdline_parse_token_string_t NhgCmd_del = TOKEN_STRING_INITIALIZER(NhgCmd, op, "del");
+static cmdline_parse_token_string_t NhgCmd_ars = TOKEN_STRING_INITIALIZER(NhgCmd, ports, "ars");
+
+void nhg_add(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<NhgCmd *>(res);
+    std::vector<dp::NhgMemberSpec> members;
+    for (const std::string &w : words(r->members)) {
+        dp::NhgMemberSpec m;
+        const auto at = w.find('@');
+        const auto port = number(w.substr(0, at), 0xFFFF);
+        if (!port) return refuse(ctx, cl, "bad member " + w);
+        m.port = static_cast<std::uint16_t>(*port);
+        if (at != std::string::npos) {
+            m.via = dp::IpAddr::parse(w.substr(at + 1));
+            if (!m.via) return refuse(ctx, cl, "bad neighbour address in " + w);
+        }
+        members.push_back(m);
+    }
+    const dp::Status s = ctx.fib->set_nhg(r->id, std::move(members));
+    if (s.ok()) ars_forget_nhg(ctx, r->id);  // a plain group replaces an ARS one
+    apply(ctx, cl, s);
+}
+void nhg_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const std::uint32_t id = static_cast<NhgCmd *>(res)->id;
+    const dp::Status s = ctx.fib->del_nhg(id);
+    if (s.ok()) ars_forget_nhg(ctx, id);
+    apply(ctx, cl, s);
+}
+// nhg add <id> ars ...: the ARS part of the command set parses the rest.
+void nhg_add_ars(void *res, struct cmdline *cl, void *data) {
+    auto *r = static_cast<NhgCmd *>(res);
+    ars_command(context_of(data), cl, words_after({"nhg", "add", std::to_string(r->id), "ars"}, r->members));
+}
+Inst<5> inst_nhg_add_ars{
+    nhg_add_ars,
+    nullptr,
+    "nhg add <id> ars <object>|none primary <m>[,<m>...] [alternate ...] [cost c] [bias b] [threshold t]",
+    {WEFT_HDR(NhgCmd_nhg), WEFT_HDR(NhgCmd_op), WEFT_HDR(NhgCmd_id), WEFT_HDR(NhgCmd_ars),
+     WEFT_HDR(NhgCmd_members), nullptr}};
+Inst<5> inst_nhg_add{nhg_add,
+                     nullptr,
+                     "nhg add <id> ports <member>...",
+                     {WEFT_HDR(NhgCmd_nhg), WEFT_HDR(NhgCmd_op), WEFT_HDR(NhgCmd_id), WEFT_HDR(NhgCmd_ports),
+                      WEFT_HDR(NhgCmd_members), nullptr}};
+Inst<3> inst_nhg_del{nhg_del,
+                     nullptr,
+                     "nhg del <id>",
+                     {WEFT_HDR(NhgCmd_nhg), WEFT_HDR(NhgCmd_del), WEFT_HDR(NhgCmd_id), nullptr}};
+
+// ---- neigh add|del ----
+struct NeighCmd {
+    cmdline_fixed_string_t neigh, op, ip;
+    rte_ether_addr mac;
+    cmdline_fixed_string_t port_kw;
+    uint16_t port;
+};
+WEFT_TOK_STR(NeighCmd, neigh, "neigh");
+WEFT_TOK_STR(NeighCmd, op, "add");
+WEFT_TOK_STR(NeighCmd, ip, nullptr);
+static cmdline_parse_token_etheraddr_t NeighCmd_mac = TOKEN_ETHERADDR_INITIALIZER(NeighCmd, mac);
+WEFT_TOK_STR(NeighCmd, port_kw, "port");
+WEFT_TOK_NUM(NeighCmd, port, RTE_UINT16);
+static cmdline_parse_token_string_t NeighCmd_del = TOKEN_STRING_INITIALIZER(NeighCmd, op, "del");
+
+void neigh_add(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<NeighCmd *>(res);
+    const auto ip = dp::IpAddr::parse(r->ip);
+    if (!ip) return refuse(ctx, cl, std::string("bad address ") + r->ip);
+    apply(ctx, cl, ctx.fib->set_neighbour(*ip, r->mac, r->port));
+}
+void neigh_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<NeighCmd *>(res);
+    const auto ip = dp::IpAddr::parse(r->ip);
+    if (!ip) return refuse(ctx, cl, std::string("bad address ") + r->ip);
+    apply(ctx, cl, ctx.fib->del_neighbour(*ip));
+}
+Inst<6> inst_neigh_add{
+    neigh_add,
+    nullptr,
+    "neigh add <ip> <mac> port <p>",
+    {WEFT_HDR(NeighCmd_neigh), WEFT_HDR(NeighCmd_op), WEFT_HDR(NeighCmd_ip), WEFT_HDR(NeighCmd_mac),
+     WEFT_HDR(NeighCmd_port_kw), WEFT_HDR(NeighCmd_port), nullptr}};
+Inst<3> inst_neigh_del{neigh_del,
+                       nullptr,
+                       "neigh del <ip>",
+                       {WEFT_HDR(NeighCmd_neigh), WEFT_HDR(NeighCmd_del), WEFT_HDR(NeighCmd_ip), nullptr}};
+
+// ---- lft set|del ----
+struct LftCmd {
+    cmdline_fixed_string_t lft, op;
+    uint16_t lid;
+    cmdline_fixed_string_t kind;
+    uint32_t value;
+};
+WEFT_TOK_STR(LftCmd, lft, "lft");
+WEFT_TOK_STR(LftCmd, op, "set");
+WEFT_TOK_NUM(LftCmd, lid, RTE_UINT16);
+WEFT_TOK_STR(LftCmd, kind, "port#nhg");
+WEFT_TOK_NUM(LftCmd, value, RTE_UINT32);
+static cmdline_parse_token_string_t LftCmd_del = TOKEN_STRING_INITIALIZER(LftCmd, op, "del");
+
+void lft_set(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<LftCmd *>(res);
+    if (std::string(r->kind) == "nhg") return (void)apply(ctx, cl, ctx.fib->set_lft_nhg(r->lid, r->value));
+    if (r->value > 0xFFFF) return refuse(ctx, cl, "bad port");
+    apply(ctx, cl, ctx.fib->set_lft_port(r->lid, static_cast<std::uint16_t>(r->value)));
+}
+void lft_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    apply(ctx, cl, ctx.fib->clear_lft(static_cast<LftCmd *>(res)->lid));
+}
+Inst<5> inst_lft_set{lft_set,
+                     nullptr,
+                     "lft set <lid> port <p> | lft set <lid> nhg <id>",
+                     {WEFT_HDR(LftCmd_lft), WEFT_HDR(LftCmd_op), WEFT_HDR(LftCmd_lid), WEFT_HDR(LftCmd_kind),
+                      WEFT_HDR(LftCmd_value), nullptr}};
+Inst<3> inst_lft_del{lft_del,
+                     nullptr,
+                     "lft del <lid>",
+                     {WEFT_HDR(LftCmd_lft), WEFT_HDR(LftCmd_del), WEFT_HDR(LftCmd_lid), nullptr}};
+
+// ---- mft set|del ----
+struct MftCmd {
+    cmdline_fixed_string_t mft, op;
+    uint16_t mlid;
+    cmdline_fixed_string_t ports;
+    cmdline_multi_string_t list;
+};
+WEFT_TOK_STR(MftCmd, mft, "mft");
+WEFT_TOK_STR(MftCmd, op, "set");
+WEFT_TOK_NUM(MftCmd, mlid, RTE_UINT16);
+WEFT_TOK_STR(MftCmd, ports, "ports");
+WEFT_TOK_STR(MftCmd, list, TOKEN_STRING_MULTI);
+static cmdline_parse_token_string_t MftCmd_del = TOKEN_STRING_INITIALIZER(MftCmd, op, "del");
+
+void mft_set(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<MftCmd *>(res);
+    std::uint64_t mask = 0;
+    const Words ws = words(r->list);
+    if (ws.empty()) return refuse(ctx, cl, "mft set needs at least one port");
+    for (const std::string &w : ws) {
+        const auto port = number(w, dp::kMaxPorts - 1);
+        if (!port) return refuse(ctx, cl, "bad port " + w);
+        mask |= std::uint64_t{1} << *port;
+    }
+    apply(ctx, cl, ctx.fib->set_mft(r->mlid, mask));
+}
+void mft_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<MftCmd *>(res);
+    if (r->mlid < dp::kFirstMulticastLid || r->mlid > dp::kLastMulticastLid)
+        return refuse(ctx, cl, "multicast LIDs are 0xC000..0xFFFE");
+    apply(ctx, cl, ctx.fib->set_mft(r->mlid, 0));
+}
+Inst<5> inst_mft_set{mft_set,
+                     nullptr,
+                     "mft set <mlid> ports <p>...",
+                     {WEFT_HDR(MftCmd_mft), WEFT_HDR(MftCmd_op), WEFT_HDR(MftCmd_mlid),
+                      WEFT_HDR(MftCmd_ports), WEFT_HDR(MftCmd_list), nullptr}};
+Inst<3> inst_mft_del{mft_del,
+                     nullptr,
+                     "mft del <mlid>",
+                     {WEFT_HDR(MftCmd_mft), WEFT_HDR(MftCmd_del), WEFT_HDR(MftCmd_mlid), nullptr}};
+
+// ---- sl2vl set port <p> sl <sl> vl <vl> ----
+struct Sl2VlCmd {
+    cmdline_fixed_string_t sl2vl, set, port_kw;
+    uint16_t port;
+    cmdline_fixed_string_t sl_kw;
+    uint8_t sl;
+    cmdline_fixed_string_t vl_kw;
+    uint8_t vl;
+};
+WEFT_TOK_STR(Sl2VlCmd, sl2vl, "sl2vl");
+WEFT_TOK_STR(Sl2VlCmd, set, "set");
+WEFT_TOK_STR(Sl2VlCmd, port_kw, "port");
+WEFT_TOK_NUM(Sl2VlCmd, port, RTE_UINT16);
+WEFT_TOK_STR(Sl2VlCmd, sl_kw, "sl");
+WEFT_TOK_NUM(Sl2VlCmd, sl, RTE_UINT8);
+WEFT_TOK_STR(Sl2VlCmd, vl_kw, "vl");
+WEFT_TOK_NUM(Sl2VlCmd, vl, RTE_UINT8);
+void sl2vl_set(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    auto *r = static_cast<Sl2VlCmd *>(res);
+    apply(ctx, cl, ctx.fib->set_sl2vl(r->port, r->sl, r->vl));
+}
+Inst<8> inst_sl2vl{sl2vl_set,
+                   nullptr,
+                   "sl2vl set port <p> sl <sl> vl <vl>",
+                   {WEFT_HDR(Sl2VlCmd_sl2vl), WEFT_HDR(Sl2VlCmd_set), WEFT_HDR(Sl2VlCmd_port_kw),
+                    WEFT_HDR(Sl2VlCmd_port), WEFT_HDR(Sl2VlCmd_sl_kw), WEFT_HDR(Sl2VlCmd_sl),
+                    WEFT_HDR(Sl2VlCmd_vl_kw), WEFT_HDR(Sl2VlCmd_vl), nullptr}};
+
+}  // namespace
+
+InstList table_commands() {
+    return {as_inst(inst_route_add), as_inst(inst_route_del), as_inst(inst_nhg_add),
+            as_inst(inst_nhg_del),   as_inst(inst_neigh_add), as_inst(inst_neigh_del),
+            as_inst(inst_lft_set),   as_inst(inst_lft_del),   as_inst(inst_mft_set),
+            as_inst(inst_mft_del),   as_inst(inst_sl2vl),     as_inst(inst_nhg_add_ars)};
+}
+
+}  // namespace weft::control::cli
