@@ -9,6 +9,9 @@ weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a
 3. Each bad command (unknown words, bad numbers, out-of-range ids, invalid ARS settings) must be
    answered with an error and the usage, and the tables (`show ... json`) must be the same before
    and after the whole bad list.
+4. With traffic (net_pcap replaying routable frames into port 0, routed out of port 1):
+   `clear port stats` zeroes what `show port stats` shows (weft's counters and the PMD's), one
+   port or all, and counting starts again from zero; a bad `clear` changes nothing.
 """
 import json
 import os
@@ -17,6 +20,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+
+from weft_frames import udp4, write_pcap
 
 WEFT = sys.argv[1]
 failures = []
@@ -75,7 +81,7 @@ def help_forms(text):
                 "|" in u and "<" in u and k + 1 < len(toks) for k, u in enumerate(toks) if k >= i)), None)
             if multi is not None:
                 for part in " ".join(toks[multi:]).split("|"):
-                    forms.append(help_forms("  " + " ".join(toks[:multi] + part.split()))[0])
+                    forms.extend(help_forms("  " + " ".join(toks[:multi] + part.split())))
                 continue
             pats, json_form = [], False
             for tok in toks:
@@ -188,6 +194,14 @@ GOOD = [
     "show ars nhg 1 json",
     "show ars quality",
     "show ars quality json",
+    "show port info 1",
+    "show port info 1 json",
+    "show port info all",
+    "show port info all json",
+    "show config fwd",
+    "show config fwd json",
+    "clear port stats 1",
+    "clear port stats all",
     "quit",
 ]
 
@@ -243,7 +257,77 @@ BAD = [
     "show ars nhg 77",                              # no such group
     "show ars nhg 2",                               # not an ARS group
     "show bogus",                                   # unknown
+    "show port info 9",                             # no port 9
+    "show port info x",                             # not a port
+    "show port info",                               # incomplete
+    "show port info 1 jsn",                         # json misspelt
+    "show config",                                  # incomplete
+    "show config fwd extra",                        # trailing word
+    "clear port stats 9",                           # no port 9
+    "clear port stats one",                         # not a port
+    "clear port stats",                             # incomplete
+    "clear stats all",                              # testpmd spells it clear port stats
 ]
+
+
+def traffic_check(work):
+    pcap = os.path.join(work, "in.pcap")
+    write_pcap(pcap, [udp4("10.0.0.1", "10.2.0.%d" % (1 + k), 1000 + k, 4000, 100) for k in range(16)])
+    setup = os.path.join(work, "traffic_setup.txt")
+    with open(setup, "w") as f:
+        f.write("neigh add 10.9.1.2 02:00:00:00:01:02 port 1\nnhg add 2 ports 1\nroute add 10.2.0.0/16 nhg 2\n")
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+            "--file-prefix=weft_cli_traffic_%d" % os.getpid(), "--log-level=lib.eal:warning",
+            "--vdev=net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--vdev=net_null1,no-rx=1",
+            "--", "-i", "--cmdline-file", setup, "--run-time", "30"]
+    stats = "show port stats json"
+    steps = [(1.0, stats), (0.0, "port stop 0"), (0.5, stats), (0.0, "clear port stats 1"), (0.0, stats),
+             (0.0, "clear port stats 9"), (0.0, stats), (0.0, "clear port stats all"), (0.0, stats),
+             (0.0, "show drops json"), (0.0, "port start 0"), (1.0, "port stop 0"), (0.5, stats), (0.0, "quit")]
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for delay, line in steps:
+        time.sleep(delay)
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+    out, _ = proc.communicate(timeout=60)
+    check(proc.returncode == 0, "traffic: weft exits 0 (rc=%s)" % proc.returncode)
+    got = []
+    for line, text in outputs(out, [l for _, l in steps]):
+        try:
+            got.append(json.loads(text.strip()) if "json" in line else text)
+        except ValueError:
+            check(False, "traffic: `%s` prints one JSON object (%r)" % (line, text[:200]))
+            return
+    running, stopped, one, bad_clear, after_bad = got[0], got[2], got[4], got[5], got[6]
+    all_, drops, again = got[8], got[9], got[12]
+
+    def port(st, p):
+        return st["ports"][p]
+
+    weft_keys = ["rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "tx_dropped"]
+    nic_keys = ["rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_missed", "rx_errors", "tx_errors"]
+    check(port(running, 0)["rx_packets"] > 0 and port(running, 1)["tx_packets"] > 0 and
+          port(running, 0)["nic"]["rx_packets"] > 0 and port(running, 1)["nic"]["tx_packets"] > 0,
+          "traffic: port 0 receives and port 1 sends (weft and NIC counters)")
+    check(all(port(one, 1)[k] == 0 for k in weft_keys) and all(port(one, 1)["nic"][k] == 0 for k in nic_keys),
+          "traffic: clear port stats 1 zeroes port 1, weft and NIC (%s)" % port(one, 1))
+    check(port(one, 0) == port(stopped, 0) and one["rx_packets"] == stopped["rx_packets"] and
+          one["forwarded"] == stopped["forwarded"], "traffic: clear port stats 1 leaves port 0 and the totals")
+    check("error: no port 9" in bad_clear and "commands:" in bad_clear, "traffic: clear port stats 9 refused")
+    check(after_bad == one, "traffic: the refused clear changed nothing")
+    check(all(port(all_, p)[k] == 0 for p in (0, 1) for k in weft_keys) and
+          all(port(all_, p)["nic"][k] == 0 for p in (0, 1) for k in nic_keys) and
+          all_["rx_packets"] == 0 and all_["forwarded"] == 0 and all_["dropped"] == 0,
+          "traffic: clear port stats all zeroes both ports and the totals (%s)" % all_)
+    check(drops.get("total") == 0, "traffic: show drops agrees after clear all")
+    p0, p1 = port(again, 0), port(again, 1)
+    check(p0["rx_packets"] > 0 and again["rx_packets"] == p0["rx_packets"] and again["forwarded"] == p1["tx_packets"] and
+          p1["tx_packets"] == p0["rx_packets"],
+          "traffic: after clear all, counting restarts from zero (rx %d, forwarded %d, tx %d)" % (
+              p0["rx_packets"], again["forwarded"], p1["tx_packets"]))
+    check(p0["nic"]["rx_packets"] == p0["rx_packets"] and p1["nic"]["tx_packets"] == p1["tx_packets"],
+          "traffic: NIC counters restart with weft's (rx %d/%d, tx %d/%d)" % (
+              p0["nic"]["rx_packets"], p0["rx_packets"], p1["nic"]["tx_packets"], p1["tx_packets"]))
 
 
 def main():
@@ -262,7 +346,7 @@ def main():
     check("cmdline-file %s done, 0 errors" % os.path.join(work, "good.txt") in out,
           "good: the whole batch runs without an error")
     for line, text in outputs(out, GOOD):
-        if "error" in text:
+        if re.search(r"^error", text, re.M):
             check(False, "good: `%s` answered %r" % (line, text[:300]))
     res = dict(outputs(out, GOOD))
 
@@ -306,6 +390,31 @@ def main():
           "total: rx-packets 0" in res.get("show port stats", ""), "good: show port stats lists four idle ports")
     check("total" in js("show drops json") and "total" in res.get("show drops", ""), "good: drops with a total")
 
+    info = js("show port info all json").get("ports", [])
+    check([(p["port"], p["driver"], p["device"]) for p in info] ==
+          [(0, "net_null", "net_null0"), (1, "net_null", "net_null1"), (2, "net_null", "net_null2"),
+           (3, "net_ring", "net_ring0")], "good: show port info all json names each port's driver and device")
+    check(all(p["mtu"] > 0 and p["rx_queues"] == 1 and p["tx_queues"] == 1 and p["started"] for p in info),
+          "good: show port info gives MTU and the configured queues")
+    one = js("show port info 1 json").get("ports", [])
+    check(len(one) == 1 and one[0] == info[1] if len(info) > 1 else False, "good: show port info 1 json is port 1")
+    text = res.get("show port info all", "")
+    check(len(re.findall(r"Infos for port \d", text)) == 4 and "Driver name: net_ring" in text and
+          re.search(r"^MTU: \d+", text, re.M) is not None and "Promiscuous mode:" in text,
+          "good: show port info all prints testpmd's fields for four ports")
+    check("Infos for port 1 " in res.get("show port info 1", "") and
+          "Infos for port 0" not in res.get("show port info 1", ""), "good: show port info 1 shows port 1 only")
+    fwd = js("show config fwd json")
+    polled = sorted((q["port"], q["queue"]) for lc in fwd.get("lcores", []) for q in lc["rx"])
+    check(fwd.get("cores") == 1 and fwd.get("ports") == 4 and fwd.get("burst") == 32 and
+          polled == [(0, 0), (1, 0), (2, 0), (3, 0)],
+          "good: show config fwd json: one core polling queue 0 of the four ports (%s)" % fwd)
+    check(re.search(r"ports=4 - cores=1 - streams=4 - burst=32", res.get("show config fwd", "")) is not None and
+          len(re.findall(r"^  RX P=\d/Q=0", res.get("show config fwd", ""), re.M)) == 4,
+          "good: show config fwd lists the core and its four streams")
+    check("NIC statistics for port 1 cleared" in res.get("clear port stats 1", "") and
+          res.get("clear port stats all", "").count("cleared") == 4, "good: clear port stats answers per port")
+
     # 3. Bad commands: each refused with the usage, nothing changed.
     setup = [l for l in GOOD if l not in ("help", "quit") and not l.startswith("show")]
     lines = setup + STATE + BAD + STATE + ["quit"]
@@ -318,7 +427,7 @@ def main():
     bad_out = res[n + len(STATE):n + len(STATE) + len(BAD)]
     after = [t for _, t in res[n + len(STATE) + len(BAD):n + 2 * len(STATE) + len(BAD)]]
     for _, t in res[:n]:
-        if "error" in t:
+        if re.search(r"^error", t, re.M):
             check(False, "bad: the setup ran cleanly (%r)" % t[:200])
     for line, t in bad_out:
         # Parse errors answer with the usage, refused values with the SAI attribute and its range.
@@ -327,6 +436,9 @@ def main():
     for cmd, b, a in zip(STATE, before, after):
         check(b == a and b.strip() != "", "bad: `%s` unchanged by the bad commands%s" % (
             cmd, "" if b == a else "\n  before %s\n  after  %s" % (b.strip(), a.strip())))
+
+    # 4. clear port stats with traffic.
+    traffic_check(work)
 
     if failures:
         print("%d checks failed (files kept in %s)" % (len(failures), work))

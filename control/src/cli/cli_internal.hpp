@@ -40,10 +40,12 @@ inline unsigned long long ull(std::uint64_t v) {
 }
 
 // Each part's commands.
-InstList table_commands();  // route, nhg, neigh, lft, mft, sl2vl
-InstList show_commands();   // show route|nhg|drops
-InstList port_commands();   // port start|stop, set link-up|down, show port stats
-InstList ars_commands();    // set ars, ars object, lag, acl, monitor, nhg add ... ars, show ars
+InstList table_commands();       // route, nhg, neigh, lft, mft, sl2vl
+InstList show_commands();        // show route|nhg|drops
+InstList port_commands();        // port start|stop, set link-up|down, show port stats, clear port stats
+InstList port_info_commands();   // show port info
+InstList fwd_config_commands();  // show config fwd
+InstList ars_commands();         // set ars, ars object, lag, acl, monitor, nhg add ... ars, show ars
 
 // The ARS words of a command line (ARS configuration, monitoring, show ars).
 bool ars_command(CommandContext &ctx, struct cmdline *cl, const Words &w);

@@ -38,7 +38,9 @@ const char kUsage[] =
     "  acl clear\n"
     "  monitor start|stop                     report every ARS path reassignment\n"
     "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
+    "  show port info <p>|all [json] | show config fwd [json]\n"
     "  show ars nhg <id> [json] | show ars quality [json]\n"
+    "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  port start|stop <p>|all\n"
     "  set link-up|link-down port <p>\n"
     "  help | quit\n";
@@ -128,7 +130,8 @@ cmdline_parse_ctx_t *command_set(CommandContext &ctx) {
     static cli::InstList table = [] {
         cli::InstList all;
         for (cli::InstList part :
-             {cli::table_commands(), cli::show_commands(), cli::port_commands(), cli::ars_commands()})
+             {cli::table_commands(), cli::show_commands(), cli::port_commands(), cli::port_info_commands(),
+              cli::fwd_config_commands(), cli::ars_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(cli::as_inst(cli::inst_quit));
         all.push_back(cli::as_inst(cli::inst_help));

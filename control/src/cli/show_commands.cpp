@@ -55,7 +55,7 @@ void show_json(void *res, struct cmdline *cl, void *data) {
         }
         cmdline_printf(cl, "]}\n");
     } else {
-        const dp::Totals t = dp::sum_totals(ctx.dp->counters());
+        const dp::Totals t = ctx.stats.totals(ctx.dp->counters());  // since `clear port stats all`
         cmdline_printf(cl, "{");
         for (std::size_t i = 1; i < dp::kDropReasonCount; ++i)
             cmdline_printf(cl, "\"%s\": %llu, ", dp::drop_reason_name(static_cast<dp::DropReason>(i)),
@@ -88,7 +88,7 @@ void show_text(void *res, struct cmdline *cl, void *data) {
                            ull(pkts), ull(bytes), spec.mode == dp::NhgMode::Ars ? "  (ars)" : "");
         }
     } else {
-        const dp::Totals t = dp::sum_totals(ctx.dp->counters());
+        const dp::Totals t = ctx.stats.totals(ctx.dp->counters());  // since `clear port stats all`
         for (std::size_t i = 1; i < dp::kDropReasonCount; ++i)
             if (t.drops[i] != 0)
                 cmdline_printf(cl, "  %-32s %llu\n", dp::drop_reason_name(static_cast<dp::DropReason>(i)),

@@ -9,6 +9,7 @@
 #include "weft/ars/config.hpp"
 #include "weft/control/ars_state.hpp"
 #include "weft/control/monitor_log.hpp"
+#include "weft/control/stats_baseline.hpp"
 #include "weft/dataplane/ars_sampler.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
@@ -22,6 +23,7 @@ struct CommandContext {
     ArsState ars;                                           // accepted ARS state
     std::shared_ptr<const ars::Config> ars_config;          // built from `ars`, published with the FIB
     std::vector<std::unique_ptr<MonitorLog>> monitor_logs;  // one per worker
+    StatsBaseline stats;                                    // what `clear port stats` zeroed
     ars::Ticks ticks_per_us = 1;
     bool quit = false;
     unsigned errors = 0;  // commands refused since start

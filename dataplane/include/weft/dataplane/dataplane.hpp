@@ -93,6 +93,9 @@ class Dataplane {
     PortStatus port_status(std::uint16_t port) const;
     PortLoad port_load(std::uint16_t port) const;
     std::vector<const WorkerCounters *> counters() const;
+    // Where worker `w` runs and what it polls and sends on (for `show config fwd`).
+    unsigned worker_lcore(unsigned w) const { return worker_lcores_.at(w); }
+    const WorkerConfig &worker_config(unsigned w) const { return workers_.at(w)->config(); }
     // RCU reader id reserved for one non-worker reader of snapshots (telemetry).
     unsigned telemetry_reader_id() const noexcept { return num_workers(); }
 
