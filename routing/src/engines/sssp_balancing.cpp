@@ -27,10 +27,16 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     for (SwitchIdx s = 0; s < n; ++s) off[s + 1] = off[s] + static_cast<std::uint32_t>(g.links(s).size());
     const LinkIndex idx(f, g);
     std::vector<std::uint32_t> reverse(off[n]);
+    // Far switch and local port of each link, flat by link index: the inner loops below run
+    // once per (LID, switch) and should not re-derive them through the graph's spans.
+    std::vector<SwitchIdx> peer_of(off[n]);
+    std::vector<PortNum> port_of(off[n]);
     for (SwitchIdx s = 0; s < n; ++s)
         for (std::uint32_t i = 0; i < g.links(s).size(); ++i) {
             const SwitchLink &l = g.links(s)[i];
             reverse[off[s] + i] = static_cast<std::uint32_t>(idx.at(l.peer, l.peer_port));
+            peer_of[off[s] + i] = l.peer;
+            port_of[off[s] + i] = l.port;
         }
     // LIDs per switch (its own and its CAs'), OpenSM's num_hca: the load one route from that
     // switch puts on each link. Links start at P^2 (P = all LIDs), so no amount of load can
@@ -86,15 +92,17 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::fill(hop.begin(), hop.end(), ~std::uint32_t{0});
         bfs.assign(1, d);
         hop[d] = 0;
-        for (std::size_t i = 0; i < bfs.size(); ++i)
-            for (const SwitchLink &l : g.links(bfs[i]))
-                if (hop[l.peer] == ~std::uint32_t{0}) hop[l.peer] = hop[bfs[i]] + 1, bfs.push_back(l.peer);
+        for (std::size_t i = 0; i < bfs.size(); ++i) {
+            const SwitchIdx x = bfs[i];
+            for (std::uint32_t e = off[x]; e < off[x + 1]; ++e)
+                if (hop[peer_of[e]] == ~std::uint32_t{0}) hop[peer_of[e]] = hop[x] + 1, bfs.push_back(peer_of[e]);
+        }
         max_hop = hop[bfs.back()];
         cand.clear();
         cand_off.assign(1, 0);
         for (SwitchIdx x : bfs) {
-            for (std::uint32_t j = 0; j < g.links(x).size(); ++j)
-                if (hop[g.links(x)[j].peer] + 1 == hop[x]) cand.push_back(off[x] + j);
+            for (std::uint32_t e = off[x]; e < off[x + 1]; ++e)
+                if (hop[peer_of[e]] + 1 == hop[x]) cand.push_back(e);
             cand_off.push_back(static_cast<std::uint32_t>(cand.size()));
         }
     };
@@ -114,7 +122,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 std::uint32_t via = kNoLink;
                 for (std::uint32_t k = cand_off[i]; k < cand_off[i + 1]; ++k) {
                     const std::uint32_t e = cand[k];
-                    const std::uint64_t nd = dist[g.links(x)[e - off[x]].peer] + weight[e];
+                    const std::uint64_t nd = dist[peer_of[e]] + weight[e];
                     if (nd < best) best = nd, via = e;  // candidates ascend: ties keep the lowest
                 }
                 dist[x] = best;
@@ -132,7 +140,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 // Relax every x with a link x -> y: its cost is that link's weight.
                 for (std::uint32_t i = off[y]; i < off[y + 1]; ++i) {
                     const std::uint32_t e = reverse[i];  // link x -> y
-                    const SwitchIdx x = g.links(y)[i - off[y]].peer;
+                    const SwitchIdx x = peer_of[i];
                     const std::uint64_t nd = d + weight[e];
                     if (nd < dist[x] || (nd == dist[x] && e < next[x])) {
                         const bool improved = nd < dist[x];
@@ -146,9 +154,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         }
         // Forwarding entries and route lengths along the tree.
         const std::uint8_t extra = tg.is_switch ? 0 : 1;
-        for (SwitchIdx s = 0; s < n; ++s) {
-            if (dist[s] == kFar) continue;
-            t.lft[s][lid] = s == tg.sw ? tg.port : g.links(s)[next[s] - off[s]].port;
+        for (SwitchIdx s : settled) {
+            t.lft[s][lid] = s == tg.sw ? tg.port : port_of[next[s]];
             t.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(len[s] + extra, kInfHops - 1u));
         }
         // Load: each switch sends one route per LID it has; sum them down the tree.
@@ -158,7 +165,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             if (s == tg.sw || next[s] == kNoLink) continue;
             weight[next[s]] += carried[s];
             max_extra = std::max(max_extra, weight[next[s]] - p2);
-            carried[g.links(s)[next[s] - off[s]].peer] += carried[s];
+            carried[peer_of[next[s]]] += carried[s];
         }
         if (progress && (++done % 256 == 0)) progress(done, order.size());
     }
