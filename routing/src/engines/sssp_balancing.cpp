@@ -95,7 +95,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         for (std::size_t i = 0; i < bfs.size(); ++i) {
             const SwitchIdx x = bfs[i];
             for (std::uint32_t e = off[x]; e < off[x + 1]; ++e)
-                if (hop[peer_of[e]] == ~std::uint32_t{0}) hop[peer_of[e]] = hop[x] + 1, bfs.push_back(peer_of[e]);
+                if (hop[peer_of[e]] == ~std::uint32_t{0})
+                    hop[peer_of[e]] = hop[x] + 1, bfs.push_back(peer_of[e]);
         }
         max_hop = hop[bfs.back()];
         cand.clear();
