@@ -14,5 +14,6 @@ std::unique_ptr<Engine> make_ftree();
 std::unique_ptr<Engine> make_sssp();
 std::unique_ptr<Engine> make_dfsssp();
 std::unique_ptr<Engine> make_file();
+std::unique_ptr<Engine> make_nue();
 
 }  // namespace weft::routing::engines

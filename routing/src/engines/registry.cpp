@@ -17,6 +17,7 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("sssp", engines::make_sssp);
         x.add("dfsssp", engines::make_dfsssp);
         x.add("file", engines::make_file);
+        x.add("nue", engines::make_nue);
         return x;
     }();
     return r;

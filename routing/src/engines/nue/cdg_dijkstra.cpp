@@ -1,0 +1,138 @@
+#include "engines/nue/cdg_dijkstra.hpp"
+
+#include <algorithm>
+
+namespace weft::routing::engines::nue {
+namespace {
+constexpr std::uint64_t kFar = ~std::uint64_t{0};
+constexpr std::uint32_t kNoComponent = ~std::uint32_t{0};
+}  // namespace
+
+CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight) : ch_(ch), weight_(weight) {
+    const std::size_t n = ch.switches();
+    next_.assign(n, kNoChannel);
+    hops_.assign(n, kInfHops);
+    dist_.assign(n, kFar);
+    cand_dist_.assign(n, kFar);
+    cand_.assign(n, kNoChannel);
+    done_.assign(n, 0);
+    refused_.assign(ch.size(), 0);
+    carried_.assign(n, 0);
+    // Components, so that an impasse is told apart from a switch d cannot reach at all.
+    component_.assign(n, kNoComponent);
+    std::vector<SwitchIdx> queue;
+    std::uint32_t comps = 0;
+    for (SwitchIdx s = 0; s < n; ++s) {
+        if (component_[s] != kNoComponent) continue;
+        component_[s] = comps;
+        queue.assign(1, s);
+        for (std::size_t i = 0; i < queue.size(); ++i)
+            for (ChannelId c = ch.begin(queue[i]); c < ch.end(queue[i]); ++c)
+                if (component_[ch.head(c)] == kNoComponent)
+                    component_[ch.head(c)] = comps, queue.push_back(ch.head(c));
+        ++comps;
+    }
+}
+
+// x's cheapest channel into an already settled switch that has not been refused for x.
+void CdgDijkstra::push_best_alternative(SwitchIdx x) {
+    cand_dist_[x] = kFar;
+    cand_[x] = kNoChannel;
+    for (ChannelId c = ch_.begin(x); c < ch_.end(x); ++c) {
+        const SwitchIdx v = ch_.head(c);
+        if (done_[v] != stamp_ || refused_[c] == stamp_) continue;
+        const std::uint64_t nd = dist_[v] + weight_[c];
+        if (nd < cand_dist_[x]) cand_dist_[x] = nd, cand_[x] = c;
+    }
+    if (cand_[x] != kNoChannel) heap_.push({cand_dist_[x], cand_[x]});
+}
+
+bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
+    if (++stamp_ == 0) {
+        std::fill(done_.begin(), done_.end(), 0);
+        std::fill(refused_.begin(), refused_.end(), 0);
+        stamp_ = 1;
+    }
+    const std::size_t n = ch_.switches();
+    std::fill(next_.begin(), next_.end(), kNoChannel);
+    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    std::fill(cand_dist_.begin(), cand_dist_.end(), kFar);
+    order_.assign(1, d);
+    added_.clear();
+    done_[d] = stamp_;
+    dist_[d] = 0;
+    hops_[d] = 0;
+    std::size_t reachable = 0;
+    for (SwitchIdx s = 0; s < n; ++s) reachable += component_[s] == component_[d];
+
+    auto relax_into = [&](SwitchIdx v) {
+        // Every unsettled neighbour x of v may route through channel x -> v.
+        for (ChannelId o = ch_.begin(v); o < ch_.end(v); ++o) {
+            const ChannelId c = ch_.reverse(o);
+            const SwitchIdx x = ch_.tail(c);
+            if (done_[x] == stamp_) continue;
+            const std::uint64_t nd = dist_[v] + weight_[c];
+            if (nd < cand_dist_[x] || (nd == cand_dist_[x] && c < cand_[x])) {
+                cand_dist_[x] = nd;
+                cand_[x] = c;
+                heap_.push({nd, c});
+            }
+        }
+    };
+    relax_into(d);
+    while (!heap_.empty()) {
+        const auto [dd, c] = heap_.top();
+        heap_.pop();
+        const SwitchIdx x = ch_.tail(c);
+        if (done_[x] == stamp_ || cand_[x] != c || cand_dist_[x] != dd) continue;  // stale
+        const SwitchIdx v = ch_.head(c);
+        if (cdg && v != d) {
+            const auto r = cdg->try_add(c, next_[v]);
+            if (r == CompleteCdg::Add::Cycle) {
+                ++rejected_;
+                refused_[c] = stamp_;
+                push_best_alternative(x);
+                continue;
+            }
+            if (r == CompleteCdg::Add::Added) added_.emplace_back(c, next_[v]);
+        }
+        done_[x] = stamp_;
+        dist_[x] = dd;
+        next_[x] = c;
+        hops_[x] = static_cast<std::uint8_t>(std::min<unsigned>(hops_[v] + 1u, kInfHops - 1u));
+        order_.push_back(x);
+        relax_into(x);
+    }
+    if (order_.size() == reachable || !cdg || !escape) return true;
+
+    // Impasse: take this destination's dependencies back and use the escape paths.
+    for (auto [a, b] : added_) cdg->remove(a, b);
+    added_.clear();
+    escape->toward(d, next_);
+    std::vector<SwitchIdx> queue(1, d);
+    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    hops_[d] = 0;
+    // Settling order = breadth-first along the tree from d (children after parents).
+    std::vector<std::vector<SwitchIdx>> children(n);
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (next_[s] != kNoChannel) children[ch_.head(next_[s])].push_back(s);
+    order_.assign(1, d);
+    for (std::size_t i = 0; i < order_.size(); ++i)
+        for (SwitchIdx s : children[order_[i]]) {
+            hops_[s] = static_cast<std::uint8_t>(std::min<unsigned>(hops_[order_[i]] + 1u, kInfHops - 1u));
+            order_.push_back(s);
+        }
+    return false;
+}
+
+void CdgDijkstra::add_load(const std::vector<std::uint64_t> &sources) {
+    for (SwitchIdx s : order_) carried_[s] = sources[s];
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+        const ChannelId c = next_[*it];
+        if (c == kNoChannel) continue;
+        weight_[c] += carried_[*it];
+        carried_[ch_.head(c)] += carried_[*it];
+    }
+}
+
+}  // namespace weft::routing::engines::nue

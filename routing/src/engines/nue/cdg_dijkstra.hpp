@@ -1,0 +1,55 @@
+// Nue's path search for one destination: Dijkstra grown outward from the destination switch,
+// where a switch x may take channel x -> v only if the turn from that channel into v's already
+// chosen channel is a used dependency or can be added without closing a cycle in the layer's
+// complete CDG. A refused channel is dropped and x waits for its next-best one. When switches stay
+// unreached (an impasse) the destination's new dependencies are taken back and it is routed along
+// the escape paths, whose dependencies were reserved up front.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "engines/nue/complete_cdg.hpp"
+#include "engines/nue/escape_paths.hpp"
+
+namespace weft::routing::engines::nue {
+
+class CdgDijkstra {
+  public:
+    CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight);
+
+    // Routes toward switch d. cdg == nullptr: no dependency constraint (routes to switch LIDs
+    // that Nue does not treat as endpoints). Returns false if it had to use the escape paths.
+    bool route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape);
+
+    // Results of the last route(): next channel per switch (kNoChannel at d and where
+    // unreachable), hops to d, and the switches in settling order (d first).
+    const std::vector<ChannelId> &next() const { return next_; }
+    const std::vector<std::uint8_t> &hops() const { return hops_; }
+    const std::vector<SwitchIdx> &settled() const { return order_; }
+    std::uint64_t rejected() const { return rejected_; }
+
+    // Adds each route's load (sources per switch, carried down the tree) to the channel weights.
+    void add_load(const std::vector<std::uint64_t> &sources);
+
+  private:
+    void push_best_alternative(SwitchIdx x);
+    const Channels &ch_;
+    std::vector<std::uint64_t> &weight_;
+    std::vector<ChannelId> next_;
+    std::vector<std::uint8_t> hops_;
+    std::vector<std::uint64_t> dist_, cand_dist_;
+    std::vector<ChannelId> cand_;
+    std::vector<std::uint32_t> done_, refused_;  // stamps: settled switch, refused channel
+    std::uint32_t stamp_ = 0;
+    std::vector<SwitchIdx> order_;
+    std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
+    std::vector<std::uint32_t> component_;                // connected component per switch
+    std::vector<std::uint64_t> carried_;
+    std::uint64_t rejected_ = 0;
+    using Item = std::pair<std::uint64_t, ChannelId>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> heap_;
+};
+
+}  // namespace weft::routing::engines::nue

@@ -1,0 +1,75 @@
+// The complete channel dependency graph of one virtual layer. Channels are the directed
+// switch-to-switch links (SwitchGraph CSR positions); every turn c1 -> c2 (c2 leaves the switch c1
+// enters, other than straight back) is a possible dependency. Nue marks the dependencies its
+// routes use; the used ones must stay acyclic.
+//
+// OpenSM avoids most cycle searches by colouring weakly connected subgraphs. Here the used
+// dependencies keep a topological order instead (Pearce and Kelly's dynamic ordering): a new
+// dependency that agrees with the order costs O(1), one that does not is searched only among the
+// channels between its two ends in the order, and the order is repaired locally.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engines/switch_graph.hpp"
+
+namespace weft::routing::engines::nue {
+
+using ChannelId = std::uint32_t;
+inline constexpr ChannelId kNoChannel = 0xFFFFFFFFu;
+
+// Static channel structure of the switch graph.
+class Channels {
+  public:
+    explicit Channels(const Fabric &f, const SwitchGraph &g);
+    std::size_t size() const { return head_.size(); }
+    std::size_t switches() const { return off_.size() - 1; }
+    std::uint32_t begin(SwitchIdx s) const { return off_[s]; }  // channels out of s: begin..end
+    std::uint32_t end(SwitchIdx s) const { return off_[s + 1]; }
+    SwitchIdx head(ChannelId c) const { return head_[c]; }
+    SwitchIdx tail(ChannelId c) const { return tail_[c]; }
+    ChannelId reverse(ChannelId c) const { return rev_[c]; }  // same cable, other direction
+    PortNum port(ChannelId c) const { return port_[c]; }      // port of tail(c)
+    std::size_t max_degree() const { return max_deg_; }
+
+  private:
+    std::vector<std::uint32_t> off_;
+    std::vector<SwitchIdx> head_, tail_;
+    std::vector<ChannelId> rev_;
+    std::vector<PortNum> port_;
+    std::size_t max_deg_ = 0;
+};
+
+class CompleteCdg {
+  public:
+    explicit CompleteCdg(const Channels &ch);
+
+    enum class Add : std::uint8_t { Present, Added, Cycle };
+
+    // Clears every used dependency (a new layer).
+    void reset();
+    bool used(ChannelId c1, ChannelId c2) const { return used_[slot(c1, c2)] != 0; }
+    // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
+    Add try_add(ChannelId c1, ChannelId c2);
+    // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it).
+    void remove(ChannelId c1, ChannelId c2) { used_[slot(c1, c2)] = 0; }
+    std::uint64_t used_count() const;
+    // True if the used dependencies are acyclic (a full check, for tests).
+    bool acyclic() const;
+
+  private:
+    std::size_t slot(ChannelId c1, ChannelId c2) const {
+        return std::size_t{c1} * ch_.max_degree() + (c2 - ch_.begin(ch_.head(c1)));
+    }
+    const Channels &ch_;
+    std::vector<std::uint8_t> used_;
+    std::vector<std::uint32_t> ord_;   // position of each channel in the topological order
+    std::vector<ChannelId> at_;        // channel at each position
+    std::vector<std::uint32_t> seen_;  // search stamps
+    std::uint32_t stamp_ = 0;
+    std::vector<ChannelId> fwd_, bwd_, stack_;
+    std::vector<std::uint32_t> pool_;
+};
+
+}  // namespace weft::routing::engines::nue

@@ -1,0 +1,115 @@
+#include "engines/nue/escape_paths.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace weft::routing::engines::nue {
+
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members) {
+    const std::size_t n = g.size();
+    std::vector<double> between(n, 0.0), sigma(n), delta(n);
+    std::vector<std::uint64_t> distance_sum(n, 0);
+    std::vector<std::uint32_t> dist(n);
+    std::vector<std::uint8_t> member(n, 0);
+    for (SwitchIdx m : members) member[m] = 1;
+    std::vector<SwitchIdx> order;
+    constexpr std::uint32_t kFar = std::numeric_limits<std::uint32_t>::max();
+    for (SwitchIdx s : members) {
+        // BFS counting shortest paths (sigma), then dependencies accumulated in reverse BFS order
+        // with only member targets contributing.
+        std::fill(dist.begin(), dist.end(), kFar);
+        std::fill(sigma.begin(), sigma.end(), 0.0);
+        std::fill(delta.begin(), delta.end(), 0.0);
+        order.assign(1, s);
+        dist[s] = 0;
+        sigma[s] = 1;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const SwitchIdx v = order[i];
+            distance_sum[v] += dist[v];
+            for (const SwitchLink &l : g.links(v)) {
+                if (dist[l.peer] == kFar) dist[l.peer] = dist[v] + 1, order.push_back(l.peer);
+                if (dist[l.peer] == dist[v] + 1) sigma[l.peer] += sigma[v];
+            }
+        }
+        for (std::size_t i = order.size(); i-- > 0;) {
+            const SwitchIdx w = order[i];
+            const double carry = (member[w] && w != s ? 1.0 : 0.0) + delta[w];
+            for (const SwitchLink &l : g.links(w))
+                if (dist[l.peer] + 1 == dist[w]) delta[l.peer] += sigma[l.peer] / sigma[w] * carry;
+            if (w != s) between[w] += delta[w];
+        }
+        for (SwitchIdx v = 0; v < n; ++v)
+            if (dist[v] == kFar) distance_sum[v] += n;  // unreachable: worse than any distance
+    }
+    // Candidates: the convex subgraph (positive centrality: on a shortest member-member path)
+    // and the members themselves.
+    SwitchIdx best = kNoSwitch;
+    for (SwitchIdx v = 0; v < n; ++v) {
+        if (!member[v] && between[v] <= 0) continue;
+        if (best == kNoSwitch || between[v] > between[best] + 1e-9 ||
+            (between[v] >= between[best] - 1e-9 && distance_sum[v] < distance_sum[best]))
+            best = v;
+    }
+    return best == kNoSwitch ? 0 : best;
+}
+
+EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root) : ch_(ch), root_(root) {
+    const std::size_t n = g.size();
+    std::vector<ChannelId> parent(n, kNoChannel);  // channel from the parent into the switch
+    std::vector<std::uint8_t> in_tree(n, 0);
+    std::vector<std::pair<ChannelId, ChannelId>> edges;  // tree cables, both directions
+    auto grow = [&](SwitchIdx start) {
+        in_tree[start] = 1;
+        queue_.assign(1, start);
+        for (std::size_t i = 0; i < queue_.size(); ++i) {
+            const SwitchIdx v = queue_[i];
+            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
+                const SwitchIdx w = ch.head(c);
+                if (in_tree[w]) continue;
+                in_tree[w] = 1;
+                parent[w] = c;
+                edges.emplace_back(c, ch.reverse(c));
+                queue_.push_back(w);
+            }
+        }
+    };
+    if (n) grow(root);
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (!in_tree[s]) grow(s);
+    tree_off_.assign(n + 1, 0);
+    for (auto [a, b] : edges) ++tree_off_[ch.tail(a) + 1], ++tree_off_[ch.tail(b) + 1];
+    for (std::size_t s = 0; s < n; ++s) tree_off_[s + 1] += tree_off_[s];
+    tree_.resize(tree_off_[n]);
+    std::vector<std::uint32_t> fill(tree_off_.begin(), tree_off_.end() - 1);
+    for (auto [a, b] : edges) tree_[fill[ch.tail(a)]++] = a, tree_[fill[ch.tail(b)]++] = b;
+}
+
+void EscapeTree::toward(SwitchIdx d, std::vector<ChannelId> &next) const {
+    next.assign(tree_off_.size() - 1, kNoChannel);
+    queue_.assign(1, d);
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+        const SwitchIdx v = queue_[i];
+        for (std::uint32_t k = tree_off_[v]; k < tree_off_[v + 1]; ++k) {
+            const SwitchIdx w = ch_.head(tree_[k]);
+            if (w == d || next[w] != kNoChannel) continue;
+            next[w] = ch_.reverse(tree_[k]);
+            queue_.push_back(w);
+        }
+    }
+}
+
+void EscapeTree::mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const {
+    std::vector<ChannelId> next;
+    for (SwitchIdx d : dest_switches) {
+        toward(d, next);
+        for (SwitchIdx v = 0; v < next.size(); ++v) {
+            if (next[v] == kNoChannel) continue;
+            const SwitchIdx w = ch_.head(next[v]);
+            if (w == d) continue;
+            if (cdg.try_add(next[v], next[w]) == CompleteCdg::Add::Cycle)
+                throw std::logic_error("nue: escape paths on a spanning tree closed a dependency cycle");
+        }
+    }
+}
+
+}  // namespace weft::routing::engines::nue

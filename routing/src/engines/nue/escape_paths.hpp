@@ -1,0 +1,38 @@
+// Escape paths of a virtual layer: a spanning tree rooted at the layer's central node. Routes
+// along a tree never turn back, so no set of their dependencies can form a cycle; Nue marks the
+// tree routes toward every destination of the layer as used before routing anything, so every
+// destination can always fall back to them (an impasse never leaves a node unrouted).
+#pragma once
+
+#include <vector>
+
+#include "engines/nue/complete_cdg.hpp"
+
+namespace weft::routing::engines::nue {
+
+// The central node of the layer whose destinations sit on `members` (switches): the node of the
+// convex subgraph (every shortest path between two members) with the highest betweenness
+// centrality over member pairs (Brandes' accumulation, sources and targets restricted to the
+// members). Ties and an all-zero centrality go to the smallest total distance to the members,
+// then the lowest index.
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members);
+
+class EscapeTree {
+  public:
+    // Breadth-first spanning forest: from root, then from each switch no earlier tree reached.
+    EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root);
+    SwitchIdx root() const { return root_; }
+    // next[s] = the tree channel s takes toward d; kNoChannel for d and switches not connected to d.
+    void toward(SwitchIdx d, std::vector<ChannelId> &next) const;
+    // Marks the dependencies of the tree routes toward each destination switch as used.
+    void mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const;
+
+  private:
+    const Channels &ch_;
+    SwitchIdx root_;
+    std::vector<std::uint32_t> tree_off_;  // tree channels out of each switch (CSR)
+    std::vector<ChannelId> tree_;
+    mutable std::vector<SwitchIdx> queue_;
+};
+
+}  // namespace weft::routing::engines::nue

@@ -1,0 +1,153 @@
+// Nue's driver (OpenSM osm_ucast_nue.c's flow, our own code): the VL budget, the destinations and
+// their order, the layer partition, then per layer the central node, a fresh complete CDG with
+// the escape paths, and one constrained Dijkstra per destination LID with balancing weights.
+// Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
+#include <algorithm>
+#include <numeric>
+
+#include "engines/nue/cdg_dijkstra.hpp"
+#include "engines/nue/layer_partition.hpp"
+#include "weft/routing/nue.hpp"
+
+namespace weft::routing {
+
+using namespace engines;
+using namespace engines::nue;
+
+namespace {
+
+// OpenSM's nue_max_num_vls: 0 = every operational VL; otherwise no more than the fabric offers.
+// Operational VLs: qos_max_vls when QoS sets it, else max_vls; at most 15 data VLs.
+unsigned vl_budget(const RoutingOptions &o) {
+    unsigned operational = (o.qos && o.qos_max_vls) ? o.qos_max_vls : o.max_vls;
+    operational = std::clamp(operational, 1u, 15u);
+    return o.nue_max_num_vls == 0 ? operational : std::min(o.nue_max_num_vls, operational);
+}
+
+}  // namespace
+
+HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t, NuePartitioner partitioner,
+                     NueStats *stats, const std::function<void(std::size_t, std::size_t)> &progress) {
+    const SwitchGraph g(f);
+    if (g.size() == 0) return HookResult::failure("not a switched subnet");
+    const std::size_t n = g.size();
+    const Channels ch(f, g);
+    NueStats local;
+    NueStats &st = stats ? *stats : local;
+    st = NueStats{};
+    st.layers_allowed = vl_budget(o);
+
+    // Destinations: every CA/router LID, and switch LIDs when switches count as endpoints.
+    // Sources per switch weigh the routes for balancing (OpenSM: the LIDs behind each switch).
+    std::vector<std::uint64_t> sources(n, 0);
+    std::uint64_t all_lids = 0;
+    std::vector<Lid> dests, switch_lids;
+    for (Lid l = 1; l <= g.max_lid(); ++l) {
+        const LidTarget &tg = g.target(l);
+        if (tg.sw == kNoSwitch) continue;
+        ++all_lids;
+        if (!tg.is_switch || o.nue_include_switches) ++sources[tg.sw];
+        if (tg.is_switch && !o.nue_include_switches)
+            switch_lids.push_back(l);
+        else
+            dests.push_back(l);
+    }
+    // Order: switches with the most endpoints first, GUID order among equals; CA LIDs in port
+    // order, switch LIDs after them (as sssp/dfsssp).
+    std::vector<std::uint32_t> rank(n);
+    {
+        std::vector<SwitchIdx> sws(n);
+        std::iota(sws.begin(), sws.end(), 0);
+        std::stable_sort(sws.begin(), sws.end(), [&](SwitchIdx a, SwitchIdx b) {
+            if (g.end_ports(a) != g.end_ports(b)) return g.end_ports(a) > g.end_ports(b);
+            return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
+        });
+        for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
+    }
+    auto by_order = [&](Lid a, Lid b) {
+        const LidTarget &x = g.target(a), &y = g.target(b);
+        if (x.is_switch != y.is_switch) return y.is_switch;
+        if (x.sw != y.sw) return rank[x.sw] < rank[y.sw];
+        return a < b;
+    };
+    std::stable_sort(dests.begin(), dests.end(), by_order);
+    std::stable_sort(switch_lids.begin(), switch_lids.end(), by_order);
+
+    const bool want_metis = partitioner != NuePartitioner::SemiRandom;
+    LayerPartition part = partition_layers(g, dests, st.layers_allowed, want_metis,
+                                           partitioner == NuePartitioner::Metis, o.seed);
+    if (part.used == 0) return HookResult::failure("nue: " + part.note);
+    st.metis_used = part.metis;
+    st.partition_note = part.note;
+    st.layers_used = part.used;
+
+    t.reset(f);
+    const std::size_t lids = std::size_t{g.max_lid()} + 1;
+    t.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
+    const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
+    std::vector<std::uint64_t> weight(ch.size(), p2);  // P^2 + load: minimal paths unless refused
+    CdgDijkstra search(ch, weight);
+    CompleteCdg cdg(ch);
+
+    auto store = [&](Lid lid) {
+        const LidTarget &tg = g.target(lid);
+        const std::uint8_t extra = tg.is_switch ? 0 : 1;
+        const auto &next = search.next();
+        const auto &hops = search.hops();
+        for (SwitchIdx s : search.settled()) {
+            t.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
+            t.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+        }
+    };
+
+    std::size_t done = 0;
+    const std::size_t total = dests.size() + switch_lids.size();
+    std::vector<SwitchIdx> members;
+    for (unsigned layer = 0; layer < part.used; ++layer) {
+        std::vector<Lid> mine;
+        for (Lid l : dests)
+            if (part.layer[l] == layer) mine.push_back(l);
+        if (mine.empty()) continue;
+        members.clear();
+        for (Lid l : mine) members.push_back(g.target(l).sw);
+        std::sort(members.begin(), members.end());
+        members.erase(std::unique(members.begin(), members.end()), members.end());
+        const SwitchIdx root = central_node(g, members);
+        st.central_nodes.push_back(root);
+        const EscapeTree escape(g, ch, root);
+        cdg.reset();
+        escape.mark(members, cdg);
+        for (Lid lid : mine) {
+            if (!search.route(g.target(lid).sw, &cdg, &escape)) ++st.escape_routed;
+            search.add_load(sources);
+            store(lid);
+            for (SwitchIdx s = 0; s < n; ++s) t.path_sl[s][lid] = static_cast<std::uint8_t>(layer);
+            if (progress && (++done % 256 == 0)) progress(done, total);
+        }
+    }
+    st.destinations = dests.size();
+    // Switch LIDs outside the endpoint set: balanced routes, no dependency constraint, SL 0.
+    for (Lid lid : switch_lids) {
+        search.route(g.target(lid).sw, nullptr, nullptr);
+        store(lid);
+        if (progress && (++done % 256 == 0)) progress(done, total);
+    }
+    st.rejected_dependencies = search.rejected();
+
+    t.vls_used = part.used;
+    if (part.used > 1) {
+        // Layers stay apart only if every switch maps SL i to VL i (OpenSM's doc: VL = SL % VLs).
+        const unsigned operational =
+            std::clamp((o.qos && o.qos_max_vls) ? o.qos_max_vls : o.max_vls, 1u, 15u);
+        Sl2Vl map{};
+        for (unsigned sl = 0; sl < 16; ++sl) map[sl] = static_cast<std::uint8_t>(sl % operational);
+        t.sl2vl.resize(n);
+        for (SwitchIdx s = 0; s < n; ++s) {
+            const std::size_t w = std::size_t{f.node(f.switch_node(s)).num_ports} + 1;
+            t.sl2vl[s].assign(w * w, map);
+        }
+    }
+    return HookResult::success();
+}
+
+}  // namespace weft::routing
