@@ -29,6 +29,9 @@ struct NueStats {
     std::vector<SwitchIdx> central_nodes;     // escape-tree root of each layer
 };
 
+// Whether this build partitions with METIS (else only the semi-random split is available).
+bool nue_has_metis();
+
 // Routes f with Nue into t (lft, hops, path_sl, sl2vl, vls_used). Fails only on a fabric without
 // switches or a METIS run that was demanded and failed.
 HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,

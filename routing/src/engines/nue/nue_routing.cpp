@@ -26,6 +26,10 @@ unsigned vl_budget(const RoutingOptions &o) {
 
 }  // namespace
 
+bool nue_has_metis() {
+    return metis_available();
+}
+
 HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t, NuePartitioner partitioner,
                      NueStats *stats, const std::function<void(std::size_t, std::size_t)> &progress) {
     const SwitchGraph g(f);
