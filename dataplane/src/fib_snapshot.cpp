@@ -22,7 +22,10 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
       lft_raw_(lids_->lft.data()),
       mft_raw_(lids_->mft.data()),
       sl2vl_(sl2vl),
-      ars_(std::move(ars)) {}
+      ars_(std::move(ars)) {
+    for (NhgEntry &e : nhgs_)
+        e.ars_selectable = e.mode == NhgMode::Ars && ars_ != nullptr && ars_->nhg(e.id) != nullptr;
+}
 
 FibSnapshot::~FibSnapshot() = default;
 

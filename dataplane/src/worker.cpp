@@ -56,7 +56,8 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
 
 void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                           std::uint64_t now_tsc) {
-    // Parse the whole burst, gathering IPv4 and IPv6 destinations for one bulk lookup each.
+    // Parse the whole burst; then hash it, gathering IPv4 and IPv6 destinations for one bulk
+    // lookup each. Two passes: the second reads the keys after the first's stores have retired.
     std::uint32_t v4_addr[kMaxBurst];
     std::uint8_t v6_addr[kMaxBurst][16];
     unsigned n4 = 0, n6 = 0;
@@ -64,9 +65,12 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     for (std::uint16_t i = 0; i < n; ++i) {
         if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
         rx_bytes += pkts[i]->pkt_len;
-        ParsedPacket &p = parsed_[i];
-        verdict_[i] = parse_mbuf(pkts[i], config_.parser, p);
+        verdict_[i] = parse_mbuf_unhashed(pkts[i], config_.parser, parsed_[i]);
+    }
+    for (std::uint16_t i = 0; i < n; ++i) {
         if (verdict_[i] != DropReason::None) continue;
+        ParsedPacket &p = parsed_[i];
+        p.hash = flow_hash(p.key);
         if (p.kind == PacketKind::Ipv4) {
             v4_addr[n4] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
                           (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
@@ -150,10 +154,18 @@ void Worker::forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket 
     const auto index = static_cast<std::uint32_t>(nhg_index);
     if (selector_.is_ars(*nhg)) {
         // ACL stage, then the burst ARS selection once the whole burst is parsed and looked up.
+        // Field by field: a request built whole on the stack and copied in reads back the
+        // fields' fresh narrow stores with wide loads, which stalls on store forwarding.
         const ars::AclPolicy *acl = selector_.acl();
-        ars_pending_[ars_n_] = PendingArs{m, &p};
-        ars_req_[ars_n_] = SelectionRequest{index,   nhg,  p.hash,
-                                            now_tsc, true, acl ? classify(m, p, *acl) : ars::AclVerdict{}};
+        ars_pending_[ars_n_].m = m;
+        ars_pending_[ars_n_].p = &p;
+        SelectionRequest &r = ars_req_[ars_n_];
+        r.nhg_index = index;
+        r.nhg = nhg;
+        r.flow_hash = p.hash;
+        r.now_tsc = now_tsc;
+        r.need_mac = true;
+        r.verdict = acl ? classify(m, p, *acl) : ars::AclVerdict{};
         ++ars_n_;
         return;
     }

@@ -33,6 +33,9 @@ struct NhgEntry {
     std::uint32_t first_member = 0;  // into the snapshot's member array
     std::uint16_t member_count = 0;  // 0: slot unused
     NhgMode mode = NhgMode::Ecmp;
+    // Set by the snapshot: an ARS-mode group its ARS configuration knows, so it selects through
+    // ARS (the hot path tests this flag instead of looking the id up in the configuration).
+    bool ars_selectable = false;
 };
 
 // LFT entry for one unicast LID.

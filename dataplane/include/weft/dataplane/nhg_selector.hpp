@@ -61,10 +61,9 @@ class ArsSelector {
     void sync(const FibSnapshot &fib);
     MemberChoice select(const FibSnapshot &fib, const SelectionRequest &req) noexcept;
 
-    // Whether `nhg` selects through ARS with the adopted configuration.
-    bool is_ars(const NhgEntry &nhg) const noexcept {
-        return nhg.mode == NhgMode::Ars && adopted_ != nullptr && adopted_->nhg(nhg.id) != nullptr;
-    }
+    // Whether `nhg` (of the snapshot last given to sync()) selects through ARS with the adopted
+    // configuration, which is that snapshot's.
+    bool is_ars(const NhgEntry &nhg) const noexcept { return nhg.ars_selectable && adopted_ != nullptr; }
     // The ACL policy of the adopted configuration, or null when there is none (or no rules).
     const ars::AclPolicy *acl() const noexcept {
         return adopted_ != nullptr && !adopted_->acl().empty() ? &adopted_->acl() : nullptr;
