@@ -109,6 +109,30 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         }
     }
     if (ars_n_ != 0) finish_ars(fib);
+    publish_tally();
+}
+
+void Worker::count_nhg(std::uint32_t nhg_index, std::uint32_t bytes) noexcept {
+    if (nhg_index != tally_.nhg_index) {
+        if (tally_.nhg_pkts != 0) {
+            counters_->nhgs[tally_.nhg_index].pkts.add(tally_.nhg_pkts);
+            counters_->nhgs[tally_.nhg_index].bytes.add(tally_.nhg_bytes);
+        }
+        tally_.nhg_index = nhg_index;
+        tally_.nhg_pkts = 0;
+        tally_.nhg_bytes = 0;
+    }
+    ++tally_.nhg_pkts;
+    tally_.nhg_bytes += bytes;
+}
+
+void Worker::publish_tally() noexcept {
+    if (tally_.fwd_pkts != 0) counters_->fwd_pkts.add(tally_.fwd_pkts);
+    if (tally_.nhg_pkts != 0) {
+        counters_->nhgs[tally_.nhg_index].pkts.add(tally_.nhg_pkts);
+        counters_->nhgs[tally_.nhg_index].bytes.add(tally_.nhg_bytes);
+    }
+    tally_ = Tally{};
 }
 
 ars::AclVerdict Worker::classify(const rte_mbuf *m, const ParsedPacket &p,
@@ -181,8 +205,7 @@ void Worker::send_ip(rte_mbuf *m, const ParsedPacket &p, std::uint32_t index, co
         ipv4_decrement_ttl(frame + p.l3_offset);
     else
         ipv6_decrement_hop_limit(frame + p.l3_offset);
-    counters_->nhgs[index].pkts.add();
-    counters_->nhgs[index].bytes.add(m->pkt_len);
+    count_nhg(index, m->pkt_len);
     enqueue(m, member.port, 0);
 }
 
@@ -236,8 +259,7 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 selector_.select(fib, SelectionRequest{t.value, nhg, p.hash, now_tsc, false});
             if (c.member == nullptr) return drop(m, c.reason);
             port = c.member->port;
-            counters_->nhgs[t.value].pkts.add();
-            counters_->nhgs[t.value].bytes.add(m->pkt_len);
+            count_nhg(t.value, m->pkt_len);
             break;
         }
         default:
@@ -254,7 +276,7 @@ void Worker::enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t slot) {
     }
     b.pkts[b.count++] = m;
     b.bytes += m->pkt_len;
-    counters_->fwd_pkts.add();
+    ++tally_.fwd_pkts;
 }
 
 void Worker::flush() noexcept {

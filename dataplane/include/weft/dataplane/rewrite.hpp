@@ -1,6 +1,7 @@
 // Header rewrites on the forwarding path, in place on the frame's bytes.
 #pragma once
 
+#include <rte_byteorder.h>
 #include <rte_ether.h>
 
 #include <cstdint>
@@ -18,18 +19,19 @@ inline void set_src_mac(std::uint8_t *frame, const rte_ether_addr &src) noexcept
 }
 
 // Decrements the IPv4 TTL and updates the header checksum incrementally (RFC 1624, eqn. 3:
-// HC' = ~(~HC + ~m + m')), so the header is not summed again. The caller has checked TTL > 1.
+// HC' = ~(~HC + ~m + m')), so the header is not summed again. The caller has checked TTL > 1,
+// so the word m = TTL|protocol drops by exactly 0x0100 and ~m + m' is the constant 0xFEFF.
+// The one's-complement sum does not depend on byte order: the checksum is updated as it lies
+// in memory (host order) with the constant byte-swapped to match.
 inline void ipv4_decrement_ttl(std::uint8_t *ip) noexcept {
-    const std::uint32_t old_word = (std::uint32_t{ip[8]} << 8) | ip[9];
     ip[8] = static_cast<std::uint8_t>(ip[8] - 1);
-    const std::uint32_t new_word = (std::uint32_t{ip[8]} << 8) | ip[9];
-    const std::uint32_t hc = (std::uint32_t{ip[10]} << 8) | ip[11];
-    std::uint32_t sum = (~hc & 0xFFFFu) + (~old_word & 0xFFFFu) + new_word;
-    sum = (sum & 0xFFFFu) + (sum >> 16);
-    sum = (sum & 0xFFFFu) + (sum >> 16);
-    const auto out = static_cast<std::uint16_t>(~sum);
-    ip[10] = static_cast<std::uint8_t>(out >> 8);
-    ip[11] = static_cast<std::uint8_t>(out);
+    std::uint16_t hc;
+    std::memcpy(&hc, ip + 10, 2);
+    const std::uint16_t delta = rte_cpu_to_be_16(0xFEFF);
+    std::uint32_t sum = static_cast<std::uint32_t>(static_cast<std::uint16_t>(~hc)) + delta;
+    sum = (sum & 0xFFFFu) + (sum >> 16);  // two 16-bit addends: one carry at most
+    hc = static_cast<std::uint16_t>(~sum);
+    std::memcpy(ip + 10, &hc, 2);
 }
 
 // IPv6 has no header checksum.

@@ -82,6 +82,8 @@ class Worker {
     void enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t queue_slot);
     void flush() noexcept;
     void drop(rte_mbuf *m, DropReason why) noexcept;
+    void count_nhg(std::uint32_t nhg_index, std::uint32_t bytes) noexcept;
+    void publish_tally() noexcept;
     TxBuffer &buffer(std::uint16_t port, std::uint16_t slot) noexcept {
         return tx_[static_cast<std::size_t>(port) * config_.tx_queues + slot];
     }
@@ -103,6 +105,15 @@ class Worker {
     std::array<SelectionRequest, kMaxBurst> ars_req_;
     std::array<MemberChoice, kMaxBurst> ars_choice_;
     unsigned ars_n_ = 0;
+    // Counts of the current burst, added to the shared counters once at its end rather than per
+    // frame: forwarded frames, and a run of frames through the same NHG.
+    struct Tally {
+        std::uint64_t fwd_pkts = 0;
+        std::uint32_t nhg_index = kNoRoute;
+        std::uint64_t nhg_pkts = 0;
+        std::uint64_t nhg_bytes = 0;
+    };
+    Tally tally_;
 };
 
 }  // namespace weft::dataplane
