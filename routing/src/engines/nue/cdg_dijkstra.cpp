@@ -30,8 +30,55 @@ CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
             for (ChannelId c = ch.begin(queue[i]); c < ch.end(queue[i]); ++c)
                 if (component_[ch.head(c)] == kNoComponent)
                     component_[ch.head(c)] = comps, queue.push_back(ch.head(c));
+        component_size_.push_back(static_cast<std::uint32_t>(queue.size()));
         ++comps;
     }
+    heap_pos_.assign(n, kNotQueued);
+}
+
+void CdgDijkstra::heap_update(SwitchIdx x) {
+    std::uint32_t i = heap_pos_[x];
+    if (i == kNotQueued) i = static_cast<std::uint32_t>(heap_.size()), heap_.push_back(x);
+    while (i > 0) {
+        const std::uint32_t up = (i - 1) / 4;
+        if (!before(x, heap_[up])) break;
+        heap_[i] = heap_[up];
+        heap_pos_[heap_[i]] = i;
+        i = up;
+    }
+    heap_[i] = x;
+    heap_pos_[x] = i;
+}
+
+void CdgDijkstra::sift_down(std::uint32_t i) {
+    const SwitchIdx x = heap_[i];
+    const std::uint32_t n = static_cast<std::uint32_t>(heap_.size());
+    for (;;) {
+        const std::uint32_t first = 4 * i + 1;
+        if (first >= n) break;
+        std::uint32_t best = first;
+        for (std::uint32_t k = first + 1; k < std::min(first + 4, n); ++k)
+            if (before(heap_[k], heap_[best])) best = k;
+        if (!before(heap_[best], x)) break;
+        heap_[i] = heap_[best];
+        heap_pos_[heap_[i]] = i;
+        i = best;
+    }
+    heap_[i] = x;
+    heap_pos_[x] = i;
+}
+
+SwitchIdx CdgDijkstra::heap_pop() {
+    const SwitchIdx top = heap_[0];
+    heap_pos_[top] = kNotQueued;
+    const SwitchIdx last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) {
+        heap_[0] = last;
+        heap_pos_[last] = 0;
+        sift_down(0);
+    }
+    return top;
 }
 
 // x's cheapest channel into an already settled switch that has not been refused for x.
@@ -44,7 +91,7 @@ void CdgDijkstra::push_best_alternative(SwitchIdx x) {
         const std::uint64_t nd = dist_[v] + weight_[c];
         if (nd < cand_dist_[x]) cand_dist_[x] = nd, cand_[x] = c;
     }
-    if (cand_[x] != kNoChannel) heap_.push({cand_dist_[x], cand_[x]});
+    if (cand_[x] != kNoChannel) heap_update(x);  // x was just popped: a fresh entry
 }
 
 bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
@@ -62,8 +109,7 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
     done_[d] = stamp_;
     dist_[d] = 0;
     hops_[d] = 0;
-    std::size_t reachable = 0;
-    for (SwitchIdx s = 0; s < n; ++s) reachable += component_[s] == component_[d];
+    const std::size_t reachable = component_size_[component_[d]];
 
     auto relax_into = [&](SwitchIdx v) {
         // Every unsettled neighbour x of v may route through channel x -> v.
@@ -75,16 +121,15 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
             if (nd < cand_dist_[x] || (nd == cand_dist_[x] && c < cand_[x])) {
                 cand_dist_[x] = nd;
                 cand_[x] = c;
-                heap_.push({nd, c});
+                heap_update(x);
             }
         }
     };
     relax_into(d);
     while (!heap_.empty()) {
-        const auto [dd, c] = heap_.top();
-        heap_.pop();
-        const SwitchIdx x = ch_.tail(c);
-        if (done_[x] == stamp_ || cand_[x] != c || cand_dist_[x] != dd) continue;  // stale
+        const SwitchIdx x = heap_pop();
+        const ChannelId c = cand_[x];
+        const std::uint64_t dd = cand_dist_[x];
         const SwitchIdx v = ch_.head(c);
         if (cdg && v != d) {
             const auto r = cdg->try_add(c, next_[v]);

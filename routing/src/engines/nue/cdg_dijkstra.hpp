@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "engines/nue/complete_cdg.hpp"
@@ -35,6 +34,14 @@ class CdgDijkstra {
 
   private:
     void push_best_alternative(SwitchIdx x);
+    // Indexed 4-ary min-heap of unsettled switches keyed by (cand_dist_, cand_): one entry per
+    // switch, updated in place, so no stale entries pile up.
+    bool before(SwitchIdx a, SwitchIdx b) const {
+        return cand_dist_[a] != cand_dist_[b] ? cand_dist_[a] < cand_dist_[b] : cand_[a] < cand_[b];
+    }
+    void heap_update(SwitchIdx x);  // insert x or move it up after its key dropped
+    SwitchIdx heap_pop();
+    void sift_down(std::uint32_t i);
     const Channels &ch_;
     std::vector<std::uint64_t> &weight_;
     std::vector<ChannelId> next_;
@@ -47,9 +54,11 @@ class CdgDijkstra {
     std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
     std::vector<std::uint32_t> component_;                // connected component per switch
     std::vector<std::uint64_t> carried_;
+    std::vector<std::uint32_t> component_size_;
     std::uint64_t rejected_ = 0;
-    using Item = std::pair<std::uint64_t, ChannelId>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> heap_;
+    std::vector<SwitchIdx> heap_;
+    std::vector<std::uint32_t> heap_pos_;  // kNotQueued when not in heap_
+    static constexpr std::uint32_t kNotQueued = ~std::uint32_t{0};
 };
 
 }  // namespace weft::routing::engines::nue

@@ -125,11 +125,12 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             if (!search.route(g.target(lid).sw, &cdg, &escape)) ++st.escape_routed;
             search.add_load(sources);
             store(lid);
-            for (SwitchIdx s = 0; s < n; ++s) t.path_sl[s][lid] = static_cast<std::uint8_t>(layer);
             if (progress && (++done % 256 == 0)) progress(done, total);
         }
     }
     st.destinations = dests.size();
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (Lid lid : dests) t.path_sl[s][lid] = part.layer[lid];
     // Switch LIDs outside the endpoint set: balanced routes, no dependency constraint, SL 0.
     for (Lid lid : switch_lids) {
         search.route(g.target(lid).sw, nullptr, nullptr);
