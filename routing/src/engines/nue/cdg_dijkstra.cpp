@@ -37,45 +37,47 @@ CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
 }
 
 void CdgDijkstra::heap_update(SwitchIdx x) {
+    const Entry e{cand_dist_[x], cand_[x], x};
     std::uint32_t i = heap_pos_[x];
-    if (i == kNotQueued) i = static_cast<std::uint32_t>(heap_.size()), heap_.push_back(x);
+    if (i == kNotQueued) i = static_cast<std::uint32_t>(heap_.size()), heap_.push_back(e);
     while (i > 0) {
         const std::uint32_t up = (i - 1) / 4;
-        if (!before(x, heap_[up])) break;
+        if (!(e < heap_[up])) break;
         heap_[i] = heap_[up];
-        heap_pos_[heap_[i]] = i;
+        heap_pos_[heap_[i].sw] = i;
         i = up;
     }
-    heap_[i] = x;
+    heap_[i] = e;
     heap_pos_[x] = i;
 }
 
 void CdgDijkstra::sift_down(std::uint32_t i) {
-    const SwitchIdx x = heap_[i];
+    const Entry e = heap_[i];
     const std::uint32_t n = static_cast<std::uint32_t>(heap_.size());
     for (;;) {
         const std::uint32_t first = 4 * i + 1;
         if (first >= n) break;
         std::uint32_t best = first;
-        for (std::uint32_t k = first + 1; k < std::min(first + 4, n); ++k)
-            if (before(heap_[k], heap_[best])) best = k;
-        if (!before(heap_[best], x)) break;
+        const std::uint32_t last = std::min(first + 4, n);
+        for (std::uint32_t k = first + 1; k < last; ++k)
+            if (heap_[k] < heap_[best]) best = k;
+        if (!(heap_[best] < e)) break;
         heap_[i] = heap_[best];
-        heap_pos_[heap_[i]] = i;
+        heap_pos_[heap_[i].sw] = i;
         i = best;
     }
-    heap_[i] = x;
-    heap_pos_[x] = i;
+    heap_[i] = e;
+    heap_pos_[e.sw] = i;
 }
 
 SwitchIdx CdgDijkstra::heap_pop() {
-    const SwitchIdx top = heap_[0];
+    const SwitchIdx top = heap_[0].sw;
     heap_pos_[top] = kNotQueued;
-    const SwitchIdx last = heap_.back();
+    const Entry last = heap_.back();
     heap_.pop_back();
     if (!heap_.empty()) {
         heap_[0] = last;
-        heap_pos_[last] = 0;
+        heap_pos_[last.sw] = 0;
         sift_down(0);
     }
     return top;

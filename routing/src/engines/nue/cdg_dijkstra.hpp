@@ -36,9 +36,12 @@ class CdgDijkstra {
     void push_best_alternative(SwitchIdx x);
     // Indexed 4-ary min-heap of unsettled switches keyed by (cand_dist_, cand_): one entry per
     // switch, updated in place, so no stale entries pile up.
-    bool before(SwitchIdx a, SwitchIdx b) const {
-        return cand_dist_[a] != cand_dist_[b] ? cand_dist_[a] < cand_dist_[b] : cand_[a] < cand_[b];
-    }
+    struct Entry {
+        std::uint64_t dist;
+        ChannelId ch;
+        SwitchIdx sw;
+        bool operator<(const Entry &o) const { return dist != o.dist ? dist < o.dist : ch < o.ch; }
+    };
     void heap_update(SwitchIdx x);  // insert x or move it up after its key dropped
     SwitchIdx heap_pop();
     void sift_down(std::uint32_t i);
@@ -56,7 +59,7 @@ class CdgDijkstra {
     std::vector<std::uint64_t> carried_;
     std::vector<std::uint32_t> component_size_;
     std::uint64_t rejected_ = 0;
-    std::vector<SwitchIdx> heap_;
+    std::vector<Entry> heap_;
     std::vector<std::uint32_t> heap_pos_;  // kNotQueued when not in heap_
     static constexpr std::uint32_t kNotQueued = ~std::uint32_t{0};
 };
