@@ -34,12 +34,20 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
     seen_.assign(ch.size(), 0);
     ord_.resize(ch.size());
     at_.resize(ch.size());
-    reset();
+    reset(std::vector<std::uint32_t>(ch.switches(), 0));
 }
 
-void CompleteCdg::reset() {
+void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     std::fill(used_.begin(), used_.end(), 0);
-    for (ChannelId c = 0; c < ch_.size(); ++c) ord_[c] = c, at_[c] = c;
+    auto key = [&](ChannelId c) -> std::int64_t {
+        const std::int64_t from = level[ch_.tail(c)], to = level[ch_.head(c)];
+        if (to < from) return -(std::int64_t{1} << 40) - from;  // up: deepest first
+        if (to == from) return 0;
+        return (std::int64_t{1} << 40) + from;  // down: shallowest first
+    };
+    for (ChannelId c = 0; c < ch_.size(); ++c) at_[c] = c;
+    std::stable_sort(at_.begin(), at_.end(), [&](ChannelId a, ChannelId b) { return key(a) < key(b); });
+    for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 
 std::uint64_t CompleteCdg::used_count() const {

@@ -47,8 +47,11 @@ class CompleteCdg {
 
     enum class Add : std::uint8_t { Present, Added, Cycle };
 
-    // Clears every used dependency (a new layer).
-    void reset();
+    // Clears every used dependency (a new layer). The starting order follows up*/down* by the
+    // given BFS levels (channels toward the root first, deepest first; then those at one level;
+    // then channels away from the root, shallowest first), so routes that climb and then descend,
+    // the escape paths among them, add their dependencies without reordering.
+    void reset(const std::vector<std::uint32_t> &level);
     bool used(ChannelId c1, ChannelId c2) const { return used_[slot(c1, c2)] != 0; }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
     Add try_add(ChannelId c1, ChannelId c2);

@@ -57,6 +57,7 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
     const std::size_t n = g.size();
     std::vector<ChannelId> parent(n, kNoChannel);  // channel from the parent into the switch
     std::vector<std::uint8_t> in_tree(n, 0);
+    level_.assign(n, 0);
     std::vector<std::pair<ChannelId, ChannelId>> edges;  // tree cables, both directions
     auto grow = [&](SwitchIdx start) {
         in_tree[start] = 1;
@@ -68,6 +69,7 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
                 if (in_tree[w]) continue;
                 in_tree[w] = 1;
                 parent[w] = c;
+                level_[w] = level_[v] + 1;
                 edges.emplace_back(c, ch.reverse(c));
                 queue_.push_back(w);
             }

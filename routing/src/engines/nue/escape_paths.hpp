@@ -22,6 +22,8 @@ class EscapeTree {
     // Breadth-first spanning forest: from root, then from each switch no earlier tree reached.
     EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root);
     SwitchIdx root() const { return root_; }
+    // Tree depth of each switch (0 at the root; each further tree of the forest from 0).
+    const std::vector<std::uint32_t> &levels() const { return level_; }
     // next[s] = the tree channel s takes toward d; kNoChannel for d and switches not connected to d.
     void toward(SwitchIdx d, std::vector<ChannelId> &next) const;
     // Marks the dependencies of the tree routes toward each destination switch as used.
@@ -32,6 +34,7 @@ class EscapeTree {
     SwitchIdx root_;
     std::vector<std::uint32_t> tree_off_;  // tree channels out of each switch (CSR)
     std::vector<ChannelId> tree_;
+    std::vector<std::uint32_t> level_;
     mutable std::vector<SwitchIdx> queue_;
 };
 

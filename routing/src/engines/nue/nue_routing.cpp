@@ -119,7 +119,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         const SwitchIdx root = central_node(g, members);
         st.central_nodes.push_back(root);
         const EscapeTree escape(g, ch, root);
-        cdg.reset();
+        cdg.reset(escape.levels());
         escape.mark(members, cdg);
         for (Lid lid : mine) {
             if (!search.route(g.target(lid).sw, &cdg, &escape)) ++st.escape_routed;
