@@ -52,6 +52,8 @@ Routing (OpenSM's option names)
   -R, --routing_engine L   engine chain, e.g. ftree,updn (default minhop)
   -a, --root_guid_file F   -u, --cn_guid_file F   -G, --io_guid_file F   -i, --ignore_guids F
   -H, --max_reverse_hops N --no_fallback           -U, --lfts_file F (file engine)
+  -w, --hop_weights_file F -O, --port_search_ordering_file F (--dimn_ports_file F)
+  -X, --guid_routing_order_file F                  -m, --ids_guid_file F
   --seed S                 seed for every randomized choice (default 1)
   -Q, --qos                --qos_max_vls N           --max_vls N (VL budget, default 8)
   --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
@@ -73,6 +75,7 @@ Output
 struct Args {
     std::string topo, gen, fail, guid2lid, chain = "minhop", dump, json, dot, disc, net, g2l;
     std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
+    std::string hop_weights_file, port_order_file, routing_order_file, ids_file;
     unsigned lmc = 0, ebb_runs = 100, max_reverse_hops = 0;
     long shifts = 16;
     std::uint64_t seed = 1;
@@ -132,6 +135,11 @@ Args parse_args(int argc, char **argv) {
         {"max_reverse_hops", required_argument, nullptr, 'H'},
         {"no_fallback", no_argument, nullptr, kNoFallback},
         {"lfts_file", required_argument, nullptr, 'U'},
+        {"hop_weights_file", required_argument, nullptr, 'w'},
+        {"port_search_ordering_file", required_argument, nullptr, 'O'},
+        {"dimn_ports_file", required_argument, nullptr, 'O'},
+        {"guid_routing_order_file", required_argument, nullptr, 'X'},
+        {"ids_guid_file", required_argument, nullptr, 'm'},
         {"seed", required_argument, nullptr, kSeed},
         {"verify", no_argument, nullptr, kVerify},
         {"metrics", no_argument, nullptr, kMetrics},
@@ -160,7 +168,7 @@ Args parse_args(int argc, char **argv) {
     Args a;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:Qqh", opts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:w:O:X:m:Qqh", opts, nullptr)) != -1) {
         switch (c) {
             case kTopo:
                 a.topo = optarg;
@@ -201,6 +209,18 @@ Args parse_args(int argc, char **argv) {
                 break;
             case 'U':
                 a.lfts_file = optarg;
+                break;
+            case 'w':
+                a.hop_weights_file = optarg;
+                break;
+            case 'O':
+                a.port_order_file = optarg;
+                break;
+            case 'X':
+                a.routing_order_file = optarg;
+                break;
+            case 'm':
+                a.ids_file = optarg;
                 break;
             case kSeed:
                 a.seed = number("--seed", optarg, ~0ull);
@@ -415,7 +435,18 @@ int run(const Args &a) {
     if (!a.root_file.empty()) ro.root_guids = read_guid_list(slurp(a.root_file), a.root_file);
     if (!a.cn_file.empty()) ro.cn_guids = read_guid_list(slurp(a.cn_file), a.cn_file);
     if (!a.io_file.empty()) ro.io_guids = read_guid_list(slurp(a.io_file), a.io_file);
-    if (!a.ignore_file.empty()) ro.ignore_guids = read_guid_list(slurp(a.ignore_file), a.ignore_file);
+    if (!a.ignore_file.empty()) {
+        IgnoreList ig = read_ignore_guids(slurp(a.ignore_file), a.ignore_file);
+        ro.ignore_guids = std::move(ig.end_port_guids);
+        ro.ignore_ports = std::move(ig.switch_ports);
+    }
+    if (!a.hop_weights_file.empty())
+        ro.hop_weights = read_hop_weights(slurp(a.hop_weights_file), a.hop_weights_file);
+    if (!a.port_order_file.empty())
+        ro.port_search_order = read_port_search_ordering(slurp(a.port_order_file), a.port_order_file);
+    if (!a.routing_order_file.empty())
+        ro.guid_routing_order = read_guid_list(slurp(a.routing_order_file), a.routing_order_file);
+    if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(slurp(a.ids_file), a.ids_file);
     RoutingTables t;
     t0 = std::chrono::steady_clock::now();
     const ChainResult cr = run_chain(a.chain, f, ro, t, progress.step("routing"));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "weft/routing/fabric.hpp"
+#include "weft/routing/option_files.hpp"
 #include "weft/routing/tables.hpp"
 
 namespace weft::routing {
@@ -25,11 +26,15 @@ struct RoutingOptions {
     std::vector<Guid> io_guids;      // -G / --io_guid_file (ftree)
     std::vector<Guid> ignore_guids;  // -i: end-port GUIDs whose switch-side port is left out of
                                      // equalization (the old per-GUID form of the file)
-    std::vector<std::pair<Guid, PortNum>> ignore_ports;  // -i, OpenSM 3.3 form: "switch-guid port"
-    bool port_profile_switch_nodes = false;              // count routes to switch LIDs in equalization
-    unsigned max_reverse_hops = 0;                       // -H / --max_reverse_hops (ftree)
-    std::string lfts_file;                               // file engine: opensm-lfts.dump to load
-    unsigned max_vls = 8;                                // VL budget for dfsssp/lash/nue (OpenSM: 8 data VLs)
+    std::vector<std::pair<Guid, PortNum>> ignore_ports;     // -i, OpenSM 3.3 form: "switch-guid port"
+    std::vector<HopWeight> hop_weights;                     // -w / --hop_weights_file (minhop matrices)
+    std::vector<PortOrder> port_search_order;               // -O / --port_search_ordering_file
+    std::vector<Guid> guid_routing_order;                   // -X: port GUIDs routed first, in this order
+    std::vector<std::pair<Guid, std::uint64_t>> ids_guids;  // -m / --ids_guid_file (updn, dnup)
+    bool port_profile_switch_nodes = false;                 // count routes to switch LIDs in equalization
+    unsigned max_reverse_hops = 0;                          // -H / --max_reverse_hops (ftree)
+    std::string lfts_file;                                  // file engine: opensm-lfts.dump to load
+    unsigned max_vls = 8;  // VL budget for dfsssp/lash/nue (OpenSM: 8 data VLs)
     bool no_fallback = false;
     std::uint64_t seed = 1;  // for every randomized choice (deterministic when fixed)
 
@@ -93,7 +98,8 @@ class Engine {
     // Multicast spanning tree for one group (OpenSM mcast_build_stree), called after the unicast
     // hooks with their finished tables. Default: the chain's min-hop tree.
     virtual bool provides_mcast_tree() const { return false; }
-    virtual HookResult build_mcast_tree(RoutingContext &, const RoutingTables &, const McastGroup &, McastTree &) {
+    virtual HookResult build_mcast_tree(RoutingContext &, const RoutingTables &, const McastGroup &,
+                                        McastTree &) {
         return {};
     }
 };
@@ -135,7 +141,8 @@ void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &
 // The default multicast tree (OpenSM's mcast manager): rooted at the switch whose largest hop
 // count to the group's members is smallest, grown along min-hop ports of t.hops. Fails, naming
 // the member, when one cannot be reached.
-HookResult build_minhop_mcast_tree(const Fabric &f, const RoutingTables &t, const McastGroup &g, McastTree &out);
+HookResult build_minhop_mcast_tree(const Fabric &f, const RoutingTables &t, const McastGroup &g,
+                                   McastTree &out);
 
 // Fills t.hops[s][lid] with the length of the route the LFTs actually take from s to lid
 // (kInfHops where the LFT walk does not arrive). Engines whose routes are not min-hop (ftree
