@@ -175,9 +175,12 @@ WEFT_ARS_HOT QualityBand Worker::member_quality(const GroupMember &m) const {
 
 std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
     // Best band and the set of members holding it, for each role.
+    // Ties are counted as they are found: std::popcount is a library call on a baseline x86-64
+    // build, and this runs for every new flowlet.
     struct Best {
         int band = -1;
         std::uint64_t mask = 0;
+        unsigned ties = 0;
     };
     auto scan = [&](std::uint16_t begin, std::uint16_t count) {
         Best best;
@@ -188,8 +191,10 @@ std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
             if (q > best.band) {
                 best.band = q;
                 best.mask = std::uint64_t{1} << i;
+                best.ties = 1;
             } else if (q == best.band) {
                 best.mask |= std::uint64_t{1} << i;
+                ++best.ties;
             }
         }
         return best;
@@ -203,8 +208,7 @@ std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
     const Best &set = choice == PathChoice::kPrimary ? primary : alternate;
     const std::uint16_t base = choice == PathChoice::kPrimary ? 0 : g.primary_count;
     // Ties broken by the seeded generator.
-    const int ties = std::popcount(set.mask);
-    const unsigned pick = ties == 1 ? 0 : rng_.below(static_cast<std::uint32_t>(ties));
+    const unsigned pick = set.ties == 1 ? 0 : rng_.below(set.ties);
     return static_cast<std::uint16_t>(base + nth_set_bit(set.mask, pick));
 }
 
@@ -404,10 +408,65 @@ Egress Worker::select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerd
     return decide(r, flow_hash, now);
 }
 
+// The common burst: every packet for one group, no ACL verdict, the group's own ARS object in a
+// flowlet mode. The group is looked up and its members' liveness read once for the burst
+// instead of per packet (the board changes once per sampling interval; a burst is a few
+// microseconds), and a packet that continues its flowlet takes a short path. A packet that
+// starts a new flowlet goes through the same new_flowlet() as every other path. Returns false,
+// having done nothing, when the burst is not of this kind.
+bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Ticks now,
+                                    std::span<Egress> out) {
+    const NhgId id = requests[0].nhg;
+    if (id >= hot_nhgs_.size()) return false;
+    const HotGroup &h = hot_nhgs_[id];
+    if (h.table == nullptr) return false;  // no ARS object, or no table for it
+    if (h.object->mode != Mode::kFlowletQuality && h.object->mode != Mode::kFlowletRandom) return false;
+    const SelectionGroup &g = *h.group;
+    if (g.size() > 64) return false;
+    for (const SelectRequest &q : requests)
+        if (q.nhg != id || q.verdict.flags != 0) return false;
+
+    MacroFlowTable &table = *h.table;
+    std::uint32_t index[kBurstSize];
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        index[i] = table.index_of(requests[i].flow_hash);
+        prefetch(table.bucket(index[i]));
+    }
+    std::uint64_t live = 0;
+    for (std::uint16_t m = 0; m < g.size(); ++m)
+        if (member_live(g.members[m])) live |= std::uint64_t{1} << m;
+    const Ticks idle = h.object->idle_ticks;
+    h.counters->count_decision(h.object->mode, requests.size());
+
+    Resolved r;
+    r.group = &g;
+    r.counters = h.counters;
+    r.object = h.object;
+    r.object_id = h.object_id;
+    r.is_lag = false;
+    r.group_id = id;
+    r.monitored = h.object->monitoring;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        MacroFlowTable::Bucket *bucket = table.bucket(index[i]);
+        const MacroFlowTable::Bucket current = *bucket;
+        std::uint16_t member = current.member();
+        if (member < g.size() && current.idle_for(now) <= idle && ((live >> member) & 1) != 0) {
+            *bucket = MacroFlowTable::Bucket::make(member, now);  // same flowlet: stay
+        } else {
+            r.bucket = bucket;
+            r.bucket_index = index[i];
+            member = new_flowlet(r, now);
+        }
+        out[i] = to_egress(r, member, requests[i].flow_hash, now);
+    }
+    return true;
+}
+
 void Worker::select_nhg_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out) {
     Resolved resolved[kBurstSize];
     for (std::size_t base = 0; base < requests.size(); base += kBurstSize) {
         const std::size_t n = std::min(kBurstSize, requests.size() - base);
+        if (select_one_group_burst(requests.subspan(base, n), now, out.subspan(base, n))) continue;
         // Pass 1: find every bucket and start its cache line loading.
         for (std::size_t i = 0; i < n; ++i) {
             const SelectRequest &q = requests[base + i];

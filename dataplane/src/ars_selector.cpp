@@ -15,8 +15,10 @@ void ArsSelector::sync(const FibSnapshot &fib) {
     adopted_ = config.get();
 }
 
-MemberChoice ArsSelector::map_egress(const FibSnapshot &fib, const SelectionRequest &req,
-                                     ars::Egress e) noexcept {
+// Inlined into the burst loop: called per packet, it would be a call per packet.
+[[gnu::always_inline]] inline MemberChoice ArsSelector::map_egress(const FibSnapshot &fib,
+                                                                   const SelectionRequest &req,
+                                                                   ars::Egress e) noexcept {
     if (e.dropped()) return {nullptr, DropReason::NoLiveMember};
     const auto members = fib.members(*req.nhg);
     // The dataplane members of an ARS group are built in ARS member order, so the index usually

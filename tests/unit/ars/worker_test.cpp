@@ -88,6 +88,12 @@ TEST(Worker, BurstGivesTheSameAnswersAsSinglePackets) {
         EXPECT_EQ(e.port, out[i].port) << i;
         EXPECT_EQ(e.member, out[i].member) << i;
     }
+    // The burst counts what the single-packet path counts.
+    const CounterValues a = one.worker.nhg_counters(5), c = many.worker.nhg_counters(5);
+    EXPECT_EQ(a.decisions, c.decisions);
+    EXPECT_EQ(a.next_hop_reassignments, c.next_hop_reassignments);
+    EXPECT_EQ(a.port_reassignments, c.port_reassignments);
+    EXPECT_EQ(a.packet_drops, c.packet_drops);
 }
 
 TEST(Worker, CountersSumOverWorkers) {

@@ -37,7 +37,7 @@ class SelectionCounters {
         if (member_changed_target || is_lag) bump(port_reassignments_);
         if (link_down) bump(link_down_reassignments_);
     }
-    void count_decision(Mode mode) { bump(decisions_[static_cast<int>(mode)]); }
+    void count_decision(Mode mode, std::uint64_t n = 1) { bump(decisions_[static_cast<int>(mode)], n); }
     void count_static_hash() { bump(static_hash_decisions_); }
 
     CounterValues read() const;
@@ -46,8 +46,8 @@ class SelectionCounters {
   private:
     using Counter = std::atomic<std::uint64_t>;
     // Only the owning worker writes, so a relaxed load and store is an exact increment.
-    static void bump(Counter &c) {
-        c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    static void bump(Counter &c, std::uint64_t n = 1) {
+        c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     }
 
     Counter packet_drops_{0};

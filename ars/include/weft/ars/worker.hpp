@@ -110,6 +110,7 @@ class Worker {
     static constexpr std::uint16_t kRemovedMember = 0xFFFE;
 
     void resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict, Resolved &r);
+    bool select_one_group_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out);
     Egress decide(const Resolved &r, std::uint32_t flow_hash, Ticks now);
     std::uint16_t flowlet(const Resolved &r, Ticks now);
     std::uint16_t new_flowlet(const Resolved &r, Ticks now);  // the rare path: choose, count, monitor
