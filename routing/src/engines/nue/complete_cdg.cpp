@@ -1,6 +1,7 @@
 #include "engines/nue/complete_cdg.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "engines/sssp_balancing.hpp"
 
@@ -30,7 +31,9 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
 }
 
 CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
-    used_.assign(ch.size() * ch.max_degree(), 0);
+    words_ = std::max<std::size_t>(1, (ch.max_degree() + 63) / 64);
+    out_.assign(ch.size() * words_, 0);
+    in_.assign(ch.size() * words_, 0);
     seen_.assign(ch.size(), 0);
     ord_.resize(ch.size());
     at_.resize(ch.size());
@@ -38,7 +41,8 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
 }
 
 void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
-    std::fill(used_.begin(), used_.end(), 0);
+    std::fill(out_.begin(), out_.end(), 0);
+    std::fill(in_.begin(), in_.end(), 0);
     auto key = [&](ChannelId c) -> std::int64_t {
         const std::int64_t from = level[ch_.tail(c)], to = level[ch_.head(c)];
         if (to < from) return -(std::int64_t{1} << 40) - from;  // up: deepest first
@@ -50,18 +54,22 @@ void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 
-std::uint64_t CompleteCdg::used_count() const {
-    std::uint64_t n = 0;
-    for (auto u : used_) n += u;
-    return n;
+void CompleteCdg::set(ChannelId c1, ChannelId c2, bool on) {
+    const std::size_t k = c2 - ch_.begin(ch_.head(c1));
+    const std::size_t j = ch_.reverse(c1) - ch_.begin(ch_.tail(c2));
+    std::uint64_t &o = out_[std::size_t{c1} * words_ + k / 64], &i = in_[std::size_t{c2} * words_ + j / 64];
+    if (on) {
+        o |= std::uint64_t{1} << (k % 64), i |= std::uint64_t{1} << (j % 64);
+    } else {
+        o &= ~(std::uint64_t{1} << (k % 64)), i &= ~(std::uint64_t{1} << (j % 64));
+    }
 }
 
 CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
-    std::uint8_t &u = used_[slot(c1, c2)];
-    if (u) return Add::Present;
+    if (used(c1, c2)) return Add::Present;
     const std::uint32_t lo = ord_[c2], hi = ord_[c1];
     if (hi < lo) {
-        u = 1;
+        set(c1, c2, true);
         return Add::Added;
     }
     if (++stamp_ == 0) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 1;
@@ -73,13 +81,13 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
         const ChannelId x = stack_.back();
         stack_.pop_back();
         fwd_.push_back(x);
-        const SwitchIdx h = ch_.head(x);
-        const std::size_t base = std::size_t{x} * ch_.max_degree();
-        for (ChannelId y = ch_.begin(h); y < ch_.end(h); ++y) {
-            if (!used_[base + (y - ch_.begin(h))]) continue;
-            if (y == c1) return Add::Cycle;
-            if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack_.push_back(y);
-        }
+        const ChannelId first = ch_.begin(ch_.head(x));
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = out_[std::size_t{x} * words_ + w]; bits; bits &= bits - 1) {
+                const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
+                if (y == c1) return Add::Cycle;
+                if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack_.push_back(y);
+            }
     }
     // Backward from c1 through channels ordered after c2.
     bwd_.clear();
@@ -89,12 +97,13 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
         const ChannelId x = stack_.back();
         stack_.pop_back();
         bwd_.push_back(x);
-        const SwitchIdx t = ch_.tail(x);
-        for (ChannelId o = ch_.begin(t); o < ch_.end(t); ++o) {
-            const ChannelId y = ch_.reverse(o);  // a channel into t
-            if (!used_[slot(y, x)]) continue;
-            if (seen_[y] != stamp_ && ord_[y] > lo) seen_[y] = stamp_, stack_.push_back(y);
-        }
+        const ChannelId first = ch_.begin(ch_.tail(x));
+        for (std::size_t w = 0; w < words_; ++w)
+            for (std::uint64_t bits = in_[std::size_t{x} * words_ + w]; bits; bits &= bits - 1) {
+                const ChannelId y =
+                    ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
+                if (seen_[y] != stamp_ && ord_[y] > lo) seen_[y] = stamp_, stack_.push_back(y);
+            }
     }
     // The backward set moves in front of the forward set, in the positions both held.
     auto by_ord = [&](ChannelId a, ChannelId b) { return ord_[a] < ord_[b]; };
@@ -107,18 +116,8 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
     std::size_t i = 0;
     for (ChannelId x : bwd_) ord_[x] = pool_[i], at_[pool_[i]] = x, ++i;
     for (ChannelId x : fwd_) ord_[x] = pool_[i], at_[pool_[i]] = x, ++i;
-    u = 1;
+    set(c1, c2, true);
     return Add::Added;
-}
-
-bool CompleteCdg::acyclic() const {
-    for (ChannelId c = 0; c < ch_.size(); ++c) {
-        const SwitchIdx h = ch_.head(c);
-        for (ChannelId y = ch_.begin(h); y < ch_.end(h); ++y)
-            if (used_[std::size_t{c} * ch_.max_degree() + (y - ch_.begin(h))] && ord_[c] >= ord_[y])
-                return false;
-    }
-    return true;
 }
 
 }  // namespace weft::routing::engines::nue

@@ -52,21 +52,23 @@ class CompleteCdg {
     // then channels away from the root, shallowest first), so routes that climb and then descend,
     // the escape paths among them, add their dependencies without reordering.
     void reset(const std::vector<std::uint32_t> &level);
-    bool used(ChannelId c1, ChannelId c2) const { return used_[slot(c1, c2)] != 0; }
+    bool used(ChannelId c1, ChannelId c2) const {
+        const std::size_t k = c2 - ch_.begin(ch_.head(c1));
+        return (out_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
+    }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
     Add try_add(ChannelId c1, ChannelId c2);
     // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it).
-    void remove(ChannelId c1, ChannelId c2) { used_[slot(c1, c2)] = 0; }
-    std::uint64_t used_count() const;
-    // True if the used dependencies are acyclic (a full check, for tests).
-    bool acyclic() const;
+    void remove(ChannelId c1, ChannelId c2) { set(c1, c2, false); }
 
   private:
-    std::size_t slot(ChannelId c1, ChannelId c2) const {
-        return std::size_t{c1} * ch_.max_degree() + (c2 - ch_.begin(ch_.head(c1)));
-    }
+    void set(ChannelId c1, ChannelId c2, bool on);
+    // Used dependencies as bit rows, so searches visit only the used ones: out_ row of c, bit k
+    // = c -> the k-th channel out of head(c); in_ row of c, bit j = reverse(j-th channel out of
+    // tail(c)) -> c.
     const Channels &ch_;
-    std::vector<std::uint8_t> used_;
+    std::size_t words_ = 1;
+    std::vector<std::uint64_t> out_, in_;
     std::vector<std::uint32_t> ord_;   // position of each channel in the topological order
     std::vector<ChannelId> at_;        // channel at each position
     std::vector<std::uint32_t> seen_;  // search stamps
