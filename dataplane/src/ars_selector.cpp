@@ -3,7 +3,9 @@
 namespace weft::dataplane {
 
 ArsSelector::ArsSelector(const LinkState &links, const ars::PortBoard &board, unsigned worker_index)
-    : ecmp_(links), links_(&links), ars_(board, worker_index) {}
+    : ecmp_(links), links_(&links), ars_(board, worker_index) {
+    ars_.set_monitor_hook(ars::MonitorHook{&ArsSelector::on_reassign, this});
+}
 
 void ArsSelector::sync(const FibSnapshot &fib) {
     const std::shared_ptr<const ars::Config> &config = fib.ars();
@@ -38,13 +40,31 @@ void ArsSelector::sync(const FibSnapshot &fib) {
     return ecmp_.select(fib, req);
 }
 
-MemberChoice ArsSelector::select(const FibSnapshot &fib, const SelectionRequest &req) noexcept {
+void ArsSelector::set_monitor_hook(ars::MonitorHook hook) noexcept {
+    user_hook_ = hook;
+}
+
+void ArsSelector::on_reassign(void *self, const ars::ReassignEvent &e) {
+    auto *s = static_cast<ArsSelector *>(self);
+    if (s->reassigned_ != nullptr) *s->reassigned_ = true;
+    if (s->user_hook_) s->user_hook_(e);
+}
+
+MemberChoice ArsSelector::select(const FibSnapshot &fib, const SelectionRequest &req,
+                                 bool *reassigned) noexcept {
     if (!is_ars(*req.nhg)) return ecmp_.select(fib, req);
-    return map_egress(fib, req, ars_.select_nhg(req.nhg->id, req.flow_hash, req.now_tsc, req.verdict));
+    reassigned_ = reassigned;
+    const ars::Egress e = ars_.select_nhg(req.nhg->id, req.flow_hash, req.now_tsc, req.verdict);
+    reassigned_ = nullptr;
+    return map_egress(fib, req, e);
 }
 
 void ArsSelector::select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
-                                   std::span<MemberChoice> out) noexcept {
+                                   std::span<MemberChoice> out, std::span<bool> reassigned) noexcept {
+    if (!reassigned.empty()) {
+        for (std::size_t i = 0; i < reqs.size(); ++i) out[i] = select(fib, reqs[i], &reassigned[i]);
+        return;
+    }
     for (std::size_t base = 0; base < reqs.size(); base += ars::kBurstSize) {
         const std::size_t n = std::min(ars::kBurstSize, reqs.size() - base);
         for (std::size_t i = 0; i < n; ++i) {

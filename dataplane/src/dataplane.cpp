@@ -51,6 +51,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
 
     // Readers: every worker, plus one id for telemetry.
     publisher_ = std::make_unique<FibPublisher>(num_workers() + 1);
+    capture_ = std::make_unique<ReassignCapture>(num_workers(), publisher_->qsbr());
     board_ = std::make_unique<ars::PortBoard>(kMaxPorts, ars::capabilities().max_lag_groups);
     ports_ = std::make_unique<PortRuntime[]>(num_ports_);
     for (std::uint16_t p = 0; p < num_ports_; ++p) configure_port(p);
@@ -73,6 +74,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         wc.parser = config_.parser;
         for (std::uint16_t p = 0; p < num_ports_; ++p) wc.port_mac[p] = ports_[p].mac;
         wc.clone_pool = pool_;
+        wc.capture = capture_->slot(w);
         workers_.push_back(
             std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));
     }
@@ -86,6 +88,7 @@ Dataplane::~Dataplane() {
         if (ports_[p].configured) rte_eth_dev_close(p);
     }
     workers_.clear();
+    capture_.reset();  // closes a running capture file; uses the RCU state
     publisher_.reset();
     rte_mempool_free(pool_);
 }

@@ -157,12 +157,28 @@ ars::AclVerdict Worker::classify(const rte_mbuf *m, const ParsedPacket &p,
 }
 
 void Worker::finish_ars(const FibSnapshot &fib) {
+    const bool capture = capturing();
+    std::span<bool> reassigned;
+    if (capture) {
+        reassigned = std::span<bool>(ars_reassigned_.data(), ars_n_);
+        std::fill(reassigned.begin(), reassigned.end(), false);
+    }
     selector_.select_ars_burst(fib, std::span<const SelectionRequest>(ars_req_.data(), ars_n_),
-                               std::span<MemberChoice>(ars_choice_.data(), ars_n_));
+                               std::span<MemberChoice>(ars_choice_.data(), ars_n_), reassigned);
     for (unsigned k = 0; k < ars_n_; ++k) {
         const MemberChoice &c = ars_choice_[k];
         if (c.member == nullptr) {
             drop(ars_pending_[k].m, c.reason);
+            continue;
+        }
+        if (capture && reassigned[k]) {
+            // Held by an extra reference so the copy shows the frame as sent, whatever happens
+            // to it at the TX buffer.
+            rte_mbuf *m = ars_pending_[k].m;
+            rte_mbuf_refcnt_update(m, 1);
+            send_ip(m, *ars_pending_[k].p, ars_req_[k].nhg_index, *c.member);
+            config_.capture->record(m, c.member->port, config_.tx_queue_base, ars_req_[k].now_tsc);
+            rte_pktmbuf_free(m);
             continue;
         }
         send_ip(ars_pending_[k].m, *ars_pending_[k].p, ars_req_[k].nhg_index, *c.member);
@@ -255,11 +271,19 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         case LftTarget::Kind::Nhg: {
             const NhgEntry *nhg = fib.nhg(t.value);
             if (nhg == nullptr) return drop(m, DropReason::LftMiss);
+            bool reassigned = false;
             const MemberChoice c =
-                selector_.select(fib, SelectionRequest{t.value, nhg, p.hash, now_tsc, false});
+                selector_.select(fib, SelectionRequest{t.value, nhg, p.hash, now_tsc, false},
+                                 capturing() ? &reassigned : nullptr);
             if (c.member == nullptr) return drop(m, c.reason);
             port = c.member->port;
             count_nhg(t.value, m->pkt_len);
+            if (reassigned) {  // monitoring capture: as in finish_ars
+                rte_mbuf_refcnt_update(m, 1);
+                send_iboe(fib, m, p, port);
+                config_.capture->record(m, port, config_.tx_queue_base, now_tsc);
+                return rte_pktmbuf_free(m);
+            }
             break;
         }
         default:

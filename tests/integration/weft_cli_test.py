@@ -176,6 +176,12 @@ GOOD = [
     "sl2vl set port 1 sl 3 vl 1",
     "monitor start",
     "monitor stop",
+    "monitor start file /dev/null",
+    "show monitor",
+    "show monitor json",
+    "monitor stop",
+    "monitor file /dev/null",
+    "monitor file off",
     "port stop 3",
     "port start 3",
     "port stop all",
@@ -205,7 +211,8 @@ GOOD = [
     "quit",
 ]
 
-STATE = ["show route json", "show nhg json", "show ars nhg 1 json", "show port stats json", "show drops json"]
+STATE = ["show route json", "show nhg json", "show ars nhg 1 json", "show port stats json", "show drops json",
+         "show monitor json"]
 
 BAD = [
     "frobnicate",                                   # unknown word
@@ -252,6 +259,10 @@ BAD = [
     "acl add 5 dport 10-5 action disable-ars",      # empty range
     "acl add 5 action set-ars 9",                   # no ARS object 9
     "monitor sideways",                             # start|stop
+    "monitor start file",                           # no path
+    "monitor start /dev/null",                      # `file` missing
+    "monitor file /nonexistent/x.pcapng",           # cannot be created
+    "show monitor jsn",                             # json misspelt
     "port stop 9",                                  # no port 9
     "set link-down port 9",                         # no port 9
     "show ars nhg 77",                              # no such group
@@ -412,6 +423,11 @@ def main():
     check(re.search(r"ports=4 - cores=1 - streams=4 - burst=32", res.get("show config fwd", "")) is not None and
           len(re.findall(r"^  RX P=\d/Q=0", res.get("show config fwd", ""), re.M)) == 4,
           "good: show config fwd lists the core and its four streams")
+    mon = js("show monitor json")
+    check(mon.get("monitor") is True and mon.get("capture", {}).get("active") is True and
+          mon["capture"].get("file") == "/dev/null", "good: show monitor json reports monitoring and the capture")
+    check("capture: running into /dev/null" in res.get("show monitor", ""), "good: show monitor names the file")
+    check("/dev/null closed, 0 records" in res.get("monitor file off", ""), "good: monitor file off closes it")
     check("NIC statistics for port 1 cleared" in res.get("clear port stats 1", "") and
           res.get("clear port stats all", "").count("cleared") == 4, "good: clear port stats answers per port")
 

@@ -396,7 +396,7 @@ static cmdline_parse_token_string_t ArsCmd_set = TOKEN_STRING_INITIALIZER(ArsCmd
 static cmdline_parse_token_string_t ArsCmd_show = TOKEN_STRING_INITIALIZER(ArsCmd, first, "show");
 static cmdline_parse_token_string_t ArsCmd_ars2 = TOKEN_STRING_INITIALIZER(ArsCmd, second, "ars");
 static cmdline_parse_token_string_t ArsCmd_ars1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "ars");
-static cmdline_parse_token_string_t ArsCmd_word1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "lag#acl#monitor");
+static cmdline_parse_token_string_t ArsCmd_word1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "lag#acl");
 static cmdline_parse_token_string_t ArsCmd_rest = TOKEN_STRING_INITIALIZER(ArsCmd, rest, TOKEN_STRING_MULTI);
 
 void ars_two(void *res, struct cmdline *cl, void *data) {
@@ -417,10 +417,8 @@ Inst<3> inst_show_ars{ars_two,
                       {WEFT_HDR(ArsCmd_show), WEFT_HDR(ArsCmd_ars2), WEFT_HDR(ArsCmd_rest), nullptr}};
 Inst<2> inst_ars_object{
     ars_one, nullptr, "ars object add|del ...", {WEFT_HDR(ArsCmd_ars1), WEFT_HDR(ArsCmd_rest), nullptr}};
-Inst<2> inst_ars_words{ars_one,
-                       nullptr,
-                       "lag ... | acl ... | monitor start|stop",
-                       {WEFT_HDR(ArsCmd_word1), WEFT_HDR(ArsCmd_rest), nullptr}};
+Inst<2> inst_ars_words{
+    ars_one, nullptr, "lag ... | acl ...", {WEFT_HDR(ArsCmd_word1), WEFT_HDR(ArsCmd_rest), nullptr}};
 
 }  // namespace
 
@@ -431,13 +429,14 @@ bool ars_command(CommandContext &ctx, struct cmdline *cl, const Words &w) {
     if (w.size() >= 1 && w[0] == "lag") return lag_cmd(ctx, cl, w);
     if (w.size() >= 1 && w[0] == "acl") return acl_cmd(ctx, cl, w);
     if (w.size() >= 4 && w[0] == "nhg" && w[1] == "add" && w[3] == "ars") return nhg_ars(ctx, cl, w);
-    if (w.size() >= 2 && w[0] == "monitor" && w.size() == 2 && (w[1] == "start" || w[1] == "stop")) {
-        ArsState next = ctx.ars;
-        next.monitor = w[1] == "start";
-        return accept(ctx, cl, next);
-    }
     if (w.size() >= 3 && w[0] == "show" && w[1] == "ars") return show_ars(ctx, cl, w);
     return bad(ctx, cl, "bad ARS command");
+}
+
+bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on) {
+    ArsState next = ctx.ars;
+    next.monitor = on;
+    return accept(ctx, cl, next);
 }
 
 InstList ars_commands() {

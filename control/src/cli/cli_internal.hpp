@@ -45,10 +45,13 @@ InstList show_commands();        // show route|nhg|drops
 InstList port_commands();        // port start|stop, set link-up|down, show port stats, clear port stats
 InstList port_info_commands();   // show port info
 InstList fwd_config_commands();  // show config fwd
-InstList ars_commands();         // set ars, ars object, lag, acl, monitor, nhg add ... ars, show ars
+InstList ars_commands();         // set ars, ars object, lag, acl, nhg add ... ars, show ars
+InstList monitor_commands();     // monitor start|stop|file, show monitor
 
 // The ARS words of a command line (ARS configuration, monitoring, show ars).
 bool ars_command(CommandContext &ctx, struct cmdline *cl, const Words &w);
+// Monitoring of every ARS object on or off (the `monitor` flag of the ARS state), published.
+bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on);
 // show ars nhg <id> [json] | show ars quality [json]; `w` starts with "show ars".
 bool show_ars(CommandContext &ctx, struct cmdline *cl, const Words &w);
 // Removes the ARS part of NHG `id` (its plain `nhg add ... ports` or `nhg del` replaced it).

@@ -36,10 +36,12 @@ const char kUsage[] =
     "  acl add <prio> [ethertype <x>] [ip-version 4|6] [proto <n>] [sport <a>[-<b>]] [dport <a>[-<b>]]\n"
     "          [dscp <d>[,<d>...]] action disable-ars|set-ars <obj>|monitor on|off ...\n"
     "  acl clear\n"
-    "  monitor start|stop                     report every ARS path reassignment\n"
+    "  monitor start [file <path>] | monitor stop   report every ARS path reassignment; file: a pcapng\n"
+    "          record of each reassigned packet, its interface the egress port\n"
+    "  monitor file <path>|off                pcapng capture of what ARS objects and ACL rules monitor\n"
     "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
     "  show port info <p>|all [json] | show config fwd [json]\n"
-    "  show ars nhg <id> [json] | show ars quality [json]\n"
+    "  show ars nhg <id> [json] | show ars quality [json] | show monitor [json]\n"
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  port start|stop <p>|all\n"
     "  set link-up|link-down port <p>\n"
@@ -131,7 +133,7 @@ cmdline_parse_ctx_t *command_set(CommandContext &ctx) {
         cli::InstList all;
         for (cli::InstList part :
              {cli::table_commands(), cli::show_commands(), cli::port_commands(), cli::port_info_commands(),
-              cli::fwd_config_commands(), cli::ars_commands()})
+              cli::fwd_config_commands(), cli::ars_commands(), cli::monitor_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(cli::as_inst(cli::inst_quit));
         all.push_back(cli::as_inst(cli::inst_help));

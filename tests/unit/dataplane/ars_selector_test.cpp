@@ -43,13 +43,15 @@ class ArsGlue : public ::testing::Test {
         ASSERT_TRUE(builder->set_nhg(12, {{1, {}}, {2, {}}}, NhgMode::Ars).ok());  // unknown to ARS
     }
 
-    std::shared_ptr<const ars::Config> ars_config(ars::Mode mode, std::vector<ars::AclRule> acl = {}) {
+    std::shared_ptr<const ars::Config> ars_config(ars::Mode mode, std::vector<ars::AclRule> acl = {},
+                                                  bool monitor = false) {
         ars::ConfigBuilder b(ars::Profile{}, kTicksPerUs);
         for (ars::PortId p = 0; p < 4; ++p) b.add_port(ars::PortConfig{p, true, 10, 100, 100});
         ars::ArsObjectConfig o;
         o.id = 1;
         o.mode = mode;
         o.idle_time_us = 10;
+        o.monitoring = monitor;
         b.add_ars_object(o);
         ars::NhgConfig g;
         g.id = 10;
@@ -250,6 +252,46 @@ TEST_F(ArsGlue, LagMembersResolveToOneOfTheirPorts) {
     board.set_link_up(2, false);
     links.set_usable(2, false);
     for (std::uint32_t h = 0; h < 64; ++h) EXPECT_EQ(pick(sel, *s, 20, h * 0x9E3779B1u, 6).member->port, 3);
+}
+
+// Monitoring capture selects packet by packet so each event names its packet: the choices and
+// counters must be those of the burst path, and exactly the reassigned packets are flagged.
+TEST_F(ArsGlue, CaptureSelectionMatchesTheBurstAndFlagsEachReassignment) {
+    auto s = snapshot(ars_config(ars::Mode::kFlowletRandom, {}, true));
+    ArsSelector burst(links, board, 0), capture(links, board, 0);
+    burst.sync(*s);
+    capture.sync(*s);
+    unsigned events = 0;
+    capture.set_monitor_hook(ars::MonitorHook{
+        [](void *n, const ars::ReassignEvent &) { ++*static_cast<unsigned *>(n); }, &events});
+    const std::uint32_t index = *builder->nhg_index(10);
+    unsigned flagged = 0;
+    for (unsigned b = 0; b < 20; ++b) {
+        // 32 packets of 8 flows; 50 us between bursts is past the 10 us idle time.
+        std::vector<SelectionRequest> reqs;
+        for (std::uint32_t i = 0; i < 32; ++i)
+            reqs.push_back(SelectionRequest{index, s->nhg(index), (i % 8) * 0x9E3779B1u,
+                                            1000 + b * 50 * kTicksPerUs, true});
+        std::vector<MemberChoice> a(reqs.size()), c(reqs.size());
+        bool reassigned[32] = {};
+        burst.select_ars_burst(*s, reqs, a);
+        capture.select_ars_burst(*s, reqs, c, std::span<bool>(reassigned, 32));
+        for (std::size_t i = 0; i < reqs.size(); ++i) {
+            ASSERT_NE(a[i].member, nullptr);
+            ASSERT_NE(c[i].member, nullptr);
+            EXPECT_EQ(a[i].member->port, c[i].member->port) << "burst " << b << " packet " << i;
+            flagged += reassigned[i] ? 1 : 0;
+            // Only a flow's first packet of a burst can start a new flowlet.
+            if (i >= 8) {
+                EXPECT_FALSE(reassigned[i]);
+            }
+        }
+    }
+    const auto moved = capture.engine().nhg_counters(10).next_hop_reassignments;
+    EXPECT_GT(moved, 20u);
+    EXPECT_EQ(flagged, moved);
+    EXPECT_EQ(events, moved);
+    EXPECT_EQ(burst.engine().nhg_counters(10).next_hop_reassignments, moved);
 }
 
 }  // namespace

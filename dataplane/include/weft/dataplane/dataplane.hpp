@@ -19,6 +19,7 @@
 #include "weft/dataplane/fib_publisher.hpp"
 #include "weft/dataplane/link_state.hpp"
 #include "weft/dataplane/parser.hpp"
+#include "weft/dataplane/reassign_capture.hpp"
 #include "weft/dataplane/status.hpp"
 #include "weft/dataplane/worker.hpp"
 
@@ -90,6 +91,8 @@ class Dataplane {
     // Installs one monitoring hook per worker (context: the worker index as given by `make`);
     // only while the workers are stopped.
     void set_ars_monitor(ars::MonitorHook (*make)(unsigned worker_index, void *arg), void *arg);
+    // Monitoring capture of reassigned packets (control thread).
+    ReassignCapture &capture() noexcept { return *capture_; }
     PortStatus port_status(std::uint16_t port) const;
     PortLoad port_load(std::uint16_t port) const;
     std::vector<const WorkerCounters *> counters() const;
@@ -121,6 +124,7 @@ class Dataplane {
     std::uint16_t num_ports_ = 0;
     rte_mempool *pool_ = nullptr;
     std::unique_ptr<FibPublisher> publisher_;
+    std::unique_ptr<ReassignCapture> capture_;  // before the workers, which hold its slots
     LinkState links_;
     std::unique_ptr<ars::PortBoard> board_;
     std::vector<unsigned> worker_lcores_;

@@ -56,10 +56,15 @@ class EcmpSelector {
 class ArsSelector {
   public:
     ArsSelector(const LinkState &links, const ars::PortBoard &board, unsigned worker_index);
+    ArsSelector(const ArsSelector &) = delete;  // the ARS engine's hook points at this selector
+    ArsSelector &operator=(const ArsSelector &) = delete;
 
     // Once per loop iteration, with the snapshot of that iteration.
     void sync(const FibSnapshot &fib);
-    MemberChoice select(const FibSnapshot &fib, const SelectionRequest &req) noexcept;
+    // `reassigned` (capture only; null otherwise): set when a monitored ARS group moved this
+    // flow to another member with this packet.
+    MemberChoice select(const FibSnapshot &fib, const SelectionRequest &req,
+                        bool *reassigned = nullptr) noexcept;
 
     // Whether `nhg` (of the snapshot last given to sync()) selects through ARS with the adopted
     // configuration, which is that snapshot's.
@@ -69,14 +74,18 @@ class ArsSelector {
         return adopted_ != nullptr && !adopted_->acl().empty() ? &adopted_->acl() : nullptr;
     }
     // Burst form for ARS groups: the requests must all name NHGs for which is_ars() holds.
+    // With `reassigned` (capture only; as long as `reqs`, cleared by the caller) each packet is
+    // selected on its own, so a monitoring event names its packet; the choices are the same.
     void select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
-                          std::span<MemberChoice> out) noexcept;
+                          std::span<MemberChoice> out, std::span<bool> reassigned = {}) noexcept;
 
     const ars::Worker &engine() const noexcept { return ars_; }
-    ars::Worker &engine() noexcept { return ars_; }
+    // Monitoring events go to `hook`; the selector sees them first (for select()'s `reassigned`).
+    void set_monitor_hook(ars::MonitorHook hook) noexcept;
 
   private:
     MemberChoice map_egress(const FibSnapshot &fib, const SelectionRequest &req, ars::Egress e) noexcept;
+    static void on_reassign(void *self, const ars::ReassignEvent &e);
 
     EcmpSelector ecmp_;
     const LinkState *links_;
@@ -84,6 +93,8 @@ class ArsSelector {
     const ars::Config *adopted_ = nullptr;
     std::array<ars::SelectRequest, ars::kBurstSize> burst_in_{};
     std::array<ars::Egress, ars::kBurstSize> burst_out_{};
+    ars::MonitorHook user_hook_;
+    bool *reassigned_ = nullptr;  // the packet being selected, while capturing
 };
 
 // The selector workers use.

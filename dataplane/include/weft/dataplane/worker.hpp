@@ -15,6 +15,7 @@
 #include "weft/dataplane/link_state.hpp"
 #include "weft/dataplane/nhg_selector.hpp"
 #include "weft/dataplane/parser.hpp"
+#include "weft/dataplane/reassign_capture.hpp"
 
 namespace weft::dataplane {
 
@@ -38,6 +39,7 @@ struct WorkerConfig {
     ParserConfig parser;
     std::array<rte_ether_addr, kMaxPorts> port_mac{};
     rte_mempool *clone_pool = nullptr;  // for multicast copies
+    CaptureSlot *capture = nullptr;     // monitoring capture of reassigned packets, if any
 };
 
 class Worker {
@@ -59,7 +61,7 @@ class Worker {
     // This worker's ARS engine; its counters may be read from any thread.
     const ars::Worker &ars() const noexcept { return selector_.engine(); }
     // Installs the ARS monitoring hook; only while the worker is not running.
-    void set_monitor_hook(ars::MonitorHook hook) noexcept { selector_.engine().set_monitor_hook(hook); }
+    void set_monitor_hook(ars::MonitorHook hook) noexcept { selector_.set_monitor_hook(hook); }
 
   private:
     struct TxBuffer {
@@ -76,6 +78,7 @@ class Worker {
                       std::uint64_t now_tsc);
     void send_ip(rte_mbuf *m, const ParsedPacket &p, std::uint32_t nhg_index, const ResolvedMember &member);
     void finish_ars(const FibSnapshot &fib);
+    bool capturing() const noexcept { return config_.capture != nullptr && config_.capture->enabled(); }
     ars::AclVerdict classify(const rte_mbuf *m, const ParsedPacket &p,
                              const ars::AclPolicy &acl) const noexcept;
     void send_iboe(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint16_t port);
@@ -104,6 +107,7 @@ class Worker {
     std::array<PendingArs, kMaxBurst> ars_pending_;
     std::array<SelectionRequest, kMaxBurst> ars_req_;
     std::array<MemberChoice, kMaxBurst> ars_choice_;
+    std::array<bool, kMaxBurst> ars_reassigned_;  // while capturing
     unsigned ars_n_ = 0;
     // Counts of the current burst, added to the shared counters once at its end rather than per
     // frame: forwarded frames, and a run of frames through the same NHG.
