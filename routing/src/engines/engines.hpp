@@ -15,5 +15,6 @@ std::unique_ptr<Engine> make_sssp();
 std::unique_ptr<Engine> make_dfsssp();
 std::unique_ptr<Engine> make_file();
 std::unique_ptr<Engine> make_nue();
+std::unique_ptr<Engine> make_torus_2qos();
 
 }  // namespace weft::routing::engines

@@ -18,6 +18,7 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("dfsssp", engines::make_dfsssp);
         x.add("file", engines::make_file);
         x.add("nue", engines::make_nue);
+        x.add("torus-2QoS", engines::make_torus_2qos);
         return x;
     }();
     return r;

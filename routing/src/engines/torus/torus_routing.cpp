@@ -1,0 +1,184 @@
+// torus-2QoS next hops and routability checks (see torus_routing.hpp).
+#include "engines/torus/torus_routing.hpp"
+
+#include <algorithm>
+
+namespace weft::routing::torus {
+
+namespace {
+
+int mod(int v, int r) { return ((v % r) + r) % r; }
+
+// The switch at `c` with dimension d set to v.
+SwitchIdx at_with(const Torus &t, Coord c, unsigned d, int v) {
+    c[d] = v;
+    return t.switch_at(c);
+}
+
+int group_of(unsigned d, int sign) { return static_cast<int>(2 * d + (sign > 0 ? 1 : 0)); }
+
+bool reaches(const Torus &t, const RingRuns &r, SwitchIdx s, unsigned d, int sign, int target) {
+    const int R = static_cast<int>(t.radix[d]);
+    const int cur = t.coord[s][d];
+    const int dist = sign > 0 ? mod(target - cur, R) : mod(cur - target, R);
+    return dist <= r.run[s][group_of(d, sign)];
+}
+
+// Towards the turning switch of dimension d when it is there: the shorter way if the ring
+// leads there that way, else the other way (the ring is broken, so no ring deadlock).
+int path_step(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst, unsigned d) {
+    if (at_with(t, t.coord[s], d, t.coord[dst][d]) == kNoSwitch) return -1;
+    const int pref = ring_direction(t, d, t.coord[s][d], t.coord[dst][d]);
+    if (!pref) return -1;
+    if (reaches(t, r, s, d, pref, t.coord[dst][d])) return group_of(d, pref);
+    if (reaches(t, r, s, d, -pref, t.coord[dst][d])) return group_of(d, -pref);
+    return -1;
+}
+
+// Towards a missing turning switch: the shorter way while a link goes on.
+int missing_turn_step(const Torus &t, SwitchIdx s, SwitchIdx dst, unsigned d) {
+    const int pref = ring_direction(t, d, t.coord[s][d], t.coord[dst][d]);
+    if (!pref) return -1;
+    const int g = group_of(d, pref);
+    return t.group[s][g].empty() ? -1 : g;
+}
+
+int dim_step(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst, unsigned d) {
+    // x and y may head for a missing turning switch and turn early where blocked; z is last.
+    if (d + 1 < kTorusDims && at_with(t, t.coord[s], d, t.coord[dst][d]) == kNoSwitch)
+        return missing_turn_step(t, s, dst, d);
+    return path_step(t, r, s, dst, d);
+}
+
+}  // namespace
+
+int ring_direction(const Torus &t, unsigned d, int a, int b) {
+    if (a == b) return 0;
+    if (!t.wrap[d]) return b > a ? 1 : -1;
+    const int R = static_cast<int>(t.radix[d]);
+    const int lo = std::min(a, b), hi = std::max(a, b);
+    const bool direct = hi - lo <= lo + R - hi;
+    return (b > a) == direct ? 1 : -1;
+}
+
+RingRuns ring_runs(const Torus &t) {
+    RingRuns r;
+    r.run.assign(t.coord.size(), {});
+    for (unsigned d = 0; d < kTorusDims; ++d) {
+        const int R = static_cast<int>(t.radix[d]);
+        if (R < 2) continue;
+        for (std::size_t i = 0; i < t.positions(); ++i) {
+            // One pass per line, started at its coordinate-0 position.
+            Coord c{static_cast<int>(i % t.radix[0]), static_cast<int>((i / t.radix[0]) % t.radix[1]),
+                    static_cast<int>(i / (std::size_t{t.radix[0]} * t.radix[1]))};
+            if (c[d] != 0) continue;
+            std::vector<SwitchIdx> line(R);
+            for (int k = 0; k < R; ++k) line[k] = at_with(t, c, d, k);
+            for (int sign : {1, -1}) {
+                const int g = group_of(d, sign);
+                auto ok = [&](int k) { return line[k] != kNoSwitch && !t.group[line[k]][g].empty(); };
+                int start = -1;  // a position whose link this way is missing
+                for (int k = 0; k < R && start < 0; ++k)
+                    if (!ok(k)) start = k;
+                if (start < 0) {
+                    for (int k = 0; k < R; ++k) r.run[line[k]][g] = static_cast<std::uint16_t>(R);
+                    continue;
+                }
+                // Walk against the direction from the break, counting the steps to it.
+                int steps = 0;
+                for (int n = 0; n < R; ++n) {
+                    const int k = mod(start - sign * n, R);
+                    steps = ok(k) ? steps + 1 : 0;
+                    if (line[k] != kNoSwitch) r.run[line[k]][g] = static_cast<std::uint16_t>(steps);
+                }
+            }
+        }
+    }
+    return r;
+}
+
+int next_group(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst) {
+    const Coord &a = t.coord[s], &b = t.coord[dst];
+    unsigned first = kTorusDims;
+    for (unsigned d = 0; d < kTorusDims && first == kTorusDims; ++d)
+        if (a[d] != b[d]) first = d;
+    if (first == kTorusDims) return -1;
+    if (const int g = dim_step(t, r, s, dst, first); g >= 0) return g;
+    // Blocked in this dimension: turn onto the next one the path still has to travel.
+    for (unsigned d = first + 1; d < kTorusDims; ++d)
+        if (a[d] != b[d])
+            if (const int g = dim_step(t, r, s, dst, d); g >= 0) return g;
+    return -1;
+}
+
+bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::string &why) {
+    static constexpr char axis[] = {'x', 'y', 'z'};
+    auto where = [&](const Coord &c) {
+        return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]) + ")";
+    };
+    // Rings: the switches present must form one unbroken segment (or the whole ring).
+    for (unsigned d = 0; d < kTorusDims; ++d) {
+        const int R = static_cast<int>(t.radix[d]);
+        if (R < 2) continue;
+        for (std::size_t i = 0; i < t.positions(); ++i) {
+            Coord c{static_cast<int>(i % t.radix[0]), static_cast<int>((i / t.radix[0]) % t.radix[1]),
+                    static_cast<int>(i / (std::size_t{t.radix[0]} * t.radix[1]))};
+            if (c[d] != 0) continue;
+            unsigned no_minus = 0, no_plus = 0;
+            for (int k = 0; k < R; ++k) {
+                const SwitchIdx s = at_with(t, c, d, k);
+                if (s == kNoSwitch) continue;
+                no_minus += t.group[s][2 * d].empty();
+                no_plus += t.group[s][2 * d + 1].empty();
+            }
+            if (no_minus != no_plus || no_minus > 1) {
+                c[d] = 0;
+                why = std::string("torus-2QoS: failures break the ") + axis[d] + " ring through " + where(c) +
+                      " into disjoint segments; refusing to route (no credit-loop-free routes)";
+                return false;
+            }
+        }
+    }
+    // Missing switches: more than one only if they form one column along the last dimension.
+    std::vector<std::size_t> missing;
+    for (std::size_t i = 0; i < t.positions(); ++i)
+        if (t.at[i] == kNoSwitch) missing.push_back(i);
+    const unsigned last = t.last_dim();
+    auto coord_of = [&](std::size_t i) {
+        return Coord{static_cast<int>(i % t.radix[0]), static_cast<int>((i / t.radix[0]) % t.radix[1]),
+                     static_cast<int>(i / (std::size_t{t.radix[0]} * t.radix[1]))};
+    };
+    if (missing.size() > 1) {
+        const Coord c0 = coord_of(missing[0]);
+        for (std::size_t i : missing) {
+            Coord c = coord_of(i);
+            bool same_column = true;
+            for (unsigned d = 0; d < kTorusDims; ++d)
+                if (d != last && c[d] != c0[d]) same_column = false;
+            Coord lo, hi;
+            const bool lo_missing = t.moved(c, last, -1, lo) && t.switch_at(lo) == kNoSwitch;
+            const bool hi_missing = t.moved(c, last, 1, hi) && t.switch_at(hi) == kNoSwitch;
+            if (!same_column || !(lo_missing || hi_missing)) {
+                why = std::string("torus-2QoS: missing switches at ") + where(c0) + " and " + where(c) +
+                      " are not adjacent along the last routed dimension (" + axis[last] +
+                      "); routing around them would need turns that can close credit loops (message deadlock)";
+                return false;
+            }
+        }
+    }
+    // VL bits: bit 0 for crossing a dateline of a looped dimension, bit 1 for the turn after
+    // an early turn around a missing switch.
+    unsigned need = 1;
+    for (unsigned d = 0; d < kTorusDims; ++d)
+        if (t.wrap[d]) need = 2;
+    if (!missing.empty()) need = 4;
+    if (max_vls < need) {
+        why = "torus-2QoS: this torus needs " + std::to_string(need) + " data VLs per QoS level, the fabric offers " +
+              std::to_string(max_vls);
+        return false;
+    }
+    (void)f;
+    return true;
+}
+
+}  // namespace weft::routing::torus
