@@ -135,6 +135,8 @@ class Torus2QoS final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_torus_2qos() { return std::make_unique<Torus2QoS>(); }
+std::unique_ptr<Engine> make_torus_2qos() {
+    return std::make_unique<Torus2QoS>();
+}
 
 }  // namespace weft::routing::engines

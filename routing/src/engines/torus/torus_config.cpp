@@ -38,7 +38,8 @@ class Reader {
   public:
     explicit Reader(const std::string &name) : name_(name) {}
 
-    [[noreturn]] void fail(std::size_t line, std::size_t col, std::string expected, std::string_view found = {}) const {
+    [[noreturn]] void fail(std::size_t line, std::size_t col, std::string expected,
+                           std::string_view found = {}) const {
         throw ParseError(name_, line, col, std::move(expected), std::string(found));
     }
 
@@ -60,10 +61,12 @@ class Reader {
             s.remove_prefix(1);
         }
         const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);
-        if (s.empty() || ec != std::errc() || p != s.data() + s.size()) fail(line, tok.column, what, tok.text);
+        if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+            fail(line, tok.column, what, tok.text);
         if (neg) v = -v;
         if (v < lo || v > hi)
-            fail(line, tok.column, std::string(what) + " in " + std::to_string(lo) + ".." + std::to_string(hi), tok.text);
+            fail(line, tok.column,
+                 std::string(what) + " in " + std::to_string(lo) + ".." + std::to_string(hi), tok.text);
         return static_cast<T>(v);
     }
 
@@ -104,7 +107,8 @@ class Reader {
 };
 
 int link_keyword(std::string_view k, unsigned &dim, unsigned &positive) {
-    static constexpr std::string_view names[] = {"xm_link", "xp_link", "ym_link", "yp_link", "zm_link", "zp_link"};
+    static constexpr std::string_view names[] = {"xm_link", "xp_link", "ym_link",
+                                                 "yp_link", "zm_link", "zp_link"};
     for (unsigned i = 0; i < 6; ++i)
         if (k == names[i]) {
             dim = i / 2;
@@ -130,7 +134,8 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
     };
     while (pos <= text.size()) {
         const std::size_t nl = text.find('\n', pos);
-        const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+        const std::string_view line =
+            text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
         ++line_no;
         const auto t = tokens_of(line);
@@ -142,7 +147,8 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
         if (k == "torus" || k == "mesh") {
             if (have_shape) rd.fail(line_no, t[0].column, "one 'torus'/'mesh' line only (already given)", k);
             for (unsigned d = 0; d < kTorusDims; ++d)
-                rd.radix(rd.arg(t, 1 + d, line_no, "x, y and z radices"), line_no, k == "mesh", c.radix[d], c.mesh[d]);
+                rd.radix(rd.arg(t, 1 + d, line_no, "x, y and z radices"), line_no, k == "mesh", c.radix[d],
+                         c.mesh[d]);
             if (static_cast<unsigned long>(c.radix[0]) * c.radix[1] * c.radix[2] > 1'000'000)
                 rd.fail(line_no, t[1].column, "at most a million switch positions");
             have_shape = true;
@@ -151,7 +157,8 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
             const Token &b = rd.arg(t, 2, line_no, "two switch node GUIDs");
             const Guid g0 = rd.guid(a, line_no), g1 = rd.guid(b, line_no);
             if (g0 == g1) rd.fail(line_no, b.column, "a GUID different from the first", b.text);
-            if (cur.link[dim][positive]) rd.fail(line_no, t[0].column, "each link keyword once per seed (use next_seed)", k);
+            if (cur.link[dim][positive])
+                rd.fail(line_no, t[0].column, "each link keyword once per seed (use next_seed)", k);
             const Guid origin = cur.origin();
             if (origin && origin != g0)
                 rd.fail(line_no, a.column, "the same 'from' switch as the seed's other links", a.text);
@@ -177,7 +184,8 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
                     c.port_order.push_back(p);
             }
         } else if (k == "max_changes") {
-            c.max_changes = rd.number<unsigned>(rd.arg(t, 1, line_no, "a count"), line_no, "a count", 0, 1'000'000);
+            c.max_changes =
+                rd.number<unsigned>(rd.arg(t, 1, line_no, "a count"), line_no, "a count", 0, 1'000'000);
         } else {
             rd.fail(line_no, t[0].column,
                     "a keyword (torus, mesh, [xyz]p_link, [xyz]m_link, [xyz]_dateline, next_seed, "
@@ -199,10 +207,12 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
                         std::string("a ") + axis[d] + "p_link or " + axis[d] + "m_link in this seed (radix " +
                             std::to_string(c.radix[d]) + ")");
             if (c.radix[d] == 1 && any)
-                rd.fail(s.line, 0, std::string("no ") + axis[d] + " link in this seed (" + axis[d] + " radix is 1)");
+                rd.fail(s.line, 0,
+                        std::string("no ") + axis[d] + " link in this seed (" + axis[d] + " radix is 1)");
             if (c.radix[d] == 4 && !c.mesh[d] && !(s.link[d][0] && s.link[d][1]))
                 rd.fail(s.line, 0,
-                        std::string("both ") + axis[d] + "p_link and " + axis[d] + "m_link in this seed (radix-4 torus dimension)");
+                        std::string("both ") + axis[d] + "p_link and " + axis[d] +
+                            "m_link in this seed (radix-4 torus dimension)");
         }
     }
     return c;

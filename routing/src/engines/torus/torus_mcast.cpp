@@ -13,7 +13,9 @@ SwitchIdx ring_next(const Fabric &f, const Torus &t, SwitchIdx s, unsigned d, in
     return f.node(f.port(f.switch_node(s), g.front()).peer).sw;
 }
 
-int canon(int v, unsigned r) { return ((v % static_cast<int>(r)) + static_cast<int>(r)) % static_cast<int>(r); }
+int canon(int v, unsigned r) {
+    return ((v % static_cast<int>(r)) + static_cast<int>(r)) % static_cast<int>(r);
+}
 
 class TreeBuilder {
   public:
@@ -111,14 +113,17 @@ bool build_master_tree(const Fabric &f, const Torus &t, MasterTree &m, std::stri
     b.branch(m.root, 0);
     const Coord r = t.coord[m.root];
     for (unsigned i = 0; i < t.radix[0]; ++i) {
-        if (const SwitchIdx s = t.switch_at({static_cast<int>(i), r[1], r[2]}); s != kNoSwitch) b.branch(s, 1);
+        if (const SwitchIdx s = t.switch_at({static_cast<int>(i), r[1], r[2]}); s != kNoSwitch)
+            b.branch(s, 1);
         for (unsigned j = 0; j < t.radix[1]; ++j)
-            if (const SwitchIdx s = t.switch_at({static_cast<int>(i), static_cast<int>(j), r[2]}); s != kNoSwitch)
+            if (const SwitchIdx s = t.switch_at({static_cast<int>(i), static_cast<int>(j), r[2]});
+                s != kNoSwitch)
                 b.branch(s, 2);
     }
     for (SwitchIdx s = 0; s < S; ++s)
         if (!b.in_tree(s)) {
-            why = "torus-2QoS: switch " + switch_name(f, t, s) + " is not on the multicast master spanning tree";
+            why = "torus-2QoS: switch " + switch_name(f, t, s) +
+                  " is not on the multicast master spanning tree";
             return false;
         }
     return true;

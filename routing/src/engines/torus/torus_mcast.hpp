@@ -17,8 +17,8 @@ namespace weft::routing::torus {
 
 struct MasterTree {
     SwitchIdx root = kNoSwitch;
-    std::vector<int> to_root;                           // by switch: port group towards the root, -1 at the root
-    std::vector<std::array<bool, kGroups>> to_tip;      // by switch: groups leading to children
+    std::vector<int> to_root;                       // by switch: port group towards the root, -1 at the root
+    std::vector<std::array<bool, kGroups>> to_tip;  // by switch: groups leading to children
 };
 
 bool build_master_tree(const Fabric &f, const Torus &t, MasterTree &m, std::string &why);

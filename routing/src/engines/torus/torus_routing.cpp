@@ -7,7 +7,9 @@ namespace weft::routing::torus {
 
 namespace {
 
-int mod(int v, int r) { return ((v % r) + r) % r; }
+int mod(int v, int r) {
+    return ((v % r) + r) % r;
+}
 
 // The switch at `c` with dimension d set to v.
 SwitchIdx at_with(const Torus &t, Coord c, unsigned d, int v) {
@@ -15,7 +17,9 @@ SwitchIdx at_with(const Torus &t, Coord c, unsigned d, int v) {
     return t.switch_at(c);
 }
 
-int group_of(unsigned d, int sign) { return static_cast<int>(2 * d + (sign > 0 ? 1 : 0)); }
+int group_of(unsigned d, int sign) {
+    return static_cast<int>(2 * d + (sign > 0 ? 1 : 0));
+}
 
 bool reaches(const Torus &t, const RingRuns &r, SwitchIdx s, unsigned d, int sign, int target) {
     const int R = static_cast<int>(t.radix[d]);
@@ -159,9 +163,10 @@ bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::stri
             const bool lo_missing = t.moved(c, last, -1, lo) && t.switch_at(lo) == kNoSwitch;
             const bool hi_missing = t.moved(c, last, 1, hi) && t.switch_at(hi) == kNoSwitch;
             if (!same_column || !(lo_missing || hi_missing)) {
-                why = std::string("torus-2QoS: missing switches at ") + where(c0) + " and " + where(c) +
-                      " are not adjacent along the last routed dimension (" + axis[last] +
-                      "); routing around them would need turns that can close credit loops (message deadlock)";
+                why =
+                    std::string("torus-2QoS: missing switches at ") + where(c0) + " and " + where(c) +
+                    " are not adjacent along the last routed dimension (" + axis[last] +
+                    "); routing around them would need turns that can close credit loops (message deadlock)";
                 return false;
             }
         }
@@ -173,8 +178,8 @@ bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::stri
         if (t.wrap[d]) need = 2;
     if (!missing.empty()) need = 4;
     if (max_vls < need) {
-        why = "torus-2QoS: this torus needs " + std::to_string(need) + " data VLs per QoS level, the fabric offers " +
-              std::to_string(max_vls);
+        why = "torus-2QoS: this torus needs " + std::to_string(need) +
+              " data VLs per QoS level, the fabric offers " + std::to_string(max_vls);
         return false;
     }
     (void)f;

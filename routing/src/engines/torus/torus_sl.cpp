@@ -27,8 +27,8 @@ std::uint8_t sl_to_vl(unsigned in_dir, unsigned out_dir, unsigned sl, unsigned m
     return static_cast<std::uint8_t>(vl);
 }
 
-void fill_sl_tables(const Fabric &f, const Torus &tor, const std::vector<SwitchIdx> &lid_switch, unsigned max_vls,
-                    RoutingTables &t) {
+void fill_sl_tables(const Fabric &f, const Torus &tor, const std::vector<SwitchIdx> &lid_switch,
+                    unsigned max_vls, RoutingTables &t) {
     const std::size_t S = f.switch_count();
     const Lid max = f.max_lid();
     t.path_sl.assign(S, std::vector<std::uint8_t>(std::size_t{max} + 1, 0));

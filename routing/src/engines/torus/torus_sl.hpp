@@ -26,7 +26,7 @@ std::uint8_t sl_to_vl(unsigned in_dir, unsigned out_dir, unsigned sl, unsigned m
 
 // Fills t.path_sl for every (switch, LID) with lid_switch[lid] the LID's switch (kNoSwitch:
 // none) and t.sl2vl for every switch.
-void fill_sl_tables(const Fabric &f, const Torus &tor, const std::vector<SwitchIdx> &lid_switch, unsigned max_vls,
-                    RoutingTables &t);
+void fill_sl_tables(const Fabric &f, const Torus &tor, const std::vector<SwitchIdx> &lid_switch,
+                    unsigned max_vls, RoutingTables &t);
 
 }  // namespace weft::routing::torus

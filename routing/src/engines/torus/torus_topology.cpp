@@ -67,7 +67,9 @@ class Placer {
         }
     }
 
-    bool adjacent(SwitchIdx a, SwitchIdx b) const { return std::binary_search(nbr_[a].begin(), nbr_[a].end(), b); }
+    bool adjacent(SwitchIdx a, SwitchIdx b) const {
+        return std::binary_search(nbr_[a].begin(), nbr_[a].end(), b);
+    }
     bool placed(SwitchIdx s) const { return t_.coord[s][0] >= 0; }
 
     bool coords_adjacent(const Coord &a, const Coord &b) const {
@@ -126,7 +128,8 @@ class Placer {
                 for (int si : {-1, 1})
                     for (int sj : {-1, 1}) {
                         Coord B, D, T;
-                        if (!t_.moved(U, i, si, B) || !t_.moved(U, j, sj, D) || !t_.moved(B, j, sj, T)) continue;
+                        if (!t_.moved(U, i, si, B) || !t_.moved(U, j, sj, D) || !t_.moved(B, j, sj, T))
+                            continue;
                         const SwitchIdx b = t_.switch_at(B), d = t_.switch_at(D);
                         if (b == kNoSwitch || d == kNoSwitch || t_.switch_at(T) != kNoSwitch) continue;
                         try_place(only_common(b, d, a), T);
@@ -136,7 +139,8 @@ class Placer {
             Coord B, W, T;
             if (t_.radix[i] == 3 && t_.moved(U, i, 1, B) && t_.moved(U, i, 2, T)) {
                 const SwitchIdx w = t_.switch_at(B);
-                if (w != kNoSwitch && t_.switch_at(T) == kNoSwitch) try_place(only_common(a, w, kNoSwitch), T);
+                if (w != kNoSwitch && t_.switch_at(T) == kNoSwitch)
+                    try_place(only_common(a, w, kNoSwitch), T);
             }
             if (t_.radix[i] == 4 && t_.moved(U, i, 1, B) && t_.moved(U, i, 2, W) && t_.moved(U, i, -1, T)) {
                 const SwitchIdx m = t_.switch_at(B), w = t_.switch_at(W);
@@ -271,8 +275,8 @@ bool build_torus(const Fabric &f, const TorusConfig &cfg, Torus &t, std::string 
     t.coord.assign(S, Coord{-1, -1, -1});
     if (S > positions) {
         why = "torus-2QoS: the fabric has " + std::to_string(S) + " switches, the configured " +
-              std::to_string(t.radix[0]) + "x" + std::to_string(t.radix[1]) + "x" + std::to_string(t.radix[2]) +
-              " torus only " + std::to_string(positions) + " places";
+              std::to_string(t.radix[0]) + "x" + std::to_string(t.radix[1]) + "x" +
+              std::to_string(t.radix[2]) + " torus only " + std::to_string(positions) + " places";
         return false;
     }
     Placer pl(f, t);
@@ -314,8 +318,8 @@ bool build_torus(const Fabric &f, const TorusConfig &cfg, Torus &t, std::string 
                     }
                 }
             if (!fits) {
-                why = "torus-2QoS: the link from " + switch_name(f, t, s) + " port " + std::to_string(p) + " to " +
-                      switch_name(f, t, peer.sw) + " does not join torus neighbours";
+                why = "torus-2QoS: the link from " + switch_name(f, t, s) + " port " + std::to_string(p) +
+                      " to " + switch_name(f, t, peer.sw) + " does not join torus neighbours";
                 return false;
             }
         }
@@ -327,8 +331,9 @@ bool build_torus(const Fabric &f, const TorusConfig &cfg, Torus &t, std::string 
                 return false;
             }
         if (t.end_ports[s].size() > cfg.portgroup_max_ports) {
-            why = "torus-2QoS: switch " + switch_name(f, t, s) + " has " + std::to_string(t.end_ports[s].size()) +
-                  " host ports, more than portgroup_max_ports " + std::to_string(cfg.portgroup_max_ports);
+            why = "torus-2QoS: switch " + switch_name(f, t, s) + " has " +
+                  std::to_string(t.end_ports[s].size()) + " host ports, more than portgroup_max_ports " +
+                  std::to_string(cfg.portgroup_max_ports);
             return false;
         }
         auto rank = [&](PortNum p) {

@@ -22,11 +22,11 @@ struct Torus {
     std::array<bool, kTorusDims> wrap{};  // looped dimension (torus, radix >= 3)
     unsigned seed_used = 0;               // index of the seed that placed the torus
 
-    std::vector<SwitchIdx> at;          // by position index, kNoSwitch where no switch is
-    std::vector<Coord> coord;           // by SwitchIdx
+    std::vector<SwitchIdx> at;  // by position index, kNoSwitch where no switch is
+    std::vector<Coord> coord;   // by SwitchIdx
     std::vector<std::array<std::vector<PortNum>, kGroups>> group;  // by SwitchIdx
-    std::vector<std::vector<PortNum>> end_ports;                    // CA/router ports, by SwitchIdx
-    std::vector<std::vector<std::uint8_t>> port_dir;  // [s][port]: dimension 0..2, or kEndDir
+    std::vector<std::vector<PortNum>> end_ports;                   // CA/router ports, by SwitchIdx
+    std::vector<std::vector<std::uint8_t>> port_dir;               // [s][port]: dimension 0..2, or kEndDir
 
     std::size_t positions() const { return at.size(); }
     std::size_t index(const Coord &c) const {

@@ -42,8 +42,9 @@ Grid grid(std::array<unsigned, 3> dims, bool torus, std::set<C> failed_sw = {},
             for (int x = 0; x < static_cast<int>(dims[0]); ++x) {
                 const C c{x, y, z};
                 if (failed_sw.count(c)) continue;
-                g.node[c] = g.f.add_node(NodeType::Switch, g.guid(c), static_cast<PortNum>(6 + hosts),
-                                         "sw" + std::to_string(x) + "-" + std::to_string(y) + "-" + std::to_string(z));
+                g.node[c] = g.f.add_node(
+                    NodeType::Switch, g.guid(c), static_cast<PortNum>(6 + hosts),
+                    "sw" + std::to_string(x) + "-" + std::to_string(y) + "-" + std::to_string(z));
             }
     for (const auto &[c, n] : g.node)
         for (unsigned d = 0; d < 3; ++d) {
@@ -57,7 +58,8 @@ Grid grid(std::array<unsigned, 3> dims, bool torus, std::set<C> failed_sw = {},
             bool failed = false;
             for (const auto &[fc, fd] : failed_links)
                 if (fc == c && fd == d) failed = true;
-            if (!failed) g.f.connect(n, static_cast<PortNum>(2 * d + 1), g.node[nb], static_cast<PortNum>(2 * d + 2));
+            if (!failed)
+                g.f.connect(n, static_cast<PortNum>(2 * d + 1), g.node[nb], static_cast<PortNum>(2 * d + 2));
         }
     unsigned h = 0;
     for (const auto &[c, n] : g.node)
@@ -83,8 +85,8 @@ std::string conf_for(const Grid &g, bool torus, C seed = {0, 0, 0}) {
             if (sign < 0 && !(torus && g.dims[d] == 4)) continue;
             C to = seed;
             to[d] = (to[d] + sign + static_cast<int>(g.dims[d])) % static_cast<int>(g.dims[d]);
-            std::snprintf(buf, sizeof buf, "%s 0x%llx 0x%llx\n", names[d][sign > 0], (unsigned long long)g.guid(seed),
-                          (unsigned long long)g.guid(to));
+            std::snprintf(buf, sizeof buf, "%s 0x%llx 0x%llx\n", names[d][sign > 0],
+                          (unsigned long long)g.guid(seed), (unsigned long long)g.guid(to));
             s += buf;
         }
         s += std::string(1, static_cast<char>('x' + d)) + "_dateline " + std::to_string(-seed[d]) + "\n";
@@ -158,8 +160,8 @@ void expect_sound(const Fabric &f, const RoutingTables &t) {
     EXPECT_FALSE(cl.has_cycle) << cl.describe(f);
 }
 
-const C kS{1, 1, 0}, kM{0, 1, 0}, kN{2, 1, 0}, kT{3, 1, 0}, kO{4, 1, 0}, kP{5, 1, 0}, kI{2, 2, 0}, kR{3, 2, 0},
-    kD{3, 3, 0};
+const C kS{1, 1, 0}, kM{0, 1, 0}, kN{2, 1, 0}, kT{3, 1, 0}, kO{4, 1, 0}, kP{5, 1, 0}, kI{2, 2, 0},
+    kR{3, 2, 0}, kD{3, 3, 0};
 
 }  // namespace
 
@@ -209,7 +211,8 @@ TEST(Torus2QoSConfig, ErrorsNameFileLineAndExpectation) {
     EXPECT_NE(error_of("xp_link 1 2\n").second.find("'torus' or 'mesh'"), std::string::npos);
     EXPECT_EQ(error_of("torus 3 3 1\n# c\nxp_link 1 zz\n").first, 3u);
     EXPECT_EQ(error_of("torus 3 0 1\n").first, 1u);
-    EXPECT_NE(error_of("torus 3 3 1\nxp_link 1 2\nyp_link 5 3\n").second.find("same 'from' switch"), std::string::npos);
+    EXPECT_NE(error_of("torus 3 3 1\nxp_link 1 2\nyp_link 5 3\n").second.find("same 'from' switch"),
+              std::string::npos);
     EXPECT_NE(error_of("torus 4 3 1\nxp_link 1 2\nyp_link 1 3\n").second.find("both xp_link and xm_link"),
               std::string::npos);
     EXPECT_NE(error_of("torus 3 3 1\nxp_link 1 2\n").second.find("yp_link or ym_link"), std::string::npos);
@@ -229,7 +232,7 @@ TEST(Torus2QoS, PristineTorusIsDimensionOrder) {
     EXPECT_EQ(path(g, x.t, kS, kD), (std::vector<C>{kS, kN, kT, kR, kD}));
     // SL bit d: the shorter way crosses dimension d's dateline (between 5 and 0 for x).
     EXPECT_EQ(x.t.sl(g.sw(kS), g.lid(kD)), 0);
-    EXPECT_EQ(x.t.sl(g.sw(kM), g.lid(kP)), 1);               // 0 -> 5 the short way wraps in x
+    EXPECT_EQ(x.t.sl(g.sw(kM), g.lid(kP)), 1);                // 0 -> 5 the short way wraps in x
     EXPECT_EQ(x.t.sl(g.sw({0, 0, 0}), g.lid({5, 4, 0})), 3);  // wraps in x and y
     EXPECT_EQ(x.t.sl(g.sw({0, 0, 0}), g.lid({3, 2, 0})), 0);  // ties take the way without the dateline
     EXPECT_EQ(x.t.vls_used, 2u);
@@ -286,7 +289,8 @@ TEST(Torus2QoS, RefusesWhatItCannotRouteFreeOfCreditLoops) {
     const Grid two = grid({6, 6, 1}, true, {{3, 1, 0}, {4, 1, 0}});
     const auto a = route(two.f, conf_for(two, true));
     EXPECT_FALSE(a.r.ok);
-    EXPECT_NE(failures(a.r).find("not adjacent along the last routed dimension"), std::string::npos) << failures(a.r);
+    EXPECT_NE(failures(a.r).find("not adjacent along the last routed dimension"), std::string::npos)
+        << failures(a.r);
     // Links N-T and T-O failed: the y=1 ring falls into the disjoint pieces T and O-P-M-S-N.
     const Grid cut = grid({6, 5, 1}, true, {}, {{kN, 0}, {kT, 0}});
     const auto b = route(cut.f, conf_for(cut, true));
@@ -355,7 +359,8 @@ TEST(Torus2QoS, MisconfiguredRadixIsRefusedWithTheSwitch) {
 TEST(Torus2QoS, NextSeedIsUsedWhenTheFirstSeedSwitchFailed) {
     const Grid g = grid({5, 5, 1}, true, {{0, 0, 0}});
     const Grid pristine = grid({5, 5, 1}, true);
-    const auto x = route(g.f, conf_for(pristine, true) + "next_seed\n" + conf_for(pristine, true, {2, 3, 0}).substr(12));
+    const auto x =
+        route(g.f, conf_for(pristine, true) + "next_seed\n" + conf_for(pristine, true, {2, 3, 0}).substr(12));
     ASSERT_TRUE(x.r.ok) << failures(x.r);
     // Both seeds keep the dateline at coordinate 0: SLs as for the pristine torus.
     const auto before = route(pristine.f, conf_for(pristine, true));
@@ -483,7 +488,8 @@ std::string conf_for_generated(const Fabric &f, std::array<unsigned, 3> dims, bo
                 to[d] = (to[d] + sign + static_cast<int>(dims[d])) % static_cast<int>(dims[d]);
                 char b[96];
                 std::snprintf(b, sizeof b, "%s 0x%llx 0x%llx\n", names[d][sign > 0],
-                              (unsigned long long)(guid(seed) ? guid(seed) : 1), (unsigned long long)(guid(to) ? guid(to) : 2));
+                              (unsigned long long)(guid(seed) ? guid(seed) : 1),
+                              (unsigned long long)(guid(to) ? guid(to) : 2));
                 s += b;
             }
             s += std::string(1, static_cast<char>('x' + d)) + "_dateline " + std::to_string(-seed[d]) + "\n";
@@ -501,12 +507,13 @@ TEST(Torus2QoS, GeneratedToriAndMeshesWithFailures) {
         bool torus;
         unsigned vls;
     };
-    for (const Case &c : {Case{"torus:4x4x4,hosts=1", {4, 4, 4}, true, 2}, Case{"torus:5x5x5,hosts=2", {5, 5, 5}, true, 2},
-                          Case{"mesh:4x5x3,hosts=1", {4, 5, 3}, false, 1},
-                          Case{"torus:4x4x4,hosts=1/fail-links=1,seed=3", {4, 4, 4}, true, 2},
-                          Case{"torus:6x6x6,hosts=1/fail-links=1,seed=5", {6, 6, 6}, true, 2},
-                          Case{"torus:5x5x5,hosts=1/fail-switches=1,seed=2", {5, 5, 5}, true, 4},
-                          Case{"torus:6x6x6,hosts=1/fail-switches=1,seed=9", {6, 6, 6}, true, 4}}) {
+    for (const Case &c :
+         {Case{"torus:4x4x4,hosts=1", {4, 4, 4}, true, 2}, Case{"torus:5x5x5,hosts=2", {5, 5, 5}, true, 2},
+          Case{"mesh:4x5x3,hosts=1", {4, 5, 3}, false, 1},
+          Case{"torus:4x4x4,hosts=1/fail-links=1,seed=3", {4, 4, 4}, true, 2},
+          Case{"torus:6x6x6,hosts=1/fail-links=1,seed=5", {6, 6, 6}, true, 2},
+          Case{"torus:5x5x5,hosts=1/fail-switches=1,seed=2", {5, 5, 5}, true, 4},
+          Case{"torus:6x6x6,hosts=1/fail-switches=1,seed=9", {6, 6, 6}, true, 4}}) {
         Fabric f = generate(c.spec);
         test::assign_lids(f);
         const auto x = route(f, conf_for_generated(f, c.dims, c.torus));
