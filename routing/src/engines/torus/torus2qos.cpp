@@ -22,13 +22,17 @@ namespace {
 class Torus2QoS final : public Engine {
   public:
     std::string_view name() const override { return "torus-2QoS"; }
+    bool provides_lid_matrices() const override { return true; }
     bool provides_fwd_tables() const override { return true; }
     bool provides_mcast_tree() const override { return true; }
 
-    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+    // Places the torus, refuses what it cannot route, and computes every route's next hop and
+    // length; t.hops gets the lengths of the routes the LFTs will take.
+    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
         const Fabric &f = ctx.fabric;
         const RoutingOptions &o = ctx.options;
         built_ = false;
+        next_.clear();
         if (!o.qos)
             return HookResult::failure("torus-2QoS needs QoS for its SL2VL maps; enable it (-Q / --qos)");
         if (o.torus_config.empty())
@@ -47,7 +51,7 @@ class Torus2QoS final : public Engine {
 
         const std::size_t S = f.switch_count();
         // Next port group for every (switch, destination switch).
-        std::vector<std::int8_t> next(S * S, -1);
+        next_.assign(S * S, -1);
         for (SwitchIdx s = 0; s < S; ++s) {
             if (ctx.progress && s % 64 == 0) ctx.progress(s, S);
             for (SwitchIdx d = 0; d < S; ++d) {
@@ -56,42 +60,102 @@ class Torus2QoS final : public Engine {
                 if (g < 0)
                     return HookResult::failure("torus-2QoS: no route from " + torus::switch_name(f, tor_, s) +
                                                " to " + torus::switch_name(f, tor_, d));
-                next[s * S + d] = static_cast<std::int8_t>(g);
+                next_[s * S + d] = static_cast<std::int8_t>(g);
             }
         }
 
-        // LFTs: destination switches in order, each switch's own LID then its hosts in
-        // port_order; parallel links taken round robin, switch and host LIDs counted apart.
-        t.reset(f);
-        std::vector<SwitchIdx> lid_switch(std::size_t{f.max_lid()} + 1, kNoSwitch);
-        for (SwitchIdx s = 0; s < S; ++s) {
-            std::array<std::array<unsigned, torus::kGroups>, 2> rr{};  // [host?][group]
-            auto &row = t.lft[s];
-            for (SwitchIdx d = 0; d < S; ++d) {
-                const NodeIdx dn = f.switch_node(d);
-                auto set_lids = [&](const Port &owner, PortNum port) {
-                    const Lid base = owner.lid;
-                    if (base == 0) return;
-                    for (Lid l = base; l < base + (Lid{1} << owner.lmc) && l < row.size(); ++l) {
-                        row[l] = port;
-                        if (s == 0) lid_switch[l] = d;
-                    }
-                };
-                auto via = [&](bool host) {
-                    const int g = next[s * S + d];
-                    const auto &grp = tor_.group[s][g];
-                    return grp[rr[host][g]++ % grp.size()];
-                };
-                set_lids(f.port(dn, 0), s == d ? PortNum{0} : via(false));
-                for (PortNum p : tor_.end_ports[d]) {
-                    const Port &cable = f.port(dn, p);
-                    set_lids(f.port(cable.peer, cable.peer_port), s == d ? p : via(true));
+        // Next switch and route length for every (switch, destination switch).
+        next_sw_.assign(S * S, kNoSwitch);
+        for (SwitchIdx s = 0; s < S; ++s)
+            for (SwitchIdx d = 0; d < S; ++d)
+                if (s != d)
+                    next_sw_[s * S + d] =
+                        f.node(f.port(f.switch_node(s), tor_.group[s][next_[s * S + d]].front()).peer).sw;
+        len_.assign(S * S, kInfHops);
+        std::vector<SwitchIdx> walk;
+        for (SwitchIdx d = 0; d < S; ++d) {
+            len_[d * S + d] = 0;
+            for (SwitchIdx s = 0; s < S; ++s) {
+                walk.clear();
+                SwitchIdx u = s;
+                while (len_[u * S + d] == kInfHops && walk.size() <= S) {
+                    walk.push_back(u);
+                    u = next_sw_[u * S + d];
+                }
+                if (walk.size() > S)
+                    return HookResult::failure("torus-2QoS: routes to " + torus::switch_name(f, tor_, d) + " loop");
+                unsigned v = len_[u * S + d];
+                for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
+                    if (++v >= kInfHops) return HookResult::failure("torus-2QoS: route longer than 254 hops");
+                    len_[*it * S + d] = static_cast<std::uint8_t>(v);
                 }
             }
         }
-        hops_from_lfts(f, t);
-        torus::fill_sl_tables(f, tor_, lid_switch, vls, t);
-        t.vls_used = vls_needed(f, next, t);
+
+        // Each destination switch's LIDs: its own, then its hosts' in port_order.
+        const Lid max_lid = f.max_lid();
+        auto lids_of = [&](const Port &owner, PortNum port, std::vector<Dest> &out) {
+            if (owner.lid == 0 || owner.lid > max_lid) return;
+            const Lid n = std::min<Lid>(Lid{1} << owner.lmc, max_lid + 1 - owner.lid);
+            out.push_back({owner.lid, n, port});
+        };
+        dests_.assign(S, {});
+        for (SwitchIdx d = 0; d < S; ++d) {
+            const NodeIdx dn = f.switch_node(d);
+            lids_of(f.port(dn, 0), 0, dests_[d]);
+            for (PortNum p : tor_.end_ports[d]) {
+                const Port &cable = f.port(dn, p);
+                lids_of(f.port(cable.peer, cable.peer_port), p, dests_[d]);
+            }
+        }
+
+        for (SwitchIdx s = 0; s < S; ++s) {
+            auto &hrow = t.hops[s];
+            for (SwitchIdx d = 0; d < S; ++d)
+                for (const Dest &x : dests_[d]) {
+                    const auto h = static_cast<std::uint8_t>(len_[s * S + d] + (x.port != 0 ? 1 : 0));
+                    for (Lid l = x.first; l < x.first + x.count; ++l) hrow[l] = h;
+                }
+        }
+        vls_ = vls;
+        return HookResult::success();
+    }
+
+    // LFTs, path SLs and SL2VL maps from the routes, and the multicast master tree.
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+        const Fabric &f = ctx.fabric;
+        const std::size_t S = f.switch_count();
+        const Lid max_lid = f.max_lid();
+        std::string why;
+        if (next_.size() != S * S) return HookResult::failure("torus-2QoS: forwarding tables asked before routing");
+        // LFTs, hops and path SLs in one pass per source switch. Parallel links are taken
+        // round robin, switch and host LIDs counted apart (as OpenSM does).
+        t.path_sl.assign(S, std::vector<std::uint8_t>(std::size_t{max_lid} + 1, 0));
+        const torus::PathSl sl_of(tor_);
+        bool loop_vl = false;
+        for (SwitchIdx s = 0; s < S; ++s) {
+            std::array<std::array<unsigned, torus::kGroups>, 2> rr{};  // [host?][group]
+            auto &lrow = t.lft[s];
+            auto &srow = t.path_sl[s];
+            for (SwitchIdx d = 0; d < S; ++d) {
+                const std::uint8_t sl = sl_of(s, d);
+                loop_vl = loop_vl || (sl & 7);
+                const int g = s == d ? -1 : next_[s * S + d];
+                for (const Dest &x : dests_[d]) {
+                    PortNum port = x.port;
+                    if (g >= 0) {
+                        const auto &grp = tor_.group[s][g];
+                        port = grp[rr[x.port != 0][g]++ % grp.size()];
+                    }
+                    for (Lid l = x.first; l < x.first + x.count; ++l) {
+                        lrow[l] = port;
+                        srow[l] = sl;
+                    }
+                }
+            }
+        }
+        torus::fill_sl2vl(f, tor_, vls_, t);
+        t.vls_used = 1u + (loop_vl ? 1u : 0u) + (illegal_turns(S) ? 2u : 0u);
         if (!torus::build_master_tree(f, tor_, master_, why)) return HookResult::failure(why);
         built_ = true;
         return HookResult::success();
@@ -109,26 +173,28 @@ class Torus2QoS final : public Engine {
     }
 
   private:
-    // Highest VL any switch-to-switch hop uses, plus one: bit 0 if some path crosses a
-    // dateline, bit 1 if some route turns from a higher into a lower dimension.
-    unsigned vls_needed(const Fabric &f, const std::vector<std::int8_t> &next, const RoutingTables &t) const {
-        const std::size_t S = f.switch_count();
-        bool loop = false, turn = false;
-        for (const auto &row : t.path_sl)
-            for (auto sl : row)
-                if (sl & 7) loop = true;
-        for (SwitchIdx p = 0; p < S && !turn; ++p)
-            for (SwitchIdx d = 0; d < S && !turn; ++d) {
+    // Some route turns from a higher into a lower dimension (VL bit 1 in use).
+    bool illegal_turns(std::size_t S) const {
+        for (SwitchIdx p = 0; p < S; ++p)
+            for (SwitchIdx d = 0; d < S; ++d) {
                 if (p == d) continue;
-                const unsigned in_dim = static_cast<unsigned>(next[p * S + d]) / 2;
-                const PortNum q = tor_.group[p][next[p * S + d]].front();
-                const SwitchIdx x = f.node(f.port(f.switch_node(p), q).peer).sw;
-                if (x != d && static_cast<unsigned>(next[x * S + d]) / 2 < in_dim) turn = true;
+                const SwitchIdx x = next_sw_[p * S + d];
+                if (x != d && next_[x * S + d] / 2 < next_[p * S + d] / 2) return true;
             }
-        return 1u + (loop ? 1u : 0u) + (turn ? 2u : 0u);
+        return false;
     }
 
+    struct Dest {
+        Lid first, count;
+        PortNum port;  // at the destination switch: 0 for its own LID, else the host port
+    };
+
     torus::Torus tor_;
+    unsigned vls_ = 8;
+    std::vector<std::int8_t> next_;     // [s * S + d]: port group towards d
+    std::vector<SwitchIdx> next_sw_;    // [s * S + d]: the switch it leads to
+    std::vector<std::uint8_t> len_;     // [s * S + d]: route length in switch hops
+    std::vector<std::vector<Dest>> dests_;  // by destination switch
     torus::MasterTree master_;
     bool built_ = false;
 };

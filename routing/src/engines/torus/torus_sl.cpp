@@ -2,6 +2,7 @@
 #include "engines/torus/torus_sl.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace weft::routing::torus {
 
@@ -17,6 +18,20 @@ std::uint8_t path_sl(const Torus &t, SwitchIdx s, SwitchIdx d) {
     return static_cast<std::uint8_t>(sl);
 }
 
+PathSl::PathSl(const Torus &t) : t_(t) {
+    for (unsigned k = 0; k < kTorusDims; ++k) {
+        const int R = static_cast<int>(t.radix[k]);
+        r_[k] = R;
+        bit_[k].assign(static_cast<std::size_t>(R) * R, 0);
+        if (!t.wrap[k]) continue;
+        for (int a = 0; a < R; ++a)
+            for (int b = 0; b < R; ++b) {
+                const int lo = std::min(a, b), hi = std::max(a, b);
+                bit_[k][a * R + b] = hi - lo > lo + R - hi;
+            }
+    }
+}
+
 std::uint8_t sl_to_vl(unsigned in_dir, unsigned out_dir, unsigned sl, unsigned max_vls) {
     const unsigned qos = (sl >> kTorusDims) & 1;
     if (out_dir >= kEndDir) return static_cast<std::uint8_t>(max_vls >= 2 ? qos : 0);
@@ -27,28 +42,21 @@ std::uint8_t sl_to_vl(unsigned in_dir, unsigned out_dir, unsigned sl, unsigned m
     return static_cast<std::uint8_t>(vl);
 }
 
-void fill_sl_tables(const Fabric &f, const Torus &tor, const std::vector<SwitchIdx> &lid_switch,
-                    unsigned max_vls, RoutingTables &t) {
+void fill_sl2vl(const Fabric &f, const Torus &tor, unsigned max_vls, RoutingTables &t) {
+    // One map per (input direction, output direction); ports only pick among them.
+    std::array<std::array<Sl2Vl, kEndDir + 1>, kEndDir + 1> by_dir{};
+    for (unsigned in = 0; in <= kEndDir; ++in)
+        for (unsigned out = 0; out <= kEndDir; ++out)
+            for (unsigned sl = 0; sl < 16; ++sl) by_dir[in][out][sl] = sl_to_vl(in, out, sl, max_vls);
     const std::size_t S = f.switch_count();
-    const Lid max = f.max_lid();
-    t.path_sl.assign(S, std::vector<std::uint8_t>(std::size_t{max} + 1, 0));
-    std::vector<std::uint8_t> by_switch(S);
-    for (SwitchIdx s = 0; s < S; ++s) {
-        for (SwitchIdx d = 0; d < S; ++d) by_switch[d] = path_sl(tor, s, d);
-        auto &row = t.path_sl[s];
-        for (Lid l = 1; l <= max; ++l)
-            if (lid_switch[l] != kNoSwitch) row[l] = by_switch[lid_switch[l]];
-    }
     t.sl2vl.assign(S, {});
     for (SwitchIdx s = 0; s < S; ++s) {
         const unsigned radix = f.node(f.switch_node(s)).num_ports;
         auto &tabs = t.sl2vl[s];
-        tabs.assign(std::size_t{radix + 1} * (radix + 1), Sl2Vl{});
+        tabs.resize(std::size_t{radix + 1} * (radix + 1));
         const auto &dir = tor.port_dir[s];
         for (unsigned in = 0; in <= radix; ++in)
-            for (unsigned out = 0; out <= radix; ++out)
-                for (unsigned sl = 0; sl < 16; ++sl)
-                    tabs[std::size_t{in} * (radix + 1) + out][sl] = sl_to_vl(dir[in], dir[out], sl, max_vls);
+            for (unsigned out = 0; out <= radix; ++out) tabs[std::size_t{in} * (radix + 1) + out] = by_dir[dir[in]][dir[out]];
     }
 }
 

@@ -14,7 +14,9 @@
 // Bits the fabric's VL budget (max_vls 2, 4, 8) cannot hold are left out, as OpenSM does.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <vector>
 
 #include "engines/torus/torus_topology.hpp"
 #include "weft/routing/tables.hpp"
@@ -22,11 +24,25 @@
 namespace weft::routing::torus {
 
 std::uint8_t path_sl(const Torus &t, SwitchIdx s, SwitchIdx d);
+
+// path_sl() for many pairs: one dateline bit table per dimension, indexed by the coordinates.
+class PathSl {
+  public:
+    explicit PathSl(const Torus &t);
+    std::uint8_t operator()(SwitchIdx s, SwitchIdx d) const {
+        const Coord &a = t_.coord[s], &b = t_.coord[d];
+        return static_cast<std::uint8_t>(bit_[0][a[0] * r_[0] + b[0]] | bit_[1][a[1] * r_[1] + b[1]] << 1 |
+                                         bit_[2][a[2] * r_[2] + b[2]] << 2);
+    }
+
+  private:
+    const Torus &t_;
+    std::array<int, kTorusDims> r_{};
+    std::array<std::vector<std::uint8_t>, kTorusDims> bit_;
+};
 std::uint8_t sl_to_vl(unsigned in_dir, unsigned out_dir, unsigned sl, unsigned max_vls);
 
-// Fills t.path_sl for every (switch, LID) with lid_switch[lid] the LID's switch (kNoSwitch:
-// none) and t.sl2vl for every switch.
-void fill_sl_tables(const Fabric &f, const Torus &tor, const std::vector<SwitchIdx> &lid_switch,
-                    unsigned max_vls, RoutingTables &t);
+// Fills t.sl2vl for every switch.
+void fill_sl2vl(const Fabric &f, const Torus &tor, unsigned max_vls, RoutingTables &t);
 
 }  // namespace weft::routing::torus

@@ -409,6 +409,8 @@ McastTree full_tree(const Grid &g, const std::string &conf, C &root) {
     RoutingTables t;
     McastTree tree;
     EXPECT_TRUE(e->provides_mcast_tree());
+    t.reset(g.f);
+    EXPECT_TRUE(e->build_lid_matrices(ctx, t).ok);
     const auto ok = e->build_fwd_tables(ctx, t);
     std::filesystem::remove(opts.torus_config);
     EXPECT_TRUE(ok.ok) << ok.error;
