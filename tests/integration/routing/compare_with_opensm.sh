@@ -5,6 +5,8 @@
 #   - the same (source, destination) pairs are delivered,
 #   - wherever OpenSM's path is minimal, weft's is too (no pair where weft is longer),
 #   - weft's max routes per link is no worse than OpenSM's.
+# For torus-2QoS (SPEC a torus:/mesh: grid) both get -Q and a torus-2QoS.conf written by
+# scripts/torus-2qos-conf, and the path lengths must also be the same pair by pair.
 set -euo pipefail
 weft=$1 ref=$2 spec=$3 engine=$4
 for tool in ibsim opensm; do command -v "$tool" >/dev/null || { echo "skip: no $tool"; exit 77; }; done
@@ -13,7 +15,16 @@ for tool in ibsim opensm; do command -v "$tool" >/dev/null || { echo "skip: no $
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$weft" --gen "$spec" --write-net "$dir/fabric.net" -q >/dev/null
-"$ref" "$dir/fabric.net" "$engine" "$dir/osm" >"$dir/ref.txt"
+osm_args=() weft_args=()
+if [[ $engine == torus-2QoS ]]; then
+    kind=${spec%%:*} dims=${spec#*:}
+    dims=${dims%%[,/]*}
+    IFS=x read -r X Y Z <<<"$dims"
+    "$(dirname "$ref")/torus-2qos-conf" "$dir/fabric.net" "$X" "$Y" "${Z:-1}" "$kind" >"$dir/torus-2QoS.conf"
+    osm_args=(-- -Q --torus_config "$dir/torus-2QoS.conf")
+    weft_args=(-Q --torus_config "$dir/torus-2QoS.conf")
+fi
+"$ref" "$dir/fabric.net" "$engine" "$dir/osm" "${osm_args[@]}" >"$dir/ref.txt"
 cat "$dir/ref.txt"
 if grep -q '^fallback=yes' "$dir/ref.txt"; then
     echo "FAIL: OpenSM fell back from $engine on $spec"
@@ -22,7 +33,7 @@ fi
 # --verify is for the log only: OpenSM's own routing may fail it too (minhop on a dragonfly has
 # credit loops), and what is compared here is weft against OpenSM.
 rc=0
-"$weft" --topo "$dir/fabric.net" --guid2lid "$dir/osm/cache/guid2lid" -R "$engine" --no_fallback \
+"$weft" --topo "$dir/fabric.net" --guid2lid "$dir/osm/cache/guid2lid" -R "$engine" "${weft_args[@]}" --no_fallback \
     --dump-lfts "$dir/weft.dump" --verify -q >"$dir/weft.txt" || rc=$?
 cat "$dir/weft.txt"
 [[ $rc -le 1 && -s $dir/weft.dump ]] || { echo "FAIL: weft-route exited with $rc"; exit 1; }
@@ -36,4 +47,7 @@ fail=0
 [[ $(val minimal_a) -ge $(val minimal_b) ]] || { echo "FAIL: fewer minimal pairs than OpenSM"; fail=1; }
 [[ $(val max_routes_a) -le $(val max_routes_b) ]] ||
     { echo "FAIL: max routes per link $(val max_routes_a) > OpenSM's $(val max_routes_b)"; fail=1; }
+if [[ $engine == torus-2QoS ]]; then
+    [[ $(val b_longer) -eq 0 ]] || { echo "FAIL: $(val b_longer) pairs take shorter paths in weft"; fail=1; }
+fi
 exit $fail
