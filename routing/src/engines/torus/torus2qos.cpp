@@ -69,7 +69,7 @@ class Torus2QoS final : public Engine {
         for (SwitchIdx s = 0; s < S; ++s)
             for (SwitchIdx d = 0; d < S; ++d)
                 if (s != d)
-                    next_sw_[s * S + d] =
+                    next_sw_[d * S + s] =
                         f.node(f.port(f.switch_node(s), tor_.group[s][next_[s * S + d]].front()).peer).sw;
         len_.assign(S * S, kInfHops);
         std::vector<SwitchIdx> walk;
@@ -78,16 +78,17 @@ class Torus2QoS final : public Engine {
             for (SwitchIdx s = 0; s < S; ++s) {
                 walk.clear();
                 SwitchIdx u = s;
-                while (len_[u * S + d] == kInfHops && walk.size() <= S) {
+                while (len_[d * S + u] == kInfHops && walk.size() <= S) {
                     walk.push_back(u);
-                    u = next_sw_[u * S + d];
+                    u = next_sw_[d * S + u];
                 }
                 if (walk.size() > S)
-                    return HookResult::failure("torus-2QoS: routes to " + torus::switch_name(f, tor_, d) + " loop");
-                unsigned v = len_[u * S + d];
+                    return HookResult::failure("torus-2QoS: routes to " + torus::switch_name(f, tor_, d) +
+                                               " loop");
+                unsigned v = len_[d * S + u];
                 for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
                     if (++v >= kInfHops) return HookResult::failure("torus-2QoS: route longer than 254 hops");
-                    len_[*it * S + d] = static_cast<std::uint8_t>(v);
+                    len_[d * S + *it] = static_cast<std::uint8_t>(v);
                 }
             }
         }
@@ -113,7 +114,7 @@ class Torus2QoS final : public Engine {
             auto &hrow = t.hops[s];
             for (SwitchIdx d = 0; d < S; ++d)
                 for (const Dest &x : dests_[d]) {
-                    const auto h = static_cast<std::uint8_t>(len_[s * S + d] + (x.port != 0 ? 1 : 0));
+                    const auto h = static_cast<std::uint8_t>(len_[d * S + s] + (x.port != 0 ? 1 : 0));
                     for (Lid l = x.first; l < x.first + x.count; ++l) hrow[l] = h;
                 }
         }
@@ -127,7 +128,8 @@ class Torus2QoS final : public Engine {
         const std::size_t S = f.switch_count();
         const Lid max_lid = f.max_lid();
         std::string why;
-        if (next_.size() != S * S) return HookResult::failure("torus-2QoS: forwarding tables asked before routing");
+        if (next_.size() != S * S)
+            return HookResult::failure("torus-2QoS: forwarding tables asked before routing");
         // LFTs, hops and path SLs in one pass per source switch. Parallel links are taken
         // round robin, switch and host LIDs counted apart (as OpenSM does).
         t.path_sl.assign(S, std::vector<std::uint8_t>(std::size_t{max_lid} + 1, 0));
@@ -145,7 +147,9 @@ class Torus2QoS final : public Engine {
                     PortNum port = x.port;
                     if (g >= 0) {
                         const auto &grp = tor_.group[s][g];
-                        port = grp[rr[x.port != 0][g]++ % grp.size()];
+                        unsigned &turn = rr[x.port != 0][g];  // round robin, no division
+                        port = grp[turn];
+                        if (++turn == grp.size()) turn = 0;
                     }
                     for (Lid l = x.first; l < x.first + x.count; ++l) {
                         lrow[l] = port;
@@ -178,7 +182,7 @@ class Torus2QoS final : public Engine {
         for (SwitchIdx p = 0; p < S; ++p)
             for (SwitchIdx d = 0; d < S; ++d) {
                 if (p == d) continue;
-                const SwitchIdx x = next_sw_[p * S + d];
+                const SwitchIdx x = next_sw_[d * S + p];
                 if (x != d && next_[x * S + d] / 2 < next_[p * S + d] / 2) return true;
             }
         return false;
@@ -191,9 +195,10 @@ class Torus2QoS final : public Engine {
 
     torus::Torus tor_;
     unsigned vls_ = 8;
-    std::vector<std::int8_t> next_;     // [s * S + d]: port group towards d
-    std::vector<SwitchIdx> next_sw_;    // [s * S + d]: the switch it leads to
-    std::vector<std::uint8_t> len_;     // [s * S + d]: route length in switch hops
+    std::vector<std::int8_t> next_;  // [s * S + d]: port group towards d
+    // By destination, so a walk towards d stays in one row:
+    std::vector<SwitchIdx> next_sw_;        // [d * S + s]: the switch s forwards to
+    std::vector<std::uint8_t> len_;         // [d * S + s]: route length in switch hops
     std::vector<std::vector<Dest>> dests_;  // by destination switch
     torus::MasterTree master_;
     bool built_ = false;

@@ -24,7 +24,8 @@ int group_of(unsigned d, int sign) {
 bool reaches(const Torus &t, const RingRuns &r, SwitchIdx s, unsigned d, int sign, int target) {
     const int R = static_cast<int>(t.radix[d]);
     const int cur = t.coord[s][d];
-    const int dist = sign > 0 ? mod(target - cur, R) : mod(cur - target, R);
+    int dist = sign > 0 ? target - cur : cur - target;  // both in 0..R-1: no division needed
+    if (dist < 0) dist += R;
     return dist <= r.run[s][group_of(d, sign)];
 }
 

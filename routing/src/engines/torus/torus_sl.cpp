@@ -56,7 +56,8 @@ void fill_sl2vl(const Fabric &f, const Torus &tor, unsigned max_vls, RoutingTabl
         tabs.resize(std::size_t{radix + 1} * (radix + 1));
         const auto &dir = tor.port_dir[s];
         for (unsigned in = 0; in <= radix; ++in)
-            for (unsigned out = 0; out <= radix; ++out) tabs[std::size_t{in} * (radix + 1) + out] = by_dir[dir[in]][dir[out]];
+            for (unsigned out = 0; out <= radix; ++out)
+                tabs[std::size_t{in} * (radix + 1) + out] = by_dir[dir[in]][dir[out]];
     }
 }
 
