@@ -22,7 +22,7 @@ HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTa
             t.reset(f);
             if (auto r = e.build_lid_matrices(ctx, t); !r.ok) return r;
         } else {
-            build_minhop_matrices(f, t);
+            build_minhop_matrices(f, ctx.options, t);
         }
         if (e.provides_fwd_tables()) {
             if (auto r = e.build_fwd_tables(ctx, t); !r.ok) return r;

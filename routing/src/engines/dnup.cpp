@@ -28,7 +28,7 @@ class Dnup final : public UpDownEngine {
         // Up is away from the CAs: flip to the up*/down* convention where 0 is the top.
         for (unsigned &r : rank)
             if (r != UpDownRouting::kUnranked) r = top - r;
-        routing_.compute(ctx.fabric, std::move(rank), false, t);
+        routing_.compute(ctx.fabric, std::move(rank), false, t, ctx.options.ids_guids);
         return HookResult::success();
     }
 };

@@ -5,7 +5,33 @@
 
 namespace weft::routing::engines {
 
-std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g) {
+namespace {
+
+// The default order with the entries of the listed port GUIDs moved to the front, in list order.
+std::vector<RouteOrderEntry> listed_first(const Fabric &f, std::vector<RouteOrderEntry> order,
+                                          const std::vector<Guid> &first) {
+    std::vector<RouteOrderEntry> out;
+    std::vector<bool> moved(order.size(), false);
+    for (Guid guid : first) {
+        const auto owner = f.find_port_guid(guid);
+        if (!owner) continue;  // OpenSM skips GUIDs not in the fabric
+        const Lid base = f.port(owner->node, owner->port).lid;
+        for (std::size_t k = 0; k < order.size(); ++k)
+            if (!moved[k] && order[k].base == base) {
+                moved[k] = true;
+                out.push_back(order[k]);
+                break;
+            }
+    }
+    for (std::size_t k = 0; k < order.size(); ++k)
+        if (!moved[k]) out.push_back(order[k]);
+    return out;
+}
+
+}  // namespace
+
+std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
+                                         const std::vector<Guid> &first) {
     // OpenSM: end ports of the switches with the most end ports first (switches by GUID within
     // equal counts), each switch's ports in port order; then every other LID owner by port GUID.
     const std::size_t n = g.size();
@@ -43,7 +69,24 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g) 
     }
     std::stable_sort(rest.begin(), rest.end(), [](const Rest &a, const Rest &b) { return a.guid < b.guid; });
     for (const Rest &r : rest) order.push_back(r.e);
-    return order;
+    return first.empty() ? order : listed_first(f, std::move(order), first);
+}
+
+std::vector<std::uint8_t> port_search_rank(const Fabric &f, const RoutingOptions &o, SwitchIdx s) {
+    const NodeIdx node = f.switch_node(s);
+    const Guid guid = f.node(node).guid;
+    for (const PortOrder &po : o.port_search_order) {
+        if (po.sw != guid) continue;
+        const unsigned radix = f.node(node).num_ports;
+        std::vector<std::uint8_t> rank(std::size_t{radix} + 1, 0xFF);
+        unsigned next = 0;
+        for (PortNum p : po.ports)
+            if (p <= radix && rank[p] == 0xFF) rank[p] = static_cast<std::uint8_t>(next++);
+        for (PortNum p = 1; p <= radix; ++p)
+            if (rank[p] == 0xFF) rank[p] = static_cast<std::uint8_t>(next++);
+        return rank;
+    }
+    return {};
 }
 
 std::vector<bool> ignored_ports(const Fabric &f, const RoutingOptions &o, SwitchIdx s) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +22,13 @@ struct RouteOrderEntry {
     Lid base = 0;
     std::uint32_t count = 1;  // 2^lmc LIDs from base
 };
-std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g);
+// first (-X / --guid_routing_order_file): port GUIDs routed before all others, in this order.
+std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
+                                         const std::vector<Guid> &first = {});
+
+// -O / --port_search_ordering_file for switch s: search position of each port (listed ports
+// first in file order, the rest after them in port order); empty when s has no line.
+std::vector<std::uint8_t> port_search_rank(const Fabric &f, const RoutingOptions &o, SwitchIdx s);
 
 // Ports of switch s that -i / ignore options leave out of equalization, by port number.
 std::vector<bool> ignored_ports(const Fabric &f, const RoutingOptions &o, SwitchIdx s);
@@ -85,7 +92,7 @@ template <class Allowed>
 void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
                           Allowed &&allowed) {
     const std::size_t n = g.size();
-    const auto order = route_order(f, g);
+    const auto order = route_order(f, g, o.guid_routing_order);
     std::uint32_t max_count = 1;
     for (const auto &e : order) max_count = std::max(max_count, e.count);
     const bool lmc_aware = o.lmc > 0;
@@ -96,6 +103,7 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
         const auto &hops = t.hops[s];
         const NodeIdx node = f.switch_node(s);
         const auto ignored = ignored_ports(f, o, s);
+        const auto search_rank = port_search_rank(f, o, s);
         sc.cand_begin.assign(n, -1);
         sc.cand_len.assign(n, 0);
         sc.cand_least.assign(n, 0xFFFFFFFFu);
@@ -121,11 +129,26 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
                             if (allowed(s, l, lid)) sc.cand.push_back(l.port);
                         sc.cand_len[tg.sw] = static_cast<std::uint8_t>(
                             sc.cand.size() - static_cast<std::size_t>(sc.cand_begin[tg.sw]));
+                        if (!search_rank.empty())
+                            std::stable_sort(
+                                sc.cand.begin() + sc.cand_begin[tg.sw], sc.cand.end(),
+                                [&](PortNum a, PortNum b) { return search_rank[a] < search_rank[b]; });
                     }
                     const unsigned len = sc.cand_len[tg.sw];
                     if (len == 0) continue;
-                    const unsigned start = (i > 0 && lft[lid - 1] != kNoPort) ? lft[lid - 1] + 1u : 1u;
+                    unsigned start = (i > 0 && lft[lid - 1] != kNoPort) ? lft[lid - 1] + 1u : 1u;
                     const PortNum *cand = sc.cand.data() + sc.cand_begin[tg.sw];
+                    std::array<PortNum, 256> rotated;
+                    if (!search_rank.empty() && start != 1) {
+                        // The search resumes after the previous LID's port in search order, not
+                        // in port order: hand the pickers the candidates rotated to start there.
+                        unsigned from = 0;
+                        for (unsigned c = 0; c < len; ++c)
+                            if (cand[c] == lft[lid - 1]) from = c + 1;
+                        for (unsigned c = 0; c < len; ++c) rotated[c] = cand[(from + c) % len];
+                        cand = rotated.data();
+                        start = 1;
+                    }
                     if (lmc_aware)
                         port = detail::pick_port(f, s, cand, len, start, sc.load, &remote[k]);
                     else if (start == 1)  // candidates are ports >= 1: the scan starts at the first

@@ -41,7 +41,7 @@ class Updn final : public UpDownEngine {
             roots = roots_by_histogram(g);
             if (roots.empty()) return HookResult::failure("no root switches found by the min-hop histogram");
         }
-        routing_.compute(ctx.fabric, bfs_rank(g, roots), true, t);
+        routing_.compute(ctx.fabric, bfs_rank(g, roots), true, t, ctx.options.ids_guids);
         return HookResult::success();
     }
 };

@@ -6,13 +6,16 @@
 
 namespace weft::routing::engines {
 
-void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t) {
+void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t,
+                            const std::vector<std::pair<Guid, std::uint64_t>> &ids) {
     free_roots_ = free_roots;
     const SwitchGraph g(f);
     const std::size_t n = g.size();
     rank_ = std::move(rank);
     guid_.resize(n);
     for (SwitchIdx s = 0; s < n; ++s) guid_[s] = f.node(f.switch_node(s)).guid;
+    for (const auto &[guid, id] : ids)
+        if (auto node = f.find_guid(guid); node && f.node(*node).is_switch()) guid_[f.node(*node).sw] = id;
     down_.assign(n);
     route_.assign(n);
     std::vector<std::uint8_t> down(n), dist(n);

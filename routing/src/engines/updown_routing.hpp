@@ -23,7 +23,9 @@ class UpDownRouting {
     static constexpr unsigned kUnranked = 0xFFFFFFFFu;
     // free_roots: moves between two rank-0 switches are up both ways (updn, as OpenSM); dnup
     // orders every equal-rank move by GUID instead, which keeps it free of credit loops.
-    void compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t);
+    // ids (-m / --ids_guid_file) replace the GUIDs of the switches they name in that ordering.
+    void compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t,
+                 const std::vector<std::pair<Guid, std::uint64_t>> &ids = {});
     void build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) const;
 
   private:
@@ -35,7 +37,7 @@ class UpDownRouting {
         return rank_[to] < rank_[from] || (rank_[to] == rank_[from] && guid_[to] < guid_[from]);
     }
     std::vector<unsigned> rank_;
-    std::vector<Guid> guid_;
+    std::vector<std::uint64_t> guid_;  // the switch's GUID, or its ID from the ids file
     bool free_roots_ = true;
     HopMatrix down_;   // all-down distance
     HopMatrix route_;  // distance along the routes taken (down_ where finite)

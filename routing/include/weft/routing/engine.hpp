@@ -136,6 +136,10 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
 // build_minhop_matrices sizes t for f (reset) and fills t.hops with unrestricted min hops.
 // build_minhop_lfts fills t.lft from t.hops with OpenSM's port equalization and LMC rules.
 void build_minhop_matrices(const Fabric &f, RoutingTables &t);
+// The same with -w hop weights: the cost of a route is the sum of the weights of the switch
+// ports it leaves by (1 where the file names none), capped at kInfHops - 1; t.hops then holds
+// these costs, and build_minhop_lfts keeps the ports on a cheapest route.
+void build_minhop_matrices(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
 void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
 
 // The default multicast tree (OpenSM's mcast manager): rooted at the switch whose largest hop
