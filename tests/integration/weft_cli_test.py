@@ -206,6 +206,8 @@ GOOD = [
     "show port info all json",
     "show config fwd",
     "show config fwd json",
+    "show fwd stats",
+    "show fwd stats json",
     "clear port stats 1",
     "clear port stats all",
     "quit",
@@ -428,6 +430,10 @@ def main():
           mon["capture"].get("file") == "/dev/null", "good: show monitor json reports monitoring and the capture")
     check("capture: running into /dev/null" in res.get("show monitor", ""), "good: show monitor names the file")
     check("/dev/null closed, 0 records" in res.get("monitor file off", ""), "good: monitor file off closes it")
+    fs = js("show fwd stats json")
+    check([l["worker"] for l in fs.get("lcores", [])] == [0] and len(fs["lcores"][0]["ports"]) == 4 and
+          fs.get("rx_packets") == 0, "good: show fwd stats json: one lcore, four ports, idle")
+    check("Forward stats for lcore 1 (worker 0)" in res.get("show fwd stats", ""), "good: show fwd stats per lcore")
     check("NIC statistics for port 1 cleared" in res.get("clear port stats 1", "") and
           res.get("clear port stats all", "").count("cleared") == 4, "good: clear port stats answers per port")
 

@@ -45,6 +45,7 @@ InstList show_commands();        // show route|nhg|drops
 InstList port_commands();        // port start|stop, set link-up|down, show port stats, clear port stats
 InstList port_info_commands();   // show port info
 InstList fwd_config_commands();  // show config fwd
+InstList fwd_stats_commands();   // show fwd stats
 InstList ars_commands();         // set ars, ars object, lag, acl, nhg add ... ars, show ars
 InstList monitor_commands();     // monitor start|stop|file, show monitor
 

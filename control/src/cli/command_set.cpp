@@ -40,7 +40,7 @@ const char kUsage[] =
     "          record of each reassigned packet, its interface the egress port\n"
     "  monitor file <path>|off                pcapng capture of what ARS objects and ACL rules monitor\n"
     "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
-    "  show port info <p>|all [json] | show config fwd [json]\n"
+    "  show port info <p>|all [json] | show config fwd [json] | show fwd stats [json]\n"
     "  show ars nhg <id> [json] | show ars quality [json] | show monitor [json]\n"
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  port start|stop <p>|all\n"
@@ -131,9 +131,9 @@ cmdline_parse_ctx_t *command_set(CommandContext &ctx) {
     // Built once: cmdline keeps the pointer, and the instances are static.
     static cli::InstList table = [] {
         cli::InstList all;
-        for (cli::InstList part :
-             {cli::table_commands(), cli::show_commands(), cli::port_commands(), cli::port_info_commands(),
-              cli::fwd_config_commands(), cli::ars_commands(), cli::monitor_commands()})
+        for (cli::InstList part : {cli::table_commands(), cli::show_commands(), cli::port_commands(),
+                                   cli::port_info_commands(), cli::fwd_config_commands(),
+                                   cli::fwd_stats_commands(), cli::ars_commands(), cli::monitor_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(cli::as_inst(cli::inst_quit));
         all.push_back(cli::as_inst(cli::inst_help));

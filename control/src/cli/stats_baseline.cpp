@@ -6,17 +6,49 @@ namespace dp = weft::dataplane;
 
 namespace {
 
-// Counter sums only grow; a value below its baseline would mean a counter went back, so it
+// Counter values only grow; a value below its baseline would mean a counter went back, so it
 // reads as zero rather than wrapping.
 std::uint64_t since(std::uint64_t now, std::uint64_t base) {
     return now >= base ? now - base : 0;
 }
 
+StatsBaseline::Counters one(const StatsBaseline::Counters &counters, std::size_t worker) {
+    return {counters.at(worker)};
+}
+
+void add(dp::PortTotals &sum, const dp::PortTotals &t) {
+    sum.rx_pkts += t.rx_pkts;
+    sum.rx_bytes += t.rx_bytes;
+    sum.tx_pkts += t.tx_pkts;
+    sum.tx_bytes += t.tx_bytes;
+    sum.tx_dropped += t.tx_dropped;
+    sum.backlog_bytes += t.backlog_bytes;
+}
+
+void add(dp::Totals &sum, const dp::Totals &t) {
+    sum.rx_pkts += t.rx_pkts;
+    sum.rx_bytes += t.rx_bytes;
+    sum.fwd_pkts += t.fwd_pkts;
+    sum.replicas += t.replicas;
+    for (std::size_t i = 0; i < sum.drops.size(); ++i) sum.drops[i] += t.drops[i];
+}
+
 }  // namespace
 
-dp::PortTotals StatsBaseline::port(const Counters &counters, std::uint16_t port) const {
-    dp::PortTotals t = dp::sum_port(counters, port);
-    const dp::PortTotals &b = ports_.at(port);
+const StatsBaseline::Worker &StatsBaseline::base(std::size_t worker) const {
+    static const Worker kZero{};
+    return worker < workers_.size() ? workers_[worker] : kZero;
+}
+
+StatsBaseline::Worker &StatsBaseline::base_for(std::size_t worker) {
+    if (worker >= workers_.size()) workers_.resize(worker + 1);
+    return workers_[worker];
+}
+
+dp::PortTotals StatsBaseline::worker_port(const Counters &counters, std::size_t worker,
+                                          std::uint16_t port) const {
+    dp::PortTotals t = dp::sum_port(one(counters, worker), port);
+    const dp::PortTotals &b = base(worker).ports.at(port);
     t.rx_pkts = since(t.rx_pkts, b.rx_pkts);
     t.rx_bytes = since(t.rx_bytes, b.rx_bytes);
     t.tx_pkts = since(t.tx_pkts, b.tx_pkts);
@@ -25,22 +57,36 @@ dp::PortTotals StatsBaseline::port(const Counters &counters, std::uint16_t port)
     return t;  // backlog_bytes is a gauge
 }
 
-dp::Totals StatsBaseline::totals(const Counters &counters) const {
-    dp::Totals t = dp::sum_totals(counters);
-    t.rx_pkts = since(t.rx_pkts, totals_.rx_pkts);
-    t.rx_bytes = since(t.rx_bytes, totals_.rx_bytes);
-    t.fwd_pkts = since(t.fwd_pkts, totals_.fwd_pkts);
-    t.replicas = since(t.replicas, totals_.replicas);
-    for (std::size_t i = 0; i < t.drops.size(); ++i) t.drops[i] = since(t.drops[i], totals_.drops[i]);
+dp::Totals StatsBaseline::worker_totals(const Counters &counters, std::size_t worker) const {
+    dp::Totals t = dp::sum_totals(one(counters, worker));
+    const dp::Totals &b = base(worker).totals;
+    t.rx_pkts = since(t.rx_pkts, b.rx_pkts);
+    t.rx_bytes = since(t.rx_bytes, b.rx_bytes);
+    t.fwd_pkts = since(t.fwd_pkts, b.fwd_pkts);
+    t.replicas = since(t.replicas, b.replicas);
+    for (std::size_t i = 0; i < t.drops.size(); ++i) t.drops[i] = since(t.drops[i], b.drops[i]);
     return t;
 }
 
+dp::PortTotals StatsBaseline::port(const Counters &counters, std::uint16_t port) const {
+    dp::PortTotals sum;
+    for (std::size_t w = 0; w < counters.size(); ++w) add(sum, worker_port(counters, w, port));
+    return sum;
+}
+
+dp::Totals StatsBaseline::totals(const Counters &counters) const {
+    dp::Totals sum;
+    for (std::size_t w = 0; w < counters.size(); ++w) add(sum, worker_totals(counters, w));
+    return sum;
+}
+
 void StatsBaseline::clear_port(const Counters &counters, std::uint16_t port) {
-    ports_.at(port) = dp::sum_port(counters, port);
+    for (std::size_t w = 0; w < counters.size(); ++w)
+        base_for(w).ports.at(port) = dp::sum_port(one(counters, w), port);
 }
 
 void StatsBaseline::clear_totals(const Counters &counters) {
-    totals_ = dp::sum_totals(counters);
+    for (std::size_t w = 0; w < counters.size(); ++w) base_for(w).totals = dp::sum_totals(one(counters, w));
 }
 
 }  // namespace weft::control

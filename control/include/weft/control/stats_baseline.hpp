@@ -1,7 +1,8 @@
 // What `clear port stats` zeroes on weft's side. The workers' per-lcore counters are never reset
 // (a worker is their only writer, and nothing may lock or stop it); the control thread remembers
-// their sums at the clear and the CLI shows the difference. Gauges (TX backlog) are not cleared.
-// Telemetry keeps reporting the cumulative counters.
+// each worker's values at the clear and the CLI shows the difference, per worker (`show fwd
+// stats`) or summed (`show port stats`), so the two always agree. Gauges (TX backlog) are not
+// cleared. Telemetry keeps reporting the cumulative counters.
 #pragma once
 
 #include <array>
@@ -17,17 +18,26 @@ class StatsBaseline {
   public:
     using Counters = std::vector<const dataplane::WorkerCounters *>;
 
-    // Port `port`'s counters since its last clear.
+    // Port `port`'s counters of worker `worker` since the port's last clear.
+    dataplane::PortTotals worker_port(const Counters &counters, std::size_t worker, std::uint16_t port) const;
+    // Worker `worker`'s totals (received, forwarded, replicas, drops by reason) since `clear all`.
+    dataplane::Totals worker_totals(const Counters &counters, std::size_t worker) const;
+    // The same summed over the workers.
     dataplane::PortTotals port(const Counters &counters, std::uint16_t port) const;
-    // The all-port totals (received, forwarded, replicas, drops by reason) since `clear all`.
     dataplane::Totals totals(const Counters &counters) const;
 
     void clear_port(const Counters &counters, std::uint16_t port);
     void clear_totals(const Counters &counters);
 
   private:
-    std::array<dataplane::PortTotals, dataplane::kMaxPorts> ports_{};
-    dataplane::Totals totals_{};
+    struct Worker {
+        std::array<dataplane::PortTotals, dataplane::kMaxPorts> ports{};
+        dataplane::Totals totals{};
+    };
+    const Worker &base(std::size_t worker) const;
+    Worker &base_for(std::size_t worker);
+
+    std::vector<Worker> workers_;  // grows to the number of workers at the first clear
 };
 
 }  // namespace weft::control
