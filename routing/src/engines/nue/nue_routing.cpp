@@ -56,8 +56,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         else
             dests.push_back(l);
     }
-    // Order: switches with the most endpoints first, GUID order among equals; CA LIDs in port
-    // order, switch LIDs after them (as sssp/dfsssp).
+    // Order: switches with the most endpoints first, GUID order among equals; CA LIDs before
+    // switch LIDs.
     std::vector<std::uint32_t> rank(n);
     {
         std::vector<SwitchIdx> sws(n);
@@ -68,9 +68,15 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         });
         for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     }
+    // Interleaved over the switches (every switch's first LID, then every switch's second, ...):
+    // consecutive trees toward one switch would mostly reuse each other's dependencies, while
+    // alternating destinations spreads the balancing weights and the refused turns.
+    std::vector<std::uint32_t> nth(std::size_t{g.max_lid()} + 1, 0), seen(n, 0);
+    for (Lid l : dests) nth[l] = seen[g.target(l).sw]++;
     auto by_order = [&](Lid a, Lid b) {
         const LidTarget &x = g.target(a), &y = g.target(b);
         if (x.is_switch != y.is_switch) return y.is_switch;
+        if (nth[a] != nth[b]) return nth[a] < nth[b];
         if (x.sw != y.sw) return rank[x.sw] < rank[y.sw];
         return a < b;
     };
