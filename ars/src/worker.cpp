@@ -173,10 +173,9 @@ WEFT_ARS_HOT QualityBand Worker::member_quality(const GroupMember &m) const {
 // ---------------------------------------------------------------------------------------------
 // Choosing a member.
 
-std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
-    // Best band and the set of members holding it, for each role.
-    // Ties are counted as they are found: std::popcount is a library call on a baseline x86-64
-    // build, and this runs for every new flowlet.
+Worker::QualityCandidates Worker::quality_candidates(const SelectionGroup &g) const {
+    // Best band and the set of members holding it, for each role. Ties are counted as they are
+    // found: std::popcount is a library call on a baseline x86-64 build.
     struct Best {
         int band = -1;
         std::uint64_t mask = 0;
@@ -204,12 +203,23 @@ std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
     const PathChoice choice = choose_path(
         primary.band >= 0, static_cast<QualityBand>(primary.band < 0 ? 0 : primary.band), alternate.band >= 0,
         static_cast<QualityBand>(alternate.band < 0 ? 0 : alternate.band), g.path_selection);
-    if (choice == PathChoice::kNone) return kNone;
+    QualityCandidates c;
+    c.group = &g;
+    if (choice == PathChoice::kNone) return c;
     const Best &set = choice == PathChoice::kPrimary ? primary : alternate;
-    const std::uint16_t base = choice == PathChoice::kPrimary ? 0 : g.primary_count;
+    c.base = choice == PathChoice::kPrimary ? 0 : g.primary_count;
+    c.mask = set.mask;
+    c.ties = set.ties;
+    return c;
+}
+
+std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
+    // Inside select_one_group_burst the candidates were read once for the burst.
+    const QualityCandidates c = burst_candidates_.group == &g ? burst_candidates_ : quality_candidates(g);
+    if (c.ties == 0) return kNone;
     // Ties broken by the seeded generator.
-    const unsigned pick = set.ties == 1 ? 0 : rng_.below(set.ties);
-    return static_cast<std::uint16_t>(base + nth_set_bit(set.mask, pick));
+    const unsigned pick = c.ties == 1 ? 0 : rng_.below(c.ties);
+    return static_cast<std::uint16_t>(c.base + nth_set_bit(c.mask, pick));
 }
 
 std::uint16_t Worker::choose_at_random(const SelectionGroup &g) {
@@ -435,6 +445,7 @@ bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Tic
     std::uint64_t live = 0;
     for (std::uint16_t m = 0; m < g.size(); ++m)
         if (member_live(g.members[m])) live |= std::uint64_t{1} << m;
+    if (h.object->mode == Mode::kFlowletQuality) burst_candidates_ = quality_candidates(g);
     const Ticks idle = h.object->idle_ticks;
     h.counters->count_decision(h.object->mode, requests.size());
 
@@ -459,6 +470,7 @@ bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Tic
         }
         out[i] = to_egress(r, member, requests[i].flow_hash, now);
     }
+    burst_candidates_ = QualityCandidates{};
     return true;
 }
 

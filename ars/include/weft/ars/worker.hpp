@@ -122,6 +122,15 @@ class Worker {
     bool member_live(const GroupMember &m) const;
     bool lag_live(LagId lag) const;
     QualityBand member_quality(const GroupMember &m) const;
+    // The members a quality choice picks among: the best band's set of the role the path rule
+    // chose (ties == 0: none eligible).
+    struct QualityCandidates {
+        const SelectionGroup *group = nullptr;
+        std::uint16_t base = 0;  // first member index of the chosen role
+        std::uint64_t mask = 0;  // bit i: member base + i
+        unsigned ties = 0;
+    };
+    QualityCandidates quality_candidates(const SelectionGroup &g) const;
     std::uint16_t choose_by_quality(const SelectionGroup &g);
     std::uint16_t choose_at_random(const SelectionGroup &g);
     std::uint16_t choose_static(const SelectionGroup &g, std::uint32_t flow_hash) const;
@@ -135,6 +144,9 @@ class Worker {
     std::uint32_t seed_ = 0;
     bool seeded_ = false;
     MonitorHook monitor_;
+    // Set for the length of one select_one_group_burst in flowlet-quality mode: its group's
+    // candidates, read once, so each new flowlet of the burst only draws among them.
+    QualityCandidates burst_candidates_;
 
     std::vector<GroupState> nhg_state_;
     std::vector<GroupState> lag_state_;
