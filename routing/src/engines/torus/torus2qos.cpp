@@ -50,48 +50,65 @@ class Torus2QoS final : public Engine {
         const auto runs = torus::ring_runs(tor_);
 
         const std::size_t S = f.switch_count();
-        // Next port group for every (switch, destination switch).
+        // Next port group and next switch for every (switch, destination switch), in 64x64
+        // tiles so that both the by-source and the by-destination arrays are written in cache.
+        std::vector<SwitchIdx> neighbour(S * torus::kGroups, kNoSwitch);
+        for (SwitchIdx s = 0; s < S; ++s)
+            for (unsigned g = 0; g < torus::kGroups; ++g)
+                if (!tor_.group[s][g].empty())
+                    neighbour[s * torus::kGroups + g] =
+                        f.node(f.port(f.switch_node(s), tor_.group[s][g].front()).peer).sw;
         next_.assign(S * S, -1);
-        for (SwitchIdx s = 0; s < S; ++s) {
-            if (ctx.progress && s % 64 == 0) ctx.progress(s, S);
-            for (SwitchIdx d = 0; d < S; ++d) {
-                if (s == d) continue;
-                const int g = torus::next_group(tor_, runs, s, d);
-                if (g < 0)
-                    return HookResult::failure("torus-2QoS: no route from " + torus::switch_name(f, tor_, s) +
-                                               " to " + torus::switch_name(f, tor_, d));
-                next_[s * S + d] = static_cast<std::int8_t>(g);
-            }
+        next_by_dst_.assign(S * S, -1);
+        next_sw_.assign(S * S, kNoSwitch);
+        constexpr SwitchIdx kTile = 64;
+        for (SwitchIdx s0 = 0; s0 < S; s0 += kTile) {
+            if (ctx.progress) ctx.progress(s0, S);
+            for (SwitchIdx d0 = 0; d0 < S; d0 += kTile)
+                for (SwitchIdx s = s0; s < std::min<SwitchIdx>(s0 + kTile, S); ++s)
+                    for (SwitchIdx d = d0; d < std::min<SwitchIdx>(d0 + kTile, S); ++d) {
+                        if (s == d) continue;
+                        const int g = torus::next_group(tor_, runs, s, d);
+                        if (g < 0)
+                            return HookResult::failure("torus-2QoS: no route from " +
+                                                       torus::switch_name(f, tor_, s) + " to " +
+                                                       torus::switch_name(f, tor_, d));
+                        next_[s * S + d] = static_cast<std::int8_t>(g);
+                        next_by_dst_[d * S + s] = static_cast<std::int8_t>(g);
+                        next_sw_[d * S + s] = neighbour[s * torus::kGroups + g];
+                    }
         }
 
-        // Next switch and route length for every (switch, destination switch).
-        next_sw_.assign(S * S, kNoSwitch);
-        for (SwitchIdx s = 0; s < S; ++s)
-            for (SwitchIdx d = 0; d < S; ++d)
-                if (s != d)
-                    next_sw_[d * S + s] =
-                        f.node(f.port(f.switch_node(s), tor_.group[s][next_[s * S + d]].front()).peer).sw;
-        len_.assign(S * S, kInfHops);
+        // Route lengths, walked by destination.
+        std::vector<std::uint8_t> len_by_dst(S * S, kInfHops);
         std::vector<SwitchIdx> walk;
         for (SwitchIdx d = 0; d < S; ++d) {
-            len_[d * S + d] = 0;
+            len_by_dst[d * S + d] = 0;
             for (SwitchIdx s = 0; s < S; ++s) {
                 walk.clear();
                 SwitchIdx u = s;
-                while (len_[d * S + u] == kInfHops && walk.size() <= S) {
+                while (len_by_dst[d * S + u] == kInfHops && walk.size() <= S) {
                     walk.push_back(u);
                     u = next_sw_[d * S + u];
                 }
                 if (walk.size() > S)
                     return HookResult::failure("torus-2QoS: routes to " + torus::switch_name(f, tor_, d) +
                                                " loop");
-                unsigned v = len_[d * S + u];
+                unsigned v = len_by_dst[d * S + u];
                 for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
                     if (++v >= kInfHops) return HookResult::failure("torus-2QoS: route longer than 254 hops");
-                    len_[d * S + *it] = static_cast<std::uint8_t>(v);
+                    len_by_dst[d * S + *it] = static_cast<std::uint8_t>(v);
                 }
             }
         }
+
+        // ... and by source for the hops rows.
+        len_.assign(S * S, kInfHops);
+        for (SwitchIdx d0 = 0; d0 < S; d0 += kTile)
+            for (SwitchIdx s0 = 0; s0 < S; s0 += kTile)
+                for (SwitchIdx d = d0; d < std::min<SwitchIdx>(d0 + kTile, S); ++d)
+                    for (SwitchIdx s = s0; s < std::min<SwitchIdx>(s0 + kTile, S); ++s)
+                        len_[s * S + d] = len_by_dst[d * S + s];
 
         // Each destination switch's LIDs: its own, then its hosts' in port_order.
         const Lid max_lid = f.max_lid();
@@ -114,7 +131,7 @@ class Torus2QoS final : public Engine {
             auto &hrow = t.hops[s];
             for (SwitchIdx d = 0; d < S; ++d)
                 for (const Dest &x : dests_[d]) {
-                    const auto h = static_cast<std::uint8_t>(len_[d * S + s] + (x.port != 0 ? 1 : 0));
+                    const auto h = static_cast<std::uint8_t>(len_[s * S + d] + (x.port != 0 ? 1 : 0));
                     for (Lid l = x.first; l < x.first + x.count; ++l) hrow[l] = h;
                 }
         }
@@ -179,12 +196,12 @@ class Torus2QoS final : public Engine {
   private:
     // Some route turns from a higher into a lower dimension (VL bit 1 in use).
     bool illegal_turns(std::size_t S) const {
-        for (SwitchIdx p = 0; p < S; ++p)
-            for (SwitchIdx d = 0; d < S; ++d) {
-                if (p == d) continue;
-                const SwitchIdx x = next_sw_[d * S + p];
-                if (x != d && next_[x * S + d] / 2 < next_[p * S + d] / 2) return true;
-            }
+        for (SwitchIdx d = 0; d < S; ++d) {
+            const std::int8_t *g = next_by_dst_.data() + d * S;
+            const SwitchIdx *x = next_sw_.data() + d * S;
+            for (SwitchIdx p = 0; p < S; ++p)
+                if (p != d && x[p] != d && g[x[p]] / 2 < g[p] / 2) return true;
+        }
         return false;
     }
 
@@ -195,10 +212,10 @@ class Torus2QoS final : public Engine {
 
     torus::Torus tor_;
     unsigned vls_ = 8;
-    std::vector<std::int8_t> next_;  // [s * S + d]: port group towards d
-    // By destination, so a walk towards d stays in one row:
+    std::vector<std::int8_t> next_;         // [s * S + d]: port group towards d
+    std::vector<std::int8_t> next_by_dst_;  // the same, [d * S + s]
     std::vector<SwitchIdx> next_sw_;        // [d * S + s]: the switch s forwards to
-    std::vector<std::uint8_t> len_;         // [d * S + s]: route length in switch hops
+    std::vector<std::uint8_t> len_;         // [s * S + d]: route length in switch hops
     std::vector<std::vector<Dest>> dests_;  // by destination switch
     torus::MasterTree master_;
     bool built_ = false;

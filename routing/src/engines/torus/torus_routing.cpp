@@ -29,30 +29,23 @@ bool reaches(const Torus &t, const RingRuns &r, SwitchIdx s, unsigned d, int sig
     return dist <= r.run[s][group_of(d, sign)];
 }
 
-// Towards the turning switch of dimension d when it is there: the shorter way if the ring
-// leads there that way, else the other way (the ring is broken, so no ring deadlock).
-int path_step(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst, unsigned d) {
-    if (at_with(t, t.coord[s], d, t.coord[dst][d]) == kNoSwitch) return -1;
-    const int pref = ring_direction(t, d, t.coord[s][d], t.coord[dst][d]);
-    if (!pref) return -1;
-    if (reaches(t, r, s, d, pref, t.coord[dst][d])) return group_of(d, pref);
-    if (reaches(t, r, s, d, -pref, t.coord[dst][d])) return group_of(d, -pref);
-    return -1;
-}
-
-// Towards a missing turning switch: the shorter way while a link goes on.
-int missing_turn_step(const Torus &t, SwitchIdx s, SwitchIdx dst, unsigned d) {
-    const int pref = ring_direction(t, d, t.coord[s][d], t.coord[dst][d]);
-    if (!pref) return -1;
-    const int g = group_of(d, pref);
-    return t.group[s][g].empty() ? -1 : g;
-}
-
+// One step along dimension d towards dst's coordinate. If the turning switch (s with d set
+// to dst's coordinate) is there: the shorter way if the ring leads there that way, else the
+// other way (the ring is broken, so no ring deadlock). If it is missing (x and y only; z is
+// the last dimension): the shorter way while a link goes on, to turn early where blocked.
 int dim_step(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst, unsigned d) {
-    // x and y may head for a missing turning switch and turn early where blocked; z is last.
-    if (d + 1 < kTorusDims && at_with(t, t.coord[s], d, t.coord[dst][d]) == kNoSwitch)
-        return missing_turn_step(t, s, dst, d);
-    return path_step(t, r, s, dst, d);
+    const int from = t.coord[s][d], to = t.coord[dst][d];
+    const int pref = ring_direction(t, d, from, to);
+    if (!pref) return -1;
+    const bool turn_present = at_with(t, t.coord[s], d, to) != kNoSwitch;
+    if (!turn_present) {
+        if (d + 1 == kTorusDims) return -1;
+        const int g = group_of(d, pref);
+        return t.group[s][g].empty() ? -1 : g;
+    }
+    if (reaches(t, r, s, d, pref, to)) return group_of(d, pref);
+    if (reaches(t, r, s, d, -pref, to)) return group_of(d, -pref);
+    return -1;
 }
 
 }  // namespace
