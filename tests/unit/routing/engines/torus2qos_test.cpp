@@ -1,6 +1,7 @@
 // torus-2QoS: the routing document's failure examples hop by hop, hand-checked small tori,
 // and reachability / loop / credit-loop properties on tori and meshes with failures.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <filesystem>
