@@ -27,6 +27,7 @@ struct NueStats {
     std::uint64_t escape_routed = 0;  // of those, routed entirely along the escape paths (impasse)
     std::uint64_t rejected_dependencies = 0;  // candidate channels refused because they close a cycle
     std::vector<SwitchIdx> central_nodes;     // escape-tree root of each layer
+    bool interleaved = false;  // the kept routes took the destinations interleaved over switches
 };
 
 // Whether this build partitions with METIS (else only the semi-random split is available).

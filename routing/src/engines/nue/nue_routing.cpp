@@ -68,20 +68,27 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         });
         for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     }
-    // Interleaved over the switches (every switch's first LID, then every switch's second, ...):
-    // consecutive trees toward one switch would mostly reuse each other's dependencies, while
-    // alternating destinations spreads the balancing weights and the refused turns.
+    // Two destination orders. Per switch (its LIDs one after another, as sssp): on fat trees each
+    // leaf's LIDs then spread over its uplinks in turn. Interleaved (every switch's first LID,
+    // then every second, ...): consecutive trees toward one switch mostly reuse each other's
+    // dependencies, and alternating spreads the weights and the refused turns, which suits tori
+    // and random graphs. Nue routes both and keeps the one whose busiest channel carries fewer
+    // routes.
     std::vector<std::uint32_t> nth(std::size_t{g.max_lid()} + 1, 0), seen(n, 0);
-    for (Lid l : dests) nth[l] = seen[g.target(l).sw]++;
-    auto by_order = [&](Lid a, Lid b) {
+    auto consecutive = [&](Lid a, Lid b) {
         const LidTarget &x = g.target(a), &y = g.target(b);
         if (x.is_switch != y.is_switch) return y.is_switch;
-        if (nth[a] != nth[b]) return nth[a] < nth[b];
         if (x.sw != y.sw) return rank[x.sw] < rank[y.sw];
         return a < b;
     };
-    std::stable_sort(dests.begin(), dests.end(), by_order);
-    std::stable_sort(switch_lids.begin(), switch_lids.end(), by_order);
+    std::stable_sort(dests.begin(), dests.end(), consecutive);
+    std::stable_sort(switch_lids.begin(), switch_lids.end(), consecutive);
+    for (Lid l : dests) nth[l] = seen[g.target(l).sw]++;
+    std::vector<Lid> interleaved = dests;
+    std::stable_sort(interleaved.begin(), interleaved.end(), [&](Lid a, Lid b) {
+        if (nth[a] != nth[b]) return nth[a] < nth[b];
+        return consecutive(a, b);
+    });
 
     const bool want_metis = partitioner != NuePartitioner::SemiRandom;
     LayerPartition part = partition_layers(g, dests, st.layers_allowed, want_metis,
@@ -91,59 +98,73 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     st.partition_note = part.note;
     st.layers_used = part.used;
 
-    t.reset(f);
-    const std::size_t lids = std::size_t{g.max_lid()} + 1;
-    t.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
-    std::vector<std::uint64_t> weight(ch.size(), p2);  // P^2 + load: minimal paths unless refused
-    CdgDijkstra search(ch, weight);
-    CompleteCdg cdg(ch);
-
-    auto store = [&](Lid lid) {
-        const LidTarget &tg = g.target(lid);
-        const std::uint8_t extra = tg.is_switch ? 0 : 1;
-        const auto &next = search.next();
-        const auto &hops = search.hops();
-        for (SwitchIdx s : search.settled()) {
-            t.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
-            t.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
-        }
-    };
-
+    const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
-    const std::size_t total = dests.size() + switch_lids.size();
-    std::vector<SwitchIdx> members;
-    for (unsigned layer = 0; layer < part.used; ++layer) {
-        std::vector<Lid> mine;
-        for (Lid l : dests)
-            if (part.layer[l] == layer) mine.push_back(l);
-        if (mine.empty()) continue;
-        members.clear();
-        for (Lid l : mine) members.push_back(g.target(l).sw);
-        std::sort(members.begin(), members.end());
-        members.erase(std::unique(members.begin(), members.end()), members.end());
-        const SwitchIdx root = central_node(g, members);
-        st.central_nodes.push_back(root);
-        const EscapeTree escape(g, ch, root);
-        cdg.reset(escape.levels());
-        escape.mark(members, cdg);
-        for (Lid lid : mine) {
-            if (!search.route(g.target(lid).sw, &cdg, &escape)) ++st.escape_routed;
-            search.add_load(sources);
+    const std::size_t total = 2 * (dests.size() + switch_lids.size());
+    CompleteCdg cdg(ch);
+    // Routes every destination in `order` into out; returns the most routes on one channel.
+    auto route_all = [&](const std::vector<Lid> &order, RoutingTables &out, NueStats &ns) {
+        out.reset(f);
+        out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
+        std::vector<std::uint64_t> weight(ch.size(), p2);  // P^2 + load: minimal paths unless refused
+        CdgDijkstra search(ch, weight);
+        auto store = [&](Lid lid) {
+            const LidTarget &tg = g.target(lid);
+            const std::uint8_t extra = tg.is_switch ? 0 : 1;
+            const auto &next = search.next();
+            const auto &hops = search.hops();
+            for (SwitchIdx s : search.settled()) {
+                out.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
+                out.hops[s][lid] =
+                    static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+            }
+        };
+        std::vector<SwitchIdx> members;
+        for (unsigned layer = 0; layer < part.used; ++layer) {
+            std::vector<Lid> mine;
+            for (Lid l : order)
+                if (part.layer[l] == layer) mine.push_back(l);
+            if (mine.empty()) continue;
+            members.clear();
+            for (Lid l : mine) members.push_back(g.target(l).sw);
+            std::sort(members.begin(), members.end());
+            members.erase(std::unique(members.begin(), members.end()), members.end());
+            const SwitchIdx root = central_node(g, members);
+            ns.central_nodes.push_back(root);
+            const EscapeTree escape(g, ch, root);
+            cdg.reset(escape.levels());
+            escape.mark(members, cdg);
+            for (Lid lid : mine) {
+                if (!search.route(g.target(lid).sw, &cdg, &escape)) ++ns.escape_routed;
+                search.add_load(sources);
+                store(lid);
+                if (progress && (++done % 256 == 0)) progress(done, total);
+            }
+        }
+        const std::uint64_t busiest =
+            weight.empty() ? 0 : *std::max_element(weight.begin(), weight.end()) - p2;
+        ns.destinations = order.size();
+        for (SwitchIdx s = 0; s < n; ++s)
+            for (Lid lid : order) out.path_sl[s][lid] = part.layer[lid];
+        // Switch LIDs outside the endpoint set: balanced routes, no dependency constraint, SL 0.
+        for (Lid lid : switch_lids) {
+            search.route(g.target(lid).sw, nullptr, nullptr);
             store(lid);
             if (progress && (++done % 256 == 0)) progress(done, total);
         }
+        ns.rejected_dependencies = search.rejected();
+        return busiest;
+    };
+    NueStats second = st;
+    RoutingTables other;
+    const std::uint64_t busiest_consecutive = route_all(dests, t, st);
+    const std::uint64_t busiest_interleaved = route_all(interleaved, other, second);
+    if (busiest_interleaved < busiest_consecutive) {
+        t = std::move(other);
+        st = std::move(second);
+        st.interleaved = true;
     }
-    st.destinations = dests.size();
-    for (SwitchIdx s = 0; s < n; ++s)
-        for (Lid lid : dests) t.path_sl[s][lid] = part.layer[lid];
-    // Switch LIDs outside the endpoint set: balanced routes, no dependency constraint, SL 0.
-    for (Lid lid : switch_lids) {
-        search.route(g.target(lid).sw, nullptr, nullptr);
-        store(lid);
-        if (progress && (++done % 256 == 0)) progress(done, total);
-    }
-    st.rejected_dependencies = search.rejected();
 
     t.vls_used = part.used;
     if (part.used > 1) {

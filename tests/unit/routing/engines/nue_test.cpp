@@ -334,3 +334,42 @@ TEST(Nue, MulticastRootIsTheMinMaxHopSwitch) {
 
 }  // namespace
 }  // namespace weft::routing
+
+namespace weft::routing {
+namespace {
+
+// Largest number of CA-to-CA routes on one switch-to-switch channel.
+unsigned busiest_channel(const Fabric &f, const RoutingTables &t) {
+    std::map<std::pair<SwitchIdx, PortNum>, unsigned> load;
+    unsigned most = 0;
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        if (f.node(n).is_switch()) continue;
+        const SwitchIdx s = f.node(f.port(n, 1).peer).sw;
+        for (Lid l : test::ca_lids(f)) {
+            if (f.port(n, 1).lid == l) continue;
+            const auto path = test::walk(f, t, s, l);
+            if (!path) return 0;
+            for (const auto &c : *path) most = std::max(most, ++load[c]);
+        }
+    }
+    return most;
+}
+
+TEST(Nue, KeepsTheBetterOfTwoDestinationOrders) {
+    // The 4x4x4 torus in one layer: the interleaved order routes every pair minimally with 128
+    // routes on every channel; a fat tree keeps the per-switch order, as sssp balanced.
+    const Fabric torus = gen("torus:4x4x4,hosts=2");
+    NueStats st;
+    const auto t = route(torus, nue_options(1), NuePartitioner::Auto, &st);
+    EXPECT_TRUE(st.interleaved);
+    EXPECT_EQ(trace_paths(torus, t).non_minimal, 0u);
+    EXPECT_EQ(busiest_channel(torus, t), 128u);
+    const Fabric tree = test::two_level(4, 2, 4);
+    const auto u = route(tree, nue_options(1), NuePartitioner::Auto, &st);
+    EXPECT_FALSE(st.interleaved);
+    // Each leaf: 4 hosts x 12 remote hosts = 48 routes over 2 uplinks (and 2 downlinks): 24 each.
+    EXPECT_EQ(busiest_channel(tree, u), 24u);
+}
+
+}  // namespace
+}  // namespace weft::routing
