@@ -37,7 +37,8 @@ enum Opt {
     kRxd,
     kTxd,
     kMbufs,
-    kNoCsum
+    kNoCsum,
+    kScript,
 };
 
 }  // namespace
@@ -47,6 +48,8 @@ void print_app_usage(const char *prog) {
         "usage: %s [EAL options] -- [options]\n"
         "  -i, --interactive        testpmd-style weft> prompt\n"
         "  --cmdline-file FILE      run the commands in FILE before forwarding starts\n"
+        "  --script FILE            run FILE's commands while forwarding (`sleep <s>` lines pause it),\n"
+        "                           then give the prompt (-i) or exit\n"
         "  --nb-cores N             worker lcores (default: every worker lcore EAL has)\n"
         "  --rxq N                  RX queues per port, spread by RSS (default 1)\n"
         "  --txq N                  TX queues per worker per port, one per VL class (default 1, max %u)\n"
@@ -69,6 +72,7 @@ std::optional<AppOptions> parse_app_options(int argc, char **argv) {
         {"txq", required_argument, nullptr, kTxq},
         {"burst", required_argument, nullptr, kBurst},
         {"cmdline-file", required_argument, nullptr, kCmdlineFile},
+        {"script", required_argument, nullptr, kScript},
         {"iboe-ethertype", required_argument, nullptr, kIboeEtherType},
         {"run-time", required_argument, nullptr, kRunTime},
         {"rxd", required_argument, nullptr, kRxd},
@@ -117,6 +121,9 @@ std::optional<AppOptions> parse_app_options(int argc, char **argv) {
                 break;
             case kCmdlineFile:
                 o.cmdline_file = optarg;
+                break;
+            case kScript:
+                o.script = optarg;
                 break;
             case kRunTime: {
                 char *end = nullptr;

@@ -12,6 +12,7 @@ struct AppOptions {
     dataplane::DataplaneConfig dataplane;
     bool interactive = false;
     std::string cmdline_file;
+    std::string script;     // run while forwarding, then the prompt (-i) or exit
     double run_time_s = 0;  // > 0: exit after this long (bounded runs, tests)
     unsigned link_poll_ms = 10;
 };

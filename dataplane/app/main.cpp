@@ -15,10 +15,13 @@
 #include <exception>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include "app_options.hpp"
 #include "weft/control/cli.hpp"
+#include "weft/control/script.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/telemetry.hpp"
@@ -124,6 +127,24 @@ int run(int argc, char **argv) {
     }
     std::fflush(stdout);
 
+    // The script is read whole before forwarding starts, so a bad one stops weft right here.
+    std::optional<control::ScriptRunner> script;
+    if (!options->script.empty()) {
+        std::ifstream in(options->script);
+        if (!in) {
+            std::fprintf(stderr, "weft: cannot read %s\n", options->script.c_str());
+            return 1;
+        }
+        std::ostringstream text;
+        text << in.rdbuf();
+        control::ScriptParse parsed = control::parse_script(text.str(), options->script);
+        if (!parsed.ok()) {
+            std::fprintf(stderr, "weft: %s\n", parsed.error.c_str());
+            return 2;
+        }
+        script.emplace(std::move(parsed.steps));
+    }
+
     if (!ctx.quit) {
         if (auto s = dp->start(); !s.ok()) {
             std::fprintf(stderr, "weft: %s\n", s.message().c_str());
@@ -133,19 +154,37 @@ int run(int argc, char **argv) {
         std::signal(SIGINT, on_signal);
         std::signal(SIGTERM, on_signal);
         // A terminal gets DPDK's line editor (completion, history); piped input is read line by
-        // line so that every refused line is counted and answered with the usage.
+        // line so that every refused line is counted and answered with the usage. The prompt
+        // opens once the script, if any, is done.
         const bool tty = isatty(STDIN_FILENO) != 0;
-        cmdline *cl = options->interactive && tty ? cmdline_stdin_new(commands, "weft> ") : nullptr;
-        cmdline *piped = options->interactive && !tty ? cmdline_new(commands, "", -1, STDOUT_FILENO)
-                                                      : nullptr;  // echoes itself
+        cmdline *cl = nullptr;
+        cmdline *piped = nullptr;
+        auto open_prompt = [&] {
+            if (!options->interactive) return;
+            if (tty)
+                cl = cmdline_stdin_new(commands, "weft> ");
+            else
+                piped = cmdline_new(commands, "", -1, STDOUT_FILENO);  // echoes itself
+        };
+        if (!script) open_prompt();
         std::string pending;
         cmdline *monitor_out = cmdline_new(commands, "", -1, STDOUT_FILENO);
         const std::uint64_t hz = rte_get_tsc_hz();
         const std::uint64_t t0 = rte_get_tsc_cycles();
         const auto deadline =
             options->run_time_s > 0 ? t0 + static_cast<std::uint64_t>(options->run_time_s * hz) : 0;
-        // The control loop: commands, link state, reclamation of old snapshots.
+        // The control loop: script or commands, link state, reclamation of old snapshots.
         while (!ctx.quit && !g_signalled.load()) {
+            if (script && monitor_out != nullptr) {
+                const double now_s = static_cast<double>(rte_get_tsc_cycles() - t0) / static_cast<double>(hz);
+                if (!script->run(ctx, monitor_out, now_s)) {
+                    script.reset();
+                    std::printf("weft: script %s done, %u errors\n", options->script.c_str(), ctx.errors);
+                    std::fflush(stdout);
+                    if (ctx.quit || !options->interactive) break;
+                    open_prompt();
+                }
+            }
             if (cl != nullptr && !feed_stdin(cl)) break;
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();

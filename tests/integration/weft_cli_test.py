@@ -12,9 +12,14 @@ weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a
 4. With traffic (net_pcap replaying routable frames into port 0, routed out of port 1):
    `clear port stats` zeroes what `show port stats` shows (weft's counters and the PMD's), one
    port or all, and counting starts again from zero; a bad `clear` changes nothing.
+5. `--script` (what `scripts/demo -i` runs): the script's commands and sleeps run while weft
+   forwards, then a terminal (a pty here) gets weft's own prompt; a bad script is refused before
+   anything starts, with its file and line.
 """
 import json
 import os
+import pty
+import select
 import re
 import shutil
 import subprocess
@@ -343,6 +348,48 @@ def traffic_check(work):
               p0["nic"]["rx_packets"], p0["rx_packets"], p1["nic"]["tx_packets"], p1["tx_packets"]))
 
 
+def script_check(work):
+    steps = os.path.join(work, "steps.cmds")
+    with open(steps, "w") as f:
+        f.write("show route\nsleep 0.5\n# ---- banner ----\nroute del 10.77.0.0/16\n")
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1", "--file-prefix=weft_cli_pty_%d" % os.getpid(),
+            "--log-level=lib.eal:warning", "--vdev=net_null0,no-rx=1", "--", "-i", "--script", steps]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(WEFT, args)
+    out = b""
+
+    def until(pattern, timeout):
+        nonlocal out
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and pattern not in out:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    break
+        return pattern in out
+
+    done = until(("script %s done, 1 errors" % steps).encode(), 30)
+    check(done and b"weft> # ---- banner ----" in out and b"0 routes" in out,
+          "script: commands, banner and the refused line run, then the script ends")
+    at = len(out)
+    check(until(b"weft> ", 5) and out.rfind(b"weft> ") >= at - 6, "script: a terminal gets the prompt afterwards")
+    os.write(fd, b"show port stats json\r")
+    check(until(b'"forwarded"', 10), "script: the prompt takes a command from the terminal")
+    os.write(fd, b"quit\r")
+    check(until(b"bye (1 command errors)", 15), "script: quit at the prompt ends weft")
+    _, status = os.waitpid(pid, 0)
+    check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "script: weft exits 0")
+    os.close(fd)
+    with open(steps, "w") as f:
+        f.write("show route\nsleep soon\n")
+    p = subprocess.run(args[:-3] + ["--script", steps], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=60)
+    check(p.returncode == 2 and "%s:2: expected `sleep <seconds>`" % steps in p.stdout,
+          "script: a bad sleep is refused with file and line (rc=%d)" % p.returncode)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="weft_cli_")
 
@@ -461,6 +508,8 @@ def main():
 
     # 4. clear port stats with traffic.
     traffic_check(work)
+    # 5. --script, then the prompt.
+    script_check(work)
 
     if failures:
         print("%d checks failed (files kept in %s)" % (len(failures), work))
