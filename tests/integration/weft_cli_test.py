@@ -16,6 +16,7 @@ weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a
    forwards, then a terminal (a pty here) gets weft's own prompt; a bad script is refused before
    anything starts, with its file and line.
 """
+import glob
 import json
 import os
 import pty
@@ -390,6 +391,13 @@ def script_check(work):
           "script: a bad sleep is refused with file and line (rc=%d)" % p.returncode)
 
 
+def remove_eal_dirs():
+    """EAL leaves each run's runtime directory (config, telemetry socket) behind; remove ours."""
+    for base in ("/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")):
+        for d in glob.glob(os.path.join(base, "weft_cli_*_%d" % os.getpid())):
+            shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="weft_cli_")
 
@@ -511,6 +519,7 @@ def main():
     # 5. --script, then the prompt.
     script_check(work)
 
+    remove_eal_dirs()
     if failures:
         print("%d checks failed (files kept in %s)" % (len(failures), work))
         return 1

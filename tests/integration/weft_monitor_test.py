@@ -13,6 +13,7 @@ two in three move their flow to another port. The pcapng file is parsed here, bl
    4000-4031, routed to group 1; the other half goes to group 5 over the same ports): the
    records are exactly group 1's reassignments, and none is of group 5's flows.
 """
+import glob
 import json
 import os
 import shutil
@@ -129,6 +130,13 @@ def check_records(name, out, path, expected_ports):
     return records
 
 
+def remove_eal_dirs():
+    """EAL leaves each run's runtime directory (config, telemetry socket) behind; remove ours."""
+    for base in ("/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")):
+        for d in glob.glob(os.path.join(base, "weft_monitor_*_%d" % os.getpid())):
+            shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="weft_monitor_")
     frames = []
@@ -168,6 +176,7 @@ def main():
     check(moved1 > 100 and moved5 > 100, "acl: both groups' flows were reassigned")
     check(len(records) == moved1, "acl: %d records = group 1's %d reassignments" % (len(records), moved1))
 
+    remove_eal_dirs()
     if failures:
         print("%d checks failed (files kept in %s)" % (len(failures), work))
         return 1
