@@ -9,6 +9,7 @@ void RoutingTables::reset(const Fabric &f) {
     path_sl.clear();
     sl2vl.clear();
     vls_used = 1;
+    warnings.clear();
     engine.clear();
 }
 

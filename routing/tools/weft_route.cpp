@@ -458,6 +458,8 @@ int run(const Args &a) {
     }
     std::printf("routing: %s (chain %s) %.6f s, VLs %u\n", cr.engine.c_str(), a.chain.c_str(), route_s,
                 t.vls_used);
+    for (const auto &w : t.warnings)
+        std::fprintf(stderr, "weft-route: warning: %s: %s\n", cr.engine.c_str(), w.c_str());
     if (!a.dump.empty()) spill(a.dump, write_lft_dump(f, t));
 
     int rc = kExitOk;

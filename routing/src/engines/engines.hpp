@@ -16,5 +16,7 @@ std::unique_ptr<Engine> make_dfsssp();
 std::unique_ptr<Engine> make_file();
 std::unique_ptr<Engine> make_nue();
 std::unique_ptr<Engine> make_torus_2qos();
+std::unique_ptr<Engine> make_lash();
+std::unique_ptr<Engine> make_dor();
 
 }  // namespace weft::routing::engines

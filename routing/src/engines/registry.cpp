@@ -19,6 +19,8 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("file", engines::make_file);
         x.add("nue", engines::make_nue);
         x.add("torus-2QoS", engines::make_torus_2qos);
+        x.add("lash", engines::make_lash);
+        x.add("dor", engines::make_dor);
         return x;
     }();
     return r;

@@ -38,6 +38,10 @@ struct RoutingTables {
 
     unsigned vls_used = 1;  // virtual lanes (or virtual layers) the routing needs
 
+    // What the engine that routed wants the operator to know without failing (OpenSM logs these),
+    // e.g. dor's inconsistently cabled ports. One line each, naming switches and ports.
+    std::vector<std::string> warnings;
+
     void reset(const Fabric &f);  // sizes lft/hops for f, everything unrouted
     std::uint8_t sl(SwitchIdx src, Lid dst) const { return path_sl.empty() ? 0 : path_sl[src][dst]; }
 };

@@ -1,0 +1,286 @@
+// OpenSM's lash (LAyered SHortest path routing). Routes: for each switch in GUID order a BFS
+// tree over its links in port order (or in dimension order after --do_mesh_analysis); every
+// switch on that tree takes, toward each switch below it that has no route yet, the link to the
+// child it reaches it through, so all routes are shortest paths and the LFTs stay destination
+// based. Layers: switch pairs in GUID order go, both directions together, into the first layer
+// whose channel dependency graph stays acyclic with them; when none does a new layer opens, and
+// more layers than the VL budget fail the engine (the chain falls back, as in OpenSM). Then
+// pairs move from the fullest layer to the emptiest while that stays acyclic, until the two
+// differ by less than OpenSM's balance limit. A pair's layer plus lash_start_vl is the SL of
+// every CA-to-CA path between the two switches; paths within one switch keep SL 0 (OpenSM's
+// default SL). LMC > 0 is not supported (OpenSM falls back to minhop).
+#include <algorithm>
+#include <numeric>
+
+#include "engines/engines.hpp"
+#include "engines/lash_layers.hpp"
+#include "engines/switch_graph.hpp"
+#include "weft/routing/seeded_rng.hpp"
+
+namespace weft::routing::engines {
+namespace {
+
+constexpr std::uint8_t kNoLink = 0xFF;
+constexpr unsigned kBalanceLimit = 6;  // OpenSM: stop when fullest - emptiest < 6 paths
+
+// next[s * n + d]: index (into g.links(s)) of the link s routes toward switch d.
+std::vector<std::uint8_t> bfs_tree_routes(const SwitchGraph &g, const std::vector<SwitchIdx> &root_order,
+                                          const std::vector<std::vector<std::uint8_t>> &link_order) {
+    const std::size_t n = g.size();
+    std::vector<std::uint8_t> next(n * n, kNoLink);
+    std::vector<SwitchIdx> parent(n), queue(n);
+    std::vector<std::uint8_t> via(n);  // link of the parent that reaches this switch
+    for (SwitchIdx root : root_order) {
+        std::fill(parent.begin(), parent.end(), kNoSwitch);
+        parent[root] = root;
+        std::size_t head = 0, tail = 0;
+        queue[tail++] = root;
+        while (head < tail) {
+            const SwitchIdx u = queue[head++];
+            const auto links = g.links(u);
+            for (std::uint8_t k : link_order[u]) {
+                const SwitchIdx v = links[k].peer;
+                if (parent[v] != kNoSwitch) continue;
+                parent[v] = u, queue[tail++] = v;
+                // The first link to v in this switch's order (lowest port for parallel cables).
+                std::uint8_t first = k;
+                for (std::uint8_t j : link_order[u])
+                    if (links[j].peer == v) {
+                        first = j;
+                        break;
+                    }
+                via[v] = first;
+            }
+        }
+        // Every ancestor x of d on this tree routes d through its child on the way to d.
+        for (std::size_t i = 1; i < tail; ++i) {
+            const SwitchIdx d = queue[i];
+            SwitchIdx child = d;
+            for (SwitchIdx x = parent[d];; x = parent[x]) {
+                std::uint8_t &e = next[std::size_t{x} * n + d];
+                if (e == kNoLink) e = via[child];
+                if (x == root) break;
+                child = x;
+            }
+        }
+    }
+    return next;
+}
+
+class LashRouting {
+  public:
+    LashRouting(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o)
+        : f_(f), g_(g), o_(o), cdg_(g) {}
+
+    HookResult run(RoutingTables &t) {
+        const std::size_t n = g_.size();
+        const unsigned cap =
+            std::min({o_.max_vls ? o_.max_vls : 1u, 15u, o_.qos_max_vls ? o_.qos_max_vls : 15u});
+        const unsigned start_vl = o_.lash_start_vl_set ? o_.lash_start_vl : 0;
+        if (start_vl >= cap)
+            return HookResult::failure("lash_start_vl " + std::to_string(start_vl) + " leaves no VL of the " +
+                                       std::to_string(cap) + " the budget allows (max_vls/qos_max_vls)");
+        const unsigned budget = cap - start_vl;
+
+        std::vector<SwitchIdx> by_guid(n);
+        std::iota(by_guid.begin(), by_guid.end(), SwitchIdx{0});
+        std::sort(by_guid.begin(), by_guid.end(), [&](SwitchIdx a, SwitchIdx b) {
+            return f_.node(f_.switch_node(a)).guid < f_.node(f_.switch_node(b)).guid;
+        });
+        std::vector<std::vector<std::uint8_t>> link_order(n);
+        for (SwitchIdx s = 0; s < n; ++s) {
+            link_order[s].resize(g_.links(s).size());
+            std::iota(link_order[s].begin(), link_order[s].end(), std::uint8_t{0});
+        }
+        next_ = bfs_tree_routes(g_, by_guid, link_order);
+
+        if (auto r = assign_layers(by_guid, budget); !r.ok) return r;
+        balance();
+
+        // LFTs: a LID goes where its switch is routed.
+        for (SwitchIdx s = 0; s < n; ++s) {
+            auto &lft = t.lft[s];
+            std::fill(lft.begin(), lft.end(), kNoPort);
+            for (Lid l = 1; l <= g_.max_lid(); ++l) {
+                const LidTarget &tg = g_.target(l);
+                if (tg.sw == kNoSwitch) continue;
+                if (tg.sw == s) {
+                    lft[l] = tg.port;
+                } else if (const std::uint8_t k = next_[std::size_t{s} * n + tg.sw]; k != kNoLink) {
+                    lft[l] = g_.links(s)[k].port;
+                }
+            }
+        }
+        t.path_sl.assign(n, std::vector<std::uint8_t>(std::size_t{g_.max_lid()} + 1, 0));
+        for (SwitchIdx s = 0; s < n; ++s)
+            for (Lid l = 1; l <= g_.max_lid(); ++l) {
+                const LidTarget &tg = g_.target(l);
+                if (tg.sw == kNoSwitch || tg.sw == s) continue;
+                const std::uint8_t layer = layer_of(s, tg.sw);
+                if (layer != kNoLayer) t.path_sl[s][l] = static_cast<std::uint8_t>(layer + start_vl);
+            }
+        t.vls_used = std::max(1u, cdg_.layers());
+        if (!o_.qos)
+            t.warnings.push_back(
+                "QoS is off (OpenSM: -Q): lash's SLs only keep routes on separate VLs where "
+                "the switches' SL2VL tables map them so");
+        return HookResult::success();
+    }
+
+  private:
+    static constexpr std::uint8_t kNoLayer = 0xFF;
+
+    struct Pair {
+        SwitchIdx a, b;
+    };
+
+    std::uint8_t layer_of(SwitchIdx s, SwitchIdx d) const {
+        return pair_layer_[pair_id_[std::size_t{s} * g_.size() + d]];
+    }
+
+    // Channels of the route from s to d.
+    void path(SwitchIdx s, SwitchIdx d, std::vector<std::uint32_t> &out) const {
+        out.clear();
+        const std::size_t n = g_.size();
+        while (s != d) {
+            const std::uint8_t k = next_[std::size_t{s} * n + d];
+            const std::uint32_t c = cdg_.channel(s, k);
+            out.push_back(c);
+            s = cdg_.head(c);
+        }
+    }
+
+    HookResult assign_layers(const std::vector<SwitchIdx> &by_guid, unsigned budget) {
+        const std::size_t n = g_.size();
+        pair_id_.assign(n * n, 0);
+        pairs_.clear();
+        pair_layer_.assign(1, kNoLayer);  // pair id 0: no pair (same switch or unreachable)
+        pairs_.push_back({0, 0});
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j) {
+                const SwitchIdx a = by_guid[i], b = by_guid[j];
+                if (next_[std::size_t{a} * n + b] == kNoLink) continue;
+                const auto id = static_cast<std::uint32_t>(pairs_.size());
+                pairs_.push_back({a, b});
+                pair_layer_.push_back(kNoLayer);
+                pair_id_[std::size_t{a} * n + b] = pair_id_[std::size_t{b} * n + a] = id;
+            }
+        cdg_.open_layer();
+        in_layer_.assign(1, 0);
+        for (std::uint32_t id = 1; id < pairs_.size(); ++id) {
+            path(pairs_[id].a, pairs_[id].b, pa_);
+            path(pairs_[id].b, pairs_[id].a, pb_);
+            unsigned layer = 0;
+            while (layer < cdg_.layers() && !cdg_.try_add(layer, pa_, pb_)) ++layer;
+            if (layer == cdg_.layers()) {
+                if (layer >= budget)
+                    return HookResult::failure(
+                        "needs more than " + std::to_string(budget) + " layers (VL budget " +
+                        std::to_string(budget + (o_.lash_start_vl_set ? o_.lash_start_vl : 0)) +
+                        " from max_vls/qos_max_vls, minus lash_start_vl)");
+                cdg_.open_layer();
+                in_layer_.push_back(0);
+                cdg_.try_add(layer, pa_, pb_);  // one pair alone cannot close a cycle
+            }
+            pair_layer_[id] = static_cast<std::uint8_t>(layer);
+            in_layer_[layer] += 2;
+        }
+        return HookResult::success();
+    }
+
+    // OpenSM's balancing: random pairs of the fullest layer move to the emptiest one while that
+    // layer stays acyclic; a pair that cannot move is not tried again until the fullest or
+    // emptiest layer changes. Seeded, so deterministic.
+    void balance() {
+        const unsigned layers = cdg_.layers();
+        if (layers < 2) return;
+        SeededRng rng(o_.seed);
+        std::vector<std::vector<std::uint32_t>> members(layers);
+        std::vector<std::uint32_t> where(pairs_.size(), 0);
+        for (std::uint32_t id = 1; id < pairs_.size(); ++id) {
+            where[id] = static_cast<std::uint32_t>(members[pair_layer_[id]].size());
+            members[pair_layer_[id]].push_back(id);
+        }
+        std::vector<std::uint32_t> tried(pairs_.size(), 0);
+        std::uint32_t epoch = 1;
+        auto pick = [&] {
+            unsigned lo = 0, hi = 0;
+            for (unsigned l = 0; l < layers; ++l) {
+                if (in_layer_[l] < in_layer_[lo]) lo = l;
+                if (in_layer_[l] > in_layer_[hi]) hi = l;
+            }
+            return std::pair{lo, hi};
+        };
+        auto [lo, hi] = pick();
+        std::uint64_t trials = in_layer_[hi];
+        while (trials > 0 && in_layer_[hi] - in_layer_[lo] >= kBalanceLimit && lo != hi) {
+            auto &from = members[hi];
+            // A random untried pair of the fullest layer: rejection sampling, then a scan.
+            std::uint32_t id = 0;
+            for (int attempt = 0; attempt < 32 && !id; ++attempt) {
+                const std::uint32_t c = from[rng.below(from.size())];
+                if (tried[c] != epoch) id = c;
+            }
+            if (!id) {
+                const std::size_t s0 = rng.below(from.size());
+                for (std::size_t k = 0; k < from.size() && !id; ++k)
+                    if (const std::uint32_t c = from[(s0 + k) % from.size()]; tried[c] != epoch) id = c;
+            }
+            if (!id) break;
+            path(pairs_[id].a, pairs_[id].b, pa_);
+            path(pairs_[id].b, pairs_[id].a, pb_);
+            if (cdg_.try_add(lo, pa_, pb_)) {
+                cdg_.remove(hi, pa_, pb_);
+                // Move id from members[hi] to members[lo].
+                const std::uint32_t last = from.back();
+                from[where[id]] = last, where[last] = where[id], from.pop_back();
+                where[id] = static_cast<std::uint32_t>(members[lo].size());
+                members[lo].push_back(id);
+                pair_layer_[id] = static_cast<std::uint8_t>(lo);
+                in_layer_[hi] -= 2, in_layer_[lo] += 2;
+            } else {
+                tried[id] = epoch;
+                trials = trials >= 2 ? trials - 2 : 0;
+            }
+            const auto [nlo, nhi] = pick();
+            if (nlo != lo || nhi != hi) {
+                lo = nlo, hi = nhi;
+                trials = in_layer_[hi];
+                ++epoch;
+            }
+        }
+    }
+
+    const Fabric &f_;
+    const SwitchGraph &g_;
+    const RoutingOptions &o_;
+    LayeredCdg cdg_;
+    std::vector<std::uint8_t> next_;
+    std::vector<Pair> pairs_;
+    std::vector<std::uint32_t> pair_id_;  // [s * n + d] -> pair id (0 = none)
+    std::vector<std::uint8_t> pair_layer_;
+    std::vector<std::uint32_t> in_layer_;  // paths per layer (two per pair)
+    std::vector<std::uint32_t> pa_, pb_;
+};
+
+class Lash final : public Engine {
+  public:
+    std::string_view name() const override { return "lash"; }
+    bool supports_lmc() const override { return false; }
+    bool provides_fwd_tables() const override { return true; }
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+        if (ctx.options.lmc > 0)
+            return HookResult::failure("LMC > 0 is not supported by lash (as in OpenSM)");
+        const SwitchGraph g(ctx.fabric);
+        if (g.size() == 0) return HookResult::failure("not a switched subnet");
+        return LashRouting(ctx.fabric, g, ctx.options).run(t);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_lash() {
+    return std::make_unique<Lash>();
+}
+
+}  // namespace weft::routing::engines
