@@ -4,7 +4,9 @@
 # (same LIDs through OpenSM's guid2lid), then checks with weft-route --compare-lfts:
 #   - the same (source, destination) pairs are delivered,
 #   - wherever OpenSM's path is minimal, weft's is too (no pair where weft is longer),
-#   - weft's max routes per link is no worse than OpenSM's.
+#   - weft's max routes per link is no worse than OpenSM's,
+#   - for lash and dfsssp, weft needs no more VLs than OpenSM ("Lanes needed" /
+#     "Virtual Lanes needed" in OpenSM's log).
 # For torus-2QoS (SPEC a torus:/mesh: grid) both get -Q and a torus-2QoS.conf written by
 # scripts/torus-2qos-conf, and the path lengths must also be the same pair by pair.
 set -euo pipefail
@@ -49,5 +51,12 @@ fail=0
     { echo "FAIL: max routes per link $(val max_routes_a) > OpenSM's $(val max_routes_b)"; fail=1; }
 if [[ $engine == torus-2QoS ]]; then
     [[ $(val b_longer) -eq 0 ]] || { echo "FAIL: $(val b_longer) pairs take shorter paths in weft"; fail=1; }
+fi
+if [[ $engine == lash || $engine == dfsssp ]]; then
+    osm_vls=$(sed -n -e 's/.*Lanes needed: *\([0-9]*\).*/\1/p' -e 's/.*Virtual Lanes needed: *\([0-9]*\).*/\1/p' \
+        "$dir/osm/opensm.log" | tail -1)
+    weft_vls=$(sed -n 's/^routing: .*VLs \([0-9]*\).*/\1/p' "$dir/weft.txt")
+    echo "vls_opensm=${osm_vls:-1} vls_weft=$weft_vls"
+    [[ $weft_vls -le ${osm_vls:-1} ]] || { echo "FAIL: weft needs $weft_vls VLs, OpenSM ${osm_vls:-1}"; fail=1; }
 fi
 exit $fail
