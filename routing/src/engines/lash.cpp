@@ -8,7 +8,9 @@
 // pairs move from the fullest layer to the emptiest while that stays acyclic, until the two
 // differ by less than OpenSM's balance limit. A pair's layer plus lash_start_vl is the SL of
 // every CA-to-CA path between the two switches; paths within one switch keep SL 0 (OpenSM's
-// default SL). LMC > 0 is not supported (OpenSM falls back to minhop).
+// default SL). LMC > 0 is not supported (OpenSM falls back to minhop). OpenSM's mesh analysis
+// (--do_mesh_analysis: links reordered by mesh dimension before routing) is not implemented;
+// the option leaves a warning instead of being silently ignored.
 #include <algorithm>
 #include <numeric>
 
@@ -92,6 +94,10 @@ class LashRouting {
             link_order[s].resize(g_.links(s).size());
             std::iota(link_order[s].begin(), link_order[s].end(), std::uint8_t{0});
         }
+        if (o_.do_mesh_analysis)
+            t.warnings.push_back(
+                "--do_mesh_analysis is not implemented: links keep port order (routes are "
+                "still lash's, without OpenSM's dimension-order preconditioning of meshes)");
         next_ = bfs_tree_routes(g_, by_guid, link_order);
 
         if (auto r = assign_layers(by_guid, budget); !r.ok) return r;

@@ -141,10 +141,17 @@ TEST(Lash, BalancingIsSeeded) {
     EXPECT_EQ(ta.lft, tb.lft);
 }
 
-TEST(Lash, WarnsWhenQosIsOff) {
+TEST(Lash, WarnsWhenQosIsOffOrMeshAnalysisIsAsked) {
     const auto t = route(test::ring(4, 1));
     ASSERT_EQ(t.warnings.size(), 1u);
     EXPECT_NE(t.warnings[0].find("QoS"), std::string::npos);
+    RoutingOptions o;
+    o.qos = true;
+    o.do_mesh_analysis = true;
+    const auto m = route(test::ring(4, 1), o);
+    ASSERT_EQ(m.warnings.size(), 1u);
+    EXPECT_NE(m.warnings[0].find("--do_mesh_analysis is not implemented"), std::string::npos);
+    EXPECT_EQ(m.lft, t.lft);
 }
 
 }  // namespace
