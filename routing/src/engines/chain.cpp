@@ -1,6 +1,7 @@
 // `-R a,b,c` semantics (OpenSM osm_ucast_mgr_process): each engine in turn builds hop
 // matrices and LFTs, hooks it leaves out are supplied by the minhop defaults; the first engine
-// that succeeds wins; if all fail, minhop routes unless no_fallback.
+// that succeeds wins; if all fail, minhop routes unless no_fallback. With LMC > 0 an engine
+// that cannot route LMC groups (ftree, lash) is passed over as OpenSM does, and says so.
 #include <stdexcept>
 
 #include "weft/routing/engine.hpp"
@@ -67,24 +68,28 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
     if (list.empty()) list.push_back(reg.make("minhop"));  // OpenSM's default with no -R
 
     RoutingContext ctx{f, opts, std::move(progress)};
-    for (auto &e : list) {
-        const auto r = run_engine(*e, f, ctx, out);
-        if (r.ok) {
-            res.ok = true;
-            res.engine = out.engine;
-            return res;
+    auto attempt = [&](std::unique_ptr<Engine> &e) {
+        if (opts.lmc > 0 && !e->supports_lmc()) {
+            res.failures.push_back(std::string(e->name()) + ": LMC > 0 is not supported by " +
+                                   std::string(e->name()) + " routing (LMC " + std::to_string(opts.lmc) +
+                                   ")");
+            return false;
         }
-        res.failures.push_back(std::string(e->name()) + ": " + r.error);
-    }
+        const auto r = run_engine(*e, f, ctx, out);
+        if (!r.ok) {
+            res.failures.push_back(std::string(e->name()) + ": " + r.error);
+            return false;
+        }
+        res.ok = true;
+        res.engine = out.engine;
+        res.routed_by = std::move(e);
+        return true;
+    };
+    for (auto &e : list)
+        if (attempt(e)) return res;
     if (!opts.no_fallback) {
         auto fallback = reg.make("minhop");
-        const auto r = run_engine(*fallback, f, ctx, out);
-        if (r.ok) {
-            res.ok = true;
-            res.engine = out.engine;
-            return res;
-        }
-        res.failures.push_back("minhop: " + r.error);
+        if (attempt(fallback)) return res;
     }
     res.error = opts.no_fallback ? "no routing engine could route the fabric (no_fallback set)"
                                  : "no routing engine could route the fabric";

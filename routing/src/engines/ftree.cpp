@@ -577,6 +577,8 @@ namespace {
 class Ftree final : public Engine {
   public:
     std::string_view name() const override { return "ftree"; }
+    // "LMC > 0 is not supported by fat-tree routing" (OpenSM): the chain falls through.
+    bool supports_lmc() const override { return false; }
     bool provides_lid_matrices() const override { return true; }
     bool provides_fwd_tables() const override { return true; }
     HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &) override {

@@ -59,6 +59,9 @@ struct RoutingOptions {
 
     // unicast cache (-A / --ucast_cache)
     bool ucast_cache = false;
+
+    // The unicast cache reuses tables only when nothing here changed.
+    bool operator==(const RoutingOptions &) const = default;
 };
 
 // Result of a hook: ok, or why the engine cannot route this fabric (the chain falls back).
@@ -124,11 +127,15 @@ struct ChainResult {
     std::string engine;                 // which engine routed
     std::vector<std::string> failures;  // "engine: why" for each engine that fell through
     std::string error;                  // why the chain as a whole failed (bad name, all failed)
+    // The engine instance that routed, kept for the hooks that run on the finished tables
+    // (multicast trees); null when the chain failed.
+    std::shared_ptr<Engine> routed_by;
 };
 
 // Runs `-R` semantics: parse "a,b,c" (unknown names are an error; the token "no_fallback" in the
 // list sets no_fallback, as in OpenSM), try each in order, fall back to minhop unless
-// options.no_fallback. Fills tables on success; on failure the tables are reset (unrouted).
+// options.no_fallback. With options.lmc > 0, engines whose supports_lmc() is false are passed
+// over (listed in failures). Fills tables on success; on failure the tables are reset (unrouted).
 ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
                       std::function<void(std::size_t, std::size_t)> progress = {});
 
@@ -143,10 +150,18 @@ void build_minhop_matrices(const Fabric &f, const RoutingOptions &o, RoutingTabl
 void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
 
 // The default multicast tree (OpenSM's mcast manager): rooted at the switch whose largest hop
-// count to the group's members is smallest, grown along min-hop ports of t.hops. Fails, naming
-// the member, when one cannot be reached.
+// count to the group's members is smallest (first in GUID order on ties), grown by splitting
+// the members at each switch over the lowest-numbered port that is one hop closer (by t.hops)
+// to the member's switch. Groups with fewer than two members get an empty tree, as OpenSM
+// leaves them unconfigured. Fails, naming the member or switch, when a member cannot be
+// reached or when t.hops is not a shortest-path metric and the branches would meet.
 HookResult build_minhop_mcast_tree(const Fabric &f, const RoutingTables &t, const McastGroup &g,
                                    McastTree &out);
+
+// The multicast tree of group g with the engine that routed t: its own hook when it has one
+// (torus-2QoS, nue), the default min-hop tree otherwise (also when routed.routed_by is null).
+HookResult build_mcast_tree(const ChainResult &routed, const Fabric &f, const RoutingOptions &o,
+                            const RoutingTables &t, const McastGroup &g, McastTree &out);
 
 // Fills t.hops[s][lid] with the length of the route the LFTs actually take from s to lid
 // (kInfHops where the LFT walk does not arrive). Engines whose routes are not min-hop (ftree

@@ -68,6 +68,21 @@ struct CreditLoopReport {
 
 CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
 
+// Check of one multicast group's spanning tree (McastTree): every port listed is linked (port 0
+// only on a switch that is itself a member), a CA port listed is a member, a switch-to-switch
+// link is listed at both ends, the listed links join the on-tree switches into one tree (no
+// cycle, so no switch is reached twice; parallel cables count as a cycle), and every member is
+// reached. Groups with fewer than two members may have an empty tree (OpenSM leaves them
+// unconfigured).
+struct McastTreeReport {
+    std::size_t switches = 0;           // switches on the tree
+    std::size_t links = 0;              // switch-to-switch links of the tree
+    std::vector<std::string> problems;  // one line each; empty when the tree is good
+    bool ok() const { return problems.empty(); }
+};
+
+McastTreeReport verify_mcast_tree(const Fabric &f, const McastGroup &g, const McastTree &t);
+
 // Human name of a directed channel: "'desc' (0x<guid>) port P -> 'desc' port Q".
 std::string channel_name(const Fabric &f, NodeIdx n, PortNum p);
 
