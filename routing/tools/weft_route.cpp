@@ -23,6 +23,7 @@
 #include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/routing_metrics.hpp"
 #include "weft/routing/topology_io.hpp"
+#include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 
 using namespace weft::routing;
@@ -58,6 +59,11 @@ Routing (OpenSM's option names)
   -Q, --qos                --qos_max_vls N           --max_vls N (VL budget, default 8)
   --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
   --nue_max_num_vls N      --nue_include_switches    --no_port_equalization (dor)
+  -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
+                           went down or came back (see --reroute)
+  --reroute FILE           after routing, route this topology (the fabric after a change; LIDs
+                           kept by GUID) and say "cache hit: ..." or "recomputed: <reason>";
+                           repeat for a sequence (e.g. host down, then the original file again)
 
 Checks and metrics
   --verify                 trace all pairs (unreachable, loops, minimality) and check credit loops
@@ -76,6 +82,7 @@ struct Args {
     std::string topo, gen, fail, guid2lid, chain = "minhop", dump, json, dot, disc, net, g2l;
     std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
     std::string hop_weights_file, port_order_file, routing_order_file, ids_file;
+    std::vector<std::string> reroute;
     unsigned lmc = 0, ebb_runs = 100, max_reverse_hops = 0;
     long shifts = 16;
     std::uint64_t seed = 1;
@@ -119,7 +126,8 @@ Args parse_args(int argc, char **argv) {
         kTorusConfig,
         kNueMaxVls,
         kNueSwitches,
-        kNoEqualize
+        kNoEqualize,
+        kReroute
     };
     static const option opts[] = {
         {"topo", required_argument, nullptr, kTopo},
@@ -161,6 +169,8 @@ Args parse_args(int argc, char **argv) {
         {"nue_max_num_vls", required_argument, nullptr, kNueMaxVls},
         {"nue_include_switches", no_argument, nullptr, kNueSwitches},
         {"no_port_equalization", no_argument, nullptr, kNoEqualize},
+        {"ucast_cache", no_argument, nullptr, 'A'},
+        {"reroute", required_argument, nullptr, kReroute},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
         {nullptr, 0, nullptr, 0},
@@ -168,7 +178,7 @@ Args parse_args(int argc, char **argv) {
     Args a;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:w:O:X:m:Qqh", opts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:w:O:X:m:QAqh", opts, nullptr)) != -1) {
         switch (c) {
             case kTopo:
                 a.topo = optarg;
@@ -252,6 +262,12 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kNoEqualize:
                 a.engine.port_equalization = false;
+                break;
+            case 'A':
+                a.engine.ucast_cache = true;
+                break;
+            case kReroute:
+                a.reroute.push_back(optarg);
                 break;
             case kVerify:
                 a.verify = true;
@@ -423,7 +439,8 @@ int run(const Args &a) {
         return c.only_a || c.only_b ? kExitVerify : kExitOk;
     }
 
-    const bool route = a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty();
+    const bool route =
+        a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty() || !a.reroute.empty();
     if (!route) return kExitOk;
 
     RoutingOptions ro = a.engine;
@@ -448,8 +465,9 @@ int run(const Args &a) {
         ro.guid_routing_order = read_guid_list(slurp(a.routing_order_file), a.routing_order_file);
     if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(slurp(a.ids_file), a.ids_file);
     RoutingTables t;
+    UcastCache cache;
     t0 = std::chrono::steady_clock::now();
-    const ChainResult cr = run_chain(a.chain, f, ro, t, progress.step("routing"));
+    const ChainResult cr = cache.route(a.chain, f, ro, t, progress.step("routing")).chain;
     const double route_s = seconds_since(t0);
     for (const auto &why : cr.failures) std::fprintf(stderr, "weft-route: fell through: %s\n", why.c_str());
     if (!cr.ok) {
@@ -463,9 +481,9 @@ int run(const Args &a) {
     if (!a.dump.empty()) spill(a.dump, write_lft_dump(f, t));
 
     int rc = kExitOk;
-    if (a.verify) {
+    auto verify = [&](const Fabric &vf, const RoutingTables &vt) {
         t0 = std::chrono::steady_clock::now();
-        const PathReport pr = trace_paths(f, t, progress.step("trace"));
+        const PathReport pr = trace_paths(vf, vt, progress.step("trace"));
         std::printf("verify: pairs=%" PRIu64 " unreachable=%" PRIu64 " switch_unreachable=%" PRIu64
                     " loops=%" PRIu64 " non_minimal=%" PRIu64 " disconnected=%" PRIu64
                     " max_hops=%u mean_hops=%.3f (%.3f s)\n",
@@ -473,12 +491,13 @@ int run(const Args &a) {
                     pr.unreachable_in_fabric, pr.max_hops, pr.mean_hops, seconds_since(t0));
         for (const auto &e : pr.examples) std::printf("  %s\n", e.what.c_str());
         t0 = std::chrono::steady_clock::now();
-        const CreditLoopReport cl = check_credit_loops(f, t, progress.step("credit loops"));
+        const CreditLoopReport cl = check_credit_loops(vf, vt, progress.step("credit loops"));
         std::printf("credit-loops: %s (VLs %u, dependencies %" PRIu64 ", %.3f s)\n",
                     cl.has_cycle ? "FOUND" : "none", cl.vls, cl.dependencies, seconds_since(t0));
-        if (cl.has_cycle) std::fputs(cl.describe(f).c_str(), stdout);
+        if (cl.has_cycle) std::fputs(cl.describe(vf).c_str(), stdout);
         if (!pr.ok() || cl.has_cycle) rc = kExitVerify;
-    }
+    };
+    if (a.verify) verify(f, t);
     std::optional<LinkLoad> load;
     if (a.metrics || !a.dot.empty()) {
         t0 = std::chrono::steady_clock::now();
@@ -514,6 +533,35 @@ int run(const Args &a) {
                     seconds_since(t0));
     }
     if (!a.dot.empty()) spill(a.dot, write_dot(f, load->routes));
+
+    // The fabric after changes: LIDs kept by GUID (as OpenSM keeps them), routed through the cache.
+    LidOptions keep = lo;
+    keep.guid2lid = read_guid2lid(write_guid2lid(f), "<LIDs of the first fabric>");
+    for (const std::string &file : a.reroute) {
+        Fabric g = read_topology(file);
+        for (const auto &c : assign_lids(g, keep).conflicts)
+            std::fprintf(stderr, "weft-route: %s: LID conflict: %s\n", file.c_str(), c.c_str());
+        RoutingTables tg;
+        t0 = std::chrono::steady_clock::now();
+        const CachedRouting r = cache.route(a.chain, g, ro, tg, progress.step("routing"));
+        const double s = seconds_since(t0);
+        for (const auto &why : r.chain.failures)
+            std::fprintf(stderr, "weft-route: fell through: %s\n", why.c_str());
+        std::printf("reroute %s: %zu switches, max LID %u\n", file.c_str(), g.switch_count(), g.max_lid());
+        if (!r.chain.ok) {
+            std::fprintf(stderr, "weft-route: no engine of '%s' could route %s\n", a.chain.c_str(),
+                         file.c_str());
+            return kExitVerify;
+        }
+        if (r.cache.hit)
+            std::printf("cache hit: %s (%.6f s, %" PRIu64 " LIDs unrouted, %" PRIu64
+                        " stale switch entries)\n",
+                        r.cache.reason.c_str(), s, r.cache.unrouted_lids, r.cache.stale_switch_entries);
+        else
+            std::printf("recomputed: %s (%s, %.6f s, VLs %u)\n", r.cache.reason.c_str(),
+                        r.chain.engine.c_str(), s, tg.vls_used);
+        if (a.verify) verify(g, tg);
+    }
     return rc;
 }
 
