@@ -79,6 +79,7 @@ const Promise kPromises[] = {
     {"sssp", kAll, kAll, 0, false, true},
     {"dfsssp", kAll, kAll, 0, true, true},
     {"file", 0, 0, 0, false, false, "routes an LFT dump (lft_dump_test, lmc_test)"},
+    {"nue", kAll, kAll, 0, true, false},
 };
 
 const Promise *promise(const std::string &engine) {
@@ -164,7 +165,65 @@ INSTANTIATE_TEST_SUITE_P(All, Properties,
                          ::testing::Combine(::testing::ValuesIn(EngineRegistry::instance().names()),
                                             ::testing::ValuesIn(kFabrics)),
                          [](const auto &param_info) {
-                             std::string n = std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param).name;
+                             std::string n =
+                                 std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param).name;
+                             for (char &c : n)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return n;
+                         });
+
+// LMC 1 on a few families: an engine that says it supports LMC keeps its promises for every LID
+// of every group; one that does not is refused by the chain with OpenSM's reason.
+class LmcProperties : public ::testing::TestWithParam<std::tuple<std::string, FabricCase>> {};
+
+TEST_P(LmcProperties, EnginePromisesWithLmc1) {
+    const auto &[engine, fc] = GetParam();
+    const Promise *p = promise(engine);
+    if (!p) GTEST_SKIP() << "no promise line for engine '" << engine << "' in properties_test.cpp";
+    if (p->skip) GTEST_SKIP() << engine << ": " << p->skip;
+    Fabric f = generate(fc.spec);
+    LidOptions lo;
+    lo.lmc = 1;
+    assign_lids(f, lo);
+    RoutingOptions o;
+    o.lmc = 1;
+    o.no_fallback = true;
+    RoutingTables t;
+    const ChainResult r = run_chain(engine, f, o, t);
+    if (!EngineRegistry::instance().make(engine)->supports_lmc()) {
+        EXPECT_FALSE(r.ok);
+        ASSERT_EQ(r.failures.size(), 1u);
+        EXPECT_NE(r.failures[0].find("LMC > 0 is not supported"), std::string::npos) << r.failures[0];
+        return;
+    }
+    const unsigned must = fc.faulty ? p->must_route_faulty : p->must_route;
+    if (!r.ok) {
+        EXPECT_FALSE(must & fc.family) << engine << " must route " << fc.name
+                                       << " with LMC 1: " << (r.failures.empty() ? r.error : r.failures[0]);
+        return;
+    }
+    const PathReport pr = trace_paths(f, t);
+    EXPECT_EQ(pr.unreachable, 0u) << engine << " on " << fc.name << ": "
+                                  << (pr.examples.empty() ? "" : pr.examples[0].what);
+    EXPECT_EQ(pr.loops, 0u) << engine << " on " << fc.name;
+    if (p->deadlock_free) {
+        const CreditLoopReport cl = check_credit_loops(f, t);
+        EXPECT_FALSE(cl.has_cycle) << engine << " on " << fc.name << " with LMC 1:\n" << cl.describe(f);
+    }
+}
+
+const FabricCase kLmcFabrics[] = {
+    {"kary4_3", "kary:k=4,n=3", kFatTree, false},
+    {"torus4x4", "torus:4x4,hosts=1", kTorus, false},
+    {"random16_f", "random:switches=16,degree=4,hosts=1,seed=7/fail-links=3,seed=5", kRandom, true},
+};
+
+INSTANTIATE_TEST_SUITE_P(All, LmcProperties,
+                         ::testing::Combine(::testing::ValuesIn(EngineRegistry::instance().names()),
+                                            ::testing::ValuesIn(kLmcFabrics)),
+                         [](const auto &param_info) {
+                             std::string n =
+                                 std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param).name;
                              for (char &c : n)
                                  if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                              return n;
