@@ -18,6 +18,7 @@ struct HopWeight {
     Guid sw = 0;
     PortNum port = 0;
     unsigned weight = 1;
+    bool operator==(const HopWeight &) const = default;  // RoutingOptions compare (unicast cache)
 };
 std::vector<HopWeight> read_hop_weights(std::string_view text, const std::string &name);
 
@@ -27,6 +28,7 @@ std::vector<HopWeight> read_hop_weights(std::string_view text, const std::string
 struct PortOrder {
     Guid sw = 0;
     std::vector<PortNum> ports;
+    bool operator==(const PortOrder &) const = default;
 };
 std::vector<PortOrder> read_port_search_ordering(std::string_view text, const std::string &name);
 
