@@ -80,6 +80,9 @@ const Promise kPromises[] = {
     {"dfsssp", kAll, kAll, 0, true, true},
     {"file", 0, 0, 0, false, false, "routes an LFT dump (lft_dump_test, lmc_test)"},
     {"nue", kAll, kAll, 0, true, false},
+    {"lash", kAll, kAll, 0, true, true},
+    // Credit-loop free only on consistently cabled meshes and hypercubes (dor_test checks that).
+    {"dor", kAll, kAll, 0, false, true},
     {"torus-2QoS", 0, 0, 0, true, false,
      "needs -Q and a torus-2QoS.conf per fabric (torus2qos_test, integration)"},
 };
