@@ -1,16 +1,29 @@
 #include "weft/routing/fabric.hpp"
 
+#include <cinttypes>
+#include <cstdio>
 #include <stdexcept>
 
 namespace weft::routing {
 
+std::string guid_text(Guid g) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%016" PRIx64, static_cast<std::uint64_t>(g));
+    return buf;
+}
+
 unsigned lanes(LinkWidth w) {
     switch (w) {
-    case LinkWidth::X1: return 1;
-    case LinkWidth::X2: return 2;
-    case LinkWidth::X4: return 4;
-    case LinkWidth::X8: return 8;
-    case LinkWidth::X12: return 12;
+        case LinkWidth::X1:
+            return 1;
+        case LinkWidth::X2:
+            return 2;
+        case LinkWidth::X4:
+            return 4;
+        case LinkWidth::X8:
+            return 8;
+        case LinkWidth::X12:
+            return 12;
     }
     return 0;
 }
@@ -18,15 +31,24 @@ unsigned lanes(LinkWidth w) {
 double lane_gbps(LinkSpeed s) {
     // Data rate per lane after line encoding (8b/10b up to QDR, 64b/66b from FDR10 on).
     switch (s) {
-    case LinkSpeed::Sdr: return 2.0;
-    case LinkSpeed::Ddr: return 4.0;
-    case LinkSpeed::Qdr: return 8.0;
-    case LinkSpeed::Fdr10: return 10.0;
-    case LinkSpeed::Fdr: return 13.64;
-    case LinkSpeed::Edr: return 25.0;
-    case LinkSpeed::Hdr: return 50.0;
-    case LinkSpeed::Ndr: return 100.0;
-    case LinkSpeed::Xdr: return 200.0;
+        case LinkSpeed::Sdr:
+            return 2.0;
+        case LinkSpeed::Ddr:
+            return 4.0;
+        case LinkSpeed::Qdr:
+            return 8.0;
+        case LinkSpeed::Fdr10:
+            return 10.0;
+        case LinkSpeed::Fdr:
+            return 13.64;
+        case LinkSpeed::Edr:
+            return 25.0;
+        case LinkSpeed::Hdr:
+            return 50.0;
+        case LinkSpeed::Ndr:
+            return 100.0;
+        case LinkSpeed::Xdr:
+            return 200.0;
     }
     return 0.0;
 }
@@ -54,11 +76,13 @@ NodeIdx Fabric::add_node(NodeType type, Guid guid, PortNum num_ports, std::strin
     return idx;
 }
 
-void Fabric::connect(NodeIdx a, PortNum pa, NodeIdx b, PortNum pb, LinkWidth w, LinkSpeed s, PortState state) {
+void Fabric::connect(NodeIdx a, PortNum pa, NodeIdx b, PortNum pb, LinkWidth w, LinkSpeed s,
+                     PortState state) {
     auto check = [&](NodeIdx n, PortNum p) {
         if (n >= nodes_.size()) throw std::invalid_argument("connect: no node " + std::to_string(n));
         if (p == 0 || p > nodes_[n].num_ports)
-            throw std::invalid_argument("connect: node " + std::to_string(n) + " has no port " + std::to_string(p));
+            throw std::invalid_argument("connect: node " + std::to_string(n) + " has no port " +
+                                        std::to_string(p));
         if (port(n, p).peer != kNoNode)
             throw std::invalid_argument("connect: node " + std::to_string(n) + " port " + std::to_string(p) +
                                         " is already cabled");
@@ -108,7 +132,8 @@ void Fabric::set_port_guid(NodeIdx n, PortNum p, Guid g) {
 void Fabric::set_lid(NodeIdx n, PortNum p, Lid base, std::uint8_t lmc) {
     if (base == 0 || lmc > 7) throw std::invalid_argument("set_lid: LID must be non-zero and LMC 0..7");
     const Lid count = Lid{1} << lmc;
-    if (base + count - 1 > kMaxExtendedLid) throw std::invalid_argument("set_lid: LID range past the LID space");
+    if (base + count - 1 > kMaxExtendedLid)
+        throw std::invalid_argument("set_lid: LID range past the LID space");
     Port &x = port(n, p);
     x.lid = base;
     x.lmc = lmc;

@@ -12,12 +12,6 @@
 namespace weft::routing {
 namespace {
 
-std::string hex(Guid g) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016" PRIx64, static_cast<std::uint64_t>(g));
-    return buf;
-}
-
 enum class Kind : std::uint8_t { None, Switch, End };
 
 struct SnapPort {
@@ -83,7 +77,7 @@ Snapshot snapshot(const Fabric &f) {
         const Node &node = f.node(n);
         SnapSwitch x;
         x.guid = node.guid;
-        x.name = "'" + node.desc + "' (" + hex(node.guid) + ")";
+        x.name = "'" + node.desc + "' (" + guid_text(node.guid) + ")";
         x.lid = f.port(n, 0).lid;
         x.radix = node.num_ports;
         x.ports.resize(std::size_t{node.num_ports} + 1);
@@ -216,10 +210,10 @@ CacheDecision UcastCache::lookup(const Fabric &f, std::string_view chain, const 
         if (p.kind == Kind::None) return "nothing";
         if (p.kind == Kind::Switch) {
             const SnapSwitch *y = s.sw(p.remote);
-            return "switch " + (y ? y->name : hex(p.remote)) + " port " + std::to_string(p.remote_port);
+            return "switch " + (y ? y->name : guid_text(p.remote)) + " port " + std::to_string(p.remote_port);
         }
         const SnapEnd *e = s.end(p.remote);
-        return "end port " + (e ? e->name : hex(p.remote));
+        return "end port " + (e ? e->name : guid_text(p.remote));
     };
     // Every cabled port of the new fabric must be cabled as it was.
     for (const SnapSwitch &x : now.sws) {

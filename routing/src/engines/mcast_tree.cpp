@@ -13,15 +13,9 @@
 namespace weft::routing {
 namespace {
 
-std::string hex(Guid g) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016" PRIx64, static_cast<std::uint64_t>(g));
-    return buf;
-}
-
 std::string switch_name(const Fabric &f, SwitchIdx s) {
     const Node &n = f.node(f.switch_node(s));
-    return "'" + n.desc + "' (" + hex(n.guid) + ")";
+    return "'" + n.desc + "' (" + guid_text(n.guid) + ")";
 }
 
 struct Member {

@@ -55,12 +55,6 @@ struct Ctx {
     }
 };
 
-std::string hex(Guid g) {
-    std::ostringstream s;
-    s << "0x" << std::hex << std::setfill('0') << std::setw(16) << g;
-    return s.str();
-}
-
 void quote(std::string &out, std::string_view s) {
     out += '"';
     for (char c : s) {
@@ -193,10 +187,10 @@ std::string write_topology_json(const Fabric &f) {
         const Node &x = f.node(n);
         out += "    {\"type\": ";
         out += x.type == NodeType::Switch ? "\"switch\"" : x.type == NodeType::Ca ? "\"ca\"" : "\"router\"";
-        out +=
-            ", \"guid\": \"" + hex(x.guid) + "\", \"ports\": " + std::to_string(x.num_ports) + ", \"desc\": ";
+        out += ", \"guid\": \"" + guid_text(x.guid) + "\", \"ports\": " + std::to_string(x.num_ports) +
+               ", \"desc\": ";
         quote(out, x.desc);
-        if (x.sys_guid != x.guid) out += ", \"sysimgguid\": \"" + hex(x.sys_guid) + "\"";
+        if (x.sys_guid != x.guid) out += ", \"sysimgguid\": \"" + guid_text(x.sys_guid) + "\"";
         if (x.is_switch()) {
             const Port &p0 = f.port(n, 0);
             if (p0.lid)
@@ -209,7 +203,7 @@ std::string write_topology_json(const Fabric &f) {
                 if (!odd_guid && !pp.lid) continue;
                 if (!info.empty()) info += ", ";
                 info += "{\"port\": " + std::to_string(p);
-                if (odd_guid) info += ", \"guid\": \"" + hex(pp.guid) + "\"";
+                if (odd_guid) info += ", \"guid\": \"" + guid_text(pp.guid) + "\"";
                 if (pp.lid)
                     info += ", \"lid\": " + std::to_string(pp.lid) + ", \"lmc\": " + std::to_string(pp.lmc);
                 info += "}";
@@ -227,10 +221,11 @@ std::string write_topology_json(const Fabric &f) {
                 continue;  // each cable once
             if (!first) out += ",\n";
             first = false;
-            out += "    {\"a\": \"" + hex(f.node(n).guid) + "\", \"pa\": " + std::to_string(p) +
-                   ", \"b\": \"" + hex(f.node(x.peer).guid) + "\", \"pb\": " + std::to_string(x.peer_port) +
-                   ", \"width\": \"" + std::string(width_name(x.width)) + "\", \"speed\": \"" +
-                   std::string(speed_name(x.speed)) + "\"}";
+            out += "    {\"a\": \"" + guid_text(f.node(n).guid) + "\", \"pa\": " + std::to_string(p) +
+                   ", \"b\": \"" + guid_text(f.node(x.peer).guid) +
+                   "\", \"pb\": " + std::to_string(x.peer_port) + ", \"width\": \"" +
+                   std::string(width_name(x.width)) + "\", \"speed\": \"" + std::string(speed_name(x.speed)) +
+                   "\"}";
         }
     }
     out += first ? "  ]\n}\n" : "\n  ]\n}\n";

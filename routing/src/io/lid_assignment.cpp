@@ -8,12 +8,6 @@
 namespace weft::routing {
 namespace {
 
-std::string hex(Guid g) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016" PRIx64, static_cast<std::uint64_t>(g));
-    return buf;
-}
-
 struct Owner {
     NodeIdx node;
     PortNum port;
@@ -54,7 +48,7 @@ LidReport assign_lids(Fabric &f, const LidOptions &o) {
         Owner &w = owners[it->second];
         const Lid size = Lid{1} << w.lmc;
         if (e.top - e.base + 1 != size && !f.node(w.node).is_switch()) {  // a switch uses only its base
-            r.conflicts.push_back("guid2lid line " + std::to_string(e.line) + ": " + hex(e.port_guid) +
+            r.conflicts.push_back("guid2lid line " + std::to_string(e.line) + ": " + guid_text(e.port_guid) +
                                   " has " + std::to_string(e.top - e.base + 1) + " LIDs, LMC " +
                                   std::to_string(w.lmc) + " needs " + std::to_string(size) + "; reassigned");
             w.want = 0;
@@ -88,8 +82,8 @@ LidReport assign_lids(Fabric &f, const LidOptions &o) {
             const Lid size = Lid{1} << w.lmc;
             const Guid g = f.node(w.node).is_switch() ? f.node(w.node).guid : f.port(w.node, w.port).guid;
             const std::string who =
-                (w.from_file ? "guid2lid line " + std::to_string(w.line) + ": " : "existing LID: ") + hex(g) +
-                " LID " + std::to_string(w.want);
+                (w.from_file ? "guid2lid line " + std::to_string(w.line) + ": " : "existing LID: ") +
+                guid_text(g) + " LID " + std::to_string(w.want);
             if (w.want % size) {
                 r.conflicts.push_back(who + " is not aligned to " + std::to_string(size) + " (LMC " +
                                       std::to_string(w.lmc) + "); reassigned");

@@ -122,9 +122,7 @@ const std::vector<SwitchIdx> &DestWalker::sources_first() {
 }
 
 std::string node_label(const Fabric &f, NodeIdx n) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "0x%016" PRIx64, static_cast<std::uint64_t>(f.node(n).guid));
-    return "'" + f.node(n).desc + "' (" + buf + ")";
+    return "'" + f.node(n).desc + "' (" + guid_text(f.node(n).guid) + ")";
 }
 
 }  // namespace weft::routing::verify

@@ -20,8 +20,8 @@ namespace weft::routing {
 
 using NodeIdx = std::uint32_t;
 using SwitchIdx = std::uint32_t;
-using PortNum = std::uint8_t;   // IB ports are 1..254; 0 is a switch's management port
-using Lid = std::uint32_t;      // 16-bit IB LIDs; 18-bit extended LIDs per seed 002
+using PortNum = std::uint8_t;  // IB ports are 1..254; 0 is a switch's management port
+using Lid = std::uint32_t;     // 16-bit IB LIDs; 18-bit extended LIDs per seed 002
 using Guid = std::uint64_t;
 
 inline constexpr NodeIdx kNoNode = 0xFFFFFFFFu;
@@ -41,8 +41,13 @@ enum class LinkSpeed : std::uint8_t { Sdr, Ddr, Qdr, Fdr10, Fdr, Edr, Hdr, Ndr, 
 enum class PortState : std::uint8_t { Down = 1, Init = 2, Armed = 3, Active = 4 };
 
 unsigned lanes(LinkWidth w);
-double lane_gbps(LinkSpeed s);           // signalling-free data rate per lane, Gb/s
-inline double link_gbps(LinkWidth w, LinkSpeed s) { return lanes(w) * lane_gbps(s); }
+double lane_gbps(LinkSpeed s);  // signalling-free data rate per lane, Gb/s
+// A GUID as OpenSM and infiniband-diags print it: "0x" and 16 hex digits.
+std::string guid_text(Guid g);
+
+inline double link_gbps(LinkWidth w, LinkSpeed s) {
+    return lanes(w) * lane_gbps(s);
+}
 
 struct Port {
     NodeIdx peer = kNoNode;  // node on the far end of the link, kNoNode if unconnected
@@ -62,10 +67,10 @@ struct Node {
     Guid guid = 0;
     Guid sys_guid = 0;  // system image GUID (LMC rule b prefers differing systems)
     std::string desc;
-    PortNum num_ports = 0;       // physical ports are 1..num_ports
-    std::uint32_t port_base = 0; // index of this node's port 0 in Fabric's flat port vector
-    SwitchIdx sw = kNoSwitch;    // dense switch index, switches only
-    bool vswitch = false;        // a CA acting as a vSwitch that hosts VMs (seed 002)
+    PortNum num_ports = 0;        // physical ports are 1..num_ports
+    std::uint32_t port_base = 0;  // index of this node's port 0 in Fabric's flat port vector
+    SwitchIdx sw = kNoSwitch;     // dense switch index, switches only
+    bool vswitch = false;         // a CA acting as a vSwitch that hosts VMs (seed 002)
 
     bool is_switch() const { return type == NodeType::Switch; }
 };
@@ -77,7 +82,7 @@ struct LidOwner {
 };
 
 class Fabric {
-public:
+  public:
     // Adds a node with ports 0..num_ports, all down and unconnected. GUIDs must be unique.
     NodeIdx add_node(NodeType type, Guid guid, PortNum num_ports, std::string desc = {}, Guid sys_guid = 0);
 
@@ -114,7 +119,7 @@ public:
     // cabled to. kNoNode if the owner is unconnected.
     NodeIdx attached_switch(Lid lid) const;
 
-private:
+  private:
     std::vector<Node> nodes_;
     std::vector<Port> ports_;
     std::vector<NodeIdx> switches_;

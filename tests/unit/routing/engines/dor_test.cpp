@@ -10,24 +10,12 @@
 namespace weft::routing {
 namespace {
 
-RoutingTables route(const Fabric &f, RoutingOptions o = {}) {
-    o.no_fallback = true;
-    RoutingTables t;
-    auto r = run_chain("dor", f, o, t);
-    EXPECT_TRUE(r.ok) << r.error << (r.failures.empty() ? "" : r.failures[0]);
-    EXPECT_EQ(t.engine, "dor");
-    return t;
+RoutingTables route(const Fabric &f, const RoutingOptions &o = {}) {
+    return test::route_alone("dor", f, o);
 }
 
-Lid switch_lid(const Fabric &f, SwitchIdx s) {
-    return f.port(f.switch_node(s), 0).lid;
-}
-
-Fabric generated(const std::string &spec) {
-    Fabric f = generate(spec);
-    test::assign_lids(f);
-    return f;
-}
+using test::generated;
+using test::switch_lid;
 
 bool mentions(const std::vector<std::string> &lines, const std::string &what) {
     for (const auto &l : lines)

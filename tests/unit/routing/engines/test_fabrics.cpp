@@ -1,9 +1,32 @@
 #include "test_fabrics.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
 
+#include "weft/routing/generators.hpp"
+
 namespace weft::routing::test {
+
+RoutingTables route_alone(const std::string &engine, const Fabric &f, RoutingOptions o) {
+    o.no_fallback = true;
+    RoutingTables t;
+    const ChainResult r = run_chain(engine, f, o, t);
+    EXPECT_TRUE(r.ok) << r.error << (r.failures.empty() ? "" : r.failures[0]);
+    EXPECT_EQ(t.engine, engine);
+    return t;
+}
+
+Fabric generated(const std::string &spec) {
+    Fabric f = generate(spec);
+    assign_lids(f);
+    return f;
+}
+
+Lid switch_lid(const Fabric &f, SwitchIdx s) {
+    return f.port(f.switch_node(s), 0).lid;
+}
 
 NodeIdx Builder::sw(PortNum ports) {
     const auto i = sws.size();

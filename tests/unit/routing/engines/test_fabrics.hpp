@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "weft/routing/engine.hpp"
 #include "weft/routing/fabric.hpp"
 #include "weft/routing/tables.hpp"
 
@@ -39,6 +40,14 @@ Fabric torus2d(unsigned x, unsigned y);
 Fabric kary_ntree(unsigned k, unsigned n);
 // The largest 3-level fat tree of 36-port switches (11664 hosts, 1620 switches).
 Fabric ft36_three_level();
+
+// Routes f with `engine` alone (no fallback), expecting it to succeed and to be the one that
+// routed.
+RoutingTables route_alone(const std::string &engine, const Fabric &f, RoutingOptions o = {});
+// A generator spec (weft/routing/generators.hpp) with the LIDs of assign_lids above.
+Fabric generated(const std::string &spec);
+// LID of switch s (its port 0).
+Lid switch_lid(const Fabric &f, SwitchIdx s);
 
 // Walks the LFTs from switch s to lid. Returns the switch-to-switch channels taken as
 // (switch, out port), or nullopt on a missing entry, a loop or a wrong delivery.
