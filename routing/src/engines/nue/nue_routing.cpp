@@ -4,6 +4,7 @@
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 #include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/layer_partition.hpp"
@@ -24,6 +25,16 @@ unsigned vl_budget(const RoutingOptions &o) {
     return o.nue_max_num_vls == 0 ? operational : std::min(o.nue_max_num_vls, operational);
 }
 
+// Layers only stay apart if the switches' SL2VL tables map SL i to VL i, which needs QoS. OpenSM
+// (warning NUE48) then routes with one layer instead of failing; so does weft, and says why.
+unsigned layer_budget(const RoutingOptions &o, std::vector<std::string> &warnings) {
+    const unsigned budget = vl_budget(o);
+    if (budget == 1 || o.qos) return budget;
+    warnings.push_back("nue_max_num_vls " + std::to_string(budget) +
+                       " needs QoS (-Q) for a valid SL2VL mapping; routing with 1 VL (OpenSM NUE48)");
+    return 1;
+}
+
 }  // namespace
 
 bool nue_has_metis() {
@@ -39,7 +50,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     NueStats local;
     NueStats &st = stats ? *stats : local;
     st = NueStats{};
-    st.layers_allowed = vl_budget(o);
+    std::vector<std::string> warnings;
+    st.layers_allowed = layer_budget(o, warnings);
 
     // Destinations: every CA/router LID, and switch LIDs when switches count as endpoints.
     // Sources per switch weigh the routes for balancing (OpenSM: the LIDs behind each switch).
@@ -167,6 +179,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     }
 
     t.vls_used = part.used;
+    t.warnings.insert(t.warnings.end(), warnings.begin(), warnings.end());
     if (part.used > 1) {
         // Layers stay apart only if every switch maps SL i to VL i (OpenSM's doc: VL = SL % VLs).
         const unsigned operational =

@@ -239,6 +239,25 @@ TEST(Nue, BudgetAutoAndQosLimits) {
     for (unsigned sl = 0; sl < 16; ++sl) EXPECT_EQ(t.sl2vl[0][0][sl], sl % 4);
 }
 
+TEST(Nue, LayersWithoutQosFallBackToOneLikeOpenSm) {
+    // OpenSM (NUE48): more than one layer needs QoS's SL2VL tables; without -Q it warns and
+    // routes with one VL.
+    const Fabric f = gen("torus:3x3x3,hosts=1");
+    RoutingOptions o = nue_options(4);
+    o.qos = false;
+    NueStats st;
+    const auto t = route(f, o, NuePartitioner::SemiRandom, &st);
+    EXPECT_EQ(st.layers_allowed, 1u);
+    EXPECT_EQ(t.vls_used, 1u);
+    EXPECT_TRUE(t.sl2vl.empty());
+    ASSERT_EQ(t.warnings.size(), 1u);
+    EXPECT_NE(t.warnings[0].find("needs QoS"), std::string::npos) << t.warnings[0];
+    EXPECT_EQ(test::cdg_cycles(f, t), 0u);
+    o.nue_max_num_vls = 1;  // one layer asked for: nothing to warn about
+    EXPECT_TRUE(route(f, o, NuePartitioner::SemiRandom).warnings.empty());
+    EXPECT_TRUE(route(f, nue_options(4), NuePartitioner::SemiRandom).warnings.empty());
+}
+
 TEST(Nue, BalancesParallelCables) {
     // Leaf 0 reaches leaf 1's hosts over two parallel cables to the spine: the balancing weights
     // spread the LIDs over both.
