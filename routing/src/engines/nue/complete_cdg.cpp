@@ -43,14 +43,21 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
 void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     std::fill(out_.begin(), out_.end(), 0);
     std::fill(in_.begin(), in_.end(), 0);
-    auto key = [&](ChannelId c) -> std::int64_t {
-        const std::int64_t from = level[ch_.tail(c)], to = level[ch_.head(c)];
-        if (to < from) return -(std::int64_t{1} << 40) - from;  // up: deepest first
-        if (to == from) return 0;
-        return (std::int64_t{1} << 40) + from;  // down: shallowest first
+    // Counting sort by (class, level), channel id within a bucket: up channels (deepest tail
+    // first), then channels within one level, then down channels (shallowest tail first).
+    std::uint32_t deepest = 0;
+    for (std::uint32_t l : level) deepest = std::max(deepest, l);
+    const std::size_t buckets = 2 * std::size_t{deepest} + 3;
+    auto bucket = [&](ChannelId c) -> std::size_t {
+        const std::uint32_t from = level[ch_.tail(c)], to = level[ch_.head(c)];
+        if (to < from) return deepest - from;
+        if (to == from) return std::size_t{deepest} + 1;
+        return std::size_t{deepest} + 2 + from;
     };
-    for (ChannelId c = 0; c < ch_.size(); ++c) at_[c] = c;
-    std::stable_sort(at_.begin(), at_.end(), [&](ChannelId a, ChannelId b) { return key(a) < key(b); });
+    count_.assign(buckets + 1, 0);
+    for (ChannelId c = 0; c < ch_.size(); ++c) ++count_[bucket(c) + 1];
+    for (std::size_t b = 0; b < buckets; ++b) count_[b + 1] += count_[b];
+    for (ChannelId c = 0; c < ch_.size(); ++c) at_[count_[bucket(c)]++] = c;
     for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 

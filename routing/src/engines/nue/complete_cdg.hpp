@@ -75,6 +75,7 @@ class CompleteCdg {
     std::uint32_t stamp_ = 0;
     std::vector<ChannelId> fwd_, bwd_, stack_;
     std::vector<std::uint32_t> pool_;
+    std::vector<std::uint32_t> count_;  // reset's bucket offsets
 };
 
 }  // namespace weft::routing::engines::nue

@@ -4,6 +4,7 @@
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "engines/nue/cdg_dijkstra.hpp"
@@ -114,7 +115,28 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
     const std::size_t total = 2 * (dests.size() + switch_lids.size());
-    CompleteCdg cdg(ch);
+    // What a layer starts from does not depend on the destination order: its central node, escape
+    // tree and the complete CDG with the escape paths marked. Built once, copied for each order.
+    struct LayerStart {
+        SwitchIdx root;
+        EscapeTree escape;
+        CompleteCdg cdg;
+    };
+    std::vector<std::optional<LayerStart>> starts(part.used);
+    {
+        std::vector<std::vector<SwitchIdx>> members(part.used);
+        for (Lid l : dests) members[part.layer[l]].push_back(g.target(l).sw);
+        for (unsigned layer = 0; layer < part.used; ++layer) {
+            auto &m = members[layer];
+            if (m.empty()) continue;
+            std::sort(m.begin(), m.end());
+            m.erase(std::unique(m.begin(), m.end()), m.end());
+            const SwitchIdx root = central_node(g, m);
+            auto &s = starts[layer].emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
+            s.cdg.reset(s.escape.levels());
+            s.escape.mark(m, s.cdg);
+        }
+    }
     // Routes every destination in `order` into out; returns the most routes on one channel.
     auto route_all = [&](const std::vector<Lid> &order, RoutingTables &out, NueStats &ns) {
         out.reset(f);
@@ -132,21 +154,15 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                     static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
             }
         };
-        std::vector<SwitchIdx> members;
         for (unsigned layer = 0; layer < part.used; ++layer) {
             std::vector<Lid> mine;
             for (Lid l : order)
                 if (part.layer[l] == layer) mine.push_back(l);
             if (mine.empty()) continue;
-            members.clear();
-            for (Lid l : mine) members.push_back(g.target(l).sw);
-            std::sort(members.begin(), members.end());
-            members.erase(std::unique(members.begin(), members.end()), members.end());
-            const SwitchIdx root = central_node(g, members);
-            ns.central_nodes.push_back(root);
-            const EscapeTree escape(g, ch, root);
-            cdg.reset(escape.levels());
-            escape.mark(members, cdg);
+            const LayerStart &start = *starts[layer];
+            ns.central_nodes.push_back(start.root);
+            CompleteCdg cdg = start.cdg;
+            const EscapeTree &escape = start.escape;
             for (Lid lid : mine) {
                 if (!search.route(g.target(lid).sw, &cdg, &escape)) ++ns.escape_routed;
                 search.add_load(sources);
