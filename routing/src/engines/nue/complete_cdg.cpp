@@ -34,6 +34,7 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
     words_ = std::max<std::size_t>(1, (ch.max_degree() + 63) / 64);
     out_.assign(ch.size() * words_, 0);
     in_.assign(ch.size() * words_, 0);
+    blocked_.assign(ch.size() * words_, 0);
     seen_.assign(ch.size(), 0);
     ord_.resize(ch.size());
     at_.resize(ch.size());
@@ -43,6 +44,7 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
 void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     std::fill(out_.begin(), out_.end(), 0);
     std::fill(in_.begin(), in_.end(), 0);
+    std::fill(blocked_.begin(), blocked_.end(), 0);
     // Counting sort by (class, level), channel id within a bucket: up channels (deepest tail
     // first), then channels within one level, then down channels (shallowest tail first).
     std::uint32_t deepest = 0;
@@ -79,6 +81,10 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
         set(c1, c2, true);
         return Add::Added;
     }
+    const std::size_t k = c2 - ch_.begin(ch_.head(c1));
+    std::uint64_t &refused = blocked_[std::size_t{c1} * words_ + k / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+    if (refused & bit) return Add::Cycle;
     if (++stamp_ == 0) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 1;
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
     fwd_.clear();
@@ -92,7 +98,10 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
         for (std::size_t w = 0; w < words_; ++w)
             for (std::uint64_t bits = out_[std::size_t{x} * words_ + w]; bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
-                if (y == c1) return Add::Cycle;
+                if (y == c1) {
+                    refused |= bit;
+                    return Add::Cycle;
+                }
                 if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack_.push_back(y);
             }
     }

@@ -9,6 +9,7 @@
 // channels between its two ends in the order, and the order is repaired locally.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -58,8 +59,12 @@ class CompleteCdg {
     }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
     Add try_add(ChannelId c1, ChannelId c2);
-    // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it).
-    void remove(ChannelId c1, ChannelId c2) { set(c1, c2, false); }
+    // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns refused
+    // before may fit again, so the memory of refusals is dropped.
+    void remove(ChannelId c1, ChannelId c2) {
+        set(c1, c2, false);
+        std::fill(blocked_.begin(), blocked_.end(), 0);
+    }
 
   private:
     void set(ChannelId c1, ChannelId c2, bool on);
@@ -69,6 +74,9 @@ class CompleteCdg {
     const Channels &ch_;
     std::size_t words_ = 1;
     std::vector<std::uint64_t> out_, in_;
+    // Turns found to close a cycle (same layout as out_). Used dependencies only grow between
+    // removals, so a refused turn stays refused and need not be searched again.
+    std::vector<std::uint64_t> blocked_;
     std::vector<std::uint32_t> ord_;   // position of each channel in the topological order
     std::vector<ChannelId> at_;        // channel at each position
     std::vector<std::uint32_t> seen_;  // search stamps
