@@ -172,14 +172,17 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
     return false;
 }
 
-void CdgDijkstra::add_load(const std::vector<std::uint64_t> &sources) {
+std::uint64_t CdgDijkstra::add_load(const std::vector<std::uint64_t> &sources) {
     for (SwitchIdx s : order_) carried_[s] = sources[s];
+    std::uint64_t heaviest = 0;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
         const ChannelId c = next_[*it];
         if (c == kNoChannel) continue;
         weight_[c] += carried_[*it];
+        heaviest = std::max(heaviest, weight_[c]);
         carried_[ch_.head(c)] += carried_[*it];
     }
+    return heaviest;
 }
 
 }  // namespace weft::routing::engines::nue

@@ -29,8 +29,9 @@ class CdgDijkstra {
     const std::vector<SwitchIdx> &settled() const { return order_; }
     std::uint64_t rejected() const { return rejected_; }
 
-    // Adds each route's load (sources per switch, carried down the tree) to the channel weights.
-    void add_load(const std::vector<std::uint64_t> &sources);
+    // Adds each route's load (sources per switch, carried down the tree) to the channel weights;
+    // returns the largest weight it changed (0 if none).
+    std::uint64_t add_load(const std::vector<std::uint64_t> &sources);
 
   private:
     void push_best_alternative(SwitchIdx x);

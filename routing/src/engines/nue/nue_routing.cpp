@@ -137,8 +137,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             s.escape.mark(m, s.cdg);
         }
     }
-    // Routes every destination in `order` into out; returns the most routes on one channel.
-    auto route_all = [&](const std::vector<Lid> &order, RoutingTables &out, NueStats &ns) {
+    // Routes every destination in `order` into out; returns the most routes on one channel. Gives
+    // up (returns give_up) as soon as one channel carries give_up routes: loads only grow, so
+    // this order can no longer beat the one that set give_up.
+    auto route_all = [&](const std::vector<Lid> &order, RoutingTables &out, NueStats &ns,
+                         std::uint64_t give_up) -> std::uint64_t {
         out.reset(f);
         out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
         std::vector<std::uint64_t> weight(ch.size(), p2);  // P^2 + load: minimal paths unless refused
@@ -165,7 +168,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             const EscapeTree &escape = start.escape;
             for (Lid lid : mine) {
                 if (!search.route(g.target(lid).sw, &cdg, &escape)) ++ns.escape_routed;
-                search.add_load(sources);
+                const std::uint64_t heaviest = search.add_load(sources);
+                if (heaviest >= p2 && heaviest - p2 >= give_up) return give_up;
                 store(lid);
                 if (progress && (++done % 256 == 0)) progress(done, total);
             }
@@ -186,8 +190,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     };
     NueStats second = st;
     RoutingTables other;
-    const std::uint64_t busiest_consecutive = route_all(dests, t, st);
-    const std::uint64_t busiest_interleaved = route_all(interleaved, other, second);
+    const std::uint64_t busiest_consecutive = route_all(dests, t, st, ~std::uint64_t{0});
+    const std::uint64_t busiest_interleaved = route_all(interleaved, other, second, busiest_consecutive);
     if (busiest_interleaved < busiest_consecutive) {
         t = std::move(other);
         st = std::move(second);
