@@ -1,7 +1,7 @@
 #include "engines/sssp_balancing.hpp"
+#include "engines/sssp_heap.hpp"
 
 #include <algorithm>
-#include <queue>
 
 namespace weft::routing::engines {
 
@@ -19,24 +19,39 @@ LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     links_ = e;
 }
 
+namespace {
+
+// OpenSM keeps switches in a map keyed by the node GUID as stored (network byte order) and
+// compared as a host integer: on a little-endian host that is the byte-reversed GUID. Its
+// adjacency list, and so the start order of the Dijkstra queue, follow that order.
+std::uint64_t stored_guid_order(Guid g) {
+    std::uint64_t r = 0;
+    for (int i = 0; i < 8; ++i) r = (r << 8) | ((g >> (8 * i)) & 0xFF);
+    return r;
+}
+
+}  // namespace
+
 void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 const std::function<void(std::size_t, std::size_t)> &progress) {
     const std::size_t n = g.size();
-    // CSR offsets per switch, and for each link the index of the same cable seen from the peer.
+    // Links are numbered in CSR order (per switch, by port). Link i belongs to switch from[i]
+    // and leads to peer_of[i]; as in OpenSM, the Dijkstra from a destination walks links
+    // outwards, and a switch x reached over link i (y -> x) forwards through the far end of i,
+    // i.e. its own port peer_port_of[i]. Link i's weight counts the routes that go x -> y.
     std::vector<std::uint32_t> off(n + 1, 0);
     for (SwitchIdx s = 0; s < n; ++s) off[s + 1] = off[s] + static_cast<std::uint32_t>(g.links(s).size());
     const LinkIndex idx(f, g);
     std::vector<std::uint32_t> reverse(off[n]);
-    // Far switch and local port of each link, flat by link index: the inner loops below run
-    // once per (LID, switch) and should not re-derive them through the graph's spans.
-    std::vector<SwitchIdx> peer_of(off[n]);
-    std::vector<PortNum> port_of(off[n]);
+    std::vector<SwitchIdx> peer_of(off[n]), from(off[n]);
+    std::vector<PortNum> peer_port_of(off[n]);
     for (SwitchIdx s = 0; s < n; ++s)
         for (std::uint32_t i = 0; i < g.links(s).size(); ++i) {
             const SwitchLink &l = g.links(s)[i];
             reverse[off[s] + i] = static_cast<std::uint32_t>(idx.at(l.peer, l.peer_port));
             peer_of[off[s] + i] = l.peer;
-            port_of[off[s] + i] = l.port;
+            from[off[s] + i] = s;
+            peer_port_of[off[s] + i] = l.peer_port;
         }
     // LIDs per switch (its own and its CAs'), OpenSM's num_hca: the load one route from that
     // switch puts on each link. Links start at P^2 (P = all LIDs), so no amount of load can
@@ -45,25 +60,20 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::uint64_t all_lids = 0;
     for (Lid l = 1; l <= g.max_lid(); ++l)
         if (g.target(l).sw != kNoSwitch) ++lids_at[g.target(l).sw], ++all_lids;
-    std::vector<std::uint64_t> weight(off[n], all_lids * all_lids);
-    std::vector<std::uint64_t> dist(n);
-    std::vector<std::uint32_t> next(n);  // link each switch takes toward the destination
-    std::vector<std::uint8_t> len(n);
-    std::vector<SwitchIdx> settled;
-    std::vector<std::uint64_t> carried(n);
-    using Item = std::pair<std::uint64_t, SwitchIdx>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
-    constexpr std::uint64_t kFar = ~std::uint64_t{0};
-    constexpr std::uint32_t kNoLink = ~std::uint32_t{0};
+    const std::uint64_t p2 = all_lids * all_lids;
+    std::vector<std::uint64_t> weight(off[n], p2);
 
-    // OpenSM's order: switches with the most LIDs first (GUID order within equal counts); the
-    // CA LIDs of each switch in port order, then the switches' own LIDs in the same order.
-    std::vector<SwitchIdx> sws(n);
-    for (SwitchIdx s = 0; s < n; ++s) sws[s] = s;
-    std::stable_sort(sws.begin(), sws.end(), [&](SwitchIdx a, SwitchIdx b) {
-        if (lids_at[a] != lids_at[b]) return lids_at[a] > lids_at[b];
-        return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
-    });
+    // OpenSM's switch order, and its destination order: switches with the most LIDs first
+    // (a stable sort of that order), the CA LIDs of each switch in port order, then the
+    // switches' own LIDs in the same switch order.
+    std::vector<SwitchIdx> adj(n);
+    for (SwitchIdx s = 0; s < n; ++s) adj[s] = s;
+    std::vector<std::uint64_t> map_key(n);
+    for (SwitchIdx s = 0; s < n; ++s) map_key[s] = stored_guid_order(f.node(f.switch_node(s)).guid);
+    std::sort(adj.begin(), adj.end(), [&](SwitchIdx a, SwitchIdx b) { return map_key[a] < map_key[b]; });
+    std::vector<SwitchIdx> sws = adj;
+    std::stable_sort(sws.begin(), sws.end(),
+                     [&](SwitchIdx a, SwitchIdx b) { return lids_at[a] > lids_at[b]; });
     std::vector<std::uint32_t> rank(n);
     for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     std::vector<Lid> order;
@@ -76,99 +86,190 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         return x.port < y.port;
     });
 
-    std::size_t done = 0;
-    // While every link's extra load stays below P^2 / (longest route), a route with one more hop
-    // always costs more than any minimal one, and Dijkstra's choice at x is the cheapest link
-    // (then the lowest link index) to a neighbour one hop closer. That is a pass over the BFS
-    // layers of the destination switch, which are computed once per switch. Otherwise: Dijkstra.
-    const std::uint64_t p2 = all_lids * all_lids;
-    std::uint64_t max_extra = 0;
-    SwitchIdx layered_for = kNoSwitch;
-    std::vector<SwitchIdx> bfs;                         // reachable switches by hops from the destination
-    std::vector<std::uint32_t> hop(n), cand, cand_off;  // per bfs entry: links one hop closer
-    std::uint32_t max_hop = 0;
-    auto layer = [&](SwitchIdx d) {
-        layered_for = d;
-        std::fill(hop.begin(), hop.end(), ~std::uint32_t{0});
-        bfs.assign(1, d);
+    // Per-destination state. Vertex n stands for the destination CA (OpenSM's adj_list[0]),
+    // joined to its switch by one link of weight 1.
+    constexpr std::uint64_t kInf = 0x7FFFFFFF;  // OpenSM's "unreached": costs at or above it never win
+    constexpr std::uint32_t kNoLink = ~std::uint32_t{0}, kCaLink = kNoLink - 1;
+    std::vector<std::uint64_t> dist(n + 1);
+    std::vector<std::uint32_t> used(n + 1);  // link over which the switch was reached
+    std::vector<std::uint8_t> len(n + 1), done(n + 1);
+    std::vector<SwitchIdx> settled;
+    std::vector<std::uint64_t> carried(n + 1);
+    SsspHeap heap;
+
+    // The layers of a destination switch: reachable switches by hops (BFS order), each with its
+    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y).
+    // Each switch's layers serve its CA LIDs and, later, its own LID: kept while they fit in a
+    // modest amount of memory.
+    struct Layers {
+        std::vector<SwitchIdx> bfs;
+        std::vector<std::uint8_t> hops;
+        std::vector<std::pair<std::uint32_t, SwitchIdx>> cand;
+        std::vector<std::uint32_t> cand_off;
+        std::uint32_t max_hop = 0;
+    };
+    std::vector<Layers> memo(n);
+    std::size_t memo_bytes = 0;
+    constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
+    Layers scratch;
+    scratch.bfs.reserve(n), scratch.hops.reserve(n), scratch.cand_off.reserve(n + 1),
+        scratch.cand.reserve(off[n]);
+    std::vector<std::uint32_t> hop(n);
+    auto layers_of = [&](SwitchIdx d) -> const Layers & {
+        if (!memo[d].bfs.empty()) return memo[d];
+        Layers &L = scratch;
+        constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+        std::fill(hop.begin(), hop.end(), kUnseen);
+        L.bfs.assign(1, d);
+        L.cand.clear();
+        L.cand_off.assign(1, 0);
         hop[d] = 0;
-        for (std::size_t i = 0; i < bfs.size(); ++i) {
-            const SwitchIdx x = bfs[i];
-            for (std::uint32_t e = off[x]; e < off[x + 1]; ++e)
-                if (hop[peer_of[e]] == ~std::uint32_t{0})
-                    hop[peer_of[e]] = hop[x] + 1, bfs.push_back(peer_of[e]);
+        // When x leaves the BFS queue every switch one hop closer already has its hop count.
+        for (std::size_t k = 0; k < L.bfs.size(); ++k) {
+            const SwitchIdx x = L.bfs[k];
+            const std::uint32_t h = hop[x];
+            for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
+                const SwitchIdx y = peer_of[e];
+                if (hop[y] == kUnseen)
+                    hop[y] = h + 1, L.bfs.push_back(y);
+                else if (hop[y] + 1 == h)
+                    L.cand.emplace_back(reverse[e], y);
+            }
+            L.cand_off.push_back(static_cast<std::uint32_t>(L.cand.size()));
         }
-        max_hop = hop[bfs.back()];
-        cand.clear();
-        cand_off.assign(1, 0);
-        for (SwitchIdx x : bfs) {
-            for (std::uint32_t e = off[x]; e < off[x + 1]; ++e)
-                if (hop[peer_of[e]] + 1 == hop[x]) cand.push_back(e);
-            cand_off.push_back(static_cast<std::uint32_t>(cand.size()));
+        L.hops.resize(L.bfs.size());
+        for (std::size_t k = 0; k < L.bfs.size(); ++k)
+            L.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[L.bfs[k]], kInfHops - 2u));
+        L.max_hop = hop[L.bfs.back()];
+        const std::size_t bytes = L.bfs.size() * 5 + L.cand.size() * 8 + L.cand_off.size() * 4;
+        if (memo_bytes + bytes > kMemoLimit) return L;
+        memo_bytes += bytes;
+        memo[d] = L;
+        return memo[d];
+    };
+
+    // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
+    // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
+    // from the queue relaxes its links in port order, a strictly cheaper cost replacing.
+    auto dijkstra = [&](const LidTarget &tg) {
+        heap.clear(n + 1);
+        for (SwitchIdx s : adj) {
+            dist[s] = kInf, used[s] = kNoLink, done[s] = 0;
+            heap.push(s, kInf);
+        }
+        const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
+        if (!tg.is_switch) heap.push(src, kInf);
+        dist[src] = 0, used[src] = kNoLink, done[src] = 1, len[src] = 0;
+        heap.set_key(src, 0);
+        settled.clear();
+        for (std::uint32_t cur = heap.pop(); cur != SsspHeap::kNone; cur = heap.pop()) {
+            done[cur] = 1;
+            if (cur == n) {  // the CA: its one link, to its switch
+                const SwitchIdx x = tg.sw;
+                if (!done[x] && 1 < dist[x]) dist[x] = 1, used[x] = kCaLink, heap.set_key(x, 1);
+                continue;
+            }
+            if (used[cur] != kNoLink)
+                len[cur] = static_cast<std::uint8_t>(std::min<unsigned>(
+                    (used[cur] == kCaLink ? 0u : len[from[used[cur]]]) + 1u, kInfHops - 1u));
+            settled.push_back(cur);
+            const std::uint64_t d = dist[cur];
+            for (std::uint32_t i = off[cur]; i < off[cur + 1]; ++i) {
+                const SwitchIdx x = peer_of[i];
+                if (done[x]) continue;
+                const std::uint64_t nd = d + weight[i];
+                if (nd < dist[x]) dist[x] = nd, used[x] = i, heap.set_key(x, nd);
+            }
         }
     };
 
+    // While no link's load reaches P^2 / (longest route), a route one hop longer always costs
+    // more than any minimal one, so switch x's choice is the cheapest link from a switch one
+    // hop closer: of equal ones, the first in port order of the switch that leaves the queue
+    // first, and that is the closer switch (lower cost) unless two have the same cost. Only
+    // then does the queue's internal order decide: run the Dijkstra (also when costs could
+    // reach OpenSM's infinity). Returns false, having changed nothing, in those cases.
+    std::uint64_t max_extra = 0;
+    std::vector<PortNum *> lft_row(n);
+    std::vector<std::uint8_t *> hops_row(n);
+    for (SwitchIdx s = 0; s < n; ++s) lft_row[s] = t.lft[s].data(), hops_row[s] = t.hops[s].data();
+    std::vector<SwitchIdx> up(n);
+    auto layered = [&](Lid lid, const LidTarget &tg) {
+        const Layers &L = layers_of(tg.sw);
+        if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
+        if ((std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 >= kInf) return false;
+        const std::size_t m = L.bfs.size();
+        dist[tg.sw] = 0;
+        for (std::size_t k = 1; k < m; ++k) {
+            const SwitchIdx x = L.bfs[k];
+            const auto *c = L.cand.data() + L.cand_off[k], *ce = L.cand.data() + L.cand_off[k + 1];
+            std::uint32_t via = c->first;
+            SwitchIdx vy = c->second;
+            std::uint64_t best = dist[vy] + weight[via];
+            bool tie = false;
+            for (++c; c < ce; ++c) {
+                const std::uint64_t nd = dist[c->second] + weight[c->first];
+                if (nd > best) continue;
+                if (nd < best) {
+                    best = nd, via = c->first, vy = c->second, tie = false;
+                } else if (c->second == vy) {
+                    via = std::min(via, c->first);
+                } else if (dist[c->second] < dist[vy]) {
+                    via = c->first, vy = c->second, tie = false;
+                } else if (dist[c->second] == dist[vy]) {
+                    tie = true;
+                }
+            }
+            if (tie) return false;
+            dist[x] = best, used[x] = via, up[x] = vy;
+        }
+        // Forwarding entries and route lengths, then the load: each switch sends one route per
+        // LID it has, summed down the tree (children before parents: reverse BFS order).
+        const std::uint8_t base = tg.is_switch ? 0 : 1;
+        lft_row[tg.sw][lid] = tg.port;
+        hops_row[tg.sw][lid] = base;
+        for (std::size_t k = 1; k < m; ++k) {
+            const SwitchIdx x = L.bfs[k];
+            lft_row[x][lid] = peer_port_of[used[x]];
+            hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
+            carried[x] = lids_at[x];
+        }
+        for (std::size_t k = m - 1; k >= 1; --k) {
+            const SwitchIdx x = L.bfs[k];
+            const std::uint64_t w = weight[used[x]] += carried[x];
+            max_extra = std::max(max_extra, w - p2);
+            carried[up[x]] += carried[x];
+        }
+        return true;
+    };
+
+    std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        std::fill(dist.begin(), dist.end(), kFar);
-        std::fill(next.begin(), next.end(), kNoLink);
-        settled.clear();
-        dist[tg.sw] = 0;
-        len[tg.sw] = 0;
-        if (layered_for != tg.sw) layer(tg.sw);
-        if (max_hop == 0 || max_extra <= (p2 - 1) / max_hop) {
-            for (std::size_t i = 1; i < bfs.size(); ++i) {
-                const SwitchIdx x = bfs[i];
-                std::uint64_t best = kFar;
-                std::uint32_t via = kNoLink;
-                for (std::uint32_t k = cand_off[i]; k < cand_off[i + 1]; ++k) {
-                    const std::uint32_t e = cand[k];
-                    const std::uint64_t nd = dist[peer_of[e]] + weight[e];
-                    if (nd < best) best = nd, via = e;  // candidates ascend: ties keep the lowest
-                }
-                dist[x] = best;
-                next[x] = via;
-                len[x] = static_cast<std::uint8_t>(std::min<unsigned>(hop[x], kInfHops - 1u));
-            }
-            settled = bfs;
-        } else {
-            heap.push({0, tg.sw});
-            while (!heap.empty()) {
-                const auto [d, y] = heap.top();
-                heap.pop();
-                if (d != dist[y]) continue;
-                settled.push_back(y);
-                // Relax every x with a link x -> y: its cost is that link's weight.
-                for (std::uint32_t i = off[y]; i < off[y + 1]; ++i) {
-                    const std::uint32_t e = reverse[i];  // link x -> y
-                    const SwitchIdx x = peer_of[i];
-                    const std::uint64_t nd = d + weight[e];
-                    if (nd < dist[x] || (nd == dist[x] && e < next[x])) {
-                        const bool improved = nd < dist[x];
-                        dist[x] = nd;
-                        next[x] = e;
-                        len[x] = static_cast<std::uint8_t>(std::min<unsigned>(len[y] + 1u, kInfHops - 1u));
-                        if (improved) heap.push({nd, x});
-                    }
-                }
-            }
+        if (layered(lid, tg)) {
+            if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
+            continue;
         }
-        // Forwarding entries and route lengths along the tree.
-        const std::uint8_t extra = tg.is_switch ? 0 : 1;
+        dijkstra(tg);
         for (SwitchIdx s : settled) {
-            t.lft[s][lid] = s == tg.sw ? tg.port : port_of[next[s]];
-            t.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(len[s] + extra, kInfHops - 1u));
+            if (s == tg.sw && tg.is_switch) {
+                t.lft[s][lid] = 0;
+                t.hops[s][lid] = 0;
+            } else if (used[s] != kNoLink) {
+                t.lft[s][lid] = used[s] == kCaLink ? tg.port : peer_port_of[used[s]];
+                t.hops[s][lid] = len[s];
+            }
         }
-        // Load: each switch sends one route per LID it has; sum them down the tree.
         for (SwitchIdx s : settled) carried[s] = lids_at[s];
         for (auto it = settled.rbegin(); it != settled.rend(); ++it) {
             const SwitchIdx s = *it;
-            if (s == tg.sw || next[s] == kNoLink) continue;
-            weight[next[s]] += carried[s];
-            max_extra = std::max(max_extra, weight[next[s]] - p2);
-            carried[peer_of[next[s]]] += carried[s];
+            const std::uint32_t i = used[s];
+            if (i == kNoLink || i == kCaLink) continue;
+            weight[i] += carried[s];
+            max_extra = std::max(max_extra, weight[i] - p2);
+            carried[from[i]] += carried[s];
         }
-        if (progress && (++done % 256 == 0)) progress(done, order.size());
+        if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
     }
 }
 

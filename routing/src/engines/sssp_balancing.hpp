@@ -1,8 +1,10 @@
 // The routing core shared by sssp and dfsssp (OpenSM osm_ucast_dfsssp.c): for each destination
-// LID in turn (OpenSM's port order), Dijkstra over the switch links toward the LID's switch,
-// where a link's weight is P^2 (P = number of LIDs) plus the routes already assigned to it, each
-// weighted by the LIDs of its source switch. Routes stay minimal; among minimal paths, later
-// routes avoid the links that earlier ones loaded (global balancing).
+// LID in turn (OpenSM's port order), Dijkstra over the switch links from the LID's switch
+// outwards, where a link's weight is P^2 (P = number of LIDs) plus the routes already assigned
+// to it, each weighted by the LIDs of its source switch. Routes stay minimal; among minimal
+// paths, later routes avoid the links that earlier ones loaded (global balancing). Ties are
+// decided as OpenSM decides them (its switch order, its queue, port order), so the tables are
+// OpenSM's own; most LIDs need no queue at all (see route_sssp).
 #pragma once
 
 #include "engines/switch_graph.hpp"
