@@ -115,33 +115,40 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     scratch.bfs.reserve(n), scratch.hops.reserve(n), scratch.cand_off.reserve(n + 1),
         scratch.cand.reserve(off[n]);
     std::vector<std::uint32_t> hop(n);
+    std::vector<SwitchIdx> bfs_buf(n);
+    std::vector<std::pair<std::uint32_t, SwitchIdx>> cand_buf(off[n]);
     auto layers_of = [&](SwitchIdx d) -> const Layers & {
         if (!memo[d].bfs.empty()) return memo[d];
         Layers &L = scratch;
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
         std::fill(hop.begin(), hop.end(), kUnseen);
-        L.bfs.assign(1, d);
-        L.cand.clear();
-        L.cand_off.assign(1, 0);
+        SwitchIdx *bfs = bfs_buf.data();
+        auto *cand = cand_buf.data();
+        std::size_t tail = 1, nc = 0;
+        bfs[0] = d;
         hop[d] = 0;
+        L.cand_off.assign(1, 0);
         // When x leaves the BFS queue every switch one hop closer already has its hop count.
-        for (std::size_t k = 0; k < L.bfs.size(); ++k) {
-            const SwitchIdx x = L.bfs[k];
+        for (std::size_t k = 0; k < tail; ++k) {
+            const SwitchIdx x = bfs[k];
             const std::uint32_t h = hop[x];
-            for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
+            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
                 const SwitchIdx y = peer_of[e];
-                if (hop[y] == kUnseen)
-                    hop[y] = h + 1, L.bfs.push_back(y);
-                else if (hop[y] + 1 == h)
-                    L.cand.emplace_back(reverse[e], y);
+                const std::uint32_t hy = hop[y];
+                if (hy == kUnseen)
+                    hop[y] = h + 1, bfs[tail++] = y;
+                else if (hy + 1 == h)
+                    cand[nc++] = {reverse[e], y};
             }
-            L.cand_off.push_back(static_cast<std::uint32_t>(L.cand.size()));
+            L.cand_off.push_back(static_cast<std::uint32_t>(nc));
         }
-        L.hops.resize(L.bfs.size());
-        for (std::size_t k = 0; k < L.bfs.size(); ++k)
-            L.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[L.bfs[k]], kInfHops - 2u));
-        L.max_hop = hop[L.bfs.back()];
-        const std::size_t bytes = L.bfs.size() * 5 + L.cand.size() * 8 + L.cand_off.size() * 4;
+        L.bfs.assign(bfs, bfs + tail);
+        L.cand.assign(cand, cand + nc);
+        L.hops.resize(tail);
+        for (std::size_t k = 0; k < tail; ++k)
+            L.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[bfs[k]], kInfHops - 2u));
+        L.max_hop = hop[bfs[tail - 1]];
+        const std::size_t bytes = tail * 5 + nc * 8 + L.cand_off.size() * 4;
         if (memo_bytes + bytes > kMemoLimit) return L;
         memo_bytes += bytes;
         memo[d] = L;
@@ -152,11 +159,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
     // from the queue relaxes its links in port order, a strictly cheaper cost replacing.
     auto dijkstra = [&](const LidTarget &tg) {
-        heap.clear(n + 1);
-        for (SwitchIdx s : adj) {
-            dist[s] = kInf, used[s] = kNoLink, done[s] = 0;
-            heap.push(s, kInf);
-        }
+        heap.assign(adj, n + 1, kInf);
+        for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink, done[s] = 0;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         if (!tg.is_switch) heap.push(src, kInf);
         dist[src] = 0, used[src] = kNoLink, done[src] = 1, len[src] = 0;
@@ -199,7 +203,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         if ((std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 >= kInf) return false;
         const std::size_t m = L.bfs.size();
-        dist[tg.sw] = 0;
+        dist[tg.sw] = 0, carried[tg.sw] = 0;
         for (std::size_t k = 1; k < m; ++k) {
             const SwitchIdx x = L.bfs[k];
             const auto *c = L.cand.data() + L.cand_off[k], *ce = L.cand.data() + L.cand_off[k + 1];
@@ -221,7 +225,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 }
             }
             if (tie) return false;
-            dist[x] = best, used[x] = via, up[x] = vy;
+            dist[x] = best, used[x] = via, up[x] = vy, carried[x] = lids_at[x];
         }
         // Forwarding entries and route lengths, then the load: each switch sends one route per
         // LID it has, summed down the tree (children before parents: reverse BFS order).
@@ -232,7 +236,6 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             const SwitchIdx x = L.bfs[k];
             lft_row[x][lid] = peer_port_of[used[x]];
             hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
-            carried[x] = lids_at[x];
         }
         for (std::size_t k = m - 1; k >= 1; --k) {
             const SwitchIdx x = L.bfs[k];
@@ -253,11 +256,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         dijkstra(tg);
         for (SwitchIdx s : settled) {
             if (s == tg.sw && tg.is_switch) {
-                t.lft[s][lid] = 0;
-                t.hops[s][lid] = 0;
+                lft_row[s][lid] = 0;
+                hops_row[s][lid] = 0;
             } else if (used[s] != kNoLink) {
-                t.lft[s][lid] = used[s] == kCaLink ? tg.port : peer_port_of[used[s]];
-                t.hops[s][lid] = len[s];
+                lft_row[s][lid] = used[s] == kCaLink ? tg.port : peer_port_of[used[s]];
+                hops_row[s][lid] = len[s];
             }
         }
         for (SwitchIdx s : settled) carried[s] = lids_at[s];

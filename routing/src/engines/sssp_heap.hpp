@@ -14,10 +14,13 @@ class SsspHeap {
   public:
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
-    // Empties the heap and sizes the item -> position index for items 0..items-1.
-    void clear(std::size_t items) {
-        key_.clear(), item_.clear();
+    // Fills the heap with `order`, all at one key (what pushing them in turn would give), and
+    // sizes the item -> position index for items 0..items-1.
+    void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
         where_.resize(items);
+        item_.assign(order.begin(), order.end());
+        key_.assign(order.size(), key);
+        for (std::uint32_t i = 0; i < order.size(); ++i) where_[order[i]] = i;
     }
     // Appends an item; with a key no smaller than its parent's (as OpenSM's all-INF start) it
     // stays at the end.
