@@ -6,7 +6,8 @@
 #   - wherever OpenSM's path is minimal, weft's is too (no pair where weft is longer),
 #   - weft's max routes per link is no worse than OpenSM's,
 #   - for lash and dfsssp, weft needs no more VLs than OpenSM ("Lanes needed" /
-#     "Virtual Lanes needed" in OpenSM's log).
+#     "Virtual Lanes needed" in OpenSM's log),
+#   - for sssp and dfsssp, which reproduce OpenSM's tie-breaking, every LFT entry is OpenSM's.
 # For torus-2QoS (SPEC a torus:/mesh: grid) both get -Q and a torus-2QoS.conf written by
 # scripts/torus-2qos-conf, and the path lengths must also be the same pair by pair.
 set -euo pipefail
@@ -51,6 +52,9 @@ fail=0
     { echo "FAIL: max routes per link $(val max_routes_a) > OpenSM's $(val max_routes_b)"; fail=1; }
 if [[ $engine == torus-2QoS ]]; then
     [[ $(val b_longer) -eq 0 ]] || { echo "FAIL: $(val b_longer) pairs take shorter paths in weft"; fail=1; }
+fi
+if [[ $engine == sssp || $engine == dfsssp ]]; then
+    [[ $(val differing_entries) -eq 0 ]] || { echo "FAIL: $(val differing_entries) LFT entries differ from OpenSM's"; fail=1; }
 fi
 if [[ $engine == lash || $engine == dfsssp ]]; then
     osm_vls=$(sed -n -e 's/.*Lanes needed: *\([0-9]*\).*/\1/p' -e 's/.*Virtual Lanes needed: *\([0-9]*\).*/\1/p' \
