@@ -1,14 +1,16 @@
 // The torus-2QoS engine (OpenSM's torus-2QoS): reads torus-2QoS.conf, places the switches into
 // the torus, refuses what it cannot route free of credit loops, builds the LFTs by
 // dimension-order routing around failures, and hands out path SLs, SL2VL maps and multicast
-// trees from one master spanning tree. Like OpenSM it needs QoS on (-Q): without SL2VL maps
-// a torus deadlocks. LMC > 0: every LID of a port takes the same route, as in OpenSM (extra
-// paths make no sense under dimension-order routing).
+// trees from one master spanning tree. Like OpenSM it needs QoS on (-Q): without SL2VL maps a
+// torus deadlocks. LMC > 0: every LID of a port takes the same route, as in OpenSM (extra
+// paths make no sense under dimension-order routing). An engine instance that routes again
+// reports, as warnings, what changed since the torus it routed last (max_changes caps the list).
 #include <algorithm>
 #include <array>
 #include <optional>
 
 #include "engines/engines.hpp"
+#include "engines/torus/torus_changes.hpp"
 #include "engines/torus/torus_mcast.hpp"
 #include "engines/torus/torus_routing.hpp"
 #include "engines/torus/torus_sl.hpp"
@@ -45,9 +47,16 @@ class Torus2QoS final : public Engine {
         }
         std::string why;
         if (!torus::build_torus(f, cfg, tor_, why)) return HookResult::failure(why);
+        // As OpenSM: report against the last torus routed as soon as a torus is found, keep
+        // this one for the next report only once it is routed.
+        placed_ = torus::snapshot(f, tor_);
+        if (last_routed_)
+            for (auto &line : torus::torus_changes(placed_, *last_routed_, cfg.max_changes))
+                t.warnings.push_back("torus-2QoS: " + line);
         const unsigned vls = o.qos_max_vls ? std::min(o.qos_max_vls, o.max_vls) : o.max_vls;
         if (!torus::check_routable(f, tor_, vls, why)) return HookResult::failure(why);
         const auto runs = torus::ring_runs(tor_);
+        const torus::NextGroups next_group(tor_, runs);
 
         const std::size_t S = f.switch_count();
         // Next port group and next switch for every (switch, destination switch), in 64x64
@@ -68,7 +77,7 @@ class Torus2QoS final : public Engine {
                 for (SwitchIdx s = s0; s < std::min<SwitchIdx>(s0 + kTile, S); ++s)
                     for (SwitchIdx d = d0; d < std::min<SwitchIdx>(d0 + kTile, S); ++d) {
                         if (s == d) continue;
-                        const int g = torus::next_group(tor_, runs, s, d);
+                        const int g = next_group(s, d);
                         if (g < 0)
                             return HookResult::failure("torus-2QoS: no route from " +
                                                        torus::switch_name(f, tor_, s) + " to " +
@@ -127,13 +136,18 @@ class Torus2QoS final : public Engine {
             }
         }
 
+        // ... flattened in LID order, so that a row is one pass of lookups by destination switch.
+        lids_.clear();
+        for (SwitchIdx d = 0; d < S; ++d)
+            for (const Dest &x : dests_[d])
+                for (Lid l = x.first; l < x.first + x.count; ++l) lids_.push_back({l, d, x.port});
+        std::sort(lids_.begin(), lids_.end(),
+                  [](const LidDest &a, const LidDest &b) { return a.lid < b.lid; });
+
         for (SwitchIdx s = 0; s < S; ++s) {
-            auto &hrow = t.hops[s];
-            for (SwitchIdx d = 0; d < S; ++d)
-                for (const Dest &x : dests_[d]) {
-                    const auto h = static_cast<std::uint8_t>(len_[s * S + d] + (x.port != 0 ? 1 : 0));
-                    for (Lid l = x.first; l < x.first + x.count; ++l) hrow[l] = h;
-                }
+            std::uint8_t *hrow = t.hops[s].data();
+            const std::uint8_t *len = len_.data() + s * S;
+            for (const LidDest &x : lids_) hrow[x.lid] = static_cast<std::uint8_t>(len[x.sw] + (x.port != 0));
         }
         vls_ = vls;
         return HookResult::success();
@@ -147,18 +161,33 @@ class Torus2QoS final : public Engine {
         std::string why;
         if (next_.size() != S * S)
             return HookResult::failure("torus-2QoS: forwarding tables asked before routing");
-        // LFTs, hops and path SLs in one pass per source switch. Parallel links are taken
-        // round robin, switch and host LIDs counted apart (as OpenSM does).
+        // LFTs and path SLs in one pass per source switch.
         t.path_sl.assign(S, std::vector<std::uint8_t>(std::size_t{max_lid} + 1, 0));
         const torus::PathSl sl_of(tor_);
+        std::vector<std::uint8_t> sl_row(S);
+        std::vector<PortNum> port_to(S);
         bool loop_vl = false;
         for (SwitchIdx s = 0; s < S; ++s) {
-            std::array<std::array<unsigned, torus::kGroups>, 2> rr{};  // [host?][group]
             auto &lrow = t.lft[s];
             auto &srow = t.path_sl[s];
+            std::uint8_t any_sl = 0;
+            for (SwitchIdx d = 0; d < S; ++d) any_sl |= sl_row[d] = sl_of(s, d);
+            loop_vl = loop_vl || (any_sl & 7);
+            for (const LidDest &x : lids_) srow[x.lid] = sl_row[x.sw];
+            bool parallel = false;
+            for (const auto &grp : tor_.group[s]) parallel = parallel || grp.size() > 1;
+            if (!parallel) {
+                // One port per direction: the LFT row is a lookup by destination switch.
+                const std::int8_t *next = next_.data() + s * S;
+                for (SwitchIdx d = 0; d < S; ++d)
+                    port_to[d] = d == s ? PortNum{0} : tor_.group[s][next[d]].front();
+                for (const LidDest &x : lids_) lrow[x.lid] = x.sw == s ? x.port : port_to[x.sw];
+                continue;
+            }
+            // Parallel links are taken round robin in destination order, switch and host LIDs
+            // counted apart (as OpenSM does).
+            std::array<std::array<unsigned, torus::kGroups>, 2> rr{};  // [host?][group]
             for (SwitchIdx d = 0; d < S; ++d) {
-                const std::uint8_t sl = sl_of(s, d);
-                loop_vl = loop_vl || (sl & 7);
                 const int g = s == d ? -1 : next_[s * S + d];
                 for (const Dest &x : dests_[d]) {
                     PortNum port = x.port;
@@ -168,10 +197,7 @@ class Torus2QoS final : public Engine {
                         port = grp[turn];
                         if (++turn == grp.size()) turn = 0;
                     }
-                    for (Lid l = x.first; l < x.first + x.count; ++l) {
-                        lrow[l] = port;
-                        srow[l] = sl;
-                    }
+                    for (Lid l = x.first; l < x.first + x.count; ++l) lrow[l] = port;
                 }
             }
         }
@@ -179,6 +205,7 @@ class Torus2QoS final : public Engine {
         t.vls_used = 1u + (loop_vl ? 1u : 0u) + (illegal_turns(S) ? 2u : 0u);
         if (!torus::build_master_tree(f, tor_, master_, why)) return HookResult::failure(why);
         built_ = true;
+        last_routed_ = std::move(placed_);
         return HookResult::success();
     }
 
@@ -217,8 +244,16 @@ class Torus2QoS final : public Engine {
     std::vector<SwitchIdx> next_sw_;        // [d * S + s]: the switch s forwards to
     std::vector<std::uint8_t> len_;         // [s * S + d]: route length in switch hops
     std::vector<std::vector<Dest>> dests_;  // by destination switch
+    struct LidDest {
+        Lid lid;
+        SwitchIdx sw;  // destination switch
+        PortNum port;  // 0 for the switch's own LID, else its host port
+    };
+    std::vector<LidDest> lids_;  // every routed LID, in LID order
     torus::MasterTree master_;
     bool built_ = false;
+    torus::TorusSnapshot placed_;                      // the torus being routed
+    std::optional<torus::TorusSnapshot> last_routed_;  // the last one routed, for the change report
 };
 
 }  // namespace

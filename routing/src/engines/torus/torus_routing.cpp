@@ -29,12 +29,12 @@ bool reaches(const Torus &t, const RingRuns &r, SwitchIdx s, unsigned d, int sig
     return dist <= r.run[s][group_of(d, sign)];
 }
 
-// One step along dimension d towards dst's coordinate. If the turning switch (s with d set
-// to dst's coordinate) is there: the shorter way if the ring leads there that way, else the
-// other way (the ring is broken, so no ring deadlock). If it is missing (x and y only; z is
-// the last dimension): the shorter way while a link goes on, to turn early where blocked.
-int dim_step(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst, unsigned d) {
-    const int from = t.coord[s][d], to = t.coord[dst][d];
+// One step along dimension d from s towards coordinate `to`. If the turning switch (s with d
+// set to `to`) is there: the shorter way if the ring leads there that way, else the other way
+// (the ring is broken, so no ring deadlock). If it is missing (x and y only; z is the last
+// dimension): the shorter way while a link goes on, to turn early where blocked.
+int dim_step(const Torus &t, const RingRuns &r, SwitchIdx s, unsigned d, int to) {
+    const int from = t.coord[s][d];
     const int pref = ring_direction(t, d, from, to);
     if (!pref) return -1;
     const bool turn_present = at_with(t, t.coord[s], d, to) != kNoSwitch;
@@ -95,17 +95,27 @@ RingRuns ring_runs(const Torus &t) {
     return r;
 }
 
-int next_group(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx dst) {
-    const Coord &a = t.coord[s], &b = t.coord[dst];
-    unsigned first = kTorusDims;
-    for (unsigned d = 0; d < kTorusDims && first == kTorusDims; ++d)
-        if (a[d] != b[d]) first = d;
-    if (first == kTorusDims) return -1;
-    if (const int g = dim_step(t, r, s, dst, first); g >= 0) return g;
-    // Blocked in this dimension: turn onto the next one the path still has to travel.
-    for (unsigned d = first + 1; d < kTorusDims; ++d)
+NextGroups::NextGroups(const Torus &t, const RingRuns &r) : t_(t) {
+    unsigned width = 0;
+    for (unsigned d = 0; d < kTorusDims; ++d) {
+        base_[d] = width;
+        width += t.radix[d];
+    }
+    width_ = width;
+    step_.assign(t.coord.size() * width_, -1);
+    for (SwitchIdx s = 0; s < t.coord.size(); ++s)
+        for (unsigned d = 0; d < kTorusDims; ++d)
+            for (int v = 0; v < static_cast<int>(t.radix[d]); ++v)
+                step_[s * width_ + base_[d] + v] = static_cast<std::int8_t>(dim_step(t, r, s, d, v));
+}
+
+int NextGroups::operator()(SwitchIdx s, SwitchIdx dst) const {
+    const Coord &a = t_.coord[s], &b = t_.coord[dst];
+    const std::int8_t *row = step_.data() + s * width_;
+    // The first dimension the path still has to travel; blocked there, the next one.
+    for (unsigned d = 0; d < kTorusDims; ++d)
         if (a[d] != b[d])
-            if (const int g = dim_step(t, r, s, dst, d); g >= 0) return g;
+            if (const int g = row[base_[d] + b[d]]; g >= 0) return g;
     return -1;
 }
 

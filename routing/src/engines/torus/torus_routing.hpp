@@ -26,7 +26,19 @@ RingRuns ring_runs(const Torus &t);
 bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::string &why);
 
 // Port group (0..5) switch s uses towards switch d (s != d), or -1 when it cannot progress.
-int next_group(const Torus &t, const RingRuns &r, SwitchIdx s, SwitchIdx d);
+// The step along a dimension depends only on s and d's coordinate in that dimension, so it is
+// worked out once per (switch, dimension, coordinate) and every pair is a few table lookups.
+class NextGroups {
+  public:
+    NextGroups(const Torus &t, const RingRuns &r);
+    int operator()(SwitchIdx s, SwitchIdx d) const;
+
+  private:
+    const Torus &t_;
+    std::array<unsigned, kTorusDims> base_{};  // offset of dimension d in a switch's row
+    unsigned width_ = 0;                       // sum of the radices
+    std::vector<std::int8_t> step_;            // [s * width_ + base_[d] + v]: group, -1 = none
+};
 
 // Ring direction from a to b on a ring of radix r: +1, -1 (shorter way; ties the way that does
 // not wrap), 0 if equal. Mesh dimensions never wrap.

@@ -527,5 +527,72 @@ TEST(Torus2QoS, GeneratedToriAndMeshesWithFailures) {
         EXPECT_EQ(rep.switch_unreachable, 0u) << c.spec;
         const auto cl = check_credit_loops(f, x.t);
         EXPECT_FALSE(cl.has_cycle) << c.spec << "\n" << cl.describe(f);
+        // The hop rows are the lengths of the routes the LFTs take.
+        RoutingTables walked = x.t;
+        hops_from_lfts(f, walked);
+        EXPECT_EQ(walked.hops, x.t.hops) << c.spec;
     }
+}
+
+namespace {
+
+// Routes f with one torus-2QoS engine instance kept across calls, as a resweeping subnet
+// manager would; returns the warnings of this run.
+std::vector<std::string> reroute(Engine &e, const Fabric &f, const std::string &conf_path) {
+    RoutingOptions o;
+    o.qos = true;
+    o.torus_config = conf_path;
+    RoutingContext ctx{f, o, {}};
+    RoutingTables t;
+    t.reset(f);
+    EXPECT_TRUE(e.build_lid_matrices(ctx, t).ok);
+    EXPECT_TRUE(e.build_fwd_tables(ctx, t).ok);
+    return t.warnings;
+}
+
+}  // namespace
+
+TEST(Torus2QoS, ReportsTorusChangesUpToMaxChanges) {
+    const Grid pristine = grid({5, 5, 1}, true);
+    const Grid one_link = grid({5, 5, 1}, true, {}, {{{1, 1, 0}, 0}});
+    // The last switch in host numbering order, so that no host GUID changes with it.
+    const Grid lost = grid({5, 5, 1}, true, {{4, 4, 0}});
+    auto e = EngineRegistry::instance().make("torus-2QoS");
+    ASSERT_TRUE(e);
+    const std::string conf = write_conf(conf_for(pristine, true));
+    // The first torus has nothing to compare with.
+    EXPECT_TRUE(reroute(*e, pristine.f, conf).empty());
+    // A failed link: both its ends lost their remote.
+    const auto w = reroute(*e, one_link.f, conf);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_NE(w[0].find("torus switch 1,1,0 GUID 0x0000000000001006[1] remote now missing, was sw "
+                        "0x0000000000001007[2]"),
+              std::string::npos)
+        << w[0];
+    EXPECT_NE(w[1].find("torus switch 2,1,0 GUID 0x0000000000001007[2] remote now missing"),
+              std::string::npos)
+        << w[1];
+    // Against the last torus routed (one link down): the link is back, a switch is lost, and
+    // its four neighbours (two across the wrap) lost a remote each; y is the slower coordinate.
+    const auto l = reroute(*e, lost.f, conf);
+    ASSERT_EQ(l.size(), 2u + 1u + 4u);
+    EXPECT_NE(l[0].find("torus switch 4,0,0 GUID 0x0000000000001004[4] remote now missing, was sw "
+                        "0x0000000000001018[3]"),
+              std::string::npos)
+        << l[0];
+    EXPECT_NE(l[1].find("1,1,0 GUID 0x0000000000001006[1] remote now sw 0x0000000000001007[2], was missing"),
+              std::string::npos)
+        << l[1];
+    EXPECT_NE(l[6].find("lost torus switch 4,4,0 GUID 0x0000000000001018"), std::string::npos) << l[6];
+    std::filesystem::remove(conf);
+
+    // max_changes 2: the report stops after the switch whose changes pass the limit.
+    auto e2 = EngineRegistry::instance().make("torus-2QoS");
+    const std::string capped = write_conf(conf_for(pristine, true) + "max_changes 2\n");
+    reroute(*e2, one_link.f, capped);
+    const auto c = reroute(*e2, lost.f, capped);
+    ASSERT_EQ(c.size(), 3u + 1u);  // (4,0,0), then the two ends of the link that came back
+    EXPECT_NE(c[2].find("torus switch 2,1,0"), std::string::npos) << c[2];
+    EXPECT_NE(c[3].find("too many torus changes; stopping reporting early"), std::string::npos) << c[3];
+    std::filesystem::remove(capped);
 }
