@@ -1,11 +1,15 @@
 // OpenSM's dor (Dimension Order Routing): the min-hop matrices of minhop, then for each switch
-// and LID the lowest-numbered min-hop port, so that with consistent cabling (port numbers name
-// dimensions, see dor_cabling.hpp) every path corrects the lowest dimension first and meshes and
-// hypercubes stay free of credit loops. Parallel cables to that same neighbour are one dimension:
-// the LID goes to the least loaded of them (OpenSM's port equalization) unless port equalization
-// is off, then always to the first. As in OpenSM, the port scan of a LID starts after the port
-// the previous LID of the same end port took (LMC > 0), and inconsistent cabling is routed
-// anyway; here it is reported, naming switches and ports, in the tables' warnings.
+// and LID the first min-hop port in search order, so that with consistent cabling (port numbers
+// name dimensions, see dor_cabling.hpp) every path corrects the lowest dimension first and
+// meshes and hypercubes stay free of credit loops. The search order is port order, or for a
+// switch listed in -O (port_search_ordering_file, OpenSM's dimension ports file) the listed
+// ports first in file order: the file chooses which dimension is corrected first. Parallel
+// cables to that same neighbour are one dimension: the LID goes to the least loaded of them
+// (OpenSM's port equalization; with LMC > 0, ties go to the cable this end port's earlier LIDs
+// used least) unless port equalization is off, then always to the first. Unlike the other
+// engines, every LID of an end port starts the scan afresh, as OpenSM's dor does, so that all of
+// them keep dimension order. Inconsistent cabling is routed anyway; here it is reported,
+// naming switches and ports, in the tables' warnings.
 #include <algorithm>
 
 #include "engines/dor_cabling.hpp"
@@ -16,27 +20,55 @@
 namespace weft::routing::engines {
 namespace {
 
+// With LMC > 0, per end port: how many of its LIDs this switch forwarded to each far end
+// (switch, port) so far (OpenSM keeps this per end port and switch).
+struct FarEnd {
+    SwitchIdx sw;
+    PortNum port;
+    std::uint32_t forwarded_to;
+};
+
+std::uint32_t forwarded(const std::vector<FarEnd> &used, const SwitchLink &l) {
+    for (const FarEnd &u : used)
+        if (u.sw == l.peer && u.port == l.peer_port) return u.forwarded_to;
+    return 0;
+}
+
+void note_forwarded(std::vector<FarEnd> &used, SwitchIdx sw, PortNum port) {
+    for (FarEnd &u : used)
+        if (u.sw == sw && u.port == port) {
+            ++u.forwarded_to;
+            return;
+        }
+    used.push_back({sw, port, 1});
+}
+
 void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t) {
     const std::size_t n = g.size();
     const auto order = route_order(f, g);
     std::uint32_t max_count = 1;
     for (const auto &e : order) max_count = std::max(max_count, e.count);
-    // Min-hop links of s toward each destination switch, in port order (links are in port order).
+    // Min-hop links of s toward each destination switch, in search order (port order unless -O).
     std::vector<std::int32_t> cand_begin;
     std::vector<std::uint8_t> cand_len;
     std::vector<SwitchLink> cand;
     std::vector<std::uint32_t> load;
+    const bool lmc = o.lmc > 0;
+    std::vector<std::vector<FarEnd>> used(lmc ? order.size() : 0);  // by route order entry
     for (SwitchIdx s = 0; s < n; ++s) {
+        for (auto &u : used) u.clear();
         auto &lft = t.lft[s];
         std::fill(lft.begin(), lft.end(), kNoPort);
         const auto &hops = t.hops[s];
         const auto ignored = ignored_ports(f, o, s);
+        const auto search_rank = port_search_rank(f, o, s);
         cand_begin.assign(n, -1);
         cand_len.assign(n, 0);
         cand.clear();
         load.assign(std::size_t{f.node(f.switch_node(s)).num_ports} + 1, 0);
         for (std::uint32_t i = 0; i < max_count; ++i) {
-            for (const RouteOrderEntry &e : order) {
+            for (std::size_t e_idx = 0; e_idx < order.size(); ++e_idx) {
+                const RouteOrderEntry &e = order[e_idx];
                 if (i >= e.count) continue;
                 const Lid lid = e.base + i;
                 const LidTarget &tg = g.target(lid);
@@ -52,29 +84,45 @@ void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                             if (t.hops[l.peer][lid] != kInfHops && t.hops[l.peer][lid] + 1 == hops[lid])
                                 cand.push_back(l);
                         cand_len[tg.sw] = static_cast<std::uint8_t>(cand.size() - cand_begin[tg.sw]);
+                        // -O: the scan goes through the ports in the file's order (the
+                        // dimensions in that order), not in port number order.
+                        if (!search_rank.empty())
+                            std::stable_sort(cand.begin() + cand_begin[tg.sw], cand.end(),
+                                             [&](const SwitchLink &a, const SwitchLink &b) {
+                                                 return search_rank[a.port] < search_rank[b.port];
+                                             });
                     }
                     const unsigned len = cand_len[tg.sw];
                     if (len == 0) continue;
                     const SwitchLink *c = cand.data() + cand_begin[tg.sw];
-                    // Cyclic scan from `start`: the first min-hop port fixes the neighbour (the
-                    // dimension); among its parallel ports the least loaded, first on ties.
-                    const unsigned start = (i > 0 && lft[lid - 1] != kNoPort) ? lft[lid - 1] + 1u : 1u;
-                    unsigned first = 0;
-                    while (first < len && c[first].port < start) ++first;
-                    if (first == len) first = 0;
-                    const SwitchIdx via = c[first].peer;
-                    port = c[first].port;
+                    // The first min-hop port fixes the neighbour (the dimension); among its
+                    // parallel ports the least loaded, then (LMC > 0) the one whose far end this
+                    // end port's LIDs were forwarded to least, then the first.
+                    const SwitchIdx via = c[0].peer;
+                    port = c[0].port;
                     if (o.port_equalization) {
-                        std::uint32_t least = load[port];
-                        for (unsigned k = 1; k < len; ++k) {
-                            const SwitchLink &l = c[(first + k) % len];
-                            if (l.peer == via && load[l.port] < least) least = load[l.port], port = l.port;
+                        std::uint32_t least = 0xFFFFFFFFu, least_fwd = 0xFFFFFFFFu;
+                        for (unsigned k = 0; k < len; ++k) {
+                            const SwitchLink &l = c[k];
+                            if (l.peer != via) continue;
+                            const std::uint32_t fwd = lmc ? forwarded(used[e_idx], l) : 0;
+                            if (load[l.port] < least) {
+                                least = load[l.port], port = l.port;
+                                least_fwd = std::min(least_fwd, fwd);  // as OpenSM: lowered, not reset
+                            } else if (lmc && load[l.port] == least && fwd < least_fwd) {
+                                least_fwd = fwd, port = l.port;
+                            }
                         }
                     }
                 }
                 lft[lid] = port;
                 if (port == 0 || ignored[port] || (tg.is_switch && !o.port_profile_switch_nodes)) continue;
                 ++load[port];
+                if (lmc && tg.sw != s) {
+                    const NodeIdx node = f.switch_node(s);
+                    note_forwarded(used[e_idx], f.node(f.port(node, port).peer).sw,
+                                   f.port(node, port).peer_port);
+                }
             }
         }
     }

@@ -2,7 +2,8 @@
 # option_files_vs_opensm.sh WEFT_ROUTE OPENSM_REF
 # OpenSM's option files give byte-identical LFTs in weft and in OpenSM 3.3.23 on ibsim:
 #   -O port search ordering, -w hop weights, -X routing order (minhop, 324-host fat tree) and
-#   -m switch IDs (updn rooted by -a on a 5x5 torus, where equal-rank links exist).
+#   -m switch IDs (updn rooted by -a on a 5x5 torus, where equal-rank links exist),
+#   -O with dor (the dimension order, 4x3 mesh; also with LMC 1).
 # Each case also checks that the file changed OpenSM's tables, so the comparison means something.
 set -euo pipefail
 [[ ${DEBUG:-} ]] && set -x
@@ -58,4 +59,16 @@ head -1 "$dir/switches.txt" >"$dir/root.txt"
 awk '{ printf "%s %d\n", $1, 1000 - NR }' "$dir/switches.txt" >"$dir/ids.txt"
 "$ref" "$torus" updn "$dir/torus-plain" -- -a "$dir/root.txt" >/dev/null
 case_ ids "$torus" updn "$dir/torus-plain/dump/opensm-lfts.dump" -m "$dir/ids.txt" -a "$dir/root.txt"
+
+# 4x3 mesh, dor with -O: y before x on every switch (ports 3/4 lead +y/-y, 1/2 +x/-x), the
+# lowest-numbered ports on one switch reversed too.
+mesh=$dir/mesh.net
+"$weft" --gen mesh:4x3,hosts=2 --write-net "$mesh" -q >/dev/null
+"$ref" "$mesh" dor "$dir/mesh-plain" >/dev/null
+grep "of switch" "$dir/mesh-plain/dump/opensm-lfts.dump" | sed 's/.* guid \(0x[0-9a-f]*\).*/\1/' >"$dir/mesh-switches.txt"
+awk 'NR == 1 { print $1, "4 3 2 1"; next } { print $1, "3 4 1 2" }' "$dir/mesh-switches.txt" >"$dir/dimn.txt"
+case_ dor_port_order "$mesh" dor "$dir/mesh-plain/dump/opensm-lfts.dump" -O "$dir/dimn.txt"
+# The same with LMC 1: every LID of an end port is scanned from the first port in that order.
+"$ref" "$mesh" dor "$dir/mesh-lmc" -- -l 1 >/dev/null
+case_ dor_port_order_lmc "$mesh" dor "$dir/mesh-lmc/dump/opensm-lfts.dump" -O "$dir/dimn.txt" -l 1
 exit $fail

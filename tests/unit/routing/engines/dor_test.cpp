@@ -44,6 +44,32 @@ TEST(Dor, ThreeByThreeMeshByHand) {
     EXPECT_FALSE(check_credit_loops(f, t).has_cycle);
 }
 
+TEST(Dor, PortSearchOrderingFileSetsTheDimensionOrder) {
+    // -O "3 4 1 2" on every switch: y is the first dimension, so (0,0) -> (2,2) goes +y, +y,
+    // then +x, +x; without the file it went x first (ThreeByThreeMeshByHand).
+    const Fabric f = generated("mesh:3x3,hosts=1");
+    RoutingOptions o;
+    for (SwitchIdx s = 0; s < 9; ++s)
+        o.port_search_order.push_back({f.node(f.switch_node(s)).guid, {3, 4, 1, 2}});
+    const auto t = route(f, o);
+    auto path = test::walk(f, t, 0, switch_lid(f, 8));
+    ASSERT_TRUE(path);
+    const std::vector<std::pair<SwitchIdx, PortNum>> yx = {{0, 3}, {3, 3}, {6, 1}, {7, 1}};
+    EXPECT_EQ(*path, yx);
+    EXPECT_FALSE(check_credit_loops(f, t).has_cycle);
+    // A switch the file does not list keeps port order: only the centre switch is listed, so
+    // from (0,0) x comes first, and at the centre y does.
+    RoutingOptions centre;
+    centre.port_search_order.push_back({f.node(f.switch_node(4)).guid, {4, 3}});
+    const auto c = route(f, centre);
+    path = test::walk(f, c, 1, switch_lid(f, 8));  // (1,0) -> (2,2): +x first
+    ASSERT_TRUE(path);
+    EXPECT_EQ(path->front(), (std::pair<SwitchIdx, PortNum>{1, 1}));
+    EXPECT_EQ(c.lft[4][switch_lid(f, 8)], 3);  // centre -> (2,2): +y first
+    EXPECT_EQ(c.lft[4][switch_lid(f, 0)], 4);  // centre -> (0,0): -y first
+    EXPECT_EQ(c.lft[4][switch_lid(f, 5)], 1);  // same row: x is the only min-hop way
+}
+
 TEST(Dor, ThreeCubeTakesTheLowestDifferingDimension) {
     // Port k+1 is dimension k on every switch: e-cube routing.
     const Fabric f = generated("hypercube:d=3,hosts=1");
@@ -86,6 +112,29 @@ TEST(Dor, ParallelCablesShareTheLoadUnlessEqualizationIsOff) {
     got.clear();
     for (Lid l : far) got.push_back(t.lft[0][l]);
     EXPECT_EQ(got, (std::vector<PortNum>{1, 1, 1, 1}));
+}
+
+TEST(Dor, EveryLidOfAnEndPortKeepsDimensionOrder) {
+    // LMC 2: OpenSM's dor scans every LID of an end port from the first port again (other
+    // engines resume after the previous LID's port), so no LID leaves dimension order and the
+    // mesh stays free of credit loops.
+    Fabric f = generated("mesh:3x3,hosts=1");
+    test::assign_lids(f, 2);
+    RoutingOptions o;
+    o.lmc = 2;
+    const auto t = route(f, o);
+    for (Lid base : test::ca_lids(f))  // base LIDs
+        for (SwitchIdx s = 0; s < 9; ++s)
+            for (Lid l = base + 1; l < base + 4; ++l) EXPECT_EQ(t.lft[s][l], t.lft[s][base]) << s << " " << l;
+    EXPECT_FALSE(check_credit_loops(f, t).has_cycle);
+    // With two parallel cables the LIDs of one end port still spread over both.
+    Fabric two = two_switches_parallel(1);
+    test::assign_lids(two, 1);
+    const auto p = route(two, o);
+    for (Lid l : test::ca_lids(two))
+        if (two.attached_switch(l) == two.switch_node(1)) {
+            EXPECT_NE(p.lft[0][l], p.lft[0][l + 1]) << l;
+        }
 }
 
 TEST(Dor, ReportsInconsistentCablingAndStillRoutes) {
