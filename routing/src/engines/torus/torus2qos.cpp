@@ -170,20 +170,26 @@ class Torus2QoS final : public Engine {
         for (SwitchIdx s = 0; s < S; ++s) {
             auto &lrow = t.lft[s];
             auto &srow = t.path_sl[s];
+            sl_of.row(s, sl_row.data());
             std::uint8_t any_sl = 0;
-            for (SwitchIdx d = 0; d < S; ++d) any_sl |= sl_row[d] = sl_of(s, d);
+            for (SwitchIdx d = 0; d < S; ++d) any_sl |= sl_row[d];
             loop_vl = loop_vl || (any_sl & 7);
-            for (const LidDest &x : lids_) srow[x.lid] = sl_row[x.sw];
             bool parallel = false;
             for (const auto &grp : tor_.group[s]) parallel = parallel || grp.size() > 1;
             if (!parallel) {
                 // One port per direction: the LFT row is a lookup by destination switch.
+                std::array<PortNum, torus::kGroups + 1> port_of{};  // [group + 1], group -1: here
+                for (unsigned g = 0; g < torus::kGroups; ++g)
+                    if (!tor_.group[s][g].empty()) port_of[g + 1] = tor_.group[s][g].front();
                 const std::int8_t *next = next_.data() + s * S;
-                for (SwitchIdx d = 0; d < S; ++d)
-                    port_to[d] = d == s ? PortNum{0} : tor_.group[s][next[d]].front();
-                for (const LidDest &x : lids_) lrow[x.lid] = x.sw == s ? x.port : port_to[x.sw];
+                for (SwitchIdx d = 0; d < S; ++d) port_to[d] = port_of[next[d] + 1];
+                for (const LidDest &x : lids_) {
+                    lrow[x.lid] = x.sw == s ? x.port : port_to[x.sw];
+                    srow[x.lid] = sl_row[x.sw];
+                }
                 continue;
             }
+            for (const LidDest &x : lids_) srow[x.lid] = sl_row[x.sw];
             // Parallel links are taken round robin in destination order, switch and host LIDs
             // counted apart (as OpenSM does).
             std::array<std::array<unsigned, torus::kGroups>, 2> rr{};  // [host?][group]
@@ -221,8 +227,12 @@ class Torus2QoS final : public Engine {
     }
 
   private:
-    // Some route turns from a higher into a lower dimension (VL bit 1 in use).
+    // Some route turns from a higher into a lower dimension (VL bit 1 in use). Only a missing
+    // switch makes a route turn early: with every switch there, each route takes its first
+    // differing dimension (check_routable leaves each ring at most one break, so one way
+    // around always leads there) and dimensions only ever rise along it.
     bool illegal_turns(std::size_t S) const {
+        if (std::find(tor_.at.begin(), tor_.at.end(), kNoSwitch) == tor_.at.end()) return false;
         for (SwitchIdx d = 0; d < S; ++d) {
             const std::int8_t *g = next_by_dst_.data() + d * S;
             const SwitchIdx *x = next_sw_.data() + d * S;

@@ -109,16 +109,6 @@ NextGroups::NextGroups(const Torus &t, const RingRuns &r) : t_(t) {
                 step_[s * width_ + base_[d] + v] = static_cast<std::int8_t>(dim_step(t, r, s, d, v));
 }
 
-int NextGroups::operator()(SwitchIdx s, SwitchIdx dst) const {
-    const Coord &a = t_.coord[s], &b = t_.coord[dst];
-    const std::int8_t *row = step_.data() + s * width_;
-    // The first dimension the path still has to travel; blocked there, the next one.
-    for (unsigned d = 0; d < kTorusDims; ++d)
-        if (a[d] != b[d])
-            if (const int g = row[base_[d] + b[d]]; g >= 0) return g;
-    return -1;
-}
-
 bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::string &why) {
     static constexpr char axis[] = {'x', 'y', 'z'};
     auto where = [&](const Coord &c) {

@@ -31,7 +31,15 @@ bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::stri
 class NextGroups {
   public:
     NextGroups(const Torus &t, const RingRuns &r);
-    int operator()(SwitchIdx s, SwitchIdx d) const;
+    int operator()(SwitchIdx s, SwitchIdx d) const {
+        const Coord &a = t_.coord[s], &b = t_.coord[d];
+        const std::int8_t *row = step_.data() + std::size_t{s} * width_;
+        // The first dimension the path still has to travel; blocked there, the next one.
+        for (unsigned k = 0; k < kTorusDims; ++k)
+            if (a[k] != b[k])
+                if (const int g = row[base_[k] + b[k]]; g >= 0) return g;
+        return -1;
+    }
 
   private:
     const Torus &t_;

@@ -32,6 +32,17 @@ PathSl::PathSl(const Torus &t) : t_(t) {
     }
 }
 
+void PathSl::row(SwitchIdx s, std::uint8_t *out) const {
+    const Coord &a = t_.coord[s];
+    const std::uint8_t *bx = bit_[0].data() + a[0] * r_[0], *by = bit_[1].data() + a[1] * r_[1],
+                       *bz = bit_[2].data() + a[2] * r_[2];
+    const std::size_t n = t_.coord.size();
+    for (std::size_t d = 0; d < n; ++d) {
+        const Coord &b = t_.coord[d];
+        out[d] = static_cast<std::uint8_t>(bx[b[0]] | by[b[1]] << 1 | bz[b[2]] << 2);
+    }
+}
+
 std::uint8_t sl_to_vl(unsigned in_dir, unsigned out_dir, unsigned sl, unsigned max_vls) {
     const unsigned qos = (sl >> kTorusDims) & 1;
     if (out_dir >= kEndDir) return static_cast<std::uint8_t>(max_vls >= 2 ? qos : 0);

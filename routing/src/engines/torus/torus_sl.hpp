@@ -35,6 +35,9 @@ class PathSl {
                                          bit_[2][a[2] * r_[2] + b[2]] << 2);
     }
 
+    // out[d] = (*this)(s, d) for every switch d.
+    void row(SwitchIdx s, std::uint8_t *out) const;
+
   private:
     const Torus &t_;
     std::array<int, kTorusDims> r_{};
