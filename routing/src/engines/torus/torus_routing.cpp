@@ -157,8 +157,9 @@ bool check_routable(const Fabric &f, const Torus &t, unsigned max_vls, std::stri
             const bool lo_missing = t.moved(c, last, -1, lo) && t.switch_at(lo) == kNoSwitch;
             const bool hi_missing = t.moved(c, last, 1, hi) && t.switch_at(hi) == kNoSwitch;
             if (!same_column || !(lo_missing || hi_missing)) {
+                const Coord other = coord_of(i == missing[0] ? missing[1] : missing[0]);
                 why =
-                    std::string("torus-2QoS: missing switches at ") + where(c0) + " and " + where(c) +
+                    std::string("torus-2QoS: missing switches at ") + where(other) + " and " + where(c) +
                     " are not adjacent along the last routed dimension (" + axis[last] +
                     "); routing around them would need turns that can close credit loops (message deadlock)";
                 return false;
