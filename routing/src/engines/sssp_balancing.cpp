@@ -142,17 +142,16 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             }
             L.cand_off.push_back(static_cast<std::uint32_t>(nc));
         }
-        L.bfs.assign(bfs, bfs + tail);
-        L.cand.assign(cand, cand + nc);
-        L.hops.resize(tail);
-        for (std::size_t k = 0; k < tail; ++k)
-            L.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[bfs[k]], kInfHops - 2u));
-        L.max_hop = hop[bfs[tail - 1]];
         const std::size_t bytes = tail * 5 + nc * 8 + L.cand_off.size() * 4;
-        if (memo_bytes + bytes > kMemoLimit) return L;
-        memo_bytes += bytes;
-        memo[d] = L;
-        return memo[d];
+        Layers &out = memo_bytes + bytes > kMemoLimit ? L : memo[d];
+        if (&out != &L) memo_bytes += bytes, out.cand_off = L.cand_off;
+        out.bfs.assign(bfs, bfs + tail);
+        out.cand.assign(cand, cand + nc);
+        out.hops.resize(tail);
+        for (std::size_t k = 0; k < tail; ++k)
+            out.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[bfs[k]], kInfHops - 2u));
+        out.max_hop = hop[bfs[tail - 1]];
+        return out;
     };
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
