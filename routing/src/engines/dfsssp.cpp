@@ -1,8 +1,8 @@
 // OpenSM's dfsssp: sssp's balanced routes, then deadlock freedom by virtual layers. Every
-// CA-to-CA route starts in layer 0; while a layer's channel dependency graph (channels =
-// switch-to-switch links, a dependency = two consecutive channels of one route) has a cycle,
-// the routes behind the cycle's least-used dependency move up one layer. More layers than
-// max_vls: fail. The layer is the path SL (SL n on VL n).
+// route from a CA (to a CA or a switch) starts in layer 0; while a layer's channel dependency graph (channels
+// = switch-to-switch links, a dependency = two consecutive channels of one route) has a cycle, the routes
+// behind the cycle's least-used dependency move up one layer. More layers than max_vls: fail. The layer is
+// the path SL (SL n on VL n).
 #include <algorithm>
 
 #include "engines/engines.hpp"
@@ -24,12 +24,22 @@ class LayerAssigner {
     // Returns the number of layers used, or 0 if more than max_layers would be needed.
     unsigned assign(unsigned max_layers) {
         index_channels();
+        // OpenSM checks the routes from every CA LID to every LID, switches' own included (a
+        // switch's port 0 has no channel out, so routes from switches add nothing). All CA LIDs
+        // behind one switch share every dependency that can close a cycle (only the first
+        // channel, out of the CA, differs, and nothing leads into it), so they move between
+        // layers together: one route per (source switch, destination LID), counted once per CA
+        // LID behind the switch when the least-used dependency of a cycle is chosen.
+        std::vector<std::uint32_t> ca_lids(g_.size(), 0);
+        for (Lid l = 1; l <= g_.max_lid(); ++l)
+            if (g_.target(l).sw != kNoSwitch && !g_.target(l).is_switch) ++ca_lids[g_.target(l).sw];
         std::vector<Route> routes;
         for (SwitchIdx s = 0; s < g_.size(); ++s) {
-            if (!g_.end_ports(s)) continue;
+            if (!ca_lids[s]) continue;
             for (Lid l = 1; l <= g_.max_lid(); ++l) {
                 const LidTarget &tg = g_.target(l);
-                if (tg.sw != kNoSwitch && !tg.is_switch && tg.sw != s) routes.push_back({s, l});
+                if (tg.sw != kNoSwitch && tg.sw != s)
+                    routes.push_back({s, l}), sources_.push_back(ca_lids[s]);
             }
         }
         trace_paths(routes);
@@ -117,7 +127,7 @@ class LayerAssigner {
                     edge_key.push_back((std::uint64_t{path[i]} << 32) | path[i + 1]);
                     edge_count.push_back(0);
                 }
-                ++edge_count[id];
+                edge_count[id] += sources_[r];
                 uses.emplace_back(id, r);
             }
         }
@@ -181,7 +191,7 @@ class LayerAssigner {
                     const std::uint32_t *path = path_.data() + path_off_[r];
                     const std::size_t len = path_off_[r + 1] - path_off_[r];
                     for (std::size_t k = 0; k + 1 < len; ++k)
-                        --edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]];
+                        edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]] -= sources_[r];
                 }
                 // Re-examine the grey part of the stack from scratch.
                 for (auto &entry : stack) color[entry.first] = kWhite;
@@ -206,6 +216,7 @@ class LayerAssigner {
     std::vector<std::uint32_t> edge_slot_;  // dep_slot -> edge id of the current layer
     std::vector<std::size_t> path_off_;     // route -> its channels in path_
     std::vector<std::uint32_t> path_;
+    std::vector<std::uint32_t> sources_;  // route -> source LIDs it stands for
 };
 
 class Dfsssp final : public SsspEngine {

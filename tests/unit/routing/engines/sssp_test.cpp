@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
+#include <set>
+
 #include "test_fabrics.hpp"
 #include "weft/routing/engine.hpp"
 
@@ -12,6 +16,40 @@ RoutingTables route(const Fabric &f, const std::string &chain, RoutingOptions o 
     auto r = run_chain(chain, f, o, t);
     EXPECT_TRUE(r.ok) << r.error << (r.failures.empty() ? "" : r.failures[0]);
     return t;
+}
+
+// Layers with a channel dependency cycle among the routes from every CA to every LID, the
+// switches' own included: the routes OpenSM's dfsssp makes deadlock-free.
+unsigned cycles_with_switch_destinations(const Fabric &f, const RoutingTables &t) {
+    std::set<SwitchIdx> sources;
+    std::vector<Lid> dests = test::ca_lids(f);
+    for (Lid l : dests) sources.insert(f.node(f.attached_switch(l)).sw);
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) dests.push_back(test::switch_lid(f, s));
+    std::map<unsigned, std::map<std::uint64_t, std::set<std::uint64_t>>> layers;
+    auto key = [](std::pair<SwitchIdx, PortNum> c) { return (std::uint64_t{c.first} << 8) | c.second; };
+    for (SwitchIdx s : sources)
+        for (Lid l : dests) {
+            const auto path = test::walk(f, t, s, l);
+            if (!path) continue;
+            auto &g = layers[t.sl(s, l)];
+            for (std::size_t i = 0; i + 1 < path->size(); ++i) g[key((*path)[i])].insert(key((*path)[i + 1]));
+        }
+    unsigned cyclic = 0;
+    for (auto &[sl, g] : layers) {
+        std::map<std::uint64_t, int> color;  // 0 unseen, 1 on the path, 2 done
+        std::function<bool(std::uint64_t)> cycle_from = [&](std::uint64_t u) {
+            color[u] = 1;
+            for (std::uint64_t v : g[u])
+                if (color[v] == 1 || (color[v] == 0 && cycle_from(v))) return true;
+            color[u] = 2;
+            return false;
+        };
+        bool cycle = false;
+        for (auto it = g.begin(); it != g.end() && !cycle; ++it)
+            if (color[it->first] == 0) cycle = cycle_from(it->first);
+        cyclic += cycle;
+    }
+    return cyclic;
 }
 
 TEST(Sssp, LineByHand) {
@@ -120,6 +158,18 @@ TEST(Dfsssp, SurvivesLinkFaults) {
     const auto t = route(f, "dfsssp");
     EXPECT_EQ(test::check_all_routes(f, t), "");
     EXPECT_EQ(test::cdg_cycles(f, t), 0u);
+}
+
+TEST(Dfsssp, RoutesFromCasToSwitchesAreInTheLayersToo) {
+    // OpenSM's dfsssp breaks the credit loops of the routes from CAs to switches' own LIDs as
+    // well (management and SA traffic to switches use them).
+    for (const char *spec :
+         {"torus:4x4,hosts=1", "dragonfly:a=4,p=2,h=2", "random:switches=24,degree=4,hosts=1,seed=2"}) {
+        const Fabric f = test::generated(spec);
+        const auto t = route(f, "dfsssp");
+        EXPECT_EQ(cycles_with_switch_destinations(f, t), 0u) << spec;
+        EXPECT_EQ(test::cdg_cycles(f, t), 0u) << spec;
+    }
 }
 
 }  // namespace
