@@ -59,6 +59,7 @@ Routing (OpenSM's option names)
   -Q, --qos                --qos_max_vls N           --max_vls N (VL budget, default 8)
   --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
   --nue_max_num_vls N      --nue_include_switches    --no_port_equalization (dor)
+  --nue_no_metis           nue: split destinations over layers as OpenSM built without METIS does
   -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
                            went down or came back (see --reroute)
   --reroute FILE           after routing, route this topology (the fabric after a change; LIDs
@@ -126,6 +127,7 @@ Args parse_args(int argc, char **argv) {
         kTorusConfig,
         kNueMaxVls,
         kNueSwitches,
+        kNueNoMetis,
         kNoEqualize,
         kReroute
     };
@@ -168,6 +170,7 @@ Args parse_args(int argc, char **argv) {
         {"torus_config", required_argument, nullptr, kTorusConfig},
         {"nue_max_num_vls", required_argument, nullptr, kNueMaxVls},
         {"nue_include_switches", no_argument, nullptr, kNueSwitches},
+        {"nue_no_metis", no_argument, nullptr, kNueNoMetis},
         {"no_port_equalization", no_argument, nullptr, kNoEqualize},
         {"ucast_cache", no_argument, nullptr, 'A'},
         {"reroute", required_argument, nullptr, kReroute},
@@ -259,6 +262,9 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kNueSwitches:
                 a.engine.nue_include_switches = true;
+                break;
+            case kNueNoMetis:
+                a.engine.nue_metis = false;
                 break;
             case kNoEqualize:
                 a.engine.port_equalization = false;

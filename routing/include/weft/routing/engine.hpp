@@ -56,6 +56,9 @@ struct RoutingOptions {
     // nue
     unsigned nue_max_num_vls = 1;  // --nue_max_num_vls (0 = as many as the fabric offers)
     bool nue_include_switches = false;
+    // --nue_no_metis: split the destinations over the layers as an OpenSM built without METIS
+    // does (Debian's), to compare with it; otherwise METIS when the build has it.
+    bool nue_metis = true;
 
     // unicast cache (-A / --ucast_cache)
     bool ucast_cache = false;

@@ -16,6 +16,7 @@ enum class NuePartitioner : std::uint8_t {
     Auto,        // METIS when built with it and more than one layer is allowed; semi-random if it fails
     Metis,       // METIS or fail
     SemiRandom,  // seeded shuffle of the destinations, dealt round-robin over the layers
+    PortGuidRoundRobin,  // OpenSM built without METIS: destinations by port GUID, dealt round-robin
 };
 
 struct NueStats {

@@ -71,6 +71,16 @@ bool metis_partition(const SwitchGraph &g, const std::vector<Lid> &dests, unsign
 
 }  // namespace
 
+LayerPartition deal_round_robin(const SwitchGraph &g, const std::vector<Lid> &ordered, unsigned layers) {
+    LayerPartition p;
+    p.layer.assign(std::size_t{g.max_lid()} + 1, 0);
+    layers = std::max(layers, 1u);
+    for (std::size_t i = 0; i < ordered.size(); ++i)
+        p.layer[ordered[i]] = static_cast<std::uint8_t>(i % layers);
+    compact(p, ordered, layers);
+    return p;
+}
+
 bool metis_available() {
     return WEFT_HAVE_METIS != 0;
 }

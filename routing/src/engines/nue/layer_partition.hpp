@@ -25,6 +25,10 @@ struct LayerPartition {
 LayerPartition partition_layers(const SwitchGraph &g, const std::vector<Lid> &dests, unsigned layers,
                                 bool use_metis, bool metis_only, std::uint64_t seed);
 
+// OpenSM built without METIS (Debian's 3.3.23): the destinations in the given order (OpenSM's: by
+// port GUID) dealt round-robin over the layers, the first to layer 0.
+LayerPartition deal_round_robin(const SwitchGraph &g, const std::vector<Lid> &ordered, unsigned layers);
+
 // Whether this build has METIS.
 bool metis_available();
 

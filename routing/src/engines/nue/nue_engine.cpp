@@ -16,7 +16,9 @@ class Nue final : public Engine {
         return HookResult::success();
     }
     HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
-        return route_nue(ctx.fabric, ctx.options, t, NuePartitioner::Auto, nullptr, ctx.progress);
+        const NuePartitioner p =
+            ctx.options.nue_metis ? NuePartitioner::Auto : NuePartitioner::PortGuidRoundRobin;
+        return route_nue(ctx.fabric, ctx.options, t, p, nullptr, ctx.progress);
     }
     // route_nue already set path_sl, sl2vl and vls_used.
     HookResult assign_sl(RoutingContext &, RoutingTables &) override { return HookResult::success(); }

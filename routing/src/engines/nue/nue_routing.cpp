@@ -103,9 +103,23 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return consecutive(a, b);
     });
 
-    const bool want_metis = partitioner != NuePartitioner::SemiRandom;
-    LayerPartition part = partition_layers(g, dests, st.layers_allowed, want_metis,
-                                           partitioner == NuePartitioner::Metis, o.seed);
+    LayerPartition part;
+    if (partitioner == NuePartitioner::PortGuidRoundRobin) {
+        // OpenSM walks its port table, a map keyed by the GUID in network byte order, on x86:
+        // ordered by the byte-swapped value (checked against its log's layer of every LID).
+        auto key = [&](Lid l) {
+            const LidTarget &x = g.target(l);
+            std::uint64_t v = f.port(x.node, x.node_port).guid, swapped = 0;
+            for (int i = 0; i < 8; ++i, v >>= 8) swapped = (swapped << 8) | (v & 0xFF);
+            return swapped;
+        };
+        std::vector<Lid> by_guid = dests;
+        std::stable_sort(by_guid.begin(), by_guid.end(), [&](Lid a, Lid b) { return key(a) < key(b); });
+        part = deal_round_robin(g, by_guid, st.layers_allowed);
+    } else {
+        part = partition_layers(g, dests, st.layers_allowed, partitioner != NuePartitioner::SemiRandom,
+                                partitioner == NuePartitioner::Metis, o.seed);
+    }
     if (part.used == 0) return HookResult::failure("nue: " + part.note);
     st.metis_used = part.metis;
     st.partition_note = part.note;

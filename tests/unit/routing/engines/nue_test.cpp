@@ -207,6 +207,29 @@ TEST(Nue, SemiRandomFallbackDealsDestinationsEvenly) {
     EXPECT_NE(route(f, other, NuePartitioner::SemiRandom).path_sl, t.path_sl);
 }
 
+TEST(Nue, PortGuidDealMatchesOpenSmWithoutMetis) {
+    // Debian's OpenSM (no METIS) deals the CA LIDs round-robin over the layers in the order of
+    // its port table: GUIDs compared in network byte order, i.e. byte-swapped on x86.
+    const Fabric f = gen("torus:4x4x4,hosts=2");
+    NueStats st;
+    const auto t = route(f, nue_options(4), NuePartitioner::PortGuidRoundRobin, &st);
+    EXPECT_FALSE(st.metis_used);
+    expect_sound(f, t, 4, "port GUID deal");
+    auto swapped = [&](Lid l) {
+        const auto owner = f.lid_owner(l);
+        std::uint64_t v = f.port(owner->node, owner->port).guid, r = 0;
+        for (int i = 0; i < 8; ++i, v >>= 8) r = (r << 8) | (v & 0xFF);
+        return r;
+    };
+    std::vector<Lid> cas = test::ca_lids(f);
+    std::sort(cas.begin(), cas.end(), [&](Lid a, Lid b) { return swapped(a) < swapped(b); });
+    for (std::size_t i = 0; i < cas.size(); ++i) EXPECT_EQ(t.sl(0, cas[i]), i % 4) << "LID " << cas[i];
+    // RoutingOptions::nue_metis = false picks this deal for the registered engine.
+    RoutingOptions o = nue_options(4);
+    o.nue_metis = false;
+    EXPECT_EQ(test::route_alone("nue", f, o).path_sl, t.path_sl);
+}
+
 TEST(Nue, AutoFallsBackWhenMetisCannotSplit) {
     // Two switches with hosts cannot be cut into 4 parts: Auto says why and deals the LIDs
     // semi-randomly; Metis alone fails.
