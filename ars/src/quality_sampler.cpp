@@ -18,7 +18,8 @@ std::uint64_t rate_mbps(std::uint64_t bytes, std::uint32_t interval_us) {
 QualitySampler::QualitySampler(std::size_t port_count)
     : past_(port_count), future_(port_count), loads_(port_count) {}
 
-void QualitySampler::update(const Config &config, std::span<const PortSample> samples, PortBoard &board) {
+void QualitySampler::update(const Config &config, std::span<const PortSample> samples, PortBoard &board,
+                            std::uint64_t intervals) {
     const Profile &profile = config.profile();
     const auto &present = config.port_present();
     const std::size_t ports = std::min({samples.size(), present.size(), loads_.size(), board.port_count()});
@@ -38,12 +39,14 @@ void QualitySampler::update(const Config &config, std::span<const PortSample> sa
 
         PortLoad &load = loads_[p];
         if (wp != 0) {
-            past_[p].update(rate_mbps(samples[p].bytes_sent, profile.sampling_interval_us),
-                            profile.ewma_exponent, profile.current_load_enabled);
+            const std::uint64_t rate = rate_mbps(samples[p].bytes_sent, profile.sampling_interval_us);
+            for (std::uint64_t k = 0; k < intervals; ++k)
+                if (!past_[p].update(rate, profile.ewma_exponent, profile.current_load_enabled)) break;
         }
         if (wf != 0) {
-            future_[p].update(rate_mbps(samples[p].bytes_queued, profile.sampling_interval_us),
-                              profile.ewma_exponent, profile.current_load_enabled);
+            const std::uint64_t rate = rate_mbps(samples[p].bytes_queued, profile.sampling_interval_us);
+            for (std::uint64_t k = 0; k < intervals; ++k)
+                if (!future_[p].update(rate, profile.ewma_exponent, profile.current_load_enabled)) break;
         }
         load.past_mbps = past_[p].value();
         load.future_mbps = future_[p].value();

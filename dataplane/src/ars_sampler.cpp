@@ -1,7 +1,8 @@
 #include "weft/dataplane/ars_sampler.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <cerrno>
+#include <ctime>
 
 #include "weft/dataplane/dataplane.hpp"
 
@@ -40,27 +41,51 @@ std::vector<ArsPortQuality> ArsSampler::ports() const {
     return view_;
 }
 
+namespace {
+
+timespec add_us(timespec t, std::uint64_t us) {
+    const std::uint64_t ns = static_cast<std::uint64_t>(t.tv_nsec) + us * 1000;
+    t.tv_sec += static_cast<time_t>(ns / 1000000000u);
+    t.tv_nsec = static_cast<long>(ns % 1000000000u);
+    return t;
+}
+
+std::int64_t ns_between(const timespec &from, const timespec &to) {
+    return (std::int64_t{to.tv_sec} - from.tv_sec) * 1000000000 + (to.tv_nsec - from.tv_nsec);
+}
+
+}  // namespace
+
 void ArsSampler::run() {
-    using Clock = std::chrono::steady_clock;
-    auto last = Clock::now();
+    // A fixed cadence of absolute deadlines (interval boundaries), so the time spent sampling
+    // and the wake-up latency do not accumulate. The kernel wakes a sleeping thread up to its
+    // timer slack (50 us by default) late; every interval that passed is still sampled, each
+    // with its share of the bytes sent, so the EWMA sees one sample per sampling interval
+    // whatever the wake-up granularity.
+    timespec next{};
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    std::uint32_t interval_us = 1000;
     while (!stop_.load(std::memory_order_relaxed)) {
         std::shared_ptr<const ars::Config> config;
         {
             std::lock_guard<std::mutex> lock(mu_);
             config = config_;
         }
-        const std::chrono::microseconds interval(config ? config->profile().sampling_interval_us : 1000);
-        std::this_thread::sleep_until(last + interval);
-        const auto now = Clock::now();
-        if (config == nullptr) {
-            last = now;
-            continue;
+        interval_us = config ? config->profile().sampling_interval_us : 1000;
+        next = add_us(next, interval_us);
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr) == EINTR) {
         }
-        // The kernel may wake us late; the bytes sent since the last sample are spread over the
-        // whole intervals that passed, so the sampled rate does not depend on the wake-up jitter.
-        const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(now - last);
-        const auto intervals = static_cast<std::uint64_t>(std::max<std::int64_t>(1, elapsed / interval));
-        last += interval * static_cast<std::int64_t>(intervals);
+        timespec now{};
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        const std::int64_t late_ns = ns_between(next, now);
+        std::uint64_t intervals = 1;
+        if (late_ns > 0) {
+            const std::uint64_t extra =
+                static_cast<std::uint64_t>(late_ns) / (std::uint64_t{interval_us} * 1000);
+            intervals += extra;
+            next = add_us(next, extra * interval_us);
+        }
+        if (config == nullptr) continue;
         sample(*config, intervals);
     }
 }
@@ -68,25 +93,26 @@ void ArsSampler::run() {
 void ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
     const std::uint16_t n = dp_->num_ports();
     dp_->poll_links();  // link bytes of the board current before the qualities are
-    std::vector<ArsPortQuality> view(n);
+    next_view_.resize(n);
     for (std::uint16_t p = 0; p < n; ++p) {
         const PortLoad load = dp_->port_load(p);
         const std::uint64_t sent = load.tx_bytes - std::min(load.tx_bytes, last_tx_[p]);
         last_tx_[p] = load.tx_bytes;
         samples_[p] = ars::PortSample{sent / intervals, load.backlog_bytes};
-        view[p].tx_bytes = load.tx_bytes;
-        view[p].backlog_bytes = load.backlog_bytes;
+        next_view_[p].tx_bytes = load.tx_bytes;
+        next_view_[p].backlog_bytes = load.backlog_bytes;
     }
     ars::PortBoard &board = dp_->ars_board();
-    sampler_.update(config, samples_, board);
+    // One EWMA step per interval that passed: a late wake-up catches up with the average rate.
+    sampler_.update(config, samples_, board, std::min<std::uint64_t>(intervals, kMaxCatchUpSteps));
     for (std::uint16_t p = 0; p < n; ++p) {
-        view[p].load = sampler_.port_load(p);
-        view[p].band = board.port_quality(p);
-        view[p].link_up = board.link_up(p);
+        next_view_[p].load = sampler_.port_load(p);
+        next_view_[p].band = board.port_quality(p);
+        next_view_[p].link_up = board.link_up(p);
     }
-    rounds_.fetch_add(1, std::memory_order_relaxed);
+    rounds_.fetch_add(intervals, std::memory_order_relaxed);
     std::lock_guard<std::mutex> lock(mu_);
-    view_ = std::move(view);
+    view_.swap(next_view_);  // no allocation per sample: the two views trade places
 }
 
 }  // namespace weft::dataplane

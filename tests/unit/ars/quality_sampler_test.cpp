@@ -66,6 +66,32 @@ TEST(QualitySampler, PastLoadDrivesTheBand) {
     EXPECT_EQ(rig.board.port_quality(2), 7);  // idle
 }
 
+// A late caller passes the intervals that passed: the same as one update per interval, for every
+// count (including ones past the point where the averages stop moving).
+TEST(QualitySampler, SeveralIntervalsAtOnceEqualOneUpdateEach) {
+    Profile profile;
+    profile.ewma_exponent = 3;
+    auto c = test::build(test::builder(Mode::kFlowletQuality, profile));
+    for (int k : {1, 2, 3, 7, 40, 200}) {
+        SamplerRig one, many;
+        for (SamplerRig *r : {&one, &many}) {
+            r->samples[0].bytes_sent = bytes_for(6000);
+            r->samples[0].bytes_queued = bytes_for(1000);
+            r->samples[1].bytes_sent = bytes_for(300);
+            r->run(*c, 5);
+            r->samples[0].bytes_sent = bytes_for(2000);  // falling: snap-down
+            r->samples[1].bytes_sent = bytes_for(9500);  // rising: smoothed
+        }
+        one.run(*c, k);
+        many.sampler.update(*c, many.samples, many.board, static_cast<std::uint64_t>(k));
+        for (PortId p = 0; p < 2; ++p) {
+            EXPECT_EQ(one.sampler.port_load(p).past_mbps, many.sampler.port_load(p).past_mbps) << k;
+            EXPECT_EQ(one.sampler.port_load(p).future_mbps, many.sampler.port_load(p).future_mbps) << k;
+            EXPECT_EQ(one.board.port_quality(p), many.board.port_quality(p)) << k;
+        }
+    }
+}
+
 TEST(QualitySampler, WeightedCombinationOfPastAndFuture) {
     Profile profile;
     profile.past_load_weight = 3;

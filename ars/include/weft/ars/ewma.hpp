@@ -12,15 +12,18 @@ class Ewma {
   public:
     static constexpr int kFractionBits = 8;
 
-    void update(std::uint64_t sample, unsigned exponent, bool snap_down_to_current) {
+    // Returns whether the average moved (an equal sample again would not move it either).
+    bool update(std::uint64_t sample, unsigned exponent, bool snap_down_to_current) {
         const std::int64_t s = static_cast<std::int64_t>(sample << kFractionBits);
+        const std::int64_t before = average_;
         if (snap_down_to_current && s < average_) {
             average_ = s;
-            return;
+            return true;
         }
         // Arithmetic shift of a negative difference rounds toward minus infinity; fine for a
         // filter, and the snap-down rule covers the falling edge when enabled.
         average_ += (s - average_) >> exponent;
+        return average_ != before;
     }
 
     std::uint64_t value() const { return static_cast<std::uint64_t>(average_) >> kFractionBits; }

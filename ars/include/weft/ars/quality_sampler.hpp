@@ -34,10 +34,13 @@ class QualitySampler {
   public:
     explicit QualitySampler(std::size_t port_count);
 
-    // One sampling interval. samples[p] belongs to port p; ports that are absent from the config
-    // or have ARS disabled are skipped. LAG qualities are computed from their up member ports as
-    // one big port (loads summed, scaling factors summed).
-    void update(const Config &config, std::span<const PortSample> samples, PortBoard &board);
+    // One sampling interval, or `intervals` of them with the same sample each (a caller that woke
+    // late: each EWMA takes one step per interval, stopping early once a step no longer moves
+    // it). samples[p] belongs to port p; ports that are absent from the config or have ARS
+    // disabled are skipped. LAG qualities are computed from their up member ports as one big
+    // port (loads summed, scaling factors summed).
+    void update(const Config &config, std::span<const PortSample> samples, PortBoard &board,
+                std::uint64_t intervals = 1);
 
     const PortLoad &port_load(PortId port) const { return loads_[port]; }
 

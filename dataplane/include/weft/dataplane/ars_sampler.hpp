@@ -39,11 +39,15 @@ class ArsSampler {
     void start();
     void stop();
 
-    // Any thread: the latest per-port figures, and how many intervals were sampled.
+    // Any thread: the latest per-port figures, and how many sampling intervals have passed.
     std::vector<ArsPortQuality> ports() const;
     std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
 
   private:
+    // A wake-up this many intervals late (the thread was descheduled for a while) catches up
+    // this many EWMA steps and no more, which bounds the work of one wake-up.
+    static constexpr std::uint64_t kMaxCatchUpSteps = 1024;
+
     void run();
     void sample(const ars::Config &config, std::uint64_t intervals);
 
@@ -51,6 +55,7 @@ class ArsSampler {
     mutable std::mutex mu_;  // config_ and view_; never touched by a worker
     std::shared_ptr<const ars::Config> config_;
     std::vector<ArsPortQuality> view_;
+    std::vector<ArsPortQuality> next_view_;  // the sampler thread's, swapped with view_
     ars::QualitySampler sampler_;
     std::vector<std::uint64_t> last_tx_;
     std::vector<ars::PortSample> samples_;
