@@ -40,6 +40,11 @@ void ArsSelector::sync(const FibSnapshot &fib) {
     return ecmp_.select(fib, req);
 }
 
+MemberChoice ArsSelector::member_for_slow(const FibSnapshot &fib, const SelectionRequest &req,
+                                          ars::Egress e) noexcept {
+    return map_egress(fib, req, e);
+}
+
 void ArsSelector::set_monitor_hook(ars::MonitorHook hook) noexcept {
     user_hook_ = hook;
 }
@@ -71,10 +76,14 @@ void ArsSelector::select_ars_burst(const FibSnapshot &fib, std::span<const Selec
             const SelectionRequest &r = reqs[base + i];
             burst_in_[i] = ars::SelectRequest{r.flow_hash, r.nhg->id, r.verdict};
         }
-        // One time stamp per burst: the packets of a burst arrived together.
-        ars_.select_nhg_burst(std::span<const ars::SelectRequest>(burst_in_.data(), n), reqs[base].now_tsc,
-                              std::span<ars::Egress>(burst_out_.data(), n));
-        for (std::size_t i = 0; i < n; ++i) out[base + i] = map_egress(fib, reqs[base + i], burst_out_[i]);
+        // One time stamp per burst: the packets of a burst arrived together. The same two steps
+        // as the worker's: the engine's burst, then member_for() per answer.
+        select_ars_requests(std::span<const ars::SelectRequest>(burst_in_.data(), n), reqs[base].now_tsc,
+                            std::span<ars::Egress>(burst_out_.data(), n));
+        for (std::size_t i = 0; i < n; ++i) {
+            const SelectionRequest &r = reqs[base + i];
+            out[base + i] = member_for(fib, r.nhg_index, *r.nhg, r.flow_hash, r.now_tsc, burst_out_[i]);
+        }
     }
 }
 

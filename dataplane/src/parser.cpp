@@ -226,8 +226,7 @@ DropReason parse_iboe(Cursor c, ParsedPacket &out) noexcept {
     return DropReason::None;
 }
 
-}  // namespace
-
+// parse_frame without the flow hash.
 DropReason parse_frame_unhashed(std::span<const std::uint8_t> frame, const ParserConfig &config,
                                 ParsedPacket &out) noexcept {
     out = ParsedPacket{};
@@ -263,6 +262,8 @@ DropReason parse_frame_unhashed(std::span<const std::uint8_t> frame, const Parse
     }
     return r;
 }
+
+}  // namespace
 
 DropReason parse_frame(std::span<const std::uint8_t> frame, const ParserConfig &config,
                        ParsedPacket &out) noexcept {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "weft/dataplane/ipv4_fast_parse.hpp"
 #include "weft/dataplane/mbuf_parse.hpp"
 #include "weft/dataplane/rewrite.hpp"
 
@@ -56,28 +57,45 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
 
 void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                           std::uint64_t now_tsc) {
-    // Parse the whole burst; then hash it, gathering IPv4 and IPv6 destinations for one bulk
-    // lookup each. Two passes: the second reads the keys after the first's stores have retired.
+    // Parse the whole burst, gathering IPv4 and IPv6 destinations for one bulk lookup each.
+    // With ACL rules every frame is parsed in full: the ACL stage reads its L4 fields.
+    const ars::AclPolicy *acl = selector_.acl();
+    const bool fast = acl == nullptr;
+    const bool verify = config_.parser.verify_ipv4_checksum;
     std::uint32_t v4_addr[kMaxBurst];
     std::uint8_t v6_addr[kMaxBurst][16];
     unsigned n4 = 0, n6 = 0;
     std::uint64_t rx_bytes = 0;
     for (std::uint16_t i = 0; i < n; ++i) {
         if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-        rx_bytes += pkts[i]->pkt_len;
-        verdict_[i] = parse_mbuf_unhashed(pkts[i], config_.parser, parsed_[i]);
-    }
-    for (std::uint16_t i = 0; i < n; ++i) {
-        if (verdict_[i] != DropReason::None) continue;
+        const rte_mbuf *m = pkts[i];
+        rx_bytes += m->pkt_len;
+        Parsed &r = rec_[i];
+        FastParsed f;
+        if (fast && m->nb_segs == 1 &&
+            parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f)) {
+            r.hash = f.hash;
+            r.l3_offset = kFastL3Offset;
+            r.kind = PacketKind::Ipv4;
+            r.ttl = f.ttl;
+            r.verdict = DropReason::None;
+            r.full = false;
+            v4_addr[n4++] = f.dst4;
+            continue;
+        }
         ParsedPacket &p = parsed_[i];
-        p.hash = flow_hash(p.key);
+        r.verdict = parse_mbuf(m, config_.parser, p);
+        r.full = true;
+        if (r.verdict != DropReason::None) continue;
+        r.hash = p.hash;
+        r.l3_offset = p.l3_offset;
+        r.kind = p.kind;
+        r.ttl = p.ttl;
         if (p.kind == PacketKind::Ipv4) {
-            v4_addr[n4] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
-                          (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
-            ++n4;
+            v4_addr[n4++] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
+                            (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
         } else if (p.kind == PacketKind::Ipv6) {
-            std::memcpy(v6_addr[n6], p.key.dst, 16);
-            ++n6;
+            std::memcpy(v6_addr[n6++], p.key.dst, 16);
         }
     }
     counters_->rx_pkts.add(n);
@@ -91,28 +109,61 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
 
     unsigned i4 = 0, i6 = 0;
     for (std::uint16_t i = 0; i < n; ++i) {
-        if (verdict_[i] != DropReason::None) {
-            drop(pkts[i], verdict_[i]);
+        rte_mbuf *m = pkts[i];
+        const Parsed &r = rec_[i];
+        if (r.verdict != DropReason::None) {
+            drop(m, r.verdict);
             continue;
         }
-        const ParsedPacket &p = parsed_[i];
-        switch (p.kind) {
-            case PacketKind::Ipv4:
-                forward_ip(fib, pkts[i], p, nh4[i4++], now_tsc);
-                break;
-            case PacketKind::Ipv6:
-                forward_ip(fib, pkts[i], p, nh6[i6++], now_tsc);
-                break;
-            case PacketKind::Iboe:
-                forward_iboe(fib, in_port, pkts[i], p, now_tsc);
-                break;
+        std::uint64_t nh;
+        if (r.kind == PacketKind::Ipv4) {
+            nh = nh4[i4++];
+        } else if (r.kind == PacketKind::Ipv6) {
+            nh = nh6[i6++];
+        } else {
+            forward_iboe(fib, in_port, m, parsed_[i], now_tsc);
+            continue;
         }
+        const NhgEntry *nhg = nh == kNoRoute ? nullptr : fib.nhg(static_cast<std::uint32_t>(nh));
+        if (nhg == nullptr) {
+            drop(m, DropReason::NoRoute);
+            continue;
+        }
+        if (r.ttl <= 1) {
+            drop(m, DropReason::TtlExpired);
+            continue;
+        }
+        const auto index = static_cast<std::uint32_t>(nh);
+        if (selector_.is_ars(*nhg)) {
+            // ACL stage, then one burst ARS selection once the whole burst is looked up. The
+            // engine's request is written here, field by field, and read by the engine in place.
+            ars_pending_[ars_n_] = PendingArs{m, nhg, index, i};
+            ars::SelectRequest &q = ars_req_[ars_n_];
+            q.flow_hash = r.hash;
+            q.nhg = nhg->id;
+            q.verdict = acl != nullptr ? classify(m, parsed_[i], *acl) : ars::AclVerdict{};
+            ++ars_n_;
+            continue;
+        }
+        const MemberChoice c = selector_.select(fib, SelectionRequest{index, nhg, r.hash, now_tsc, true});
+        if (c.member == nullptr) {
+            drop(m, c.reason);
+            continue;
+        }
+        send_ip(m, r, index, *c.member);
     }
-    if (ars_n_ != 0) finish_ars(fib);
+    if (ars_n_ != 0) {
+        if (capturing())
+            finish_ars_captured(fib, now_tsc);
+        else
+            finish_ars(fib, now_tsc);
+    }
     publish_tally();
 }
 
-void Worker::count_nhg(std::uint32_t nhg_index, std::uint32_t bytes) noexcept {
+// The per-frame steps after selection (count, rewrite, buffer) are inlined into the burst loops:
+// called per frame, each would be a call per frame.
+[[gnu::always_inline]] inline void Worker::count_nhg(std::uint32_t nhg_index, std::uint32_t bytes) noexcept {
     if (nhg_index != tally_.nhg_index) {
         if (tally_.nhg_pkts != 0) {
             counters_->nhgs[tally_.nhg_index].pkts.add(tally_.nhg_pkts);
@@ -156,65 +207,53 @@ ars::AclVerdict Worker::classify(const rte_mbuf *m, const ParsedPacket &p,
     return acl.classify(f);
 }
 
-void Worker::finish_ars(const FibSnapshot &fib) {
-    const bool capture = capturing();
-    std::span<bool> reassigned;
-    if (capture) {
-        reassigned = std::span<bool>(ars_reassigned_.data(), ars_n_);
-        std::fill(reassigned.begin(), reassigned.end(), false);
-    }
-    selector_.select_ars_burst(fib, std::span<const SelectionRequest>(ars_req_.data(), ars_n_),
-                               std::span<MemberChoice>(ars_choice_.data(), ars_n_), reassigned);
-    for (unsigned k = 0; k < ars_n_; ++k) {
-        const MemberChoice &c = ars_choice_[k];
+void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
+    const unsigned n = ars_n_;
+    ars_n_ = 0;
+    selector_.select_ars_requests(std::span<const ars::SelectRequest>(ars_req_.data(), n), now_tsc,
+                                  std::span<ars::Egress>(ars_out_.data(), n));
+    for (unsigned k = 0; k < n; ++k) {
+        const PendingArs &a = ars_pending_[k];
+        const MemberChoice c =
+            selector_.member_for(fib, a.nhg_index, *a.nhg, ars_req_[k].flow_hash, now_tsc, ars_out_[k]);
         if (c.member == nullptr) {
-            drop(ars_pending_[k].m, c.reason);
+            drop(a.m, c.reason);
             continue;
         }
-        if (capture && reassigned[k]) {
+        send_ip(a.m, rec_[a.pos], a.nhg_index, *c.member);
+    }
+}
+
+// While the monitoring capture is on, each packet is selected on its own, so a reassignment
+// names its packet; the choices are the same as finish_ars's.
+void Worker::finish_ars_captured(const FibSnapshot &fib, std::uint64_t now_tsc) {
+    const unsigned n = ars_n_;
+    ars_n_ = 0;
+    for (unsigned k = 0; k < n; ++k) {
+        const PendingArs &a = ars_pending_[k];
+        const ars::SelectRequest &q = ars_req_[k];
+        bool reassigned = false;
+        const MemberChoice c = selector_.select(
+            fib, SelectionRequest{a.nhg_index, a.nhg, q.flow_hash, now_tsc, true, q.verdict}, &reassigned);
+        if (c.member == nullptr) {
+            drop(a.m, c.reason);
+            continue;
+        }
+        if (reassigned) {
             // Held by an extra reference so the copy shows the frame as sent, whatever happens
             // to it at the TX buffer.
-            rte_mbuf *m = ars_pending_[k].m;
-            rte_mbuf_refcnt_update(m, 1);
-            send_ip(m, *ars_pending_[k].p, ars_req_[k].nhg_index, *c.member);
-            config_.capture->record(m, c.member->port, config_.tx_queue_base, ars_req_[k].now_tsc);
-            rte_pktmbuf_free(m);
+            rte_mbuf_refcnt_update(a.m, 1);
+            send_ip(a.m, rec_[a.pos], a.nhg_index, *c.member);
+            config_.capture->record(a.m, c.member->port, config_.tx_queue_base, now_tsc);
+            rte_pktmbuf_free(a.m);
             continue;
         }
-        send_ip(ars_pending_[k].m, *ars_pending_[k].p, ars_req_[k].nhg_index, *c.member);
+        send_ip(a.m, rec_[a.pos], a.nhg_index, *c.member);
     }
-    ars_n_ = 0;
 }
 
-void Worker::forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint64_t nhg_index,
-                        std::uint64_t now_tsc) {
-    const NhgEntry *nhg = nhg_index == kNoRoute ? nullptr : fib.nhg(static_cast<std::uint32_t>(nhg_index));
-    if (nhg == nullptr) return drop(m, DropReason::NoRoute);
-    if (p.ttl <= 1) return drop(m, DropReason::TtlExpired);
-    const auto index = static_cast<std::uint32_t>(nhg_index);
-    if (selector_.is_ars(*nhg)) {
-        // ACL stage, then the burst ARS selection once the whole burst is parsed and looked up.
-        // Field by field: a request built whole on the stack and copied in reads back the
-        // fields' fresh narrow stores with wide loads, which stalls on store forwarding.
-        const ars::AclPolicy *acl = selector_.acl();
-        ars_pending_[ars_n_].m = m;
-        ars_pending_[ars_n_].p = &p;
-        SelectionRequest &r = ars_req_[ars_n_];
-        r.nhg_index = index;
-        r.nhg = nhg;
-        r.flow_hash = p.hash;
-        r.now_tsc = now_tsc;
-        r.need_mac = true;
-        r.verdict = acl ? classify(m, p, *acl) : ars::AclVerdict{};
-        ++ars_n_;
-        return;
-    }
-    const MemberChoice c = selector_.select(fib, SelectionRequest{index, nhg, p.hash, now_tsc, true});
-    if (c.member == nullptr) return drop(m, c.reason);
-    send_ip(m, p, index, *c.member);
-}
-
-void Worker::send_ip(rte_mbuf *m, const ParsedPacket &p, std::uint32_t index, const ResolvedMember &member) {
+[[gnu::always_inline]] inline void Worker::send_ip(rte_mbuf *m, const Parsed &p, std::uint32_t index,
+                                                   const ResolvedMember &member) {
     auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
     set_macs(frame, config_.port_mac[member.port], member.dst_mac);
     if (p.kind == PacketKind::Ipv4)
@@ -292,7 +331,7 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     send_iboe(fib, m, p, port);
 }
 
-void Worker::enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t slot) {
+[[gnu::always_inline]] inline void Worker::enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t slot) {
     TxBuffer &b = buffer(port, slot);
     if (b.count >= 2 * config_.burst) {
         counters_->ports[port].tx_dropped.add();

@@ -31,4 +31,24 @@ static_assert(sizeof(FlowKey) == 48, "FlowKey is a fixed 48-byte record");
 // them independent, and no table.
 std::uint32_t flow_hash(const FlowKey &key) noexcept;
 
+// flow_hash over the key's words, for a caller that holds them in registers (the worker's IPv4
+// fast path hashes straight from the header it just read, with no key in memory):
+//   src_lo/src_hi, dst_lo/dst_hi: bytes 0..7 and 8..15 of src/dst as little-endian words;
+//   ports: dest_qp | src_port << 32 | dst_port << 48;  kind: protocol | kind << 8.
+inline std::uint32_t flow_hash_words(std::uint64_t src_lo, std::uint64_t src_hi, std::uint64_t dst_lo,
+                                     std::uint64_t dst_hi, std::uint64_t ports, std::uint64_t kind) noexcept {
+    __extension__ typedef unsigned __int128 Wide;
+    // Multiply and fold (wyhash's "mum"): every bit of both inputs reaches the 64-bit result in
+    // one multiplication, so three independent products and one final one mix the whole key.
+    auto mum = [](std::uint64_t a, std::uint64_t b) {
+        const Wide p = static_cast<Wide>(a) * b;
+        return static_cast<std::uint64_t>(p) ^ static_cast<std::uint64_t>(p >> 64);
+    };
+    const std::uint64_t a = mum(src_lo ^ 0xa0761d6478bd642fULL, src_hi ^ 0xe7037ed1a0b428dbULL);
+    const std::uint64_t b = mum(dst_lo ^ 0x8ebc6af09c88c6e3ULL, dst_hi ^ 0x589965cc75374cc3ULL);
+    const std::uint64_t c = mum(ports ^ 0x1d8e4e27c47d124fULL, kind ^ 0x9e3779b97f4a7c15ULL);
+    const std::uint64_t h = mum(a ^ c ^ 0xd6e8feb86659fd93ULL, b ^ 0xa0761d6478bd642fULL);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
 }  // namespace weft::dataplane

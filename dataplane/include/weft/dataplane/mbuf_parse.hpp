@@ -15,12 +15,4 @@ inline DropReason parse_mbuf(const rte_mbuf *m, const ParserConfig &config, Pars
     return parse_frame(std::span<const std::uint8_t>(data, m->data_len), config, out);
 }
 
-// The same without the flow hash (see parse_frame_unhashed).
-inline DropReason parse_mbuf_unhashed(const rte_mbuf *m, const ParserConfig &config,
-                                      ParsedPacket &out) noexcept {
-    if (m->nb_segs != 1) return DropReason::Multisegment;
-    const auto *data = rte_pktmbuf_mtod(m, const std::uint8_t *);
-    return parse_frame_unhashed(std::span<const std::uint8_t>(data, m->data_len), config, out);
-}
-
 }  // namespace weft::dataplane

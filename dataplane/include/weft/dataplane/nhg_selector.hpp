@@ -79,12 +79,34 @@ class ArsSelector {
     void select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
                           std::span<MemberChoice> out, std::span<bool> reassigned = {}) noexcept;
 
+    // The worker's burst form: requests already in the engine's shape, all for is_ars() groups of
+    // the adopted configuration, no capture. Then member_for() maps each answer to its member.
+    void select_ars_requests(std::span<const ars::SelectRequest> reqs, std::uint64_t now_tsc,
+                             std::span<ars::Egress> out) noexcept {
+        ars_.select_nhg_burst(reqs, now_tsc, out);
+    }
+    // The dataplane member for the engine's answer `e` for a packet of group `nhg` (index
+    // `nhg_index`): the dataplane members of an ARS group are built in ARS member order, so the
+    // index usually names the member directly. Anything else (a LAG member, which resolves to
+    // one of its ports; a member that cannot send) takes the out-of-line path.
+    [[gnu::always_inline]] MemberChoice member_for(const FibSnapshot &fib, std::uint32_t nhg_index,
+                                                   const NhgEntry &nhg, std::uint32_t flow_hash,
+                                                   std::uint64_t now_tsc, ars::Egress e) noexcept {
+        if (e.member < nhg.member_count) {
+            const ResolvedMember &m = fib.members(nhg)[e.member];
+            if (m.port == e.port && m.resolved && links_->usable(e.port)) return {&m, DropReason::None};
+        }
+        return member_for_slow(fib, SelectionRequest{nhg_index, &nhg, flow_hash, now_tsc, true}, e);
+    }
+
     const ars::Worker &engine() const noexcept { return ars_; }
     // Monitoring events go to `hook`; the selector sees them first (for select()'s `reassigned`).
     void set_monitor_hook(ars::MonitorHook hook) noexcept;
 
   private:
     MemberChoice map_egress(const FibSnapshot &fib, const SelectionRequest &req, ars::Egress e) noexcept;
+    [[gnu::noinline]] MemberChoice member_for_slow(const FibSnapshot &fib, const SelectionRequest &req,
+                                                   ars::Egress e) noexcept;
     static void on_reassign(void *self, const ars::ReassignEvent &e);
 
     EcmpSelector ecmp_;

@@ -48,10 +48,4 @@ struct ParsedPacket {
 DropReason parse_frame(std::span<const std::uint8_t> frame, const ParserConfig &config,
                        ParsedPacket &out) noexcept;
 
-// parse_frame without its last step: `out.hash` stays 0 and the caller sets it to
-// flow_hash(out.key). The worker parses a whole burst before hashing it, so the hash reads keys
-// from cache instead of waiting for the parser's narrow stores to them to retire.
-DropReason parse_frame_unhashed(std::span<const std::uint8_t> frame, const ParserConfig &config,
-                                ParsedPacket &out) noexcept;
-
 }  // namespace weft::dataplane

@@ -70,14 +70,25 @@ class Worker {
         rte_mbuf *pkts[2 * kMaxBurst];
     };
 
+    // What the forwarding stage keeps of a frame of the current burst (16 bytes, so a burst's
+    // records stay in a few cache lines): the fast path fills it alone; a frame it declines is
+    // parsed in full into parsed_[i] and the record copied from there.
+    struct Parsed {
+        std::uint32_t hash;
+        std::uint16_t l3_offset;
+        PacketKind kind;
+        std::uint8_t ttl;
+        DropReason verdict;
+        bool full;  // parsed_[i] holds the full parse
+    };
+
     void handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                       std::uint64_t now_tsc);
-    void forward_ip(const FibSnapshot &fib, rte_mbuf *m, const ParsedPacket &p, std::uint64_t nhg_index,
-                    std::uint64_t now_tsc);
     void forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf *m, const ParsedPacket &p,
                       std::uint64_t now_tsc);
-    void send_ip(rte_mbuf *m, const ParsedPacket &p, std::uint32_t nhg_index, const ResolvedMember &member);
-    void finish_ars(const FibSnapshot &fib);
+    void send_ip(rte_mbuf *m, const Parsed &p, std::uint32_t nhg_index, const ResolvedMember &member);
+    void finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc);
+    void finish_ars_captured(const FibSnapshot &fib, std::uint64_t now_tsc);
     bool capturing() const noexcept { return config_.capture != nullptr && config_.capture->enabled(); }
     ars::AclVerdict classify(const rte_mbuf *m, const ParsedPacket &p,
                              const ars::AclPolicy &acl) const noexcept;
@@ -97,17 +108,19 @@ class Worker {
     WorkerCounters *counters_;
     NhgSelector selector_;
     std::vector<TxBuffer> tx_;  // [port][queue slot], sized once at construction
-    std::array<ParsedPacket, kMaxBurst> parsed_;
-    std::array<DropReason, kMaxBurst> verdict_;
-    // IP frames of the current burst waiting for one burst ARS selection.
+    std::array<Parsed, kMaxBurst> rec_;
+    std::array<ParsedPacket, kMaxBurst> parsed_;  // only for frames the fast path declined
+    // IP frames of the current burst waiting for one burst ARS selection: the engine's request
+    // (the only copy), and the frame, its burst position and its NHG index beside it.
     struct PendingArs {
         rte_mbuf *m;
-        const ParsedPacket *p;
+        const NhgEntry *nhg;
+        std::uint32_t nhg_index;
+        std::uint16_t pos;  // in rec_
     };
     std::array<PendingArs, kMaxBurst> ars_pending_;
-    std::array<SelectionRequest, kMaxBurst> ars_req_;
-    std::array<MemberChoice, kMaxBurst> ars_choice_;
-    std::array<bool, kMaxBurst> ars_reassigned_;  // while capturing
+    std::array<ars::SelectRequest, kMaxBurst> ars_req_;
+    std::array<ars::Egress, kMaxBurst> ars_out_;
     unsigned ars_n_ = 0;
     // Counts of the current burst, added to the shared counters once at its end rather than per
     // frame: forwarded frames, and a run of frames through the same NHG.
