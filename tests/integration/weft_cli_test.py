@@ -11,7 +11,9 @@ weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a
    and after the whole bad list.
 4. With traffic (net_pcap replaying routable frames into port 0, routed out of port 1):
    `clear port stats` zeroes what `show port stats` shows (weft's counters and the PMD's), one
-   port or all, and counting starts again from zero; a bad `clear` changes nothing.
+   port or all, and counting starts again from zero; a bad `clear` changes nothing. `clear nhg
+   stats` zeroes what `show nhg` and `show ars nhg` count for one group or all, and nothing
+   else; `clear port stats` leaves the group counters alone.
 5. `--script` (what `scripts/demo -i` runs): the script's commands and sleeps run while weft
    forwards, then a terminal (a pty here) gets weft's own prompt; a bad script is refused before
    anything starts, with its file and line.
@@ -216,6 +218,8 @@ GOOD = [
     "show fwd stats json",
     "clear port stats 1",
     "clear port stats all",
+    "clear nhg stats 1",
+    "clear nhg stats all",
     "quit",
 ]
 
@@ -286,6 +290,9 @@ BAD = [
     "clear port stats one",                         # not a port
     "clear port stats",                             # incomplete
     "clear stats all",                              # testpmd spells it clear port stats
+    "clear nhg stats 77",                           # no group 77
+    "clear nhg stats x",                            # not a group
+    "clear nhg stats",                              # incomplete
 ]
 
 
@@ -347,6 +354,68 @@ def traffic_check(work):
     check(p0["nic"]["rx_packets"] == p0["rx_packets"] and p1["nic"]["tx_packets"] == p1["tx_packets"],
           "traffic: NIC counters restart with weft's (rx %d/%d, tx %d/%d)" % (
               p0["nic"]["rx_packets"], p0["rx_packets"], p1["nic"]["tx_packets"], p1["tx_packets"]))
+
+
+def nhg_clear_check(work):
+    """clear nhg stats with traffic through an ECMP group (2) and an ARS group (3)."""
+    pcap = os.path.join(work, "nhg.pcap")
+    write_pcap(pcap, [udp4("10.0.0.1", "10.%d.0.%d" % (2 + k % 2, 1 + k), 1000 + k, 4000, 100) for k in range(32)])
+    setup = os.path.join(work, "nhg_setup.txt")
+    with open(setup, "w") as f:
+        f.write("neigh add 10.9.1.2 02:00:00:00:01:02 port 1\nnhg add 2 ports 1\nroute add 10.2.0.0/16 nhg 2\n"
+                "ars object add 1 mode flowlet-quality idle-time 256 max-flows 512\nnhg add 3 ars 1 primary 1\n"
+                "route add 10.3.0.0/16 nhg 3\n")
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+            "--file-prefix=weft_cli_nhg_%d" % os.getpid(), "--log-level=lib.eal:warning",
+            "--vdev=net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--vdev=net_null1,no-rx=1",
+            "--", "-i", "--cmdline-file", setup, "--run-time", "30"]
+    state = ["show nhg json", "show ars nhg 3 json", "show port stats json"]
+    steps = ([(1.0, "port stop 0"), (0.5, state[0])] + [(0.0, l) for l in state[1:]] +
+             [(0.0, "clear port stats all")] + [(0.0, l) for l in state] +
+             [(0.0, "clear nhg stats 3")] + [(0.0, l) for l in state] +
+             [(0.0, "clear nhg stats 9")] + [(0.0, l) for l in state] +
+             [(0.0, "clear nhg stats all")] + [(0.0, l) for l in state] +
+             [(0.0, "port start 0"), (1.0, "port stop 0"), (0.5, state[0])] + [(0.0, l) for l in state[1:]] +
+             [(0.0, "quit")])
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for delay, line in steps:
+        time.sleep(delay)
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+    out, _ = proc.communicate(timeout=60)
+    check(proc.returncode == 0, "nhg: weft exits 0 (rc=%s)" % proc.returncode)
+    res = outputs(out, [l for _, l in steps])
+    views = []  # (nhg packets by id, ARS group 3 counters, port stats) after each step block
+    for i in range(0, len(res)):
+        if res[i][0] == "show nhg json":
+            try:
+                nhg = dict((g["id"], (g["packets"], g["bytes"])) for g in json.loads(res[i][1])["nhgs"])
+                ars = json.loads(res[i + 1][1])["counters"]
+                ports = json.loads(res[i + 2][1])
+            except (ValueError, KeyError, IndexError):
+                check(False, "nhg: `%s` and the next two print JSON (%r)" % (res[i][0], res[i][1][:200]))
+                return
+            views.append((nhg, ars, ports))
+    if len(views) != 6:
+        check(False, "nhg: six readings (%d)" % len(views))
+        return
+    stopped, port_cleared, one, bad, all_, again = views
+    check(stopped[0][2][0] > 0 and stopped[0][3][0] > 0 and stopped[1]["packets"] == stopped[0][3][0] and
+          stopped[1]["decisions_flowlet_quality"] == stopped[0][3][0],
+          "nhg: both groups forwarded; show ars nhg 3 agrees with show nhg (%s, %s)" % (stopped[0], stopped[1]))
+    check(port_cleared[2]["ports"][1]["tx_packets"] == 0 and port_cleared[0] == stopped[0] and
+          port_cleared[1] == stopped[1], "nhg: clear port stats all zeroes the ports, not the group counters")
+    check(one[0][3] == (0, 0) and one[0][2] == stopped[0][2] and all(v == 0 for v in one[1].values()),
+          "nhg: clear nhg stats 3 zeroes group 3 (show nhg and every show ars nhg counter), not group 2 "
+          "(%s, %s)" % (one[0], one[1]))
+    check("error: no nhg 9" in dict(res).get("clear nhg stats 9", "") and bad[0] == one[0] and bad[1] == one[1],
+          "nhg: clear nhg stats 9 refused, nothing changed")
+    check(all_[0] == {2: (0, 0), 3: (0, 0)}, "nhg: clear nhg stats all zeroes both groups (%s)" % all_[0])
+    fwd = again[2]["ports"][1]["tx_packets"]
+    check(again[0][2][0] > 0 and again[0][3][0] > 0 and again[0][2][0] + again[0][3][0] == fwd and
+          again[1]["packets"] == again[0][3][0] and again[1]["decisions_flowlet_quality"] == again[0][3][0],
+          "nhg: counting restarts from zero in both views (groups %s, port 1 sent %d, ars %s)" % (
+              again[0], fwd, again[1]))
 
 
 def script_check(work):
@@ -494,6 +563,9 @@ def main():
     check("Forward stats for lcore 1 (worker 0)" in res.get("show fwd stats", ""), "good: show fwd stats per lcore")
     check("NIC statistics for port 1 cleared" in res.get("clear port stats 1", "") and
           res.get("clear port stats all", "").count("cleared") == 4, "good: clear port stats answers per port")
+    check("statistics for nhg 1 cleared" in res.get("clear nhg stats 1", "") and
+          res.get("clear nhg stats all", "").count("cleared") == len(nhgs),
+          "good: clear nhg stats answers per group")
 
     # 3. Bad commands: each refused with the usage, nothing changed.
     setup = [l for l in GOOD if l not in ("help", "quit") and not l.startswith("show")]
@@ -519,6 +591,7 @@ def main():
 
     # 4. clear port stats with traffic.
     traffic_check(work)
+    nhg_clear_check(work)
     # 5. --script, then the prompt.
     script_check(work)
 

@@ -27,11 +27,11 @@ bool show_nhg(CommandContext &ctx, struct cmdline *cl, const Words &w, bool json
     if (g == nullptr) return bad(ctx, cl, "no ARS nhg " + w[3]);
     const auto nhg = static_cast<std::uint32_t>(*id);
     const auto workers = ctx.dp->ars_workers();
-    const ars::CounterValues v = ars::sum_nhg_counters(workers, nhg);
+    const ars::CounterValues v = ctx.stats.ars_nhg(workers, nhg);  // since `clear nhg stats`
     const ars::PortBoard &board = ctx.dp->ars_board();
     std::uint64_t pkts = 0, bytes = 0;
     if (const auto index = ctx.fib->nhg_index(nhg))
-        std::tie(pkts, bytes) = dp::sum_nhg(ctx.dp->counters(), *index);
+        std::tie(pkts, bytes) = ctx.stats.nhg(ctx.dp->counters(), nhg, *index);
     const ars::ArsObjectRuntime *o = c->ars_object(g->ars_object);
     const std::string mode = o != nullptr ? std::string(ars::to_string(o->mode)) : "static-hash";
     auto quality = [&](const ars::GroupMember &m) -> int {

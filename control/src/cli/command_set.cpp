@@ -43,6 +43,7 @@ const char kUsage[] =
     "  show port info <p>|all [json] | show config fwd [json] | show fwd stats [json]\n"
     "  show ars nhg <id> [json] | show ars quality [json] | show monitor [json]\n"
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
+    "  clear nhg stats <id>|all               zero what show nhg and show ars nhg count for the group\n"
     "  port start|stop <p>|all\n"
     "  set link-up|link-down port <p>\n"
     "  help | quit\n";

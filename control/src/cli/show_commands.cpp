@@ -39,7 +39,7 @@ void show_json(void *res, struct cmdline *cl, void *data) {
         bool first = true;
         for (const auto &[id, spec] : ctx.fib->nhgs()) {
             const std::uint32_t index = *ctx.fib->nhg_index(id);
-            const auto [pkts, bytes] = dp::sum_nhg(counters, index);
+            const auto [pkts, bytes] = ctx.stats.nhg(counters, id, index);  // since `clear nhg stats`
             cmdline_printf(cl, "%s{\"id\": %u, \"mode\": \"%s\", \"members\": [", first ? "" : ", ", id,
                            spec.mode == dp::NhgMode::Ars ? "ars" : "ecmp");
             first = false;
@@ -78,7 +78,7 @@ void show_text(void *res, struct cmdline *cl, void *data) {
         const auto counters = ctx.dp->counters();
         for (const auto &[id, spec] : ctx.fib->nhgs()) {
             const std::uint32_t index = *ctx.fib->nhg_index(id);
-            const auto [pkts, bytes] = dp::sum_nhg(counters, index);
+            const auto [pkts, bytes] = ctx.stats.nhg(counters, id, index);  // since `clear nhg stats`
             std::string members;
             const dp::NhgEntry *e = s->nhg(index);
             if (e != nullptr)

@@ -1,5 +1,7 @@
 #include "weft/control/stats_baseline.hpp"
 
+#include <tuple>
+
 namespace weft::control {
 
 namespace dp = weft::dataplane;
@@ -87,6 +89,40 @@ void StatsBaseline::clear_port(const Counters &counters, std::uint16_t port) {
 
 void StatsBaseline::clear_totals(const Counters &counters) {
     for (std::size_t w = 0; w < counters.size(); ++w) base_for(w).totals = dp::sum_totals(one(counters, w));
+}
+
+std::pair<std::uint64_t, std::uint64_t> StatsBaseline::nhg(const Counters &counters, std::uint32_t id,
+                                                           std::uint32_t index) const {
+    auto [pkts, bytes] = dp::sum_nhg(counters, index);
+    const auto it = nhgs_.find(id);
+    if (it != nhgs_.end() && it->second.index == index) {
+        pkts = since(pkts, it->second.pkts);
+        bytes = since(bytes, it->second.bytes);
+    }
+    return {pkts, bytes};
+}
+
+ars::CounterValues StatsBaseline::ars_nhg(ArsWorkers workers, std::uint32_t id) const {
+    ars::CounterValues v = ars::sum_nhg_counters(workers, id);
+    const auto it = nhgs_.find(id);
+    if (it == nhgs_.end()) return v;
+    const ars::CounterValues &b = it->second.ars;
+    v.packet_drops = since(v.packet_drops, b.packet_drops);
+    v.next_hop_reassignments = since(v.next_hop_reassignments, b.next_hop_reassignments);
+    v.port_reassignments = since(v.port_reassignments, b.port_reassignments);
+    v.link_down_reassignments = since(v.link_down_reassignments, b.link_down_reassignments);
+    for (std::size_t m = 0; m < v.decisions.size(); ++m)
+        v.decisions[m] = since(v.decisions[m], b.decisions[m]);
+    v.static_hash_decisions = since(v.static_hash_decisions, b.static_hash_decisions);
+    return v;
+}
+
+void StatsBaseline::clear_nhg(const Counters &counters, ArsWorkers workers, std::uint32_t id,
+                              std::uint32_t index) {
+    Nhg &b = nhgs_[id];
+    b.index = index;
+    std::tie(b.pkts, b.bytes) = dp::sum_nhg(counters, index);
+    b.ars = ars::sum_nhg_counters(workers, id);
 }
 
 }  // namespace weft::control

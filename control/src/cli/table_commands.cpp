@@ -91,7 +91,10 @@ void nhg_del(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     const std::uint32_t id = static_cast<NhgCmd *>(res)->id;
     const dp::Status s = ctx.fib->del_nhg(id);
-    if (s.ok()) ars_forget_nhg(ctx, id);
+    if (s.ok()) {
+        ars_forget_nhg(ctx, id);
+        ctx.stats.forget_nhg(id);
+    }
     apply(ctx, cl, s);
 }
 // nhg add <id> ars ...: the ARS part of the command set parses the rest.
@@ -114,6 +117,42 @@ Inst<3> inst_nhg_del{nhg_del,
                      nullptr,
                      "nhg del <id>",
                      {WEFT_HDR(NhgCmd_nhg), WEFT_HDR(NhgCmd_del), WEFT_HDR(NhgCmd_id), nullptr}};
+
+// ---- clear nhg stats <id>|all ----
+// Zeroes what `show nhg` and `show ars nhg` show for the group (packets, bytes, ARS drops,
+// reassignments and decisions) with a baseline on the control thread, as `clear port stats`
+// does for ports; the workers keep counting, and each command clears only its own counters.
+struct ClearNhgCmd {
+    cmdline_fixed_string_t clear, nhg, stats, which;
+};
+WEFT_TOK_STR(ClearNhgCmd, clear, "clear");
+WEFT_TOK_STR(ClearNhgCmd, nhg, "nhg");
+WEFT_TOK_STR(ClearNhgCmd, stats, "stats");
+WEFT_TOK_STR(ClearNhgCmd, which, nullptr);
+void clear_nhg(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const std::string which = static_cast<ClearNhgCmd *>(res)->which;
+    std::vector<std::uint32_t> ids;
+    if (which == "all") {
+        for (const auto &[id, spec] : ctx.fib->nhgs()) ids.push_back(id);
+    } else {
+        const auto id = number(which, 0xFFFFFFFFu);
+        if (!id || !ctx.fib->nhg_index(static_cast<std::uint32_t>(*id)))
+            return refuse(ctx, cl, "no nhg " + which);
+        ids.push_back(static_cast<std::uint32_t>(*id));
+    }
+    const auto counters = ctx.dp->counters();
+    const auto workers = ctx.dp->ars_workers();
+    for (std::uint32_t id : ids) {
+        ctx.stats.clear_nhg(counters, workers, id, *ctx.fib->nhg_index(id));
+        cmdline_printf(cl, "  statistics for nhg %u cleared\n", id);
+    }
+}
+Inst<4> inst_clear_nhg{clear_nhg,
+                       nullptr,
+                       "clear nhg stats <id>|all",
+                       {WEFT_HDR(ClearNhgCmd_clear), WEFT_HDR(ClearNhgCmd_nhg), WEFT_HDR(ClearNhgCmd_stats),
+                        WEFT_HDR(ClearNhgCmd_which), nullptr}};
 
 // ---- neigh add|del ----
 struct NeighCmd {
@@ -269,7 +308,8 @@ InstList table_commands() {
     return {as_inst(inst_route_add), as_inst(inst_route_del), as_inst(inst_nhg_add),
             as_inst(inst_nhg_del),   as_inst(inst_neigh_add), as_inst(inst_neigh_del),
             as_inst(inst_lft_set),   as_inst(inst_lft_del),   as_inst(inst_mft_set),
-            as_inst(inst_mft_del),   as_inst(inst_sl2vl),     as_inst(inst_nhg_add_ars)};
+            as_inst(inst_mft_del),   as_inst(inst_sl2vl),     as_inst(inst_nhg_add_ars),
+            as_inst(inst_clear_nhg)};
 }
 
 }  // namespace weft::control::cli

@@ -1,5 +1,5 @@
-// What `clear port stats` zeroes on weft's side. The workers' per-lcore counters are never reset
-// (a worker is their only writer, and nothing may lock or stop it); the control thread remembers
+// What `clear port stats` and `clear nhg stats` zero on weft's side. The workers' per-lcore counters are
+// never reset (a worker is their only writer, and nothing may lock or stop it); the control thread remembers
 // each worker's values at the clear and the CLI shows the difference, per worker (`show fwd
 // stats`) or summed (`show port stats`), so the two always agree. Gauges (TX backlog) are not
 // cleared. Telemetry keeps reporting the cumulative counters.
@@ -7,7 +7,13 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <span>
+#include <utility>
 #include <vector>
+
+#include "weft/ars/counters.hpp"
+#include "weft/ars/worker.hpp"
 
 #include "weft/dataplane/counters.hpp"
 #include "weft/dataplane/limits.hpp"
@@ -29,6 +35,17 @@ class StatsBaseline {
     void clear_port(const Counters &counters, std::uint16_t port);
     void clear_totals(const Counters &counters);
 
+    // NHG `id` (index `index` in the FIB) since `clear nhg stats`: the dataplane's packets and
+    // bytes (`show nhg`) and the ARS engine's counters (`show ars nhg`), summed over workers.
+    using ArsWorkers = std::span<const ars::Worker *const>;
+    std::pair<std::uint64_t, std::uint64_t> nhg(const Counters &counters, std::uint32_t id,
+                                                std::uint32_t index) const;
+    ars::CounterValues ars_nhg(ArsWorkers workers, std::uint32_t id) const;
+    void clear_nhg(const Counters &counters, ArsWorkers workers, std::uint32_t id, std::uint32_t index);
+    // A deleted group's baseline goes with it (its ARS counters restart at 0, and its index may
+    // be given to another group).
+    void forget_nhg(std::uint32_t id) { nhgs_.erase(id); }
+
   private:
     struct Worker {
         std::array<dataplane::PortTotals, dataplane::kMaxPorts> ports{};
@@ -38,6 +55,12 @@ class StatsBaseline {
     Worker &base_for(std::size_t worker);
 
     std::vector<Worker> workers_;  // grows to the number of workers at the first clear
+    struct Nhg {
+        std::uint32_t index = 0;
+        std::uint64_t pkts = 0, bytes = 0;
+        ars::CounterValues ars;
+    };
+    std::map<std::uint32_t, Nhg> nhgs_;  // by NHG id, once cleared
 };
 
 }  // namespace weft::control
