@@ -12,6 +12,10 @@ two in three move their flow to another port. The pcapng file is parsed here, bl
 2. `monitor file F` with an ACL rule monitoring half of the flows (destination ports
    4000-4031, routed to group 1; the other half goes to group 5 over the same ports): the
    records are exactly group 1's reassignments, and none is of group 5's flows.
+3. IB-over-Ethernet: 64 IBoE flows (SLID and BTH QP vary) to a DLID whose LFT entry is the ARS
+   group: one record per reassignment, each on its egress port's interface with the frame as
+   sent there (the port's MAC as source, the LRH VL from that port's SL2VL, LRH and BTH
+   otherwise the received ones).
 """
 import glob
 import json
@@ -130,6 +134,35 @@ def check_records(name, out, path, expected_ports):
     return records
 
 
+IBOE = 0x88B5
+
+
+def iboe(dlid, slid, sl, qp):
+    """Ethernet + LRH (LNH 2: BTH follows) + BTH + 16 payload bytes + ICRC."""
+    rest = struct.pack("!BBHB", 4, 0x40, 0xFFFF, 0) + qp.to_bytes(3, "big") + b"\x80\x00\x00\x01" + \
+        b"\xab" * 16 + b"\0" * 4
+    lrh = struct.pack("!BBHHH", 0x00, (sl << 4) | 2, dlid, (8 + len(rest)) // 4, slid)
+    return bytes.fromhex("0200000000bb") + bytes.fromhex("0200000000aa") + struct.pack("!H", IBOE) + lrh + rest
+
+
+def check_iboe_records(out, path, sent):
+    """Each record: the frame received with SLID s (sent[s]) as weft sent it on its port."""
+    ifaces, records = read_pcapng(path)
+    info = json_after(out, "show port info all json")
+    macs = dict((p["port"], bytes.fromhex(p["mac"].replace(":", ""))) for p in info[-1]["ports"]) if info else {}
+    bad = []
+    for iface, _, frame in records:
+        slid = struct.unpack_from("!H", frame, 20)[0] if len(frame) >= 22 else -1
+        orig = sent.get(slid)
+        if iface not in (1, 2, 3) or orig is None or len(frame) != len(orig) or frame[0:6] != orig[0:6] or \
+                frame[6:12] != macs.get(iface) or frame[14] != (iface << 4) | (orig[14] & 0x0F) or \
+                frame[12:14] != orig[12:14] or frame[15:] != orig[15:]:
+            bad.append((iface, frame[:24].hex()))
+    check(not bad, "iboe: every record is on its egress port's interface with the frame as sent there "
+          "(source MAC, VL from the port's SL2VL) (%s)" % bad[:3])
+    return records
+
+
 def remove_eal_dirs():
     """EAL leaves each run's runtime directory (config, telemetry socket) behind; remove ours."""
     for base in ("/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")):
@@ -175,6 +208,19 @@ def main():
     print("acl: group 1 %d reassignments, group 5 %d, %d records" % (moved1, moved5, len(records)))
     check(moved1 > 100 and moved5 > 100, "acl: both groups' flows were reassigned")
     check(len(records) == moved1, "acl: %d records = group 1's %d reassignments" % (len(records), moved1))
+
+    # 3. IB-over-Ethernet through an LFT entry naming the ARS group.
+    sent = dict((0x100 + k, iboe(0x0020, 0x100 + k, 3, 0x1000 + k)) for k in range(64))
+    write_pcap(os.path.join(work, "in.pcap"), [sent[0x100 + k] for _ in range(16) for k in range(64)])
+    pcapng = os.path.join(work, "iboe.pcapng")
+    out = run(work, "iboe", NEIGH + ars + ["nhg add 1 ars 1 primary 1,2,3", "lft set 0x20 nhg 1"] +
+              ["sl2vl set port %d sl 3 vl %d" % (p, p) for p in (1, 2, 3)] + ["monitor start file " + pcapng],
+              finish)
+    moved = ars_counter(out, 1)
+    records = check_iboe_records(out, pcapng, sent)
+    print("iboe: %d reassignments, %d records" % (moved, len(records)))
+    check(moved > 300, "iboe: the flows were reassigned many times (%d)" % moved)
+    check(len(records) == moved, "iboe: %d records = %d reassignments" % (len(records), moved))
 
     remove_eal_dirs()
     if failures:
