@@ -31,6 +31,7 @@ LayeredCdg::LayeredCdg(const SwitchGraph &g) {
 void LayeredCdg::open_layer() {
     Layer l;
     l.count.assign(head_.size() * max_deg_, 0);
+    l.closes.assign(head_.size() * max_deg_, 0);
     l.ord.resize(head_.size());
     std::iota(l.ord.begin(), l.ord.end(), 0u);
     layers_.push_back(std::move(l));
@@ -82,11 +83,21 @@ bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
     return true;
 }
 
-bool LayeredCdg::add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done) {
+// `clean`: no dependency of this try_add is in the layer yet, so a cycle found now runs through
+// admitted routes only and is remembered.
+bool LayeredCdg::add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done, bool &clean) {
     done = 0;
     for (std::size_t i = 0; i + 1 < p.size(); ++i) {
-        std::uint32_t &n = l.count[slot(p[i], p[i + 1])];
-        if (n == 0 && !add_dependency(l, p[i], p[i + 1])) return false;
+        const std::size_t k = slot(p[i], p[i + 1]);
+        std::uint32_t &n = l.count[k];
+        if (n == 0) {
+            if (l.closes[k]) return false;
+            if (!add_dependency(l, p[i], p[i + 1])) {
+                if (clean) l.closes[k] = 1, l.closed.push_back(k);
+                return false;
+            }
+            clean = false;
+        }
         ++n;
         done = i + 1;
     }
@@ -100,11 +111,12 @@ void LayeredCdg::drop_path(Layer &l, std::span<const std::uint32_t> p, std::size
 bool LayeredCdg::try_add(unsigned layer, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
     Layer &l = layers_[layer];
     std::size_t da = 0, db = 0;
-    if (!add_path(l, a, da)) {
+    bool clean = true;
+    if (!add_path(l, a, da, clean)) {
         drop_path(l, a, da);
         return false;
     }
-    if (!add_path(l, b, db)) {
+    if (!add_path(l, b, db, clean)) {
         drop_path(l, b, db);
         drop_path(l, a, da);
         return false;
@@ -114,6 +126,8 @@ bool LayeredCdg::try_add(unsigned layer, std::span<const std::uint32_t> a, std::
 
 void LayeredCdg::remove(unsigned layer, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
     Layer &l = layers_[layer];
+    for (std::size_t k : l.closed) l.closes[k] = 0;
+    l.closed.clear();
     drop_path(l, a, a.empty() ? 0 : a.size() - 1);
     drop_path(l, b, b.empty() ? 0 : b.size() - 1);
 }

@@ -5,6 +5,9 @@
 // arrive (Pearce and Kelly's dynamic topological sort), so admitting a route costs only the part
 // of the order it disturbs instead of a search of the whole graph. Removing edges never breaks
 // an order, so removal and roll-back are plain count decrements.
+// While layers only grow (no remove() yet), a dependency that closed a cycle against a layer's
+// admitted routes alone closes one for good: it is remembered and refused at once the next time,
+// without repeating the search (on fat trees most refusals repeat a few such turns).
 #pragma once
 
 #include <cstdint>
@@ -29,19 +32,22 @@ class LayeredCdg {
     // Adds the dependencies of both routes (channel sequences) to `layer`, unless that would
     // close a cycle there: then the layer is left as it was and the answer is false.
     bool try_add(unsigned layer, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
-    // Takes back what a successful try_add of the same routes added.
+    // Takes back what a successful try_add of the same routes added. Forgets the remembered
+    // cycles of that layer (they may no longer close).
     void remove(unsigned layer, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
 
   private:
     struct Layer {
         std::vector<std::uint32_t> count;  // routes per dependency slot
         std::vector<std::uint32_t> ord;    // topological position of each channel
+        std::vector<std::uint8_t> closes;  // dependency slot known to close a cycle
+        std::vector<std::size_t> closed;   // the slots set in `closes`
     };
     std::size_t slot(std::uint32_t c1, std::uint32_t c2) const {
         return std::size_t{c1} * max_deg_ + (c2 - ch_begin_[head_[c1]]);
     }
     bool add_dependency(Layer &l, std::uint32_t x, std::uint32_t y);
-    bool add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done);
+    bool add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done, bool &clean);
     void drop_path(Layer &l, std::span<const std::uint32_t> p, std::size_t upto);
 
     std::vector<std::uint32_t> ch_begin_;  // channels out of switch s: ch_begin_[s]..
