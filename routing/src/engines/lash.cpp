@@ -8,14 +8,15 @@
 // pairs move from the fullest layer to the emptiest while that stays acyclic, until the two
 // differ by less than OpenSM's balance limit. A pair's layer plus lash_start_vl is the SL of
 // every CA-to-CA path between the two switches; paths within one switch keep SL 0 (OpenSM's
-// default SL). LMC > 0 is not supported (OpenSM falls back to minhop). OpenSM's mesh analysis
-// (--do_mesh_analysis: links reordered by mesh dimension before routing) is not implemented;
-// the option leaves a warning instead of being silently ignored.
+// default SL). LMC > 0 is not supported (OpenSM falls back to minhop). With --do_mesh_analysis
+// (lash_mesh.hpp) parallel cables form one link whose LIDs take its ports in turn, and on a
+// recognised mesh the trees and pairs follow the analysis' switch and link order.
 #include <algorithm>
 #include <numeric>
 
 #include "engines/engines.hpp"
 #include "engines/lash_layers.hpp"
+#include "engines/lash_mesh.hpp"
 #include "engines/switch_graph.hpp"
 #include "weft/routing/seeded_rng.hpp"
 
@@ -89,30 +90,51 @@ class LashRouting {
         std::sort(by_guid.begin(), by_guid.end(), [&](SwitchIdx a, SwitchIdx b) {
             return f_.node(f_.switch_node(a)).guid < f_.node(f_.switch_node(b)).guid;
         });
+        std::vector<SwitchIdx> order = by_guid;
         std::vector<std::vector<std::uint8_t>> link_order(n);
-        for (SwitchIdx s = 0; s < n; ++s) {
-            link_order[s].resize(g_.links(s).size());
-            std::iota(link_order[s].begin(), link_order[s].end(), std::uint8_t{0});
+        MeshAnalysis mesh;
+        if (o_.do_mesh_analysis) {
+            // One link per neighbour, represented by its first cable.
+            mesh = analyse_mesh(g_, by_guid);
+            order = mesh.order;
+            for (SwitchIdx s = 0; s < n; ++s)
+                for (const MeshLink &l : mesh.links[s]) link_order[s].push_back(l.cables.front());
+        } else {
+            for (SwitchIdx s = 0; s < n; ++s) {
+                link_order[s].resize(g_.links(s).size());
+                std::iota(link_order[s].begin(), link_order[s].end(), std::uint8_t{0});
+            }
         }
-        if (o_.do_mesh_analysis)
-            t.warnings.push_back(
-                "--do_mesh_analysis is not implemented: links keep port order (routes are "
-                "still lash's, without OpenSM's dimension-order preconditioning of meshes)");
-        next_ = bfs_tree_routes(g_, by_guid, link_order);
+        next_ = bfs_tree_routes(g_, order, link_order);
 
-        if (auto r = assign_layers(by_guid, budget); !r.ok) return r;
+        if (auto r = assign_layers(order, budget); !r.ok) return r;
         balance();
 
-        // LFTs: a LID goes where its switch is routed.
+        // LFTs: a LID goes where its switch is routed; with the mesh analysis a link's cables
+        // take the LIDs routed over it in turn, in LID order (OpenSM's get_next_port).
+        std::vector<std::uint8_t> link_of;
+        std::vector<std::size_t> turn;
         for (SwitchIdx s = 0; s < n; ++s) {
             auto &lft = t.lft[s];
             std::fill(lft.begin(), lft.end(), kNoPort);
+            if (o_.do_mesh_analysis) {
+                link_of.assign(g_.links(s).size(), 0);
+                for (std::size_t i = 0; i < mesh.links[s].size(); ++i)
+                    for (std::uint8_t k : mesh.links[s][i].cables) link_of[k] = static_cast<std::uint8_t>(i);
+                turn.assign(mesh.links[s].size(), 0);
+            }
             for (Lid l = 1; l <= g_.max_lid(); ++l) {
                 const LidTarget &tg = g_.target(l);
                 if (tg.sw == kNoSwitch) continue;
                 if (tg.sw == s) {
                     lft[l] = tg.port;
-                } else if (const std::uint8_t k = next_[std::size_t{s} * n + tg.sw]; k != kNoLink) {
+                } else if (std::uint8_t k = next_[std::size_t{s} * n + tg.sw]; k != kNoLink) {
+                    if (o_.do_mesh_analysis) {
+                        const auto &cables = mesh.links[s][link_of[k]].cables;
+                        std::size_t &i = turn[link_of[k]];
+                        k = cables[i];
+                        i = (i + 1) % cables.size();
+                    }
                     lft[l] = g_.links(s)[k].port;
                 }
             }
@@ -156,7 +178,8 @@ class LashRouting {
         }
     }
 
-    HookResult assign_layers(const std::vector<SwitchIdx> &by_guid, unsigned budget) {
+    // Pairs in lash's switch order (`order`), both directions together.
+    HookResult assign_layers(const std::vector<SwitchIdx> &order, unsigned budget) {
         const std::size_t n = g_.size();
         pair_id_.assign(n * n, 0);
         pairs_.clear();
@@ -164,7 +187,7 @@ class LashRouting {
         pairs_.push_back({0, 0});
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = i + 1; j < n; ++j) {
-                const SwitchIdx a = by_guid[i], b = by_guid[j];
+                const SwitchIdx a = order[i], b = order[j];
                 if (next_[std::size_t{a} * n + b] == kNoLink) continue;
                 const auto id = static_cast<std::uint32_t>(pairs_.size());
                 pairs_.push_back({a, b});

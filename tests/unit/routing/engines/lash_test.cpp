@@ -129,17 +129,69 @@ TEST(Lash, BalancingIsSeeded) {
     EXPECT_EQ(ta.lft, tb.lft);
 }
 
-TEST(Lash, WarnsWhenQosIsOffOrMeshAnalysisIsAsked) {
+TEST(Lash, WarnsWhenQosIsOff) {
     const auto t = route(test::ring(4, 1));
     ASSERT_EQ(t.warnings.size(), 1u);
     EXPECT_NE(t.warnings[0].find("QoS"), std::string::npos);
+}
+
+RoutingOptions mesh_analysis() {
     RoutingOptions o;
     o.qos = true;
     o.do_mesh_analysis = true;
-    const auto m = route(test::ring(4, 1), o);
-    ASSERT_EQ(m.warnings.size(), 1u);
-    EXPECT_NE(m.warnings[0].find("--do_mesh_analysis is not implemented"), std::string::npos);
-    EXPECT_EQ(m.lft, t.lft);
+    return o;
+}
+
+TEST(Lash, MeshAnalysisRoutesA4x4x4TorusAsTheSixCubeItIs) {
+    // Every switch of a 4x4x4 torus sees its 6 neighbours pairwise at distance 2: the local shape
+    // of a 6-cube (which the torus is). In that dimension order lash needs one layer instead of 5
+    // (OpenSM 3.3.23: "Lanes needed: 1", LFTs identical, see lash_mesh_vs_opensm.sh).
+    const Fabric f = generated("torus:4x4x4,hosts=1");
+    const auto t = route(f, mesh_analysis());
+    EXPECT_EQ(t.vls_used, 1u);
+    EXPECT_EQ(test::check_all_routes(f, t), "");
+    EXPECT_EQ(test::cdg_cycles(f, t), 0u);
+    EXPECT_EQ(trace_paths(f, t).non_minimal, 0u);
+    EXPECT_TRUE(t.warnings.empty());
+}
+
+TEST(Lash, MeshAnalysisNeedsFewerLayersOnA2dTorus) {
+    // Interior shape "6+ x 6+": axes and coordinates from one seed, links in dimension order.
+    const Fabric f = generated("torus:6x6,hosts=1");
+    RoutingOptions plain;
+    plain.qos = true;
+    EXPECT_EQ(route(f, plain).vls_used, 5u);
+    const auto t = route(f, mesh_analysis());
+    EXPECT_EQ(t.vls_used, 3u);
+    EXPECT_EQ(test::check_all_routes(f, t), "");
+    EXPECT_EQ(test::cdg_cycles(f, t), 0u);
+    EXPECT_FALSE(check_credit_loops(f, t).has_cycle);
+}
+
+TEST(Lash, MeshAnalysisLeavesOtherShapesAlone) {
+    // No switch of this random graph has a mesh's neighbourhood and no cables are parallel:
+    // the same tables as without the analysis.
+    const Fabric f = generated("random:switches=24,degree=4,hosts=1,seed=3");
+    RoutingOptions plain;
+    plain.qos = true;
+    const auto a = route(f, plain), b = route(f, mesh_analysis());
+    EXPECT_EQ(a.lft, b.lft);
+    EXPECT_EQ(a.path_sl, b.path_sl);
+}
+
+TEST(Lash, MeshAnalysisTakesParallelCablesInTurnInLidOrder) {
+    // Two leaves (hosts on ports 1-2) with two cables each (ports 3-4) to one spine. Leaf 0's
+    // LIDs beyond the spine alternate over its two cables in LID order: leaf 1 (LID 2) port 3,
+    // spine (LID 3) port 4, leaf 1's hosts (LIDs 6, 7) ports 3 and 4. Without the analysis
+    // every route takes the first cable.
+    const Fabric f = test::two_level(2, 1, 2, 2);
+    RoutingOptions plain;
+    plain.qos = true;
+    EXPECT_EQ(route(f, plain).lft[0], (std::vector<PortNum>{kNoPort, 0, 3, 3, 1, 2, 3, 3}));
+    const auto t = route(f, mesh_analysis());
+    EXPECT_EQ(t.lft[0], (std::vector<PortNum>{kNoPort, 0, 3, 4, 1, 2, 3, 4}));
+    EXPECT_EQ(t.lft[2], (std::vector<PortNum>{kNoPort, 1, 3, 0, 2, 1, 4, 3}));
+    EXPECT_EQ(test::check_all_routes(f, t), "");
 }
 
 }  // namespace
