@@ -19,6 +19,9 @@ enum class NuePartitioner : std::uint8_t {
     PortGuidRoundRobin,  // OpenSM built without METIS: destinations by port GUID, dealt round-robin
 };
 
+// The destination order whose routes Nue kept (see nue_routing.cpp).
+enum class NueOrder : std::uint8_t { PerSwitch, Interleaved, PortTable };
+
 struct NueStats {
     unsigned layers_allowed = 0;      // the VL budget Nue worked with
     unsigned layers_used = 0;         // non-empty layers (= vls_used)
@@ -28,7 +31,7 @@ struct NueStats {
     std::uint64_t escape_routed = 0;  // of those, routed entirely along the escape paths (impasse)
     std::uint64_t rejected_dependencies = 0;  // candidate channels refused because they close a cycle
     std::vector<SwitchIdx> central_nodes;     // escape-tree root of each layer
-    bool interleaved = false;  // the kept routes took the destinations interleaved over switches
+    NueOrder order = NueOrder::PerSwitch;     // the destination order of the kept routes
 };
 
 // Whether this build partitions with METIS (else only the semi-random split is available).

@@ -81,12 +81,13 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         });
         for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     }
-    // Two destination orders. Per switch (its LIDs one after another, as sssp): on fat trees each
-    // leaf's LIDs then spread over its uplinks in turn. Interleaved (every switch's first LID,
-    // then every second, ...): consecutive trees toward one switch mostly reuse each other's
+    // Three destination orders. Per switch (its LIDs one after another, as sssp): on fat trees
+    // each leaf's LIDs then spread over its uplinks in turn. Interleaved (every switch's first
+    // LID, then every second, ...): consecutive trees toward one switch mostly reuse each other's
     // dependencies, and alternating spreads the weights and the refused turns, which suits tori
-    // and random graphs. Nue routes both and keeps the one whose busiest channel carries fewer
-    // routes.
+    // and random graphs. OpenSM's (its port table: GUIDs in network byte order, so by their low
+    // bytes first), which scatters the destinations and suits the dragonfly. Nue routes them in
+    // this sequence and keeps the first whose busiest channel carries the fewest routes.
     std::vector<std::uint32_t> nth(std::size_t{g.max_lid()} + 1, 0), seen(n, 0);
     auto consecutive = [&](Lid a, Lid b) {
         const LidTarget &x = g.target(a), &y = g.target(b);
@@ -102,20 +103,24 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         if (nth[a] != nth[b]) return nth[a] < nth[b];
         return consecutive(a, b);
     });
+    // OpenSM walks its port table, a map keyed by the GUID in network byte order, on x86:
+    // ordered by the byte-swapped value (checked against its log's layer of every LID).
+    auto port_table_key = [&](Lid l) {
+        const LidTarget &x = g.target(l);
+        std::uint64_t v = f.port(x.node, x.node_port).guid, swapped = 0;
+        for (int i = 0; i < 8; ++i, v >>= 8) swapped = (swapped << 8) | (v & 0xFF);
+        return swapped;
+    };
+    std::vector<Lid> port_table = dests;
+    std::stable_sort(port_table.begin(), port_table.end(), [&](Lid a, Lid b) {
+        const bool sa = g.target(a).is_switch, sb = g.target(b).is_switch;
+        if (sa != sb) return sb;  // CA LIDs first, as OpenSM routes them
+        return port_table_key(a) < port_table_key(b);
+    });
 
     LayerPartition part;
     if (partitioner == NuePartitioner::PortGuidRoundRobin) {
-        // OpenSM walks its port table, a map keyed by the GUID in network byte order, on x86:
-        // ordered by the byte-swapped value (checked against its log's layer of every LID).
-        auto key = [&](Lid l) {
-            const LidTarget &x = g.target(l);
-            std::uint64_t v = f.port(x.node, x.node_port).guid, swapped = 0;
-            for (int i = 0; i < 8; ++i, v >>= 8) swapped = (swapped << 8) | (v & 0xFF);
-            return swapped;
-        };
-        std::vector<Lid> by_guid = dests;
-        std::stable_sort(by_guid.begin(), by_guid.end(), [&](Lid a, Lid b) { return key(a) < key(b); });
-        part = deal_round_robin(g, by_guid, st.layers_allowed);
+        part = deal_round_robin(g, port_table, st.layers_allowed);
     } else {
         part = partition_layers(g, dests, st.layers_allowed, partitioner != NuePartitioner::SemiRandom,
                                 partitioner == NuePartitioner::Metis, o.seed);
@@ -128,7 +133,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
-    const std::size_t total = 2 * (dests.size() + switch_lids.size());
+    const std::size_t total = 3 * (dests.size() + switch_lids.size());
     // What a layer starts from does not depend on the destination order: its central node, escape
     // tree and the complete CDG with the escape paths marked. Built once, copied for each order.
     struct LayerStart {
@@ -202,14 +207,20 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         ns.rejected_dependencies = search.rejected();
         return busiest;
     };
-    NueStats second = st;
-    RoutingTables other;
-    const std::uint64_t busiest_consecutive = route_all(dests, t, st, ~std::uint64_t{0});
-    const std::uint64_t busiest_interleaved = route_all(interleaved, other, second, busiest_consecutive);
-    if (busiest_interleaved < busiest_consecutive) {
-        t = std::move(other);
-        st = std::move(second);
-        st.interleaved = true;
+    const NueStats before = st;
+    std::uint64_t best = route_all(dests, t, st, ~std::uint64_t{0});
+    const std::pair<const std::vector<Lid> *, NueOrder> others[] = {{&interleaved, NueOrder::Interleaved},
+                                                                    {&port_table, NueOrder::PortTable}};
+    for (const auto &[order, which] : others) {
+        NueStats alt_st = before;
+        RoutingTables alt;
+        const std::uint64_t busiest = route_all(*order, alt, alt_st, best);
+        if (busiest < best) {
+            best = busiest;
+            t = std::move(alt);
+            st = std::move(alt_st);
+            st.order = which;
+        }
     }
 
     t.vls_used = part.used;

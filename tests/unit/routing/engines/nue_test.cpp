@@ -397,20 +397,27 @@ unsigned busiest_channel(const Fabric &f, const RoutingTables &t) {
     return most;
 }
 
-TEST(Nue, KeepsTheBetterOfTwoDestinationOrders) {
+TEST(Nue, KeepsTheBestOfThreeDestinationOrders) {
     // The 4x4x4 torus in one layer: the interleaved order routes every pair minimally with 128
     // routes on every channel; a fat tree keeps the per-switch order, as sssp balanced.
     const Fabric torus = gen("torus:4x4x4,hosts=2");
     NueStats st;
     const auto t = route(torus, nue_options(1), NuePartitioner::Auto, &st);
-    EXPECT_TRUE(st.interleaved);
+    EXPECT_EQ(st.order, NueOrder::Interleaved);
     EXPECT_EQ(trace_paths(torus, t).non_minimal, 0u);
     EXPECT_EQ(busiest_channel(torus, t), 128u);
     const Fabric tree = test::two_level(4, 2, 4);
     const auto u = route(tree, nue_options(1), NuePartitioner::Auto, &st);
-    EXPECT_FALSE(st.interleaved);
+    EXPECT_EQ(st.order, NueOrder::PerSwitch);
     // Each leaf: 4 hosts x 12 remote hosts = 48 routes over 2 uplinks (and 2 downlinks): 24 each.
     EXPECT_EQ(busiest_channel(tree, u), 24u);
+    // The dragonfly in one layer keeps OpenSM's port-table order, which scatters the
+    // destinations: its busiest channel carries fewer routes than with the other two orders.
+    const Fabric dragonfly = gen("dragonfly:a=4,p=2,h=2");
+    const auto d = route(dragonfly, nue_options(1), NuePartitioner::Auto, &st);
+    EXPECT_EQ(st.order, NueOrder::PortTable);
+    expect_sound(dragonfly, d, 1, "dragonfly, port-table order");
+    std::cout << "[ nue ] dragonfly nue:1 busiest channel " << busiest_channel(dragonfly, d) << "\n";
 }
 
 }  // namespace
