@@ -59,17 +59,21 @@ class Torus2QoS final : public Engine {
         const torus::NextGroups next_group(tor_, runs);
 
         const std::size_t S = f.switch_count();
-        // Next port group and next switch for every (switch, destination switch), in 64x64
-        // tiles so that both the by-source and the by-destination arrays are written in cache.
+        // The switch each port group leads to.
         std::vector<SwitchIdx> neighbour(S * torus::kGroups, kNoSwitch);
         for (SwitchIdx s = 0; s < S; ++s)
             for (unsigned g = 0; g < torus::kGroups; ++g)
                 if (!tor_.group[s][g].empty())
                     neighbour[s * torus::kGroups + g] =
                         f.node(f.port(f.switch_node(s), tor_.group[s][g].front()).peer).sw;
+        // The by-destination groups only serve illegal_turns(), which needs them only when a
+        // switch is missing.
+        const bool missing = std::find(tor_.at.begin(), tor_.at.end(), kNoSwitch) != tor_.at.end();
         next_.assign(S * S, -1);
-        next_by_dst_.assign(S * S, -1);
+        next_by_dst_.assign(missing ? S * S : 0, -1);
         next_sw_.assign(S * S, kNoSwitch);
+        // Next group and next switch for every (switch, destination switch), in 64x64 tiles so
+        // that both the by-source and the by-destination arrays are written in cache.
         constexpr SwitchIdx kTile = 64;
         for (SwitchIdx s0 = 0; s0 < S; s0 += kTile) {
             if (ctx.progress) ctx.progress(s0, S);
@@ -83,31 +87,29 @@ class Torus2QoS final : public Engine {
                                                        torus::switch_name(f, tor_, s) + " to " +
                                                        torus::switch_name(f, tor_, d));
                         next_[s * S + d] = static_cast<std::int8_t>(g);
-                        next_by_dst_[d * S + s] = static_cast<std::int8_t>(g);
+                        if (missing) next_by_dst_[d * S + s] = static_cast<std::int8_t>(g);
                         next_sw_[d * S + s] = neighbour[s * torus::kGroups + g];
                     }
         }
 
-        // Route lengths, walked by destination.
+        // Route lengths, walked by destination: from each switch whose length is not known yet,
+        // count the steps to one that is, then walk again writing the lengths down.
         std::vector<std::uint8_t> len_by_dst(S * S, kInfHops);
-        std::vector<SwitchIdx> walk;
         for (SwitchIdx d = 0; d < S; ++d) {
-            len_by_dst[d * S + d] = 0;
+            std::uint8_t *len = len_by_dst.data() + d * S;
+            const SwitchIdx *nx = next_sw_.data() + d * S;
+            len[d] = 0;
             for (SwitchIdx s = 0; s < S; ++s) {
-                walk.clear();
+                if (len[s] != kInfHops) continue;
+                std::size_t steps = 0;
                 SwitchIdx u = s;
-                while (len_by_dst[d * S + u] == kInfHops && walk.size() <= S) {
-                    walk.push_back(u);
-                    u = next_sw_[d * S + u];
-                }
-                if (walk.size() > S)
-                    return HookResult::failure("torus-2QoS: routes to " + torus::switch_name(f, tor_, d) +
-                                               " loop");
-                unsigned v = len_by_dst[d * S + u];
-                for (auto it = walk.rbegin(); it != walk.rend(); ++it) {
-                    if (++v >= kInfHops) return HookResult::failure("torus-2QoS: route longer than 254 hops");
-                    len_by_dst[d * S + *it] = static_cast<std::uint8_t>(v);
-                }
+                for (; len[u] == kInfHops; u = nx[u])
+                    if (++steps > S)
+                        return HookResult::failure("torus-2QoS: routes to " + torus::switch_name(f, tor_, d) +
+                                                   " loop");
+                std::size_t v = len[u] + steps;
+                if (v >= kInfHops) return HookResult::failure("torus-2QoS: route longer than 254 hops");
+                for (u = s; len[u] == kInfHops; u = nx[u]) len[u] = static_cast<std::uint8_t>(v--);
             }
         }
 
@@ -136,18 +138,26 @@ class Torus2QoS final : public Engine {
             }
         }
 
-        // ... flattened in LID order, so that a row is one pass of lookups by destination switch.
-        lids_.clear();
+        // ... and by LID, so that a row is one pass of lookups by destination switch (switch
+        // index S stands for a LID no port owns).
+        lid_sw_.assign(std::size_t{max_lid} + 1, static_cast<SwitchIdx>(S));
+        lid_host_.assign(std::size_t{max_lid} + 1, 0);
         for (SwitchIdx d = 0; d < S; ++d)
             for (const Dest &x : dests_[d])
-                for (Lid l = x.first; l < x.first + x.count; ++l) lids_.push_back({l, d, x.port});
-        std::sort(lids_.begin(), lids_.end(),
-                  [](const LidDest &a, const LidDest &b) { return a.lid < b.lid; });
+                for (Lid l = x.first; l < x.first + x.count; ++l) {
+                    lid_sw_[l] = d;
+                    lid_host_[l] = x.port != 0;
+                }
 
+        // Byte stores may alias anything: the loops read through local pointers only.
+        std::vector<std::uint8_t> len_row(S + 1, kInfHops);
+        const SwitchIdx *lid_sw = lid_sw_.data();
+        const std::uint8_t *lid_host = lid_host_.data(), *len = len_row.data();
         for (SwitchIdx s = 0; s < S; ++s) {
+            std::copy_n(len_.data() + s * S, S, len_row.data());
             std::uint8_t *hrow = t.hops[s].data();
-            const std::uint8_t *len = len_.data() + s * S;
-            for (const LidDest &x : lids_) hrow[x.lid] = static_cast<std::uint8_t>(len[x.sw] + (x.port != 0));
+            for (Lid l = 1; l <= max_lid; ++l)
+                hrow[l] = static_cast<std::uint8_t>(len[lid_sw[l]] + lid_host[l]);
         }
         vls_ = vls;
         return HookResult::success();
@@ -164,32 +174,39 @@ class Torus2QoS final : public Engine {
         // LFTs and path SLs in one pass per source switch.
         t.path_sl.assign(S, std::vector<std::uint8_t>(std::size_t{max_lid} + 1, 0));
         const torus::PathSl sl_of(tor_);
-        std::vector<std::uint8_t> sl_row(S);
-        std::vector<PortNum> port_to(S);
+        std::vector<std::uint8_t> sl_row(S + 1, 0);  // [S]: LIDs no port owns
+        std::vector<PortNum> port_to(S + 1, kNoPort);
+        const SwitchIdx *lid_sw = lid_sw_.data();  // byte stores may alias: read through locals
+        const std::uint8_t *sl = sl_row.data();
         bool loop_vl = false;
         for (SwitchIdx s = 0; s < S; ++s) {
             auto &lrow = t.lft[s];
             auto &srow = t.path_sl[s];
             sl_of.row(s, sl_row.data());
             std::uint8_t any_sl = 0;
-            for (SwitchIdx d = 0; d < S; ++d) any_sl |= sl_row[d];
+            for (SwitchIdx d = 0; d < S; ++d) any_sl |= sl[d];
             loop_vl = loop_vl || (any_sl & 7);
             bool parallel = false;
             for (const auto &grp : tor_.group[s]) parallel = parallel || grp.size() > 1;
             if (!parallel) {
-                // One port per direction: the LFT row is a lookup by destination switch.
+                // One port per direction: the LFT row is a lookup by destination switch, then
+                // this switch's own LIDs.
                 std::array<PortNum, torus::kGroups + 1> port_of{};  // [group + 1], group -1: here
                 for (unsigned g = 0; g < torus::kGroups; ++g)
                     if (!tor_.group[s][g].empty()) port_of[g + 1] = tor_.group[s][g].front();
                 const std::int8_t *next = next_.data() + s * S;
-                for (SwitchIdx d = 0; d < S; ++d) port_to[d] = port_of[next[d] + 1];
-                for (const LidDest &x : lids_) {
-                    lrow[x.lid] = x.sw == s ? x.port : port_to[x.sw];
-                    srow[x.lid] = sl_row[x.sw];
+                PortNum *to = port_to.data(), *lft = lrow.data();
+                std::uint8_t *sls = srow.data();
+                for (SwitchIdx d = 0; d < S; ++d) to[d] = port_of[next[d] + 1];
+                for (Lid l = 1; l <= max_lid; ++l) {
+                    lft[l] = to[lid_sw[l]];
+                    sls[l] = sl[lid_sw[l]];
                 }
+                for (const Dest &x : dests_[s])
+                    for (Lid l = x.first; l < x.first + x.count; ++l) lrow[l] = x.port;
                 continue;
             }
-            for (const LidDest &x : lids_) srow[x.lid] = sl_row[x.sw];
+            for (Lid l = 1; l <= max_lid; ++l) srow[l] = sl[lid_sw[l]];
             // Parallel links are taken round robin in destination order, switch and host LIDs
             // counted apart (as OpenSM does).
             std::array<std::array<unsigned, torus::kGroups>, 2> rr{};  // [host?][group]
@@ -254,12 +271,8 @@ class Torus2QoS final : public Engine {
     std::vector<SwitchIdx> next_sw_;        // [d * S + s]: the switch s forwards to
     std::vector<std::uint8_t> len_;         // [s * S + d]: route length in switch hops
     std::vector<std::vector<Dest>> dests_;  // by destination switch
-    struct LidDest {
-        Lid lid;
-        SwitchIdx sw;  // destination switch
-        PortNum port;  // 0 for the switch's own LID, else its host port
-    };
-    std::vector<LidDest> lids_;  // every routed LID, in LID order
+    std::vector<SwitchIdx> lid_sw_;         // by LID: destination switch, S if no port owns it
+    std::vector<std::uint8_t> lid_host_;    // by LID: 1 if a host port owns it
     torus::MasterTree master_;
     bool built_ = false;
     torus::TorusSnapshot placed_;                      // the torus being routed
