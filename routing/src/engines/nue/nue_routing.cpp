@@ -133,7 +133,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
-    const std::size_t total = 3 * (dests.size() + switch_lids.size());
+    const std::size_t total = 3 * dests.size() + switch_lids.size();
     // What a layer starts from does not depend on the destination order: its central node, escape
     // tree and the complete CDG with the escape paths marked. Built once, copied for each order.
     struct LayerStart {
@@ -159,23 +159,25 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // Routes every destination in `order` into out; returns the most routes on one channel. Gives
     // up (returns give_up) as soon as one channel carries give_up routes: loads only grow, so
     // this order can no longer beat the one that set give_up.
+    // Writes the last search's routes toward lid into out.
+    auto store = [&](const CdgDijkstra &search, RoutingTables &out, Lid lid) {
+        const LidTarget &tg = g.target(lid);
+        const std::uint8_t extra = tg.is_switch ? 0 : 1;
+        const auto &next = search.next();
+        const auto &hops = search.hops();
+        for (SwitchIdx s : search.settled()) {
+            out.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
+            out.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+        }
+    };
+    // Routes the destinations (CA LIDs, and switch LIDs that count as endpoints) in `order` into
+    // out, leaving the channel weights in `weight`; returns the most routes on one channel.
     auto route_all = [&](const std::vector<Lid> &order, RoutingTables &out, NueStats &ns,
-                         std::uint64_t give_up) -> std::uint64_t {
+                         std::uint64_t give_up, std::vector<std::uint64_t> &weight) -> std::uint64_t {
         out.reset(f);
         out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
-        std::vector<std::uint64_t> weight(ch.size(), p2);  // P^2 + load: minimal paths unless refused
+        weight.assign(ch.size(), p2);  // P^2 + load: minimal paths unless refused
         CdgDijkstra search(ch, weight);
-        auto store = [&](Lid lid) {
-            const LidTarget &tg = g.target(lid);
-            const std::uint8_t extra = tg.is_switch ? 0 : 1;
-            const auto &next = search.next();
-            const auto &hops = search.hops();
-            for (SwitchIdx s : search.settled()) {
-                out.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
-                out.hops[s][lid] =
-                    static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
-            }
-        };
         for (unsigned layer = 0; layer < part.used; ++layer) {
             std::vector<Lid> mine;
             for (Lid l : order)
@@ -189,7 +191,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                 if (!search.route(g.target(lid).sw, &cdg, &escape)) ++ns.escape_routed;
                 const std::uint64_t heaviest = search.add_load(sources);
                 if (heaviest >= p2 && heaviest - p2 >= give_up) return give_up;
-                store(lid);
+                store(search, out, lid);
                 if (progress && (++done % 256 == 0)) progress(done, total);
             }
         }
@@ -198,28 +200,34 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         ns.destinations = order.size();
         for (SwitchIdx s = 0; s < n; ++s)
             for (Lid lid : order) out.path_sl[s][lid] = part.layer[lid];
-        // Switch LIDs outside the endpoint set: balanced routes, no dependency constraint, SL 0.
-        for (Lid lid : switch_lids) {
-            search.route(g.target(lid).sw, nullptr, nullptr);
-            store(lid);
-            if (progress && (++done % 256 == 0)) progress(done, total);
-        }
         ns.rejected_dependencies = search.rejected();
         return busiest;
     };
     const NueStats before = st;
-    std::uint64_t best = route_all(dests, t, st, ~std::uint64_t{0});
+    std::vector<std::uint64_t> kept_weight, alt_weight;
+    std::uint64_t best = route_all(dests, t, st, ~std::uint64_t{0}, kept_weight);
     const std::pair<const std::vector<Lid> *, NueOrder> others[] = {{&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
     for (const auto &[order, which] : others) {
         NueStats alt_st = before;
         RoutingTables alt;
-        const std::uint64_t busiest = route_all(*order, alt, alt_st, best);
+        const std::uint64_t busiest = route_all(*order, alt, alt_st, best, alt_weight);
         if (busiest < best) {
             best = busiest;
             t = std::move(alt);
             st = std::move(alt_st);
             st.order = which;
+            kept_weight.swap(alt_weight);
+        }
+    }
+    // Switch LIDs outside the endpoint set: balanced on the kept order's weights, no dependency
+    // constraint, SL 0. They add no load, so they are routed once, for the kept routes only.
+    if (!switch_lids.empty()) {
+        CdgDijkstra search(ch, kept_weight);
+        for (Lid lid : switch_lids) {
+            search.route(g.target(lid).sw, nullptr, nullptr);
+            store(search, t, lid);
+            if (progress && (++done % 256 == 0)) progress(done, total);
         }
     }
 
