@@ -92,7 +92,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     constexpr std::uint32_t kNoLink = ~std::uint32_t{0}, kCaLink = kNoLink - 1;
     std::vector<std::uint64_t> dist(n + 1);
     std::vector<std::uint32_t> used(n + 1);  // link over which the switch was reached
-    std::vector<std::uint8_t> len(n + 1), done(n + 1);
+    std::vector<std::uint8_t> len(n + 1);
     std::vector<SwitchIdx> settled;
     std::vector<std::uint64_t> carried(n + 1);
     SsspHeap heap;
@@ -106,6 +106,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::vector<std::uint8_t> hops;
         std::vector<std::pair<std::uint32_t, SwitchIdx>> cand;
         std::vector<std::uint32_t> cand_off;
+        // Per switch (by index), its links one hop away from the destination, in port order.
+        std::vector<std::uint32_t> down, down_off;
         std::uint32_t max_hop = 0;
     };
     std::vector<Layers> memo(n);
@@ -117,7 +119,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<std::uint32_t> hop(n);
     std::vector<SwitchIdx> bfs_buf(n);
     std::vector<std::pair<std::uint32_t, SwitchIdx>> cand_buf(off[n]);
-    auto layers_of = [&](SwitchIdx d) -> const Layers & {
+    auto layers_of = [&](SwitchIdx d) -> Layers & {
         if (!memo[d].bfs.empty()) return memo[d];
         Layers &L = scratch;
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
@@ -145,6 +147,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::size_t bytes = tail * 5 + nc * 8 + L.cand_off.size() * 4;
         Layers &out = memo_bytes + bytes > kMemoLimit ? L : memo[d];
         if (&out != &L) memo_bytes += bytes, out.cand_off = L.cand_off;
+        out.down.clear(), out.down_off.clear();
         out.bfs.assign(bfs, bfs + tail);
         out.cand.assign(cand, cand + nc);
         out.hops.resize(tail);
@@ -154,22 +157,44 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         return out;
     };
 
+    // The outward links of layers L, in port order per switch (built on the first tie at its
+    // destination; most destinations never need them).
+    auto with_down = [&](Layers &L) -> const Layers & {
+        if (!L.down_off.empty()) return L;
+        constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+        std::fill(hop.begin(), hop.end(), kUnseen);
+        for (std::size_t k = 0; k < L.bfs.size(); ++k) hop[L.bfs[k]] = L.hops[k];
+        L.down_off.resize(n + 1);
+        for (SwitchIdx y = 0; y < n; ++y) {
+            L.down_off[y] = static_cast<std::uint32_t>(L.down.size());
+            if (hop[y] == kUnseen) continue;
+            for (std::uint32_t e = off[y], ee = off[y + 1]; e < ee; ++e)
+                if (hop[peer_of[e]] == hop[y] + 1) L.down.push_back(e);
+        }
+        L.down_off[n] = static_cast<std::uint32_t>(L.down.size());
+        if (&L != &scratch) memo_bytes += (L.down.size() + n + 1) * 4;
+        return L;
+    };
+
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
-    // from the queue relaxes its links in port order, a strictly cheaper cost replacing.
-    auto dijkstra = [&](const LidTarget &tg) {
+    // from the queue relaxes its links in port order, a strictly cheaper cost replacing. (A
+    // switch already taken has a cost no higher than the current one, and every link costs at
+    // least 1, so it is never replaced: no need to mark them.) With layers L, where routes are
+    // known to stay minimal, only the links one hop further out can replace anything, and only
+    // those are tried.
+    auto dijkstra = [&](const LidTarget &tg, const Layers *L) {
         heap.assign(adj, n + 1, kInf);
-        for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink, done[s] = 0;
+        for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         if (!tg.is_switch) heap.push(src, kInf);
-        dist[src] = 0, used[src] = kNoLink, done[src] = 1, len[src] = 0;
+        dist[src] = 0, used[src] = kNoLink, len[src] = 0;
         heap.set_key(src, 0);
         settled.clear();
         for (std::uint32_t cur = heap.pop(); cur != SsspHeap::kNone; cur = heap.pop()) {
-            done[cur] = 1;
             if (cur == n) {  // the CA: its one link, to its switch
                 const SwitchIdx x = tg.sw;
-                if (!done[x] && 1 < dist[x]) dist[x] = 1, used[x] = kCaLink, heap.set_key(x, 1);
+                if (1 < dist[x]) dist[x] = 1, used[x] = kCaLink, heap.set_key(x, 1);
                 continue;
             }
             if (used[cur] != kNoLink)
@@ -177,11 +202,20 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     (used[cur] == kCaLink ? 0u : len[from[used[cur]]]) + 1u, kInfHops - 1u));
             settled.push_back(cur);
             const std::uint64_t d = dist[cur];
-            for (std::uint32_t i = off[cur]; i < off[cur + 1]; ++i) {
-                const SwitchIdx x = peer_of[i];
-                if (done[x]) continue;
-                const std::uint64_t nd = d + weight[i];
-                if (nd < dist[x]) dist[x] = nd, used[x] = i, heap.set_key(x, nd);
+            std::uint64_t *dv = dist.data();
+            const std::uint64_t *wv = weight.data();
+            const SwitchIdx *pv = peer_of.data();
+            auto relax = [&](std::uint32_t i) {
+                const SwitchIdx x = pv[i];
+                const std::uint64_t nd = d + wv[i];
+                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.set_key(x, nd);
+            };
+            if (L) {
+                const std::uint32_t *k = L->down.data() + L->down_off[cur],
+                                    *ke = L->down.data() + L->down_off[cur + 1];
+                for (; k != ke; ++k) relax(*k);
+            } else {
+                for (std::uint32_t i = off[cur], ie = off[cur + 1]; i != ie; ++i) relax(i);
             }
         }
     };
@@ -197,10 +231,12 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<std::uint8_t *> hops_row(n);
     for (SwitchIdx s = 0; s < n; ++s) lft_row[s] = t.lft[s].data(), hops_row[s] = t.hops[s].data();
     std::vector<SwitchIdx> up(n);
+    enum class Pass { kRouted, kTie, kNotMinimal };
+    const Layers *tied = nullptr;  // the layers of the destination when the pass met a tie
     auto layered = [&](Lid lid, const LidTarget &tg) {
-        const Layers &L = layers_of(tg.sw);
-        if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
-        if ((std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 >= kInf) return false;
+        Layers &L = layers_of(tg.sw);
+        if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return Pass::kNotMinimal;
+        if ((std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 >= kInf) return Pass::kNotMinimal;
         const std::size_t m = L.bfs.size();
         dist[tg.sw] = 0, carried[tg.sw] = 0;
         for (std::size_t k = 1; k < m; ++k) {
@@ -223,7 +259,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     tie = true;
                 }
             }
-            if (tie) return false;
+            if (tie) return tied = &with_down(L), Pass::kTie;
             dist[x] = best, used[x] = via, up[x] = vy, carried[x] = lids_at[x];
         }
         // Forwarding entries and route lengths, then the load: each switch sends one route per
@@ -242,17 +278,18 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             max_extra = std::max(max_extra, w - p2);
             carried[up[x]] += carried[x];
         }
-        return true;
+        return Pass::kRouted;
     };
 
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        if (layered(lid, tg)) {
+        const Pass pass = layered(lid, tg);
+        if (pass == Pass::kRouted) {
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }
-        dijkstra(tg);
+        dijkstra(tg, pass == Pass::kTie ? tied : nullptr);
         for (SwitchIdx s : settled) {
             if (s == tg.sw && tg.is_switch) {
                 lft_row[s][lid] = 0;
