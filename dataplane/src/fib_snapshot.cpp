@@ -17,6 +17,7 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
       fib4_raw_(fib4_->get()),
       fib6_raw_(fib6_->get()),
       nhgs_(std::move(nhgs)),
+      nhg_count_(static_cast<std::uint32_t>(nhgs_.size())),
       members_(std::move(members)),
       lids_(std::move(lids)),
       lft_raw_(lids_->lft.data()),

@@ -108,6 +108,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     if (n6 != 0) fib.lookup6(v6_addr, nh6, n6);
 
     unsigned i4 = 0, i6 = 0;
+    unsigned na = 0;  // ARS frames of this burst, in a register rather than in ars_n_
     for (std::uint16_t i = 0; i < n; ++i) {
         rte_mbuf *m = pkts[i];
         const Parsed &r = rec_[i];
@@ -137,12 +138,12 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         if (selector_.is_ars(*nhg)) {
             // ACL stage, then one burst ARS selection once the whole burst is looked up. The
             // engine's request is written here, field by field, and read by the engine in place.
-            ars_pending_[ars_n_] = PendingArs{m, nhg, index, i};
-            ars::SelectRequest &q = ars_req_[ars_n_];
+            ars_pending_[na] = PendingArs{m, nhg, index, i};
+            ars::SelectRequest &q = ars_req_[na];
             q.flow_hash = r.hash;
             q.nhg = nhg->id;
             q.verdict = acl != nullptr ? classify(m, parsed_[i], *acl) : ars::AclVerdict{};
-            ++ars_n_;
+            ++na;
             continue;
         }
         const MemberChoice c = selector_.select(fib, SelectionRequest{index, nhg, r.hash, now_tsc, true});
@@ -152,6 +153,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         }
         send_ip(m, r, index, *c.member);
     }
+    ars_n_ = na;
     if (ars_n_ != 0) {
         if (capturing())
             finish_ars_captured(fib, now_tsc);

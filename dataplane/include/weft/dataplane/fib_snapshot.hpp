@@ -76,7 +76,7 @@ class FibSnapshot {
     void lookup6(std::uint8_t (*ips)[16], std::uint64_t *nhg_index, unsigned n) const noexcept;
 
     const NhgEntry *nhg(std::uint32_t index) const noexcept {
-        return index < nhgs_.size() && nhgs_[index].member_count != 0 ? &nhgs_[index] : nullptr;
+        return index < nhg_count_ && nhgs_[index].member_count != 0 ? &nhgs_[index] : nullptr;
     }
     std::span<const ResolvedMember> members(const NhgEntry &e) const noexcept {
         return {members_.data() + e.first_member, e.member_count};
@@ -109,6 +109,7 @@ class FibSnapshot {
     rte_fib *fib4_raw_;
     rte_fib6 *fib6_raw_;
     std::vector<NhgEntry> nhgs_;  // indexed by NHG index
+    std::uint32_t nhg_count_;     // nhgs_.size(), without the division by sizeof(NhgEntry) per frame
     std::vector<ResolvedMember> members_;
     std::shared_ptr<const LidTables> lids_;
     const std::uint32_t *lft_raw_;
