@@ -26,7 +26,6 @@ LayeredCdg::LayeredCdg(const SwitchGraph &g) {
         }
     }
     seen_.assign(channels, 0);
-    seen_back_.assign(channels, 0);
 }
 
 void LayeredCdg::open_layer() {
@@ -42,40 +41,32 @@ bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
     auto &ord = l.ord;
     if (ord[x] < ord[y]) return true;
     const std::uint32_t lb = ord[y], ub = ord[x];
-    if (++epoch_ == 0) {
-        std::fill(seen_.begin(), seen_.end(), 0), std::fill(seen_back_.begin(), seen_back_.end(), 0);
-        epoch_ = 1;
-    }
-    // Forward from y through channels ordered before x, and backward from x through channels
-    // ordered after y, a step of each in turn: a channel both reach (x itself included) closes
-    // a cycle, found after about twice the smaller of the two searches. Without a cycle both
-    // run to the end (the reordering needs both sets).
+    if (++epoch_ == 0) std::fill(seen_.begin(), seen_.end(), 0), epoch_ = 1;
+    // Forward from y through channels ordered before x: reaching x closes a cycle.
     fwd_.clear(), stack_.assign(1, y), seen_[y] = epoch_;
-    bwd_.clear(), back_stack_.assign(1, x), seen_back_[x] = epoch_;
-    while (!stack_.empty() || !back_stack_.empty()) {
-        if (!stack_.empty()) {
-            const std::uint32_t w = stack_.back();
-            stack_.pop_back();
-            fwd_.push_back(w);
-            const SwitchIdx h = head_[w];
-            const std::size_t base = std::size_t{w} * max_deg_;
-            for (std::uint32_t z = ch_begin_[h], k = 0; z < ch_begin_[h + 1]; ++z, ++k) {
-                if (!l.count[base + k]) continue;
-                if (seen_back_[z] == epoch_) return false;
-                if (ord[z] < ub && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
-            }
+    while (!stack_.empty()) {
+        const std::uint32_t w = stack_.back();
+        stack_.pop_back();
+        fwd_.push_back(w);
+        const SwitchIdx h = head_[w];
+        const std::size_t base = std::size_t{w} * max_deg_;
+        for (std::uint32_t z = ch_begin_[h], k = 0; z < ch_begin_[h + 1]; ++z, ++k) {
+            if (!l.count[base + k]) continue;
+            if (z == x) return false;
+            if (ord[z] < ub && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
         }
-        if (!back_stack_.empty()) {
-            const std::uint32_t w = back_stack_.back();
-            back_stack_.pop_back();
-            bwd_.push_back(w);
-            const SwitchIdx t = tail_[w];
-            for (std::uint32_t out = ch_begin_[t]; out < ch_begin_[t + 1]; ++out) {
-                const std::uint32_t z = reverse_[out];  // a channel entering t
-                if (!l.count[slot(z, w)]) continue;
-                if (seen_[z] == epoch_) return false;
-                if (ord[z] > lb && seen_back_[z] != epoch_) seen_back_[z] = epoch_, back_stack_.push_back(z);
-            }
+    }
+    // Backward from x through channels ordered after y.
+    bwd_.clear(), stack_.assign(1, x), seen_[x] = epoch_;
+    while (!stack_.empty()) {
+        const std::uint32_t w = stack_.back();
+        stack_.pop_back();
+        bwd_.push_back(w);
+        const SwitchIdx t = tail_[w];
+        for (std::uint32_t out = ch_begin_[t]; out < ch_begin_[t + 1]; ++out) {
+            const std::uint32_t z = reverse_[out];  // a channel entering t
+            if (!l.count[slot(z, w)]) continue;
+            if (ord[z] > lb && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
         }
     }
     // Everything that reaches x now precedes everything y reaches, in the positions they held.

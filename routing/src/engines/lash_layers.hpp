@@ -56,9 +56,9 @@ class LayeredCdg {
     std::size_t max_deg_ = 0;
     std::vector<Layer> layers_;
     // Search scratch for the order updates.
-    std::vector<std::uint32_t> seen_, seen_back_;  // reached forward / backward in this epoch
+    std::vector<std::uint32_t> seen_;
     std::uint32_t epoch_ = 0;
-    std::vector<std::uint32_t> stack_, back_stack_, fwd_, bwd_, pos_;
+    std::vector<std::uint32_t> stack_, fwd_, bwd_, pos_;
 };
 
 }  // namespace weft::routing::engines
