@@ -7,7 +7,9 @@
 #   - OpenSM routed with nue (no fallback),
 #   - the same (source, destination) pairs are delivered,
 #   - weft's routes are loop-free and free of credit loops within the layers it reports,
-#   - weft uses no more VLs than OpenSM (OpenSM's: the layers its log shows destinations in).
+#   - weft uses no more VLs than OpenSM (OpenSM's: the layers its log shows destinations in),
+#   - with --nue_no_metis (OpenSM's own split: CA LIDs by port-table order, round-robin) weft
+#     routes soundly in exactly as many layers as OpenSM.
 set -euo pipefail
 weft=$1 ref=$2 spec=$3 vls=$4
 for tool in ibsim opensm; do command -v "$tool" >/dev/null || { echo "skip: no $tool"; exit 77; }; done
@@ -40,4 +42,13 @@ grep -q '^verify: .* unreachable=0 .* loops=0 ' "$dir/weft.txt" || { echo "FAIL:
 grep -q '^credit-loops: none' "$dir/weft.txt" || { echo "FAIL: weft's routes have a credit loop"; fail=1; }
 [[ -n $weft_vls && $osm_vls -gt 0 && $weft_vls -le $osm_vls ]] ||
     { echo "FAIL: weft uses ${weft_vls:-?} VLs, OpenSM $osm_vls"; fail=1; }
+# Same partition as this OpenSM build: the same layer count, sound routes.
+"$weft" --topo "$dir/fabric.net" --guid2lid "$dir/osm/cache/guid2lid" -R nue --no_fallback -Q \
+    --nue_max_num_vls "$vls" --nue_no_metis --verify -q >"$dir/weft-rr.txt" || true
+cat "$dir/weft-rr.txt"
+rr_vls=$(sed -n 's/^routing: nue .*VLs \([0-9]*\).*/\1/p' "$dir/weft-rr.txt")
+grep -q '^verify: .* unreachable=0 .* loops=0 ' "$dir/weft-rr.txt" || { echo "FAIL: weft's routes (--nue_no_metis)"; fail=1; }
+grep -q '^credit-loops: none' "$dir/weft-rr.txt" || { echo "FAIL: credit loop (--nue_no_metis)"; fail=1; }
+[[ -n $rr_vls && $rr_vls -eq $osm_vls ]] ||
+    { echo "FAIL: with OpenSM's partition weft uses ${rr_vls:-?} VLs, OpenSM $osm_vls"; fail=1; }
 exit $fail
