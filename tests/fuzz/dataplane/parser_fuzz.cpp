@@ -1,10 +1,12 @@
 // libFuzzer target: the frame parser on arbitrary bytes. Besides "no crash, no out-of-bounds
 // read" it checks what the forwarding stage relies on: every offset of an accepted frame lies
-// inside the frame, and the hash is the hash of the key.
+// inside the frame, and the hash is the hash of the key. The worker's IPv4 fast path runs on the
+// same bytes: whatever it accepts, the full parser must accept with the same result.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 
+#include "weft/dataplane/ipv4_fast_parse.hpp"
 #include "weft/dataplane/parser.hpp"
 
 using namespace weft::dataplane;
@@ -18,6 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         ParsedPacket p;
         const DropReason r = parse_frame(frame, cfg, p);
         if (static_cast<std::size_t>(r) >= kDropReasonCount) std::abort();
+        FastParsed f{};
+        if (parse_ipv4_fast(data, size, cfg.verify_ipv4_checksum, f)) {
+            const std::uint32_t dst = (std::uint32_t{p.key.dst[0]} << 24) |
+                                      (std::uint32_t{p.key.dst[1]} << 16) |
+                                      (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
+            if (r != DropReason::None || p.kind != PacketKind::Ipv4 || p.l3_offset != kFastL3Offset ||
+                p.ttl != f.ttl || p.hash != f.hash || dst != f.dst4)
+                std::abort();
+        }
         if (r != DropReason::None) continue;
         if (p.l3_offset < 14 || p.l3_offset >= size) std::abort();
         if (p.l4_offset != 0 && (p.l4_offset <= p.l3_offset || p.l4_offset >= size)) std::abort();
