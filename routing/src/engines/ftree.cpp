@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "engines/engines.hpp"
+#include "engines/osm_guid_order.hpp"
 #include "engines/switch_graph.hpp"
 #include "engines/updown_routing.hpp"
 #include "weft/routing/ftree.hpp"
@@ -265,14 +266,15 @@ std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
 }
 
 std::string FatTree::index_switches() {
-    // OpenSM's tuples: BFS from the first leaf (by GUID); a switch found going down gets its
-    // parent's tuple with the rank byte +1 and the next free value at index rank+1, going up
-    // the rank byte -1 and the next free value at index rank.
+    // OpenSM's tuples: BFS from the first leaf in its switch table (osm_table_key order); a switch found
+    // going down gets its parent's tuple with the rank byte +1 and the next free value at index rank+1, going
+    // up the rank byte -1 and the next free value at index rank.
     const std::size_t n = sw_.size();
     std::unordered_set<std::uint64_t> used;
     SwitchIdx first = kNone;
     for (SwitchIdx s = 0; s < n; ++s)
-        if (sw_[s].leaf && (first == kNone || guid_[s] < guid_[first])) first = s;
+        if (sw_[s].leaf && (first == kNone || osm_table_key(guid_[s]) < osm_table_key(guid_[first])))
+            first = s;
     auto assign = [&](SwitchIdx s, std::uint64_t t) {
         sw_[s].tuple = t;
         sw_[s].indexed = true;
@@ -393,13 +395,17 @@ void FatTree::set_route(SwitchIdx sw, PortNum port, unsigned hops) {
 }
 
 void FatTree::resort(std::uint32_t off, std::uint32_t len) {
-    // Stable insertion sort by load: OpenSM re-sorts port groups by load on every visit; only
-    // increments happen, so keeping the slots sorted after each change is the same order.
+    // OpenSM re-sorts port groups by load on every visit, equal loads by the remote switch's
+    // index (tuple); only increments happen, so keeping the slots sorted after each change
+    // gives the same order. Insertion sort: the slots are nearly sorted already.
     Slot *v = slots_.data() + off;
+    auto after = [&](const Slot &a, const Slot &b) {  // a sorts after b
+        return a.key != b.key ? a.key > b.key : sw_[a.remote].tuple > sw_[b.remote].tuple;
+    };
     for (std::uint32_t i = 1; i < len; ++i) {
         const Slot x = v[i];
         std::uint32_t j = i;
-        while (j > 0 && v[j - 1].key > x.key) v[j] = v[j - 1], --j;
+        while (j > 0 && after(v[j - 1], x)) v[j] = v[j - 1], --j;
         v[j] = x;
     }
 }
@@ -527,12 +533,13 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
         }
         for (; routed < max_cns_; ++routed) route_down_by_up(leaf, kNone, false, true, 0, 1);
     }
-    // Other CAs (I/O and service nodes) wherever they hang, by GUID order of their nodes.
-    std::vector<std::pair<Guid, std::pair<SwitchIdx, std::uint32_t>>> others;
+    // Other CAs (I/O and service nodes) wherever they hang, in OpenSM's CA table order (by node
+    // GUID, osm_table_key).
+    std::vector<std::pair<std::uint64_t, std::pair<SwitchIdx, std::uint32_t>>> others;
     for (SwitchIdx s = 0; s < n; ++s)
         for (auto gid : sw_[s].down) {
             const FtGroup &g = groups_[gid];
-            if (g.remote == kNone && !g.cn) others.push_back({f.node(g.ca).guid, {s, gid}});
+            if (g.remote == kNone && !g.cn) others.push_back({osm_table_key(f.node(g.ca).guid), {s, gid}});
         }
     std::stable_sort(others.begin(), others.end(), [](auto &a, auto &b) { return a.first < b.first; });
     for (auto &[guid, where] : others) {
@@ -542,10 +549,11 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
         route_down_by_up(where.first, kNone, true, true, g.io ? o.max_reverse_hops : 0, 1);
         end_lid(f.port(g.ca, g.ca_port).lid, t);
     }
-    // Switch LIDs: secondary routes only, in GUID order.
+    // Switch LIDs: secondary routes only, in OpenSM's switch table order (osm_table_key).
     std::vector<SwitchIdx> by_guid(n);
     for (SwitchIdx s = 0; s < n; ++s) by_guid[s] = s;
-    std::sort(by_guid.begin(), by_guid.end(), [&](SwitchIdx a, SwitchIdx b) { return guid_[a] < guid_[b]; });
+    std::sort(by_guid.begin(), by_guid.end(),
+              [&](SwitchIdx a, SwitchIdx b) { return osm_table_key(guid_[a]) < osm_table_key(guid_[b]); });
     for (SwitchIdx s : by_guid) {
         if (sw_lid_[s] == 0) continue;
         begin_lid();

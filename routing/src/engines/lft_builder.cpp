@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "engines/osm_guid_order.hpp"
+
 namespace weft::routing::engines {
 
 namespace {
@@ -32,14 +34,16 @@ std::vector<RouteOrderEntry> listed_first(const Fabric &f, std::vector<RouteOrde
 
 std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
                                          const std::vector<Guid> &first) {
-    // OpenSM: end ports of the switches with the most end ports first (switches by GUID within
-    // equal counts), each switch's ports in port order; then every other LID owner by port GUID.
+    // OpenSM: end ports of the switches with the most end ports first (switches in its switch
+    // table's order within equal counts: a stable sort), each switch's ports in port order; then
+    // every other LID owner in its port table's order. Both tables are GUID maps walked in
+    // osm_table_key order.
     const std::size_t n = g.size();
     std::vector<SwitchIdx> sws(n);
     std::iota(sws.begin(), sws.end(), SwitchIdx{0});
     std::stable_sort(sws.begin(), sws.end(), [&](SwitchIdx a, SwitchIdx b) {
         if (g.end_ports(a) != g.end_ports(b)) return g.end_ports(a) > g.end_ports(b);
-        return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
+        return osm_table_key(f.node(f.switch_node(a)).guid) < osm_table_key(f.node(f.switch_node(b)).guid);
     });
     std::vector<RouteOrderEntry> order;
     std::vector<bool> taken(std::size_t{g.max_lid()} + 1, false);
@@ -55,7 +59,7 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
         }
     }
     struct Rest {
-        Guid guid;
+        std::uint64_t guid;  // osm_table_key of the port GUID
         RouteOrderEntry e;
     };
     std::vector<Rest> rest;
@@ -65,7 +69,7 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
         const Port &x = f.port(t.node, t.node_port);
         if (x.lid != l) continue;  // only base LIDs start an entry
         const Guid guid = t.is_switch ? f.node(t.node).guid : x.guid;
-        rest.push_back({guid, {l, 1u << x.lmc}});
+        rest.push_back({osm_table_key(guid), {l, 1u << x.lmc}});
     }
     std::stable_sort(rest.begin(), rest.end(), [](const Rest &a, const Rest &b) { return a.guid < b.guid; });
     for (const Rest &r : rest) order.push_back(r.e);
