@@ -26,6 +26,7 @@ namespace weft::routing::engines {
 namespace {
 
 constexpr SwitchIdx kNone = kNoSwitch;
+constexpr std::uint64_t kLoadUnit = std::uint64_t{1} << 32;  // one route in a Slot key
 
 struct FtPort {
     PortNum port = 0, remote_port = 0;
@@ -91,7 +92,10 @@ class FatTree {
 
     // Port groups of a switch in load order: a compact copy of the load next to the group id.
     struct Slot {
-        std::uint32_t key = 0, gid = 0;
+        // Sort key: the group's load (routes counted for this direction) in the high half, the
+        // remote switch's position in tuple order (OpenSM's tie-break) in the low half.
+        std::uint64_t key = 0;
+        std::uint32_t gid = 0;
         SwitchIdx remote = kNone;     // copied from the group: most visits only look at it
         bool remote_is_leaf = false;  // no switches below the remote: nothing to recurse into
         bool remote_has_ca = false;
@@ -361,7 +365,14 @@ void FatTree::build_slots() {
         for (auto gid : x.up) slots_.push_back({0, gid, groups_[gid].remote, false, false});
         x.up_len = static_cast<std::uint32_t>(slots_.size()) - x.up_off;
     }
+    std::vector<SwitchIdx> by_tuple(sw_.size());
+    for (SwitchIdx s = 0; s < by_tuple.size(); ++s) by_tuple[s] = s;
+    std::sort(by_tuple.begin(), by_tuple.end(),
+              [&](SwitchIdx a, SwitchIdx b) { return sw_[a].tuple < sw_[b].tuple; });
+    std::vector<std::uint32_t> index(sw_.size());
+    for (std::uint32_t i = 0; i < by_tuple.size(); ++i) index[by_tuple[i]] = i;
     for (Slot &sl : slots_) {
+        sl.key = index[sl.remote];
         sl.remote_is_leaf = !sw_[sl.remote].switch_below;
         sl.remote_has_ca = sw_[sl.remote].ca_below;
     }
@@ -399,13 +410,10 @@ void FatTree::resort(std::uint32_t off, std::uint32_t len) {
     // index (tuple); only increments happen, so keeping the slots sorted after each change
     // gives the same order. Insertion sort: the slots are nearly sorted already.
     Slot *v = slots_.data() + off;
-    auto after = [&](const Slot &a, const Slot &b) {  // a sorts after b
-        return a.key != b.key ? a.key > b.key : sw_[a.remote].tuple > sw_[b.remote].tuple;
-    };
     for (std::uint32_t i = 1; i < len; ++i) {
         const Slot x = v[i];
         std::uint32_t j = i;
-        while (j > 0 && after(v[j - 1], x)) v[j] = v[j - 1], --j;
+        while (j > 0 && v[j - 1].key > x.key) v[j] = v[j - 1], --j;
         v[j] = x;
     }
 }
@@ -429,7 +437,7 @@ bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
         const bool routed = slots[k].remote_is_leaf ? slots[k].remote_has_ca
                                                     : route_up_by_down(r, kNone, real, main, hops + 1);
         created |= routed;
-        if (routed) ++ports_[p].up, ++g.up, ++slots[k].key, moved = true;
+        if (routed) ++ports_[p].up, ++g.up, slots[k].key += kLoadUnit, moved = true;
     }
     if (moved) resort(x.down_off, x.down_len);
     if (real && all_checked)
@@ -455,7 +463,7 @@ bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
     if (main) {
         ++best.down;
         ++ports_[bp].down;
-        ++up[0].key;
+        up[0].key += kLoadUnit;
         if (real && (hop_[best.remote] == kInfHops || hops + 1 < hop_[best.remote])) {
             set_route(best.remote, ports_[bp].remote_port, hops + 1);
             created |= route_down_by_up(best.remote, sw, real, main, credit, hops + 1);
@@ -488,24 +496,34 @@ void FatTree::begin_lid() {
 void FatTree::end_lid(Lid lid, RoutingTables &t) {
     // Routes are found per LID (a column of every table); gather columns and write them in
     // blocks so each switch row is touched once per block, not once per LID.
+    // Raw pointers: byte stores may alias the vectors' own pointers, which the compiler would
+    // otherwise reload on every step.
     const std::size_t n = sw_.size();
     const std::size_t j = block_lids_.size();
     block_lids_.push_back(lid);
+    const PortNum *col = col_port_.data();
+    const std::uint8_t *hop = hop_.data();
+    PortNum *bp = block_port_.data() + j;
+    std::uint8_t *bh = block_hop_.data() + j;
     for (SwitchIdx s = 0; s < n; ++s) {
-        block_port_[s * kBlock + j] = col_port_[s];
-        block_hop_[s * kBlock + j] = hop_[s];
+        bp[s * kBlock] = col[s];
+        bh[s * kBlock] = hop[s];
     }
     if (block_lids_.size() == kBlock) flush(t);
 }
 
 void FatTree::flush(RoutingTables &t) {
     const std::size_t n = sw_.size();
+    const Lid *lids = block_lids_.data();
+    const std::size_t m = block_lids_.size();
     for (SwitchIdx s = 0; s < n; ++s) {
-        auto &lft = t.lft[s];
-        auto &hops = t.hops[s];
-        for (std::size_t j = 0; j < block_lids_.size(); ++j) {
-            lft[block_lids_[j]] = block_port_[s * kBlock + j];
-            hops[block_lids_[j]] = block_hop_[s * kBlock + j];
+        PortNum *lft = t.lft[s].data();
+        std::uint8_t *hops = t.hops[s].data();
+        const PortNum *bp = block_port_.data() + s * kBlock;
+        const std::uint8_t *bh = block_hop_.data() + s * kBlock;
+        for (std::size_t j = 0; j < m; ++j) {
+            lft[lids[j]] = bp[j];
+            hops[lids[j]] = bh[j];
         }
     }
     block_lids_.clear();

@@ -69,22 +69,128 @@ inline PortNum pick_port_plain(const PortNum *cand, unsigned n, unsigned start_f
         if (load[cand[k]] < least) least = load[cand[k]], best = cand[k];
     return best;
 }
+// The first least-loaded candidate by a plain scan: cheapest for a few candidates.
+inline PortNum pick_port_scan(const PortNum *cand, unsigned n, const std::uint32_t *load) {
+    PortNum best = cand[0];
+    std::uint32_t least = load[best];
+    for (unsigned k = 1; k < n; ++k)
+        if (load[cand[k]] < least) least = load[cand[k]], best = cand[k];
+    return best;
+}
 // pick_port_plain from the first candidate (start_from 1), resuming at `at` while some candidate
-// there on still carries `least`; a full scan otherwise, which resets least/at.
+// there on still carries `least`. Invariant: every candidate carries at least `least` and those
+// before `at` more (loads only grow). When none from `at` on carries `least` any more, the new
+// least is the smaller of the minima before and from `at` (the earlier one on a tie), found in
+// one pass over the candidates.
 inline PortNum pick_port_first(const PortNum *cand, unsigned n, const std::uint32_t *load,
                                std::uint32_t &least, std::uint8_t &at) {
-    for (unsigned k = at; k < n; ++k)
-        if (load[cand[k]] == least) {
+    std::uint32_t tail_least = 0xFFFFFFFFu;
+    unsigned tail_at = at;
+    for (unsigned k = at; k < n; ++k) {
+        const std::uint32_t l = load[cand[k]];
+        if (l == least) {
             at = static_cast<std::uint8_t>(k);
             return cand[k];
         }
-    least = 0xFFFFFFFFu;
-    for (unsigned k = 0; k < n; ++k)
-        if (load[cand[k]] < least) least = load[cand[k]], at = static_cast<std::uint8_t>(k);
+        if (l < tail_least) tail_least = l, tail_at = k;
+    }
+    std::uint32_t head_least = 0xFFFFFFFFu;
+    unsigned head_at = 0;
+    for (unsigned k = 0; k < at; ++k)
+        if (load[cand[k]] < head_least) head_least = load[cand[k]], head_at = k;
+    if (head_least <= tail_least)
+        least = head_least, at = static_cast<std::uint8_t>(head_at);
+    else
+        least = tail_least, at = static_cast<std::uint8_t>(tail_at);
     return cand[at];
 }
 void note_remote(const Fabric &f, SwitchIdx s, PortNum port, std::vector<RemoteUse> &remote);
 }  // namespace detail
+
+// One LID of the route order, flattened for the one-LID-per-port case (LMC 0, no search order).
+struct RouteStep {
+    Lid lid = 0;
+    SwitchIdx sw = kNoSwitch;  // the switch the LID lands on
+    PortNum port = 0;          // that switch's port toward it (0: its own LID)
+    bool counted = true;       // adds to the chosen port's load (switch LIDs do not by default)
+};
+
+// Per destination switch of the switch being built: its candidates in LftScratch::cand and
+// pick_port_first's resume state.
+struct DestCands {
+    std::int32_t begin = -1;  // -1 = not computed yet
+    std::uint8_t len = 0, at = 0;
+    std::uint32_t least = 0xFFFFFFFFu;
+};
+
+// build_equalized_lfts for LMC 0 without a port search order: the same choices, with the route
+// order resolved once for all switches instead of per switch and LID.
+template <class Allowed>
+void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
+                      const std::vector<RouteOrderEntry> &order, Allowed &&allowed) {
+    const std::size_t n = g.size();
+    std::vector<RouteStep> steps;
+    steps.reserve(order.size());
+    for (const RouteOrderEntry &e : order) {
+        const LidTarget &tg = g.target(e.base);
+        if (tg.sw == kNoSwitch) continue;
+        steps.push_back({e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)});
+    }
+    // Raw pointers in the loop: byte stores (LFT entries) may alias a vector's own pointers,
+    // which the compiler would otherwise reload after each of them.
+    std::vector<DestCands> dest;
+    std::vector<PortNum> cand;
+    std::vector<std::uint32_t> load;
+    std::vector<std::uint8_t> skip;  // ports left out of equalization, by port number
+    std::vector<std::uint32_t> pick_buf;
+    const RouteStep *const first = steps.data(), *const last = first + steps.size();
+    for (SwitchIdx s = 0; s < n; ++s) {
+        PortNum *const lft = t.lft[s].data();
+        const std::uint8_t *const hops = t.hops[s].data();
+        const auto ignored = ignored_ports(f, o, s);
+        skip.assign(ignored.size(), 0);
+        for (std::size_t p = 0; p < ignored.size(); ++p) skip[p] = ignored[p] ? 1 : 0;
+        skip[0] = 1;  // a switch's own LIDs load no port
+        dest.assign(n, DestCands{});
+        const auto links = g.links(s);
+        cand.resize(n * links.size());  // at most every link for every destination switch
+        load.assign(std::size_t{f.node(f.switch_node(s)).num_ports} + 1, 0);
+        DestCands *const dc = dest.data();
+        PortNum *const cp = cand.data();
+        std::uint32_t *const ld = load.data();
+        const std::uint8_t *const sk = skip.data();
+        pick_buf.resize(links.size());
+        std::uint32_t *const pick = pick_buf.data();
+        std::int32_t used = 0;
+        for (const RouteStep *r = first; r != last; ++r) {
+            PortNum port;
+            if (r->sw == s) {
+                port = r->port;
+            } else {
+                if (hops[r->lid] == kInfHops) continue;
+                DestCands &d = dc[r->sw];
+                if (d.begin < 0) {
+                    // Link indices first (no byte stores inside the loop, see above), then ports.
+                    d.begin = used;
+                    unsigned k = 0, found = 0;
+                    for (const SwitchLink &l : links) {
+                        if (allowed(s, l, r->lid)) pick[found++] = k;
+                        ++k;
+                    }
+                    for (unsigned c = 0; c < found; ++c) cp[used++] = links[pick[c]].port;
+                    d.len = static_cast<std::uint8_t>(found);
+                }
+                if (d.len == 0) continue;
+                // Both pickers give the first least-loaded candidate; resuming pays off only
+                // when a destination switch has many candidates.
+                port = d.len <= 4 ? detail::pick_port_scan(cp + d.begin, d.len, ld)
+                                  : detail::pick_port_first(cp + d.begin, d.len, ld, d.least, d.at);
+            }
+            lft[r->lid] = port;
+            if (r->counted && !sk[port]) ++ld[port];
+        }
+    }
+}
 
 // allowed(s, link, lid): may switch s send `lid` over `link`? Asked once per (s, destination
 // switch) with a representative LID, so it must depend on the destination switch only.
@@ -96,6 +202,8 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
     std::uint32_t max_count = 1;
     for (const auto &e : order) max_count = std::max(max_count, e.count);
     const bool lmc_aware = o.lmc > 0;
+    if (max_count == 1 && !lmc_aware && o.port_search_order.empty())
+        return build_plain_lfts(f, g, o, t, order, allowed);
     std::vector<std::vector<detail::RemoteUse>> remote(lmc_aware ? order.size() : 0);
     LftScratch sc;
     for (SwitchIdx s = 0; s < n; ++s) {

@@ -69,9 +69,15 @@ void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &
     const auto w = port_weights(f, o);
     for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
     // A port is a min-hop choice when its far switch is one hop (or the port's weight) closer.
+    if (w.empty())
+        return engines::build_equalized_lfts(f, g, o, t,
+                                             [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
+                                                 const std::uint8_t there = t.hops[l.peer][lid];
+                                                 return there != kInfHops && there + 1 == t.hops[s][lid];
+                                             });
     engines::build_equalized_lfts(f, g, o, t, [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
         const std::uint8_t here = t.hops[s][lid], there = t.hops[l.peer][lid];
-        const unsigned step = w.empty() ? 1u : w[s][l.port];
+        const unsigned step = w[s][l.port];
         return there != kInfHops && there + step == here;
     });
 }
