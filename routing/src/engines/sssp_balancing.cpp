@@ -1,4 +1,5 @@
 #include "engines/sssp_balancing.hpp"
+#include "engines/osm_guid_order.hpp"
 #include "engines/sssp_heap.hpp"
 
 #include <algorithm>
@@ -18,19 +19,6 @@ LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     }
     links_ = e;
 }
-
-namespace {
-
-// OpenSM keeps switches in a map keyed by the node GUID as stored (network byte order) and
-// compared as a host integer: on a little-endian host that is the byte-reversed GUID. Its
-// adjacency list, and so the start order of the Dijkstra queue, follow that order.
-std::uint64_t stored_guid_order(Guid g) {
-    std::uint64_t r = 0;
-    for (int i = 0; i < 8; ++i) r = (r << 8) | ((g >> (8 * i)) & 0xFF);
-    return r;
-}
-
-}  // namespace
 
 void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 const std::function<void(std::size_t, std::size_t)> &progress) {
@@ -63,13 +51,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     const std::uint64_t p2 = all_lids * all_lids;
     std::vector<std::uint64_t> weight(off[n], p2);
 
-    // OpenSM's switch order, and its destination order: switches with the most LIDs first
-    // (a stable sort of that order), the CA LIDs of each switch in port order, then the
-    // switches' own LIDs in the same switch order.
+    // OpenSM's switch order (its GUID table order, osm_table_key: its adjacency list, and so the
+    // start order of the Dijkstra queue, follow it), and its destination order: switches with the
+    // most LIDs first (a stable sort of that order), the CA LIDs of each switch in port order,
+    // then the switches' own LIDs in the same switch order.
     std::vector<SwitchIdx> adj(n);
     for (SwitchIdx s = 0; s < n; ++s) adj[s] = s;
     std::vector<std::uint64_t> map_key(n);
-    for (SwitchIdx s = 0; s < n; ++s) map_key[s] = stored_guid_order(f.node(f.switch_node(s)).guid);
+    for (SwitchIdx s = 0; s < n; ++s) map_key[s] = osm_table_key(f.node(f.switch_node(s)).guid);
     std::sort(adj.begin(), adj.end(), [&](SwitchIdx a, SwitchIdx b) { return map_key[a] < map_key[b]; });
     std::vector<SwitchIdx> sws = adj;
     std::stable_sort(sws.begin(), sws.end(),

@@ -9,6 +9,7 @@
 
 #include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/layer_partition.hpp"
+#include "engines/osm_guid_order.hpp"
 #include "weft/routing/nue.hpp"
 
 namespace weft::routing {
@@ -107,9 +108,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // ordered by the byte-swapped value (checked against its log's layer of every LID).
     auto port_table_key = [&](Lid l) {
         const LidTarget &x = g.target(l);
-        std::uint64_t v = f.port(x.node, x.node_port).guid, swapped = 0;
-        for (int i = 0; i < 8; ++i, v >>= 8) swapped = (swapped << 8) | (v & 0xFF);
-        return swapped;
+        return osm_table_key(f.port(x.node, x.node_port).guid);
     };
     std::vector<Lid> port_table = dests;
     std::stable_sort(port_table.begin(), port_table.end(), [&](Lid a, Lid b) {
