@@ -248,11 +248,14 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
                     const PortNum *cand = sc.cand.data() + sc.cand_begin[tg.sw];
                     std::array<PortNum, 256> rotated;
                     if (!search_rank.empty() && start != 1) {
-                        // The search resumes after the previous LID's port in search order, not
-                        // in port order: hand the pickers the candidates rotated to start there.
+                        // OpenSM takes the previous LID's port + 1 as a position in the search
+                        // order (position 0 is port 0, so a port of rank r sits at r + 1) and
+                        // scans cyclically from there: hand the pickers the candidates rotated
+                        // to start at the first one at or after that position.
+                        const unsigned pos = start % static_cast<unsigned>(sc.load.size());
                         unsigned from = 0;
-                        for (unsigned c = 0; c < len; ++c)
-                            if (cand[c] == lft[lid - 1]) from = c + 1;
+                        while (from < len && search_rank[cand[from]] + 1u < pos) ++from;
+                        if (from == len) from = 0;
                         for (unsigned c = 0; c < len; ++c) rotated[c] = cand[(from + c) % len];
                         cand = rotated.data();
                         start = 1;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # option_files_vs_opensm.sh WEFT_ROUTE OPENSM_REF
 # OpenSM's option files give byte-identical LFTs in weft and in OpenSM 3.3.23 on ibsim:
-#   -O port search ordering, -w hop weights, -X routing order (minhop, 324-host fat tree) and
-#   -m switch IDs (updn rooted by -a on a 5x5 torus, where equal-rank links exist),
+#   -O port search ordering (also with LMC 1), -w hop weights, -X routing order (minhop,
+#   324-host fat tree) and -m switch IDs (updn rooted by -a on a 5x5 torus, where equal-rank
+#   links exist),
 #   -O with dor (the dimension order, 4x3 mesh; also with LMC 1).
 # Each case also checks that the file changed OpenSM's tables, so the comparison means something.
 set -euo pipefail
@@ -44,6 +45,10 @@ leaf0=$(guid_of "$tdump" L1-0000) leaf4=$(guid_of "$tdump" L1-0004) spine0=$(gui
 printf '%s 36 35 34 33 32 31 30 29 28 27 26 25 24 23 22 21 20 19\n%s 30 20 # the rest in port order\n' \
     "$leaf0" "$leaf4" >"$dir/order.txt"
 case_ port_order "$tree" minhop "$tdump" -O "$dir/order.txt"
+# With LMC 1 the second LID of each end port resumes at the previous LID's port + 1, taken by
+# OpenSM as a position in the search order, not as a port.
+"$ref" "$tree" minhop "$dir/tree-lmc" -- -l 1 >/dev/null
+case_ port_order_lmc "$tree" minhop "$dir/tree-lmc/dump/opensm-lfts.dump" -O "$dir/order.txt" -l 1
 printf '%s 19 3\n%s 20 2\n%s 5 4 # a spine port\n' "$leaf0" "$leaf0" "$spine0" >"$dir/weights.txt"
 case_ hop_weights "$tree" minhop "$tdump" -w "$dir/weights.txt"
 grep . "$dir/tree-plain/cache/guid2lid" | grep -v "^$leaf0\|^$spine0" | sed -n '300p;40p;250p' | awk '{ print $1 }' \
