@@ -18,12 +18,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 from weft_frames import udp4, write_pcap
+from weft_session import run_steps
 
 WEFT = sys.argv[1]
 failures = []
@@ -73,15 +72,10 @@ def run(name, pcap, commands, steps):
             "--vdev=net_pcap0,rx_pcap=%s,tx_pcap=%s/%s_out0.pcap,infinite_rx=1" % (pcap, work, name),
             "--vdev=net_null1,no-rx=1", "--vdev=net_null2,no-rx=1", "--vdev=net_null3,no-rx=1",
             "--", "-i", "--cmdline-file", cmds, "--run-time", "25"]
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for delay, line in steps:
-        time.sleep(delay)
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-    out, _ = proc.communicate(timeout=60)
+    rc, out = run_steps(args, steps)
     print("---- %s ----" % name)
     print(out[-6000:])
-    check(proc.returncode == 0, "%s: weft exits 0 (rc=%s)" % (name, proc.returncode))
+    check(rc == 0, "%s: weft exits 0 (rc=%s)" % (name, rc))
     return out
 
 

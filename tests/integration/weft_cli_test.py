@@ -31,6 +31,7 @@ import tempfile
 import time
 
 from weft_frames import udp4, write_pcap
+from weft_session import run_steps
 
 WEFT = sys.argv[1]
 failures = []
@@ -310,13 +311,8 @@ def traffic_check(work):
     steps = [(1.0, stats), (0.0, "port stop 0"), (0.5, stats), (0.0, "clear port stats 1"), (0.0, stats),
              (0.0, "clear port stats 9"), (0.0, stats), (0.0, "clear port stats all"), (0.0, stats),
              (0.0, "show drops json"), (0.0, "port start 0"), (1.0, "port stop 0"), (0.5, stats), (0.0, "quit")]
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for delay, line in steps:
-        time.sleep(delay)
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-    out, _ = proc.communicate(timeout=60)
-    check(proc.returncode == 0, "traffic: weft exits 0 (rc=%s)" % proc.returncode)
+    rc, out = run_steps(args, steps)
+    check(rc == 0, "traffic: weft exits 0 (rc=%s)" % rc)
     got = []
     for line, text in outputs(out, [l for _, l in steps]):
         try:
@@ -377,13 +373,8 @@ def nhg_clear_check(work):
              [(0.0, "clear nhg stats all")] + [(0.0, l) for l in state] +
              [(0.0, "port start 0"), (1.0, "port stop 0"), (0.5, state[0])] + [(0.0, l) for l in state[1:]] +
              [(0.0, "quit")])
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for delay, line in steps:
-        time.sleep(delay)
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-    out, _ = proc.communicate(timeout=60)
-    check(proc.returncode == 0, "nhg: weft exits 0 (rc=%s)" % proc.returncode)
+    rc, out = run_steps(args, steps)
+    check(rc == 0, "nhg: weft exits 0 (rc=%s)" % rc)
     res = outputs(out, [l for _, l in steps])
     views = []  # (nhg packets by id, ARS group 3 counters, port stats) after each step block
     for i in range(0, len(res)):

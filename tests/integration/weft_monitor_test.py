@@ -22,12 +22,12 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 
 from weft_frames import udp4, write_pcap
+from weft_session import run_steps
 
 WEFT = sys.argv[1]
 failures = []
@@ -80,13 +80,8 @@ def run(work, name, setup, steps):
             "--vdev=net_pcap0,rx_pcap=%s" % os.path.join(work, "in.pcap"),
             "--vdev=net_null1,no-rx=1", "--vdev=net_null2,no-rx=1", "--vdev=net_null3,no-rx=1",
             "--", "-i", "--cmdline-file", cmds, "--run-time", "30"]
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for delay, line in steps:
-        time.sleep(delay)
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-    out, _ = proc.communicate(timeout=60)
-    check(proc.returncode == 0, "%s: weft exits 0 (rc=%s)" % (name, proc.returncode))
+    rc, out = run_steps(args, steps)
+    check(rc == 0, "%s: weft exits 0 (rc=%s)" % (name, rc))
     check("done, 0 errors" in out, "%s: the set-up commands are accepted" % name)
     return out
 
