@@ -31,8 +31,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+from weft_session import LiveWeft
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -130,7 +131,7 @@ def cleanup():
             subprocess.run(["ip", "link", "del", wside], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-class Weft:
+class Weft(LiveWeft):
     def __init__(self, name, work, route_cmds):
         self.prefix = "weft_netns_%s_%d" % (name, PID)
         cmds = os.path.join(work, name + ".txt")
@@ -142,21 +143,7 @@ class Weft:
                 "--log-level=lib.eal:warning"]
         args += ["--vdev=net_af_packet%d,iface=%s,qpairs=1" % (i, LINKS[i][0]) for i in range(3)]
         args += ["--", "-i", "--cmdline-file", cmds, "--run-time", "40"]
-        self.out = []
-        self.lock = threading.Lock()
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, bufsize=1)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            with self.lock:
-                self.out.append(line)
-
-    def text(self):
-        with self.lock:
-            return "".join(self.out)
+        self.start(args)
 
     def wait_for(self, pattern, timeout):
         end = time.monotonic() + timeout

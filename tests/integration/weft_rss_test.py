@@ -30,10 +30,10 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from weft_frames import udp4
+from weft_session import LiveWeft
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -64,7 +64,7 @@ def write_empty_pcap(path):
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
 
 
-class Weft:
+class Weft(LiveWeft):
     def __init__(self, work):
         self.prefix = "weft_rss_%d" % PID
         cmds = os.path.join(work, "setup.txt")
@@ -84,20 +84,7 @@ class Weft:
             args.append("--vdev=net_pcap%d,rx_pcap=%s,rx_pcap=%s,tx_pcap=%s,tx_pcap=%s" % (
                 p, empty, empty, os.path.join(work, "p%dq0.pcap" % p), os.path.join(work, "p%dq1.pcap" % p)))
         args += ["--", "-i", "--nb-cores", "2", "--rxq", "2", "--cmdline-file", cmds, "--run-time", "90"]
-        self.out, self.lock = [], threading.Lock()
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, bufsize=1)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            with self.lock:
-                self.out.append(line)
-
-    def text(self):
-        with self.lock:
-            return "".join(self.out)
+        self.start(args)
 
     def ask(self, command, timeout=15):
         """Sends `command` and returns the JSON line that follows its echo."""

@@ -118,6 +118,14 @@ const auto *const kPrintVls = ::testing::AddGlobalTestEnvironment(new PrintVls);
 
 class Properties : public ::testing::TestWithParam<std::tuple<std::string, FabricCase>> {};
 
+// "<engine>_<fabric>" with every character gtest does not allow in a name made '_'.
+std::string case_name(const ::testing::TestParamInfo<std::tuple<std::string, FabricCase>> &info) {
+    std::string n = std::get<0>(info.param) + "_" + std::get<1>(info.param).name;
+    for (char &c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
 TEST_P(Properties, EnginePromises) {
     const auto &[engine, fc] = GetParam();
     const Promise *p = promise(engine);
@@ -169,13 +177,7 @@ TEST_P(Properties, EnginePromises) {
 INSTANTIATE_TEST_SUITE_P(All, Properties,
                          ::testing::Combine(::testing::ValuesIn(EngineRegistry::instance().names()),
                                             ::testing::ValuesIn(kFabrics)),
-                         [](const auto &param_info) {
-                             std::string n =
-                                 std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param).name;
-                             for (char &c : n)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return n;
-                         });
+                         case_name);
 
 // LMC 1 on a few families: an engine that says it supports LMC keeps its promises for every LID
 // of every group; one that does not is refused by the chain with OpenSM's reason.
@@ -226,13 +228,7 @@ const FabricCase kLmcFabrics[] = {
 INSTANTIATE_TEST_SUITE_P(All, LmcProperties,
                          ::testing::Combine(::testing::ValuesIn(EngineRegistry::instance().names()),
                                             ::testing::ValuesIn(kLmcFabrics)),
-                         [](const auto &param_info) {
-                             std::string n =
-                                 std::get<0>(param_info.param) + "_" + std::get<1>(param_info.param).name;
-                             for (char &c : n)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return n;
-                         });
+                         case_name);
 
 }  // namespace
 }  // namespace weft::routing
