@@ -13,12 +13,10 @@
 // on pure fat trees.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <unordered_set>
 
 #include "engines/engines.hpp"
 #include "engines/osm_guid_order.hpp"
-#include "engines/switch_graph.hpp"
 #include "engines/updown_routing.hpp"
 #include "weft/routing/ftree.hpp"
 
@@ -38,8 +36,8 @@ struct FtGroup {
     NodeIdx ca = kNoNode;
     PortNum ca_port = 0;
     bool cn = false, io = false;
+    bool up = false;                     // the remote switch is nearer the roots
     std::uint32_t first = 0, count = 0;  // ports
-    std::uint32_t up = 0, down = 0;
 };
 
 struct FtSwitch {
@@ -47,7 +45,7 @@ struct FtSwitch {
     bool leaf = false;  // has compute nodes
     std::uint64_t tuple = 0;
     bool indexed = false;
-    std::vector<std::uint32_t> up, down;  // group ids
+    std::uint32_t gbeg = 0, gend = 0;  // its groups in groups_, in port order
     std::uint32_t cns = 0;
     // Routing view: switch groups only, as ranges of FatTree::slots_.
     std::uint32_t up_off = 0, up_len = 0, down_off = 0, down_len = 0;
@@ -78,37 +76,35 @@ class FatTree {
     FtreeCaOrder ca_order(const Fabric &f) const;
 
   private:
-    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned hops);
-    bool route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit, unsigned hops);
+    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, unsigned hops);
+    void route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit, unsigned hops);
+    bool nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const;
     std::uint32_t least_up_port(const FtGroup &g) const;
     std::uint32_t least_down_port(const FtGroup &g) const;
     void set_route(SwitchIdx sw, PortNum port, unsigned hops);
     void resort(std::uint32_t off, std::uint32_t len);
-    void begin_lid();
-    void end_lid(Lid lid, RoutingTables &t);
-    void flush(RoutingTables &t);
+    void sift_first(std::uint32_t off, std::uint32_t len);
+    void begin_lid(Lid lid);
+    std::string rank_switches(const Fabric &f, const RoutingOptions &o);
     std::string index_switches();
     void build_slots();
 
-    // Port groups of a switch in load order: a compact copy of the load next to the group id.
+    // Port groups of a switch in load order: the load next to the group id.
     struct Slot {
         // Sort key: the group's load (routes counted for this direction) in the high half, the
         // remote switch's position in tuple order (OpenSM's tie-break) in the low half.
         std::uint64_t key = 0;
         std::uint32_t gid = 0;
-        SwitchIdx remote = kNone;     // copied from the group: most visits only look at it
-        bool remote_is_leaf = false;  // no switches below the remote: nothing to recurse into
-        bool remote_has_ca = false;
+        SwitchIdx remote = kNone;  // copied from the group: most visits only look at it
     };
     std::vector<Slot> slots_;
+    // Per switch: bit 0 = switches below it, bit 1 = CAs below it (read for every remote visited).
+    static constexpr std::uint8_t kSwitchBelow = 1, kCaBelow = 2;
+    std::vector<std::uint8_t> below_kind_;
     // Per LID and per set of switches below: the fewest hops at which a switch with that set
     // below has checked all of them. Hops only shrink within a LID, so a later visit with at
     // least as many hops would skip every one of them (the check that dominates at scale).
     std::vector<std::uint8_t> below_done_;
-    static constexpr std::size_t kBlock = 64;
-    std::vector<PortNum> col_port_, block_port_;
-    std::vector<std::uint8_t> block_hop_;
-    std::vector<Lid> block_lids_;
 
     std::vector<FtSwitch> sw_;
     std::vector<FtGroup> groups_;
@@ -118,117 +114,151 @@ class FatTree {
     std::vector<Lid> sw_lid_;
     unsigned leaf_rank_ = 0;
     std::uint32_t max_cns_ = 0;
-    // Per routed LID: hops from each switch (kInfHops = not routed yet).
+    // The LID being routed, the hops to it from each switch (kInfHops = not routed yet), and
+    // each switch's LFT and hop rows, written directly as routes are found.
+    Lid lid_ = 0;
     std::vector<std::uint8_t> hop_;
+    std::vector<PortNum *> lft_row_;
+    std::vector<std::uint8_t *> hop_row_;
 };
 
 std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
     if (o.lmc > 0) return "LMC > 0 is not supported by fat-tree routing";
-    const SwitchGraph g(f);
-    const std::size_t n = g.size();
+    const std::size_t n = f.switch_count();
     if (n == 0) return "not a switched subnet";
     sw_.assign(n, {});
     guid_.resize(n);
     sw_lid_.resize(n);
+    // Port groups, in port order: one per remote switch (its ports in port order), one per CA
+    // port. A switch's groups are contiguous in groups_, their ports contiguous in ports_.
+    groups_.clear();
+    ports_.clear();
+    std::vector<std::uint32_t> group_of(n, 0), seen_by(n, 0);  // per remote switch, stamped s + 1
+    std::vector<std::uint32_t> placed;                         // ports placed per group of s
     for (SwitchIdx s = 0; s < n; ++s) {
-        guid_[s] = f.node(f.switch_node(s)).guid;
-        sw_lid_[s] = f.port(f.switch_node(s), 0).lid;
-    }
-    // Compute nodes: the CN list, else every CA port; a leaf is a switch with one cabled to it.
-    std::vector<SwitchIdx> leaves;
-    for (SwitchIdx s = 0; s < n; ++s) {
-        const auto ports = f.ports(f.switch_node(s));
+        const NodeIdx node = f.switch_node(s);
+        guid_[s] = f.node(node).guid;
+        sw_lid_[s] = f.port(node, 0).lid;
+        const auto ports = f.ports(node);
+        FtSwitch &x = sw_[s];
+        x.gbeg = static_cast<std::uint32_t>(groups_.size());
         for (PortNum p = 1; p < ports.size(); ++p) {
-            const Port &x = ports[p];
-            if (!x.linked() || f.node(x.peer).is_switch()) continue;
-            const Node &ca = f.node(x.peer);
-            const Port &cp = f.port(x.peer, x.peer_port);
-            if (cp.lid == 0) continue;
-            if (o.cn_guids.empty() || listed(o.cn_guids, cp.guid, ca.guid)) ++sw_[s].cns;
+            const Port &pt = ports[p];
+            if (!pt.linked() || pt.peer == node) continue;  // loopback cables carry no routes
+            const Node &peer = f.node(pt.peer);
+            if (peer.is_switch()) {
+                const SwitchIdx r = peer.sw;
+                if (seen_by[r] == s + 1) {
+                    ++groups_[group_of[r]].count;
+                    continue;
+                }
+                seen_by[r] = s + 1;
+                group_of[r] = static_cast<std::uint32_t>(groups_.size());
+                FtGroup grp;
+                grp.remote = r;
+                grp.count = 1;
+                groups_.push_back(grp);
+            } else {
+                const Port &cp = f.port(pt.peer, pt.peer_port);
+                if (cp.lid == 0) continue;
+                FtGroup grp;
+                grp.ca = pt.peer;
+                grp.ca_port = pt.peer_port;
+                grp.cn = o.cn_guids.empty() || listed(o.cn_guids, cp.guid, peer.guid);
+                grp.io = listed(o.io_guids, cp.guid, peer.guid);
+                grp.count = 1;
+                groups_.push_back(grp);
+                if (grp.cn) ++x.cns;
+            }
         }
-        if (sw_[s].cns) sw_[s].leaf = true, leaves.push_back(s);
+        x.gend = static_cast<std::uint32_t>(groups_.size());
+        x.leaf = x.cns > 0;
+        // Place the ports group by group, each group's in port order.
+        auto at = static_cast<std::uint32_t>(ports_.size());
+        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid)
+            groups_[gid].first = at, at += groups_[gid].count;
+        ports_.resize(at);
+        placed.assign(x.gend - x.gbeg, 0);
+        std::uint32_t ca_gid = x.gbeg;
+        for (PortNum p = 1; p < ports.size(); ++p) {
+            const Port &pt = ports[p];
+            if (!pt.linked() || pt.peer == node) continue;
+            const Node &peer = f.node(pt.peer);
+            std::uint32_t gid;
+            if (peer.is_switch()) {
+                gid = group_of[peer.sw];
+            } else {
+                if (f.port(pt.peer, pt.peer_port).lid == 0) continue;
+                while (groups_[ca_gid].remote != kNone) ++ca_gid;  // CA groups come in port order
+                gid = ca_gid++;
+            }
+            FtPort &fp = ports_[groups_[gid].first + placed[gid - x.gbeg]++];
+            fp.port = p;
+            fp.remote_port = pt.peer_port;
+        }
     }
+    return rank_switches(f, o);
+}
+
+std::string FatTree::rank_switches(const Fabric &f, const RoutingOptions &o) {
+    // A leaf is a switch with a compute node (the CN list, else every CA port) cabled to it.
+    const std::size_t n = sw_.size();
+    std::vector<SwitchIdx> leaves;
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (sw_[s].leaf) leaves.push_back(s);
     if (leaves.empty()) return "no compute nodes";
+    // Ranks by BFS over switch links, from the given roots or from the leaves.
     const bool roots_given = !o.root_guids.empty();
-    std::vector<unsigned> rank;
+    std::vector<SwitchIdx> from = leaves;
     if (roots_given) {
-        const auto roots = switches_named(f, o.root_guids);
-        if (roots.empty()) return "none of the root GUIDs names a switch of the fabric";
-        rank = bfs_rank(g, roots);
+        from = switches_named(f, o.root_guids);
+        if (from.empty()) return "none of the root GUIDs names a switch of the fabric";
+    }
+    constexpr unsigned kUnranked = UpDownRouting::kUnranked;
+    std::vector<unsigned> rank(n, kUnranked);
+    std::vector<SwitchIdx> queue;
+    queue.reserve(n);
+    for (SwitchIdx s : from)
+        if (rank[s] != 0) rank[s] = 0, queue.push_back(s);
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const FtSwitch &x = sw_[queue[i]];
+        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+            const SwitchIdx r = groups_[gid].remote;
+            if (r != kNone && rank[r] == kUnranked) rank[r] = rank[queue[i]] + 1, queue.push_back(r);
+        }
+    }
+    if (roots_given) {
         leaf_rank_ = rank[leaves.front()];
         for (SwitchIdx s : leaves)
             if (rank[s] != leaf_rank_)
                 return "compute nodes on switches of different ranks (" + std::to_string(rank[s]) + " and " +
                        std::to_string(leaf_rank_) + ")";
     } else {
-        rank = bfs_rank(g, leaves);
         unsigned top = 0;
         for (unsigned r : rank)
-            if (r != UpDownRouting::kUnranked) top = std::max(top, r);
+            if (r != kUnranked) top = std::max(top, r);
         for (unsigned &r : rank)
-            if (r != UpDownRouting::kUnranked) r = top - r;
+            if (r != kUnranked) r = top - r;
         leaf_rank_ = top;
     }
     for (SwitchIdx s = 0; s < n; ++s) {
-        if (rank[s] == UpDownRouting::kUnranked)
-            return "switch " + std::to_string(guid_[s]) + " is not connected";
+        if (rank[s] == kUnranked) return "switch " + std::to_string(guid_[s]) + " is not connected";
         sw_[s].rank = rank[s];
         if (rank[s] > leaf_rank_) return "switches below the leaf rank";
     }
     if (leaf_rank_ + 1 < 2 || leaf_rank_ + 1 > 8)
         return "tree rank " + std::to_string(leaf_rank_ + 1) + " is outside 2..8";
-
-    // Port groups, in port order: one per remote switch, one per CA port.
-    groups_.clear();
-    ports_.clear();
+    // Every switch link must join adjacent ranks; the lower rank is up.
     for (SwitchIdx s = 0; s < n; ++s) {
-        const NodeIdx node = f.switch_node(s);
-        const auto ports = f.ports(node);
-        std::vector<std::pair<SwitchIdx, std::uint32_t>> by_remote;
-        std::vector<std::pair<std::uint32_t, FtPort>> members;  // (group, port)
-        for (PortNum p = 1; p < ports.size(); ++p) {
-            const Port &x = ports[p];
-            if (!x.linked() || x.peer == node) continue;
-            const Node &peer = f.node(x.peer);
-            if (peer.is_switch()) {
-                const SwitchIdx r = peer.sw;
-                const unsigned rr = sw_[r].rank, rs = sw_[s].rank;
-                if (rr + 1 != rs && rs + 1 != rr)
-                    return "link between switches of rank " + std::to_string(rs) + " and " +
-                           std::to_string(rr) + " (not a fat tree)";
-                auto it =
-                    std::find_if(by_remote.begin(), by_remote.end(), [&](auto &e) { return e.first == r; });
-                std::uint32_t gid;
-                if (it == by_remote.end()) {
-                    gid = static_cast<std::uint32_t>(groups_.size());
-                    FtGroup grp;
-                    grp.remote = r;
-                    groups_.push_back(grp);
-                    by_remote.emplace_back(r, gid);
-                    (rr < rs ? sw_[s].up : sw_[s].down).push_back(gid);
-                } else {
-                    gid = it->second;
-                }
-                members.push_back({gid, FtPort{p, x.peer_port}});
-            } else {
-                const Port &cp = f.port(x.peer, x.peer_port);
-                if (cp.lid == 0) continue;
-                FtGroup grp;
-                grp.ca = x.peer;
-                grp.ca_port = x.peer_port;
-                grp.cn = o.cn_guids.empty() || listed(o.cn_guids, cp.guid, peer.guid);
-                grp.io = listed(o.io_guids, cp.guid, peer.guid);
-                const auto gid = static_cast<std::uint32_t>(groups_.size());
-                groups_.push_back(grp);
-                sw_[s].down.push_back(gid);
-                members.push_back({gid, FtPort{p, x.peer_port}});
-            }
-        }
-        std::stable_sort(members.begin(), members.end(), [](auto &a, auto &b) { return a.first < b.first; });
-        for (auto &[gid, port] : members) {
-            if (groups_[gid].count == 0) groups_[gid].first = static_cast<std::uint32_t>(ports_.size());
-            ++groups_[gid].count;
-            ports_.push_back(port);
+        const unsigned rs = sw_[s].rank;
+        for (std::uint32_t gid = sw_[s].gbeg; gid < sw_[s].gend; ++gid) {
+            FtGroup &g = groups_[gid];
+            if (g.remote == kNone) continue;
+            const unsigned rr = sw_[g.remote].rank;
+            if (rr + 1 != rs && rs + 1 != rr)
+                return "link between switches of rank " + std::to_string(rs) + " and " + std::to_string(rr) +
+                       " (not a fat tree)";
+            g.up = rr < rs;
         }
     }
     if (!roots_given) {
@@ -242,16 +272,20 @@ std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
         for (SwitchIdx s = 0; s < n; ++s) {
             const FtSwitch &x = sw_[s];
             Shape me;
-            me.up = x.up.size();
-            for (auto gid : x.up) {
-                if (me.up_w && me.up_w != groups_[gid].count) return "up port groups of unequal width";
-                me.up_w = groups_[gid].count;
+            for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+                const FtGroup &g = groups_[gid];
+                if (g.up) {
+                    ++me.up;
+                    if (me.up_w && me.up_w != g.count) return "up port groups of unequal width";
+                    me.up_w = g.count;
+                }
             }
-            for (auto gid : x.down) {
-                if (groups_[gid].remote == kNone) continue;
+            for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+                const FtGroup &g = groups_[gid];
+                if (g.up || g.remote == kNone) continue;
                 ++me.down;
-                if (me.down_w && me.down_w != groups_[gid].count) return "down port groups of unequal width";
-                me.down_w = groups_[gid].count;
+                if (me.down_w && me.down_w != g.count) return "down port groups of unequal width";
+                me.down_w = g.count;
             }
             Shape &ref = shape[x.rank];
             if (!ref.seen) {
@@ -272,9 +306,10 @@ std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
 std::string FatTree::index_switches() {
     // OpenSM's tuples: BFS from the first leaf in its switch table (osm_table_key order); a switch found
     // going down gets its parent's tuple with the rank byte +1 and the next free value at index rank+1, going
-    // up the rank byte -1 and the next free value at index rank.
+    // up the rank byte -1 and the next free value at index rank. Neighbours are taken in port order.
     const std::size_t n = sw_.size();
     std::unordered_set<std::uint64_t> used;
+    used.reserve(2 * n);
     SwitchIdx first = kNone;
     for (SwitchIdx s = 0; s < n; ++s)
         if (sw_[s].leaf && (first == kNone || osm_table_key(guid_[s]) < osm_table_key(guid_[first])))
@@ -294,39 +329,31 @@ std::string FatTree::index_switches() {
         }
         return ~std::uint64_t{0};
     };
-    auto by_tuple = [&](std::vector<std::uint32_t> &v) {
-        std::stable_sort(v.begin(), v.end(), [&](std::uint32_t a, std::uint32_t b) {
-            const SwitchIdx ra = groups_[a].remote, rb = groups_[b].remote;
-            if ((ra == kNone) != (rb == kNone)) return ra != kNone;  // switches before CAs
-            if (ra == kNone) return false;
-            return sw_[ra].tuple < sw_[rb].tuple;
-        });
-    };
     assign(first, tuple_set(0, 0, static_cast<std::uint8_t>(sw_[first].rank)));
     std::vector<SwitchIdx> queue{first};
+    queue.reserve(n);
     for (std::size_t i = 0; i < queue.size(); ++i) {
         const SwitchIdx s = queue[i];
-        if (sw_[s].rank < leaf_rank_) {
-            for (auto gid : sw_[s].down) {
-                const SwitchIdx r = groups_[gid].remote;
-                if (r == kNone || sw_[r].indexed) continue;
-                const auto t = next_free(sw_[s].tuple, true);
+        const FtSwitch &x = sw_[s];
+        if (x.rank < leaf_rank_) {
+            for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+                const FtGroup &g = groups_[gid];
+                if (g.up || g.remote == kNone || sw_[g.remote].indexed) continue;
+                const auto t = next_free(x.tuple, true);
                 if (t == ~std::uint64_t{0}) return "more than 255 switches in one direction";
-                assign(r, t);
-                queue.push_back(r);
+                assign(g.remote, t);
+                queue.push_back(g.remote);
             }
-            by_tuple(sw_[s].down);
         }
-        if (sw_[s].rank != 0) {
-            for (auto gid : sw_[s].up) {
-                const SwitchIdx r = groups_[gid].remote;
-                if (sw_[r].indexed) continue;
-                const auto t = next_free(sw_[s].tuple, false);
+        if (x.rank != 0) {
+            for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+                const FtGroup &g = groups_[gid];
+                if (!g.up || sw_[g.remote].indexed) continue;
+                const auto t = next_free(x.tuple, false);
                 if (t == ~std::uint64_t{0}) return "more than 255 switches in one direction";
-                assign(r, t);
-                queue.push_back(r);
+                assign(g.remote, t);
+                queue.push_back(g.remote);
             }
-            by_tuple(sw_[s].up);
         }
     }
     if (queue.size() != n) return "switches not reachable through the tree";
@@ -349,41 +376,58 @@ std::string FatTree::index_switches() {
 }
 
 void FatTree::build_slots() {
+    // Each switch's down and up switch groups, ordered by the remote switch's tuple (all loads
+    // are 0 at first), which is the order OpenSM starts from.
+    const std::size_t n = sw_.size();
+    std::vector<SwitchIdx> by_tuple(n);
+    for (SwitchIdx s = 0; s < n; ++s) by_tuple[s] = s;
+    std::sort(by_tuple.begin(), by_tuple.end(),
+              [&](SwitchIdx a, SwitchIdx b) { return sw_[a].tuple < sw_[b].tuple; });
+    std::vector<std::uint32_t> index(n);
+    for (std::uint32_t i = 0; i < n; ++i) index[by_tuple[i]] = i;
     slots_.clear();
-    for (FtSwitch &x : sw_) {
+    below_kind_.assign(n, 0);
+    auto by_key = [](const Slot &a, const Slot &b) { return a.key < b.key; };
+    for (SwitchIdx s = 0; s < n; ++s) {
+        FtSwitch &x = sw_[s];
         x.down_off = static_cast<std::uint32_t>(slots_.size());
-        for (auto gid : x.down) {
-            if (groups_[gid].remote == kNone) {
+        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+            const FtGroup &g = groups_[gid];
+            if (g.remote == kNone)
                 x.ca_below = true;
-                continue;
-            }
-            slots_.push_back({0, gid, groups_[gid].remote, false, false});
+            else if (!g.up)
+                slots_.push_back({index[g.remote], gid, g.remote});
         }
         x.down_len = static_cast<std::uint32_t>(slots_.size()) - x.down_off;
         x.switch_below = x.down_len > 0;
         x.up_off = static_cast<std::uint32_t>(slots_.size());
-        for (auto gid : x.up) slots_.push_back({0, gid, groups_[gid].remote, false, false});
+        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid)
+            if (groups_[gid].up) slots_.push_back({index[groups_[gid].remote], gid, groups_[gid].remote});
         x.up_len = static_cast<std::uint32_t>(slots_.size()) - x.up_off;
+        std::sort(slots_.begin() + x.down_off, slots_.begin() + x.up_off, by_key);
+        std::sort(slots_.begin() + x.up_off, slots_.end(), by_key);
+        below_kind_[s] =
+            static_cast<std::uint8_t>((x.switch_below ? kSwitchBelow : 0) | (x.ca_below ? kCaBelow : 0));
     }
-    std::vector<SwitchIdx> by_tuple(sw_.size());
-    for (SwitchIdx s = 0; s < by_tuple.size(); ++s) by_tuple[s] = s;
-    std::sort(by_tuple.begin(), by_tuple.end(),
-              [&](SwitchIdx a, SwitchIdx b) { return sw_[a].tuple < sw_[b].tuple; });
-    std::vector<std::uint32_t> index(sw_.size());
-    for (std::uint32_t i = 0; i < by_tuple.size(); ++i) index[by_tuple[i]] = i;
-    for (Slot &sl : slots_) {
-        sl.key = index[sl.remote];
-        sl.remote_is_leaf = !sw_[sl.remote].switch_below;
-        sl.remote_has_ca = sw_[sl.remote].ca_below;
+    // Number the distinct sets of switches below: a switch's down slots are now in tuple order,
+    // so equal sets are equal key sequences.
+    auto below = [&](SwitchIdx s) {
+        const Slot *b = slots_.data() + sw_[s].down_off;
+        return std::pair{b, b + sw_[s].down_len};
+    };
+    auto set_less = [&](SwitchIdx a, SwitchIdx b) {
+        const auto [a0, a1] = below(a);
+        const auto [b0, b1] = below(b);
+        return std::lexicographical_compare(a0, a1, b0, b1, by_key);
+    };
+    std::vector<SwitchIdx> order(by_tuple);
+    std::sort(order.begin(), order.end(), set_less);
+    std::uint32_t sets = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i > 0 && set_less(order[i - 1], order[i])) ++sets;
+        sw_[order[i]].below_set = sets;
     }
-    std::map<std::vector<SwitchIdx>, std::uint32_t> sets;
-    for (FtSwitch &x : sw_) {
-        std::vector<SwitchIdx> below;
-        for (std::uint32_t k = 0; k < x.down_len; ++k) below.push_back(slots_[x.down_off + k].remote);
-        std::sort(below.begin(), below.end());
-        x.below_set = sets.emplace(std::move(below), static_cast<std::uint32_t>(sets.size())).first->second;
-    }
-    below_done_.assign(sets.size(), kInfHops);
+    below_done_.assign(sets + 1, kInfHops);
 }
 
 std::uint32_t FatTree::least_up_port(const FtGroup &g) const {
@@ -400,9 +444,11 @@ std::uint32_t FatTree::least_down_port(const FtGroup &g) const {
     return best;
 }
 
-void FatTree::set_route(SwitchIdx sw, PortNum port, unsigned hops) {
-    col_port_[sw] = port;
-    hop_[sw] = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
+inline void FatTree::set_route(SwitchIdx sw, PortNum port, unsigned hops) {
+    const auto h = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
+    hop_[sw] = h;
+    lft_row_[sw][lid_] = port;
+    hop_row_[sw][lid_] = h;
 }
 
 void FatTree::resort(std::uint32_t off, std::uint32_t len) {
@@ -411,6 +457,7 @@ void FatTree::resort(std::uint32_t off, std::uint32_t len) {
     // gives the same order. Insertion sort: the slots are nearly sorted already.
     Slot *v = slots_.data() + off;
     for (std::uint32_t i = 1; i < len; ++i) {
+        if (v[i - 1].key <= v[i].key) continue;
         const Slot x = v[i];
         std::uint32_t j = i;
         while (j > 0 && v[j - 1].key > x.key) v[j] = v[j - 1], --j;
@@ -418,7 +465,16 @@ void FatTree::resort(std::uint32_t off, std::uint32_t len) {
     }
 }
 
-bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned hops) {
+void FatTree::sift_first(std::uint32_t off, std::uint32_t len) {
+    // Only the first slot's load grew (the up group a route went through): move it to its place.
+    Slot *v = slots_.data() + off;
+    const Slot x = v[0];
+    std::uint32_t j = 0;
+    while (j + 1 < len && v[j + 1].key < x.key) v[j] = v[j + 1], ++j;
+    v[j] = x;
+}
+
+bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, unsigned hops) {
     const FtSwitch &x = sw_[sw];
     if (!x.switch_below) return x.ca_below;  // a leaf: nothing below to route up
     if (real && hops >= below_done_[x.below_set]) return x.ca_below;
@@ -431,13 +487,13 @@ bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
             all_checked = false;
             continue;
         }
-        FtGroup &g = groups_[slots[k].gid];
-        const std::uint32_t p = least_up_port(g);
+        const std::uint32_t p = least_up_port(groups_[slots[k].gid]);
         if (real) set_route(r, ports_[p].remote_port, hops + 1);
-        const bool routed = slots[k].remote_is_leaf ? slots[k].remote_has_ca
-                                                    : route_up_by_down(r, kNone, real, main, hops + 1);
+        const std::uint8_t kind = below_kind_[r];
+        const bool routed =
+            (kind & kSwitchBelow) ? route_up_by_down(r, kNone, real, hops + 1) : (kind & kCaBelow) != 0;
         created |= routed;
-        if (routed) ++ports_[p].up, ++g.up, slots[k].key += kLoadUnit, moved = true;
+        if (routed) ++ports_[p].up, slots[k].key += kLoadUnit, moved = true;
     }
     if (moved) resort(x.down_off, x.down_len);
     if (real && all_checked)
@@ -445,28 +501,34 @@ bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
     return created;
 }
 
-bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit,
+// A secondary visit (credit 0) to a top switch that has already checked everything below it
+// at no more hops does nothing: skip the call.
+inline bool FatTree::nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const {
+    const FtSwitch &x = sw_[sw];
+    return credit == 0 && x.rank == 0 && (!x.switch_below || hops >= below_done_[x.below_set]);
+}
+
+void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit,
                                unsigned hops) {
-    bool created = route_up_by_down(sw, prev, real, main, hops);
+    route_up_by_down(sw, prev, real, hops);
     const FtSwitch &x = sw_[sw];
     if (x.rank == 0) {
         if (credit > 0)  // I/O nodes may turn down again at the top, a limited number of times
             for (std::uint32_t k = 0; k < x.down_len; ++k) {
-                const SwitchIdx r = groups_[slots_[x.down_off + k].gid].remote;
-                created |= route_down_by_up(r, sw, real, main, credit - 1, hops + 1);
+                const SwitchIdx r = slots_[x.down_off + k].remote;
+                route_down_by_up(r, sw, real, main, credit - 1, hops + 1);
             }
-        return created;
+        return;
     }
     Slot *up = slots_.data() + x.up_off;
-    FtGroup &best = groups_[up[0].gid];
-    const std::uint32_t bp = least_down_port(best);
     if (main) {
-        ++best.down;
+        const FtGroup &best = groups_[up[0].gid];
+        const std::uint32_t bp = least_down_port(best);
         ++ports_[bp].down;
         up[0].key += kLoadUnit;
         if (real && (hop_[best.remote] == kInfHops || hops + 1 < hop_[best.remote])) {
             set_route(best.remote, ports_[bp].remote_port, hops + 1);
-            created |= route_down_by_up(best.remote, sw, real, main, credit, hops + 1);
+            route_down_by_up(best.remote, sw, real, main, credit, hops + 1);
         }
     }
     if (real) {
@@ -475,78 +537,40 @@ bool FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool mai
             const FtGroup &g = groups_[up[k].gid];
             if (hop_[g.remote] != kInfHops && hops + 1 >= hop_[g.remote]) continue;
             set_route(g.remote, ports_[least_down_port(g)].remote_port, hops + 1);
-            created |= route_down_by_up(g.remote, sw, real, false, credit, hops + 1);
+            if (!nothing_to_do_at_top(g.remote, credit, hops + 1))
+                route_down_by_up(g.remote, sw, real, false, credit, hops + 1);
         }
     }
-    if (main) resort(x.up_off, x.up_len);
-    if (!real || credit == 0 || x.leaf) return created;
+    if (main) sift_first(x.up_off, x.up_len);
+    if (!real || credit == 0 || x.leaf) return;
     for (std::uint32_t k = 0; k < x.down_len; ++k) {
-        const SwitchIdx r = groups_[slots_[x.down_off + k].gid].remote;
-        created |= route_down_by_up(r, sw, real, true, credit - 1, hops + 1);
+        const SwitchIdx r = slots_[x.down_off + k].remote;
+        route_down_by_up(r, sw, real, true, credit - 1, hops + 1);
     }
-    return created;
 }
 
-void FatTree::begin_lid() {
+void FatTree::begin_lid(Lid lid) {
+    lid_ = lid;
     std::fill(hop_.begin(), hop_.end(), kInfHops);
     std::fill(below_done_.begin(), below_done_.end(), kInfHops);
-    std::fill(col_port_.begin(), col_port_.end(), kNoPort);
-}
-
-void FatTree::end_lid(Lid lid, RoutingTables &t) {
-    // Routes are found per LID (a column of every table); gather columns and write them in
-    // blocks so each switch row is touched once per block, not once per LID.
-    // Raw pointers: byte stores may alias the vectors' own pointers, which the compiler would
-    // otherwise reload on every step.
-    const std::size_t n = sw_.size();
-    const std::size_t j = block_lids_.size();
-    block_lids_.push_back(lid);
-    const PortNum *col = col_port_.data();
-    const std::uint8_t *hop = hop_.data();
-    PortNum *bp = block_port_.data() + j;
-    std::uint8_t *bh = block_hop_.data() + j;
-    for (SwitchIdx s = 0; s < n; ++s) {
-        bp[s * kBlock] = col[s];
-        bh[s * kBlock] = hop[s];
-    }
-    if (block_lids_.size() == kBlock) flush(t);
-}
-
-void FatTree::flush(RoutingTables &t) {
-    const std::size_t n = sw_.size();
-    const Lid *lids = block_lids_.data();
-    const std::size_t m = block_lids_.size();
-    for (SwitchIdx s = 0; s < n; ++s) {
-        PortNum *lft = t.lft[s].data();
-        std::uint8_t *hops = t.hops[s].data();
-        const PortNum *bp = block_port_.data() + s * kBlock;
-        const std::uint8_t *bh = block_hop_.data() + s * kBlock;
-        for (std::size_t j = 0; j < m; ++j) {
-            lft[lids[j]] = bp[j];
-            hops[lids[j]] = bh[j];
-        }
-    }
-    block_lids_.clear();
 }
 
 void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+    // Routes go straight into the tables (reset to unrouted by the chain), one LID at a time.
     const std::size_t n = sw_.size();
     hop_.assign(n, kInfHops);
-    col_port_.assign(n, kNoPort);
-    block_port_.assign(n * kBlock, kNoPort);
-    block_hop_.assign(n * kBlock, kInfHops);
-    block_lids_.clear();
+    lft_row_.resize(n);
+    hop_row_.resize(n);
+    for (SwitchIdx s = 0; s < n; ++s) lft_row_[s] = t.lft[s].data(), hop_row_[s] = t.hops[s].data();
     // Compute nodes, leaf by leaf in index order, then dummies for missing ones.
     for (SwitchIdx leaf : leaves_) {
         std::uint32_t routed = 0;
-        for (auto gid : sw_[leaf].down) {
+        for (std::uint32_t gid = sw_[leaf].gbeg; gid < sw_[leaf].gend; ++gid) {
             const FtGroup &g = groups_[gid];
             if (g.remote != kNone || !g.cn) continue;
-            const Lid lid = f.port(g.ca, g.ca_port).lid;
-            begin_lid();
+            begin_lid(f.port(g.ca, g.ca_port).lid);
             set_route(leaf, ports_[g.first].port, 1);
             route_down_by_up(leaf, kNone, true, true, 0, 1);
-            end_lid(lid, t);
             ++routed;
         }
         for (; routed < max_cns_; ++routed) route_down_by_up(leaf, kNone, false, true, 0, 1);
@@ -555,17 +579,16 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
     // GUID, osm_table_key).
     std::vector<std::pair<std::uint64_t, std::pair<SwitchIdx, std::uint32_t>>> others;
     for (SwitchIdx s = 0; s < n; ++s)
-        for (auto gid : sw_[s].down) {
+        for (std::uint32_t gid = sw_[s].gbeg; gid < sw_[s].gend; ++gid) {
             const FtGroup &g = groups_[gid];
             if (g.remote == kNone && !g.cn) others.push_back({osm_table_key(f.node(g.ca).guid), {s, gid}});
         }
     std::stable_sort(others.begin(), others.end(), [](auto &a, auto &b) { return a.first < b.first; });
     for (auto &[guid, where] : others) {
         const FtGroup &g = groups_[where.second];
-        begin_lid();
+        begin_lid(f.port(g.ca, g.ca_port).lid);
         set_route(where.first, ports_[g.first].port, 1);
         route_down_by_up(where.first, kNone, true, true, g.io ? o.max_reverse_hops : 0, 1);
-        end_lid(f.port(g.ca, g.ca_port).lid, t);
     }
     // Switch LIDs: secondary routes only, in OpenSM's switch table order (osm_table_key).
     std::vector<SwitchIdx> by_guid(n);
@@ -574,12 +597,10 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
               [&](SwitchIdx a, SwitchIdx b) { return osm_table_key(guid_[a]) < osm_table_key(guid_[b]); });
     for (SwitchIdx s : by_guid) {
         if (sw_lid_[s] == 0) continue;
-        begin_lid();
+        begin_lid(sw_lid_[s]);
         set_route(s, 0, 0);
         route_down_by_up(s, kNone, true, false, 0, 0);
-        end_lid(sw_lid_[s], t);
     }
-    flush(t);
 }
 
 FtreeCaOrder FatTree::ca_order(const Fabric &f) const {
@@ -587,7 +608,7 @@ FtreeCaOrder FatTree::ca_order(const Fabric &f) const {
     out.ok = true;
     for (SwitchIdx leaf : leaves_) {
         std::uint32_t printed = 0;
-        for (auto gid : sw_[leaf].down) {
+        for (std::uint32_t gid = sw_[leaf].gbeg; gid < sw_[leaf].gend; ++gid) {
             const FtGroup &g = groups_[gid];
             if (g.remote != kNone || !g.cn) continue;
             out.entries.emplace_back(f.port(g.ca, g.ca_port).lid, f.node(g.ca).desc);
