@@ -50,7 +50,6 @@ struct FtSwitch {
     // Routing view: switch groups only, as ranges of FatTree::slots_.
     std::uint32_t up_off = 0, up_len = 0, down_off = 0, down_len = 0;
     bool switch_below = false, ca_below = false;
-    std::uint32_t below_set = 0;  // id of the set of switches below (shared by e.g. a root group)
 };
 
 bool listed(const std::vector<Guid> &list, Guid a, Guid b) {
@@ -76,31 +75,53 @@ class FatTree {
     FtreeCaOrder ca_order(const Fabric &f) const;
 
   private:
-    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, unsigned hops);
-    void route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit, unsigned hops);
+    // Where the current LID's routes go: hops per switch (read back by the visits) and the
+    // switches' LFT and hop rows. Copied into locals by the visits, because byte stores into
+    // the rows could alias members and would force reloads after every store.
+    struct Column {
+        std::uint8_t *hop;
+        PortNum *const *lft;
+        std::uint8_t *const *hops;
+        Lid lid;
+        void set(SwitchIdx sw, PortNum port, unsigned h) const {
+            const auto b = static_cast<std::uint8_t>(std::min(h, unsigned{kInfHops - 1}));
+            hop[sw] = b;
+            lft[sw][lid] = port;
+            hops[sw][lid] = b;
+        }
+    };
+    // Port groups of a switch in load order.
+    struct Slot {
+        // Sort key: the group's load (routes counted for this direction) in the high half, the
+        // remote switch's position in tuple order (OpenSM's tie-break) in the low half.
+        std::uint64_t key = 0;
+        SwitchIdx remote = kNone;
+        std::uint32_t first : 24 = 0, count : 8 = 0;  // the group's ports in ports_
+    };
+    static constexpr std::size_t kMaxPorts = std::size_t{1} << 24;
+
+    Column column();
+    template <std::uint32_t FtPort::*Load>
+    static std::uint32_t least_port(const FtPort *ports, const Slot &s);
+    template <bool Real>
+    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, unsigned hops);
+    template <bool Real>
+    void route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned credit, unsigned hops);
     bool nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const;
-    std::uint32_t least_up_port(const FtGroup &g) const;
-    std::uint32_t least_down_port(const FtGroup &g) const;
-    void set_route(SwitchIdx sw, PortNum port, unsigned hops);
-    void resort(std::uint32_t off, std::uint32_t len);
-    void sift_first(std::uint32_t off, std::uint32_t len);
+    void set_route(SwitchIdx sw, PortNum port, unsigned hops) { column().set(sw, port, hops); }
+    static void resort(Slot *v, std::uint32_t len);
+    static void sift_first(Slot *v, std::uint32_t len);
     void begin_lid(Lid lid);
     std::string rank_switches(const Fabric &f, const RoutingOptions &o);
     std::string index_switches();
     void build_slots();
 
-    // Port groups of a switch in load order: the load next to the group id.
-    struct Slot {
-        // Sort key: the group's load (routes counted for this direction) in the high half, the
-        // remote switch's position in tuple order (OpenSM's tie-break) in the low half.
-        std::uint64_t key = 0;
-        std::uint32_t gid = 0;
-        SwitchIdx remote = kNone;  // copied from the group: most visits only look at it
-    };
     std::vector<Slot> slots_;
-    // Per switch: bit 0 = switches below it, bit 1 = CAs below it (read for every remote visited).
-    static constexpr std::uint8_t kSwitchBelow = 1, kCaBelow = 2;
+    // Per switch, read for every remote visited: what is below it, whether it is a top switch,
+    // and the id of the set of switches below it (shared by e.g. the switches of a root group).
+    static constexpr std::uint8_t kSwitchBelow = 1, kCaBelow = 2, kTop = 4;
     std::vector<std::uint8_t> below_kind_;
+    std::vector<std::uint32_t> below_set_;
     // Per LID and per set of switches below: the fewest hops at which a switch with that set
     // below has checked all of them. Hops only shrink within a LID, so a later visit with at
     // least as many hops would skip every one of them (the check that dominates at scale).
@@ -197,6 +218,7 @@ std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
             fp.remote_port = pt.peer_port;
         }
     }
+    if (ports_.size() >= kMaxPorts) return "more switch ports than the slot layout holds";
     return rank_switches(f, o);
 }
 
@@ -387,6 +409,7 @@ void FatTree::build_slots() {
     for (std::uint32_t i = 0; i < n; ++i) index[by_tuple[i]] = i;
     slots_.clear();
     below_kind_.assign(n, 0);
+    below_set_.assign(n, 0);
     auto by_key = [](const Slot &a, const Slot &b) { return a.key < b.key; };
     for (SwitchIdx s = 0; s < n; ++s) {
         FtSwitch &x = sw_[s];
@@ -396,18 +419,20 @@ void FatTree::build_slots() {
             if (g.remote == kNone)
                 x.ca_below = true;
             else if (!g.up)
-                slots_.push_back({index[g.remote], gid, g.remote});
+                slots_.push_back({index[g.remote], g.remote, g.first, g.count});
         }
         x.down_len = static_cast<std::uint32_t>(slots_.size()) - x.down_off;
         x.switch_below = x.down_len > 0;
         x.up_off = static_cast<std::uint32_t>(slots_.size());
-        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid)
-            if (groups_[gid].up) slots_.push_back({index[groups_[gid].remote], gid, groups_[gid].remote});
+        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
+            const FtGroup &g = groups_[gid];
+            if (g.up) slots_.push_back({index[g.remote], g.remote, g.first, g.count});
+        }
         x.up_len = static_cast<std::uint32_t>(slots_.size()) - x.up_off;
         std::sort(slots_.begin() + x.down_off, slots_.begin() + x.up_off, by_key);
         std::sort(slots_.begin() + x.up_off, slots_.end(), by_key);
-        below_kind_[s] =
-            static_cast<std::uint8_t>((x.switch_below ? kSwitchBelow : 0) | (x.ca_below ? kCaBelow : 0));
+        below_kind_[s] = static_cast<std::uint8_t>((x.switch_below ? kSwitchBelow : 0) |
+                                                   (x.ca_below ? kCaBelow : 0) | (x.rank == 0 ? kTop : 0));
     }
     // Number the distinct sets of switches below: a switch's down slots are now in tuple order,
     // so equal sets are equal key sequences.
@@ -425,37 +450,28 @@ void FatTree::build_slots() {
     std::uint32_t sets = 0;
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (i > 0 && set_less(order[i - 1], order[i])) ++sets;
-        sw_[order[i]].below_set = sets;
+        below_set_[order[i]] = sets;
     }
     below_done_.assign(sets + 1, kInfHops);
 }
 
-std::uint32_t FatTree::least_up_port(const FtGroup &g) const {
-    std::uint32_t best = g.first;
-    for (std::uint32_t i = g.first + 1; i < g.first + g.count; ++i)
-        if (ports_[i].up < ports_[best].up) best = i;
+FatTree::Column FatTree::column() {
+    return {hop_.data(), lft_row_.data(), hop_row_.data(), lid_};
+}
+
+template <std::uint32_t FtPort::*Load>
+std::uint32_t FatTree::least_port(const FtPort *ports, const Slot &s) {
+    const std::uint32_t first = s.first, end = first + std::uint32_t{s.count};
+    std::uint32_t best = first;
+    for (std::uint32_t i = first + 1; i < end; ++i)
+        if (ports[i].*Load < ports[best].*Load) best = i;
     return best;
 }
 
-std::uint32_t FatTree::least_down_port(const FtGroup &g) const {
-    std::uint32_t best = g.first;
-    for (std::uint32_t i = g.first + 1; i < g.first + g.count; ++i)
-        if (ports_[i].down < ports_[best].down) best = i;
-    return best;
-}
-
-inline void FatTree::set_route(SwitchIdx sw, PortNum port, unsigned hops) {
-    const auto h = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
-    hop_[sw] = h;
-    lft_row_[sw][lid_] = port;
-    hop_row_[sw][lid_] = h;
-}
-
-void FatTree::resort(std::uint32_t off, std::uint32_t len) {
+void FatTree::resort(Slot *v, std::uint32_t len) {
     // OpenSM re-sorts port groups by load on every visit, equal loads by the remote switch's
     // index (tuple); only increments happen, so keeping the slots sorted after each change
     // gives the same order. Insertion sort: the slots are nearly sorted already.
-    Slot *v = slots_.data() + off;
     for (std::uint32_t i = 1; i < len; ++i) {
         if (v[i - 1].key <= v[i].key) continue;
         const Slot x = v[i];
@@ -465,88 +481,95 @@ void FatTree::resort(std::uint32_t off, std::uint32_t len) {
     }
 }
 
-void FatTree::sift_first(std::uint32_t off, std::uint32_t len) {
-    // Only the first slot's load grew (the up group a route went through): move it to its place.
-    Slot *v = slots_.data() + off;
+void FatTree::sift_first(Slot *v, std::uint32_t len) {
+    // Only the first slot's load grew (the up group a route went through): move it to its
+    // place. Nested visits of the same switch only ever grow the first slot too, so the rest
+    // is sorted whenever this runs.
     const Slot x = v[0];
     std::uint32_t j = 0;
     while (j + 1 < len && v[j + 1].key < x.key) v[j] = v[j + 1], ++j;
     v[j] = x;
 }
 
-bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, bool real, unsigned hops) {
-    const FtSwitch &x = sw_[sw];
-    if (!x.switch_below) return x.ca_below;  // a leaf: nothing below to route up
-    if (real && hops >= below_done_[x.below_set]) return x.ca_below;
-    bool created = x.ca_below, moved = false, all_checked = true;
-    Slot *slots = slots_.data() + x.down_off;
-    for (std::uint32_t k = 0; k < x.down_len; ++k) {
+template <bool Real>
+bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, unsigned hops) {
+    const std::uint8_t here = below_kind_[sw];
+    const bool ca_below = (here & kCaBelow) != 0;
+    if (!(here & kSwitchBelow)) return ca_below;  // a leaf: nothing below to route up
+    std::uint8_t *const done = below_done_.data() + below_set_[sw];
+    if (Real && hops >= *done) return ca_below;
+    const Column col = column();
+    const std::uint8_t *const kind = below_kind_.data();
+    FtPort *const ports = ports_.data();
+    Slot *const slots = slots_.data() + sw_[sw].down_off;
+    const std::uint32_t len = sw_[sw].down_len;
+    const unsigned next = hops + 1;
+    bool created = ca_below, moved = false, all_checked = true;
+    for (std::uint32_t k = 0; k < len; ++k) {
         const SwitchIdx r = slots[k].remote;
-        if (real && hop_[r] != kInfHops && hops + 1 >= hop_[r]) continue;
+        if (Real && col.hop[r] != kInfHops && next >= col.hop[r]) continue;
         if (r == prev) {
             all_checked = false;
             continue;
         }
-        const std::uint32_t p = least_up_port(groups_[slots[k].gid]);
-        if (real) set_route(r, ports_[p].remote_port, hops + 1);
-        const std::uint8_t kind = below_kind_[r];
+        const std::uint32_t p = least_port<&FtPort::up>(ports, slots[k]);
+        if (Real) col.set(r, ports[p].remote_port, next);
+        const std::uint8_t kr = kind[r];
         const bool routed =
-            (kind & kSwitchBelow) ? route_up_by_down(r, kNone, real, hops + 1) : (kind & kCaBelow) != 0;
+            (kr & kSwitchBelow) ? route_up_by_down<Real>(r, kNone, next) : (kr & kCaBelow) != 0;
         created |= routed;
-        if (routed) ++ports_[p].up, slots[k].key += kLoadUnit, moved = true;
+        if (routed) ++ports[p].up, slots[k].key += kLoadUnit, moved = true;
     }
-    if (moved) resort(x.down_off, x.down_len);
-    if (real && all_checked)
-        below_done_[x.below_set] = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
+    if (moved) resort(slots, len);
+    if (Real && all_checked) *done = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
     return created;
 }
 
 // A secondary visit (credit 0) to a top switch that has already checked everything below it
 // at no more hops does nothing: skip the call.
-inline bool FatTree::nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const {
-    const FtSwitch &x = sw_[sw];
-    return credit == 0 && x.rank == 0 && (!x.switch_below || hops >= below_done_[x.below_set]);
+bool FatTree::nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const {
+    const std::uint8_t kind = below_kind_[sw];
+    return credit == 0 && (kind & kTop) && (!(kind & kSwitchBelow) || hops >= below_done_[below_set_[sw]]);
 }
 
-void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool real, bool main, unsigned credit,
-                               unsigned hops) {
-    route_up_by_down(sw, prev, real, hops);
+template <bool Real>
+void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned credit, unsigned hops) {
+    route_up_by_down<Real>(sw, prev, hops);
     const FtSwitch &x = sw_[sw];
+    const unsigned next = hops + 1;
     if (x.rank == 0) {
         if (credit > 0)  // I/O nodes may turn down again at the top, a limited number of times
-            for (std::uint32_t k = 0; k < x.down_len; ++k) {
-                const SwitchIdx r = slots_[x.down_off + k].remote;
-                route_down_by_up(r, sw, real, main, credit - 1, hops + 1);
-            }
+            for (std::uint32_t k = 0; k < x.down_len; ++k)
+                route_down_by_up<Real>(slots_[x.down_off + k].remote, sw, main, credit - 1, next);
         return;
     }
-    Slot *up = slots_.data() + x.up_off;
+    const Column col = column();
+    FtPort *const ports = ports_.data();
+    Slot *const up = slots_.data() + x.up_off;
+    const std::uint32_t up_len = x.up_len;
     if (main) {
-        const FtGroup &best = groups_[up[0].gid];
-        const std::uint32_t bp = least_down_port(best);
-        ++ports_[bp].down;
+        const Slot best = up[0];
+        const std::uint32_t bp = least_port<&FtPort::down>(ports, best);
+        ++ports[bp].down;
         up[0].key += kLoadUnit;
-        if (real && (hop_[best.remote] == kInfHops || hops + 1 < hop_[best.remote])) {
-            set_route(best.remote, ports_[bp].remote_port, hops + 1);
-            route_down_by_up(best.remote, sw, real, main, credit, hops + 1);
+        if (Real && (col.hop[best.remote] == kInfHops || next < col.hop[best.remote])) {
+            col.set(best.remote, ports[bp].remote_port, next);
+            route_down_by_up<Real>(best.remote, sw, main, credit, next);
         }
     }
-    if (real) {
+    if (Real) {
         // Secondary routes: every other switch above learns the way down, without counting load.
-        for (std::uint32_t k = main ? 1 : 0; k < x.up_len; ++k) {
-            const FtGroup &g = groups_[up[k].gid];
-            if (hop_[g.remote] != kInfHops && hops + 1 >= hop_[g.remote]) continue;
-            set_route(g.remote, ports_[least_down_port(g)].remote_port, hops + 1);
-            if (!nothing_to_do_at_top(g.remote, credit, hops + 1))
-                route_down_by_up(g.remote, sw, real, false, credit, hops + 1);
+        for (std::uint32_t k = main ? 1 : 0; k < up_len; ++k) {
+            const SwitchIdx r = up[k].remote;
+            if (col.hop[r] != kInfHops && next >= col.hop[r]) continue;
+            col.set(r, ports[least_port<&FtPort::down>(ports, up[k])].remote_port, next);
+            if (!nothing_to_do_at_top(r, credit, next)) route_down_by_up<Real>(r, sw, false, credit, next);
         }
     }
-    if (main) sift_first(x.up_off, x.up_len);
-    if (!real || credit == 0 || x.leaf) return;
-    for (std::uint32_t k = 0; k < x.down_len; ++k) {
-        const SwitchIdx r = slots_[x.down_off + k].remote;
-        route_down_by_up(r, sw, real, true, credit - 1, hops + 1);
-    }
+    if (main) sift_first(up, up_len);
+    if (!Real || credit == 0 || x.leaf) return;
+    for (std::uint32_t k = 0; k < x.down_len; ++k)
+        route_down_by_up<Real>(slots_[x.down_off + k].remote, sw, true, credit - 1, next);
 }
 
 void FatTree::begin_lid(Lid lid) {
@@ -570,10 +593,10 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
             if (g.remote != kNone || !g.cn) continue;
             begin_lid(f.port(g.ca, g.ca_port).lid);
             set_route(leaf, ports_[g.first].port, 1);
-            route_down_by_up(leaf, kNone, true, true, 0, 1);
+            route_down_by_up<true>(leaf, kNone, true, 0, 1);
             ++routed;
         }
-        for (; routed < max_cns_; ++routed) route_down_by_up(leaf, kNone, false, true, 0, 1);
+        for (; routed < max_cns_; ++routed) route_down_by_up<false>(leaf, kNone, true, 0, 1);
     }
     // Other CAs (I/O and service nodes) wherever they hang, in OpenSM's CA table order (by node
     // GUID, osm_table_key).
@@ -588,7 +611,7 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
         const FtGroup &g = groups_[where.second];
         begin_lid(f.port(g.ca, g.ca_port).lid);
         set_route(where.first, ports_[g.first].port, 1);
-        route_down_by_up(where.first, kNone, true, true, g.io ? o.max_reverse_hops : 0, 1);
+        route_down_by_up<true>(where.first, kNone, true, g.io ? o.max_reverse_hops : 0, 1);
     }
     // Switch LIDs: secondary routes only, in OpenSM's switch table order (osm_table_key).
     std::vector<SwitchIdx> by_guid(n);
@@ -599,7 +622,7 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
         if (sw_lid_[s] == 0) continue;
         begin_lid(sw_lid_[s]);
         set_route(s, 0, 0);
-        route_down_by_up(s, kNone, true, false, 0, 0);
+        route_down_by_up<true>(s, kNone, false, 0, 0);
     }
 }
 
