@@ -13,7 +13,6 @@
 // on pure fat trees.
 #include <algorithm>
 #include <cstdio>
-#include <unordered_set>
 
 #include "engines/engines.hpp"
 #include "engines/osm_guid_order.hpp"
@@ -53,8 +52,8 @@ struct FtSwitch {
 };
 
 bool listed(const std::vector<Guid> &list, Guid a, Guid b) {
-    return std::find(list.begin(), list.end(), a) != list.end() ||
-           std::find(list.begin(), list.end(), b) != list.end();
+    return !list.empty() && (std::find(list.begin(), list.end(), a) != list.end() ||
+                             std::find(list.begin(), list.end(), b) != list.end());
 }
 
 // Tuple bytes packed big-endian so that integer order is OpenSM's lexicographic tuple order.
@@ -65,6 +64,40 @@ std::uint64_t tuple_set(std::uint64_t t, unsigned i, std::uint8_t v) {
     const unsigned shift = 8 * (7 - i);
     return (t & ~(std::uint64_t{0xFF} << shift)) | (std::uint64_t{v} << shift);
 }
+
+// The tuples handed out so far: open addressing over a power-of-two table. No tuple has all
+// bits set (that would be rank 255), so that marks a free entry.
+class TupleSet {
+  public:
+    explicit TupleSet(std::size_t n) {
+        unsigned bits = 4;
+        while ((std::size_t{1} << bits) < 4 * n) ++bits;
+        v_.assign(std::size_t{1} << bits, kFree);
+        mask_ = v_.size() - 1;
+        shift_ = 64 - bits;
+    }
+    bool contains(std::uint64_t t) const {
+        for (std::size_t i = home(t);; i = (i + 1) & mask_) {
+            if (v_[i] == t) return true;
+            if (v_[i] == kFree) return false;
+        }
+    }
+    void insert(std::uint64_t t) {
+        std::size_t i = home(t);
+        while (v_[i] != kFree && v_[i] != t) i = (i + 1) & mask_;
+        v_[i] = t;
+    }
+
+  private:
+    static constexpr std::uint64_t kFree = ~std::uint64_t{0};
+    // Fibonacci hashing: the top bits of the product depend on all bits of the tuple.
+    std::size_t home(std::uint64_t t) const {
+        return static_cast<std::size_t>((t * 0x9E3779B97F4A7C15) >> shift_);
+    }
+    std::vector<std::uint64_t> v_;
+    std::size_t mask_ = 0;
+    unsigned shift_ = 60;
+};
 
 }  // namespace
 
@@ -107,7 +140,6 @@ class FatTree {
     bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, unsigned hops);
     template <bool Real>
     void route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned credit, unsigned hops);
-    bool nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const;
     void set_route(SwitchIdx sw, PortNum port, unsigned hops) { column().set(sw, port, hops); }
     static void resort(Slot *v, std::uint32_t len);
     static void sift_first(Slot *v, std::uint32_t len);
@@ -154,6 +186,10 @@ std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
     // port. A switch's groups are contiguous in groups_, their ports contiguous in ports_.
     groups_.clear();
     ports_.clear();
+    std::size_t cabled = 0;  // an upper bound of groups and ports, so that they never grow
+    for (SwitchIdx s = 0; s < n; ++s) cabled += f.ports(f.switch_node(s)).size();
+    groups_.reserve(cabled);
+    ports_.reserve(cabled);
     std::vector<std::uint32_t> group_of(n, 0), seen_by(n, 0);  // per remote switch, stamped s + 1
     std::vector<std::uint32_t> placed;                         // ports placed per group of s
     for (SwitchIdx s = 0; s < n; ++s) {
@@ -330,8 +366,7 @@ std::string FatTree::index_switches() {
     // going down gets its parent's tuple with the rank byte +1 and the next free value at index rank+1, going
     // up the rank byte -1 and the next free value at index rank. Neighbours are taken in port order.
     const std::size_t n = sw_.size();
-    std::unordered_set<std::uint64_t> used;
-    used.reserve(2 * n);
+    TupleSet used(n);
     SwitchIdx first = kNone;
     for (SwitchIdx s = 0; s < n; ++s)
         if (sw_[s].leaf && (first == kNone || osm_table_key(guid_[s]) < osm_table_key(guid_[first])))
@@ -347,7 +382,7 @@ std::string FatTree::index_switches() {
         const unsigned var = down ? r + 1 : r;
         for (unsigned i = 0; i < 0xFF; ++i) {
             t = tuple_set(t, var, static_cast<std::uint8_t>(i));
-            if (!used.count(t)) return t;
+            if (!used.contains(t)) return t;
         }
         return ~std::uint64_t{0};
     };
@@ -408,6 +443,7 @@ void FatTree::build_slots() {
     std::vector<std::uint32_t> index(n);
     for (std::uint32_t i = 0; i < n; ++i) index[by_tuple[i]] = i;
     slots_.clear();
+    slots_.reserve(groups_.size());
     below_kind_.assign(n, 0);
     below_set_.assign(n, 0);
     auto by_key = [](const Slot &a, const Slot &b) { return a.key < b.key; };
@@ -435,24 +471,37 @@ void FatTree::build_slots() {
                                                    (x.ca_below ? kCaBelow : 0) | (x.rank == 0 ? kTop : 0));
     }
     // Number the distinct sets of switches below: a switch's down slots are now in tuple order,
-    // so equal sets are equal key sequences.
+    // so equal sets are equal key sequences. Sets are bucketed by a hash of the sequence.
     auto below = [&](SwitchIdx s) {
         const Slot *b = slots_.data() + sw_[s].down_off;
         return std::pair{b, b + sw_[s].down_len};
     };
-    auto set_less = [&](SwitchIdx a, SwitchIdx b) {
-        const auto [a0, a1] = below(a);
-        const auto [b0, b1] = below(b);
-        return std::lexicographical_compare(a0, a1, b0, b1, by_key);
-    };
-    std::vector<SwitchIdx> order(by_tuple);
-    std::sort(order.begin(), order.end(), set_less);
-    std::uint32_t sets = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i > 0 && set_less(order[i - 1], order[i])) ++sets;
-        below_set_[order[i]] = sets;
+    std::vector<std::pair<std::uint64_t, SwitchIdx>> by_hash(n);
+    for (SwitchIdx s = 0; s < n; ++s) {
+        std::uint64_t h = 0xcbf29ce484222325;  // FNV-1a over the keys
+        for (auto [b, e] = below(s); b != e; ++b) h = (h ^ b->key) * 0x100000001b3;
+        by_hash[s] = {h, s};
     }
-    below_done_.assign(sets + 1, kInfHops);
+    std::sort(by_hash.begin(), by_hash.end());
+    std::uint32_t sets = 0;
+    std::vector<SwitchIdx> reps;  // one switch per set within a run of equal hashes
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i == 0 || by_hash[i].first != by_hash[i - 1].first) reps.clear();
+        const SwitchIdx s = by_hash[i].second;
+        const auto [b, e] = below(s);
+        auto same = [&](SwitchIdx r) {
+            const auto [rb, re] = below(r);
+            return std::equal(b, e, rb, re, [](const Slot &x, const Slot &y) { return x.key == y.key; });
+        };
+        const auto it = std::find_if(reps.begin(), reps.end(), same);
+        if (it != reps.end()) {
+            below_set_[s] = below_set_[*it];
+        } else {
+            below_set_[s] = sets++;
+            reps.push_back(s);
+        }
+    }
+    below_done_.assign(sets, kInfHops);
 }
 
 FatTree::Column FatTree::column() {
@@ -525,13 +574,6 @@ bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, unsigned hops) {
     return created;
 }
 
-// A secondary visit (credit 0) to a top switch that has already checked everything below it
-// at no more hops does nothing: skip the call.
-bool FatTree::nothing_to_do_at_top(SwitchIdx sw, unsigned credit, unsigned hops) const {
-    const std::uint8_t kind = below_kind_[sw];
-    return credit == 0 && (kind & kTop) && (!(kind & kSwitchBelow) || hops >= below_done_[below_set_[sw]]);
-}
-
 template <bool Real>
 void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned credit, unsigned hops) {
     route_up_by_down<Real>(sw, prev, hops);
@@ -547,6 +589,9 @@ void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned
     FtPort *const ports = ports_.data();
     Slot *const up = slots_.data() + x.up_off;
     const std::uint32_t up_len = x.up_len;
+    const std::uint8_t *const kind = below_kind_.data();
+    const std::uint8_t *const done = below_done_.data();
+    const std::uint32_t *const below_set = below_set_.data();
     if (main) {
         const Slot best = up[0];
         const std::uint32_t bp = least_port<&FtPort::down>(ports, best);
@@ -563,7 +608,11 @@ void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned
             const SwitchIdx r = up[k].remote;
             if (col.hop[r] != kInfHops && next >= col.hop[r]) continue;
             col.set(r, ports[least_port<&FtPort::down>(ports, up[k])].remote_port, next);
-            if (!nothing_to_do_at_top(r, credit, next)) route_down_by_up<Real>(r, sw, false, credit, next);
+            // A top switch that has already checked everything below it at no more hops has
+            // nothing to do on a visit without credit: skip the call.
+            const std::uint8_t kr = kind[r];
+            if (credit == 0 && (kr & kTop) && (!(kr & kSwitchBelow) || next >= done[below_set[r]])) continue;
+            route_down_by_up<Real>(r, sw, false, credit, next);
         }
     }
     if (main) sift_first(up, up_len);
