@@ -91,12 +91,14 @@ void CdgDijkstra::push_best_alternative(SwitchIdx x) {
         const SwitchIdx v = ch_.head(c);
         if (done_[v] != stamp_ || refused_[c] == stamp_) continue;
         const std::uint64_t nd = dist_[v] + weight_[c];
-        if (nd < cand_dist_[x]) cand_dist_[x] = nd, cand_[x] = c;
+        if (nd < cand_dist_[x] && !refuse_known_cycle(c, v)) cand_dist_[x] = nd, cand_[x] = c;
     }
     if (cand_[x] != kNoChannel) heap_update(x);  // x was just popped: a fresh entry
 }
 
 bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
+    cdg_ = cdg;
+    dest_ = d;
     if (++stamp_ == 0) {
         std::fill(done_.begin(), done_.end(), 0);
         std::fill(refused_.begin(), refused_.end(), 0);

@@ -35,6 +35,17 @@ class CdgDijkstra {
 
   private:
     void push_best_alternative(SwitchIdx x);
+    // After a refusal x looks for its next channel: one whose turn into v's chosen channel
+    // already closed a cycle would be refused again when x is taken, so refuse it now instead of
+    // queueing x in vain. The turns taken stay the same (a known cycle stays one until a
+    // dependency is taken back, and the search takes none back). Not checked on every
+    // relaxation: that costs more than it saves where refusals are rare.
+    bool refuse_known_cycle(ChannelId c, SwitchIdx v) {
+        if (!cdg_ || v == dest_ || !cdg_->blocked(c, next_[v])) return false;
+        ++rejected_;
+        refused_[c] = stamp_;
+        return true;
+    }
     // Indexed 4-ary min-heap of unsettled switches keyed by (cand_dist_, cand_): one entry per
     // switch, updated in place, so no stale entries pile up.
     struct Entry {
@@ -60,6 +71,8 @@ class CdgDijkstra {
     std::vector<std::uint64_t> carried_;
     std::vector<std::uint32_t> component_size_;
     std::uint64_t rejected_ = 0;
+    CompleteCdg *cdg_ = nullptr;  // of the current route()
+    SwitchIdx dest_ = 0;
     std::vector<Entry> heap_;
     std::vector<std::uint32_t> heap_pos_;  // kNotQueued when not in heap_
     static constexpr std::uint32_t kNotQueued = ~std::uint32_t{0};

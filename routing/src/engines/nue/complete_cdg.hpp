@@ -57,6 +57,12 @@ class CompleteCdg {
         const std::size_t k = c2 - ch_.begin(ch_.head(c1));
         return (out_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
     }
+    // Whether c1 -> c2 was found to close a cycle since the last removal: it still would, so a
+    // search may skip the channel without asking try_add.
+    bool blocked(ChannelId c1, ChannelId c2) const {
+        const std::size_t k = c2 - ch_.begin(ch_.head(c1));
+        return (blocked_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
+    }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
     Add try_add(ChannelId c1, ChannelId c2);
     // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns refused
