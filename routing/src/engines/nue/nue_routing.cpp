@@ -3,6 +3,7 @@
 // the escape paths, and one constrained Dijkstra per destination LID with balancing weights.
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -155,9 +156,6 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             s.escape.mark(m, s.cdg);
         }
     }
-    // Routes every destination in `order` into out; returns the most routes on one channel. Gives
-    // up (returns give_up) as soon as one channel carries give_up routes: loads only grow, so
-    // this order can no longer beat the one that set give_up.
     // Writes the last search's routes toward lid into out.
     auto store = [&](const CdgDijkstra &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
@@ -169,56 +167,92 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             out.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
         }
     };
-    // Routes the destinations (CA LIDs, and switch LIDs that count as endpoints) in `order` into
-    // out, leaving the channel weights in `weight`; returns the most routes on one channel.
-    auto route_all = [&](const std::vector<Lid> &order, RoutingTables &out, NueStats &ns,
-                         std::uint64_t give_up, std::vector<std::uint64_t> &weight) -> std::uint64_t {
-        out.reset(f);
-        out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
-        weight.assign(ch.size(), p2);  // P^2 + load: minimal paths unless refused
-        CdgDijkstra search(ch, weight);
-        for (unsigned layer = 0; layer < part.used; ++layer) {
-            std::vector<Lid> mine;
-            for (Lid l : order)
-                if (part.layer[l] == layer) mine.push_back(l);
-            if (mine.empty()) continue;
-            const LayerStart &start = *starts[layer];
-            ns.central_nodes.push_back(start.root);
-            CompleteCdg cdg = start.cdg;
-            const EscapeTree &escape = start.escape;
-            for (Lid lid : mine) {
-                if (!search.route(g.target(lid).sw, &cdg, &escape)) ++ns.escape_routed;
-                const std::uint64_t heaviest = search.add_load(sources);
-                if (heaviest >= p2 && heaviest - p2 >= give_up) return give_up;
-                store(search, out, lid);
-                if (progress && (++done % 256 == 0)) progress(done, total);
-            }
-        }
-        const std::uint64_t busiest =
-            weight.empty() ? 0 : *std::max_element(weight.begin(), weight.end()) - p2;
-        ns.destinations = order.size();
-        for (SwitchIdx s = 0; s < n; ++s)
-            for (Lid lid : order) out.path_sl[s][lid] = part.layer[lid];
-        ns.rejected_dependencies = search.rejected();
-        return busiest;
+    // One destination order being routed (CA LIDs, and switch LIDs that count as endpoints),
+    // layer by layer, one destination per step. Not movable: the search holds its weights.
+    struct OrderRun {
+        NueOrder which;
+        std::vector<Lid> seq;  // the order's destinations grouped by layer, layer 0 first
+        std::size_t next = 0;
+        unsigned layer = 0;
+        std::uint64_t busiest = 0;  // most routes on one channel so far: only grows
+        RoutingTables out;
+        NueStats stats;
+        std::vector<std::uint64_t> weight;
+        CdgDijkstra search;
+        std::optional<CompleteCdg> cdg;
+        OrderRun(NueOrder w, const NueStats &before, const Channels &c, std::uint64_t base)
+            : which(w), stats(before), weight(c.size(), base), search(c, weight) {}
+        bool done() const { return next == seq.size(); }
     };
     const NueStats before = st;
-    std::vector<std::uint64_t> kept_weight, alt_weight;
-    std::uint64_t best = route_all(dests, t, st, ~std::uint64_t{0}, kept_weight);
-    const std::pair<const std::vector<Lid> *, NueOrder> others[] = {{&interleaved, NueOrder::Interleaved},
+    const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
+                                                                    {&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
-    for (const auto &[order, which] : others) {
-        NueStats alt_st = before;
-        RoutingTables alt;
-        const std::uint64_t busiest = route_all(*order, alt, alt_st, best, alt_weight);
-        if (busiest < best) {
-            best = busiest;
-            t = std::move(alt);
-            st = std::move(alt_st);
-            st.order = which;
-            kept_weight.swap(alt_weight);
+    std::vector<std::unique_ptr<OrderRun>> runs;
+    for (const auto &[order, which] : orders) {
+        auto &r = *runs.emplace_back(std::make_unique<OrderRun>(which, before, ch, p2));  // P^2 + load
+        for (unsigned layer = 0; layer < part.used; ++layer)
+            for (Lid l : *order)
+                if (part.layer[l] == layer) r.seq.push_back(l);
+        r.out.reset(f);
+    }
+    // Routes r's next destination.
+    auto step = [&](OrderRun &r) {
+        const Lid lid = r.seq[r.next];
+        if (!r.cdg || part.layer[lid] != r.layer) {
+            r.layer = part.layer[lid];
+            r.stats.central_nodes.push_back(starts[r.layer]->root);
+            r.cdg.emplace(starts[r.layer]->cdg);
+        }
+        if (!r.search.route(g.target(lid).sw, &*r.cdg, &starts[r.layer]->escape)) ++r.stats.escape_routed;
+        const std::uint64_t heaviest = r.search.add_load(sources);
+        if (heaviest >= p2) r.busiest = std::max(r.busiest, heaviest - p2);
+        store(r.search, r.out, lid);
+        ++r.next;
+        if (progress && (++done % 256 == 0)) progress(done, total);
+    };
+    // Nue keeps the order whose busiest channel carries the fewest routes, the earlier of equals.
+    // Loads only grow, so an order's busiest so far bounds its final one from below: always
+    // routing on with the order of the lowest bound (the earlier of equals), and dropping an
+    // order once a finished one beats its bound, keeps the same order and routes each loser only
+    // as far as needed to rule it out.
+    std::size_t kept = runs.size();
+    for (;;) {
+        std::size_t pick = runs.size();
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            if (!runs[i] || runs[i]->done()) continue;
+            if (kept < runs.size() && (runs[i]->busiest > runs[kept]->busiest ||
+                                       (runs[i]->busiest == runs[kept]->busiest && i > kept))) {
+                runs[i].reset();  // cannot beat the finished one any more
+                continue;
+            }
+            if (pick == runs.size() || runs[i]->busiest < runs[pick]->busiest) pick = i;
+        }
+        if (pick == runs.size()) break;
+        OrderRun &r = *runs[pick];
+        step(r);
+        if (!r.done()) continue;
+        // Finished: it is the best so far (it was routed on only while its bound was lowest,
+        // and every other finished one already beat it or was beaten).
+        if (kept < runs.size() &&
+            (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
+            runs[pick].reset();
+        else {
+            if (kept < runs.size()) runs[kept].reset();
+            kept = pick;
         }
     }
+    if (kept == runs.size()) kept = 0;  // no destinations: every order is empty
+    OrderRun &win = *runs[kept];
+    win.stats.destinations = win.seq.size();
+    win.stats.rejected_dependencies = win.search.rejected();
+    win.stats.order = win.which;
+    win.out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (Lid lid : win.seq) win.out.path_sl[s][lid] = part.layer[lid];
+    t = std::move(win.out);
+    st = std::move(win.stats);
+    std::vector<std::uint64_t> kept_weight = std::move(win.weight);
     // Switch LIDs outside the endpoint set: balanced on the kept order's weights, no dependency
     // constraint, SL 0. They add no load, so they are routed once, for the kept routes only.
     if (!switch_lids.empty()) {
