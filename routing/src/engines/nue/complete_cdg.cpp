@@ -85,7 +85,8 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
     std::uint64_t &refused = blocked_[std::size_t{c1} * words_ + k / 64];
     const std::uint64_t bit = std::uint64_t{1} << (k % 64);
     if (refused & bit) return Add::Cycle;
-    if (++stamp_ == 0) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 1;
+    if (stamp_ >= ~std::uint32_t{0} - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
+    stamp_ += 2;  // stamp_ marks the forward set, stamp_ - 1 the backward one
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
     fwd_.clear();
     stack_.assign(1, c2);
@@ -105,10 +106,12 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
                 if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack_.push_back(y);
             }
     }
-    // Backward from c1 through channels ordered after c2.
+    // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
+    // channel in both would lie on a path from c2 to c1, which the forward search would have found.
+    const std::uint32_t back = stamp_ - 1;
     bwd_.clear();
     stack_.assign(1, c1);
-    seen_[c1] = stamp_;
+    seen_[c1] = back;
     while (!stack_.empty()) {
         const ChannelId x = stack_.back();
         stack_.pop_back();
@@ -118,17 +121,32 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
             for (std::uint64_t bits = in_[std::size_t{x} * words_ + w]; bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
-                if (seen_[y] != stamp_ && ord_[y] > lo) seen_[y] = stamp_, stack_.push_back(y);
+                if (seen_[y] != back && ord_[y] > lo) seen_[y] = back, stack_.push_back(y);
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
-    auto by_ord = [&](ChannelId a, ChannelId b) { return ord_[a] < ord_[b]; };
-    std::sort(fwd_.begin(), fwd_.end(), by_ord);
-    std::sort(bwd_.begin(), bwd_.end(), by_ord);
     pool_.clear();
-    for (ChannelId x : bwd_) pool_.push_back(ord_[x]);
-    for (ChannelId x : fwd_) pool_.push_back(ord_[x]);
-    std::sort(pool_.begin(), pool_.end());
+    const std::size_t moved = fwd_.size() + bwd_.size();
+    if (std::size_t{hi - lo} < moved * std::bit_width(moved)) {
+        // The two sets fill much of lo..hi: one pass over those positions lists both in order,
+        // and their positions sorted, for less than sorting them.
+        fwd_.clear();
+        bwd_.clear();
+        for (std::uint32_t p = lo; p <= hi; ++p) {
+            const ChannelId x = at_[p];
+            if (seen_[x] == stamp_)
+                fwd_.push_back(x), pool_.push_back(p);
+            else if (seen_[x] == back)
+                bwd_.push_back(x), pool_.push_back(p);
+        }
+    } else {
+        auto by_ord = [&](ChannelId a, ChannelId b) { return ord_[a] < ord_[b]; };
+        std::sort(fwd_.begin(), fwd_.end(), by_ord);
+        std::sort(bwd_.begin(), bwd_.end(), by_ord);
+        for (ChannelId x : bwd_) pool_.push_back(ord_[x]);
+        for (ChannelId x : fwd_) pool_.push_back(ord_[x]);
+        std::sort(pool_.begin(), pool_.end());
+    }
     std::size_t i = 0;
     for (ChannelId x : bwd_) ord_[x] = pool_[i], at_[pool_[i]] = x, ++i;
     for (ChannelId x : fwd_) ord_[x] = pool_[i], at_[pool_[i]] = x, ++i;
