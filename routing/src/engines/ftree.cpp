@@ -27,6 +27,7 @@ constexpr std::uint64_t kLoadUnit = std::uint64_t{1} << 32;  // one route in a S
 
 struct FtPort {
     PortNum port = 0, remote_port = 0;
+    std::uint8_t group_width = 0;    // on a group's first port: the ports in the group
     std::uint32_t up = 0, down = 0;  // routes going up / down through this link
 };
 
@@ -129,9 +130,8 @@ class FatTree {
         // remote switch's position in tuple order (OpenSM's tie-break) in the low half.
         std::uint64_t key = 0;
         SwitchIdx remote = kNone;
-        std::uint32_t first : 24 = 0, count : 8 = 0;  // the group's ports in ports_
+        std::uint32_t first = 0;  // the group's first port in ports_ (which knows the width)
     };
-    static constexpr std::size_t kMaxPorts = std::size_t{1} << 24;
 
     Column column();
     template <std::uint32_t FtPort::*Load>
@@ -253,8 +253,9 @@ std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
             fp.port = p;
             fp.remote_port = pt.peer_port;
         }
+        for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid)
+            ports_[groups_[gid].first].group_width = static_cast<std::uint8_t>(groups_[gid].count);
     }
-    if (ports_.size() >= kMaxPorts) return "more switch ports than the slot layout holds";
     return rank_switches(f, o);
 }
 
@@ -455,14 +456,14 @@ void FatTree::build_slots() {
             if (g.remote == kNone)
                 x.ca_below = true;
             else if (!g.up)
-                slots_.push_back({index[g.remote], g.remote, g.first, g.count});
+                slots_.push_back({index[g.remote], g.remote, g.first});
         }
         x.down_len = static_cast<std::uint32_t>(slots_.size()) - x.down_off;
         x.switch_below = x.down_len > 0;
         x.up_off = static_cast<std::uint32_t>(slots_.size());
         for (std::uint32_t gid = x.gbeg; gid < x.gend; ++gid) {
             const FtGroup &g = groups_[gid];
-            if (g.up) slots_.push_back({index[g.remote], g.remote, g.first, g.count});
+            if (g.up) slots_.push_back({index[g.remote], g.remote, g.first});
         }
         x.up_len = static_cast<std::uint32_t>(slots_.size()) - x.up_off;
         std::sort(slots_.begin() + x.down_off, slots_.begin() + x.up_off, by_key);
@@ -510,11 +511,12 @@ FatTree::Column FatTree::column() {
 
 template <std::uint32_t FtPort::*Load>
 std::uint32_t FatTree::least_port(const FtPort *ports, const Slot &s) {
-    const std::uint32_t first = s.first, end = first + std::uint32_t{s.count};
-    std::uint32_t best = first;
-    for (std::uint32_t i = first + 1; i < end; ++i)
-        if (ports[i].*Load < ports[best].*Load) best = i;
-    return best;
+    const FtPort *const g = ports + s.first;
+    const unsigned width = g->group_width;
+    unsigned best = 0;
+    for (unsigned i = 1; i < width; ++i)
+        if (g[i].*Load < g[best].*Load) best = i;
+    return s.first + best;
 }
 
 void FatTree::resort(Slot *v, std::uint32_t len) {
