@@ -537,9 +537,9 @@ void FatTree::sift_first(Slot *v, std::uint32_t len) {
     // place. Nested visits of the same switch only ever grow the first slot too, so the rest
     // is sorted whenever this runs.
     const Slot x = v[0];
-    std::uint32_t j = 0;
-    while (j + 1 < len && v[j + 1].key < x.key) v[j] = v[j + 1], ++j;
-    v[j] = x;
+    Slot *const end = std::partition_point(v + 1, v + len, [&](const Slot &y) { return y.key < x.key; });
+    std::move(v + 1, end, v);
+    end[-1] = x;
 }
 
 template <bool Real>
