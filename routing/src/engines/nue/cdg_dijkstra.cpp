@@ -58,9 +58,16 @@ void CdgDijkstra::sift_down(std::uint32_t i) {
         const std::uint32_t first = 4 * i + 1;
         if (first >= n) break;
         std::uint32_t best = first;
-        const std::uint32_t last = std::min(first + 4, n);
-        for (std::uint32_t k = first + 1; k < last; ++k)
-            if (heap_[k] < heap_[best]) best = k;
+        if (first + 4 <= n) {
+            // All four children: a two-round tournament (keys are unique, so the pairing does
+            // not change the winner).
+            const std::uint32_t a = heap_[first + 1] < heap_[first] ? first + 1 : first;
+            const std::uint32_t b = heap_[first + 3] < heap_[first + 2] ? first + 3 : first + 2;
+            best = heap_[b] < heap_[a] ? b : a;
+        } else {
+            for (std::uint32_t k = first + 1; k < n; ++k)
+                if (heap_[k] < heap_[best]) best = k;
+        }
         if (!(heap_[best] < e)) break;
         heap_[i] = heap_[best];
         heap_pos_[heap_[i].sw] = i;
