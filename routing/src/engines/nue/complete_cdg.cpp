@@ -36,6 +36,7 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
     in_.assign(ch.size() * words_, 0);
     blocked_.assign(ch.size() * words_, 0);
     seen_.assign(ch.size(), 0);
+    stack_.resize(ch.size());
     ord_.resize(ch.size());
     at_.resize(ch.size());
     reset(std::vector<std::uint32_t>(ch.switches(), 0));
@@ -88,40 +89,42 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
     if (stamp_ >= ~std::uint32_t{0} - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
     stamp_ += 2;  // stamp_ marks the forward set, stamp_ - 1 the backward one
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
+    // Each channel enters a search's stack at most once, so the stack is a plain array.
+    const std::size_t words = words_;
+    ChannelId *const stack = stack_.data();
+    std::size_t top = 0;
     fwd_.clear();
-    stack_.assign(1, c2);
+    stack[top++] = c2;
     seen_[c2] = stamp_;
-    while (!stack_.empty()) {
-        const ChannelId x = stack_.back();
-        stack_.pop_back();
+    while (top) {
+        const ChannelId x = stack[--top];
         fwd_.push_back(x);
         const ChannelId first = ch_.begin(ch_.head(x));
-        for (std::size_t w = 0; w < words_; ++w)
-            for (std::uint64_t bits = out_[std::size_t{x} * words_ + w]; bits; bits &= bits - 1) {
+        for (std::size_t w = 0; w < words; ++w)
+            for (std::uint64_t bits = out_[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
                 if (y == c1) {
                     refused |= bit;
                     return Add::Cycle;
                 }
-                if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack_.push_back(y);
+                if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack[top++] = y;
             }
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
     // channel in both would lie on a path from c2 to c1, which the forward search would have found.
     const std::uint32_t back = stamp_ - 1;
     bwd_.clear();
-    stack_.assign(1, c1);
+    stack[top++] = c1;
     seen_[c1] = back;
-    while (!stack_.empty()) {
-        const ChannelId x = stack_.back();
-        stack_.pop_back();
+    while (top) {
+        const ChannelId x = stack[--top];
         bwd_.push_back(x);
         const ChannelId first = ch_.begin(ch_.tail(x));
-        for (std::size_t w = 0; w < words_; ++w)
-            for (std::uint64_t bits = in_[std::size_t{x} * words_ + w]; bits; bits &= bits - 1) {
+        for (std::size_t w = 0; w < words; ++w)
+            for (std::uint64_t bits = in_[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
-                if (seen_[y] != back && ord_[y] > lo) seen_[y] = back, stack_.push_back(y);
+                if (seen_[y] != back && ord_[y] > lo) seen_[y] = back, stack[top++] = y;
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
