@@ -124,11 +124,12 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
 
     auto relax_into = [&](SwitchIdx v) {
         // Every unsettled neighbour x of v may route through channel x -> v.
-        for (ChannelId o = ch_.begin(v); o < ch_.end(v); ++o) {
+        const std::uint64_t dv = dist_[v];  // locals: the stores below could alias them
+        for (ChannelId o = ch_.begin(v), end = ch_.end(v); o < end; ++o) {
             const SwitchIdx x = ch_.head(o);  // = tail of the reverse channel
             if (done_[x] == stamp_) continue;
             const ChannelId c = ch_.reverse(o);
-            const std::uint64_t nd = dist_[v] + weight_[c];
+            const std::uint64_t nd = dv + weight_[c];
             if (nd < cand_dist_[x] || (nd == cand_dist_[x] && c < cand_[x])) {
                 cand_dist_[x] = nd;
                 cand_[x] = c;
