@@ -96,10 +96,16 @@ CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
     fwd_.clear();
     stack[top++] = c2;
     seen_[c2] = stamp_;
+    // Every channel x into c2's tail that c2 reaches closes a cycle with the turn x -> c2 as c1
+    // would: remember those too, the search may ask about them next (Nue tries the channels
+    // into one switch in turn).
+    const SwitchIdx turn_at = ch_.head(c1);
     while (top) {
         const ChannelId x = stack[--top];
         fwd_.push_back(x);
-        const ChannelId first = ch_.begin(ch_.head(x));
+        const SwitchIdx at = ch_.head(x);
+        if (at == turn_at) blocked_[std::size_t{x} * words + k / 64] |= bit;
+        const ChannelId first = ch_.begin(at);
         for (std::size_t w = 0; w < words; ++w)
             for (std::uint64_t bits = out_[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
