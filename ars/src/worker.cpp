@@ -420,36 +420,34 @@ Egress Worker::select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerd
 
 // The common burst: every packet for one group, no ACL verdict, the group's own ARS object in a
 // flowlet mode. The group is looked up and its members' liveness read once for the burst
-// instead of per packet (the board changes once per sampling interval; a burst is a few
-// microseconds), and a packet that continues its flowlet takes a short path. A packet that
-// starts a new flowlet goes through the same new_flowlet() as every other path. Returns false,
-// having done nothing, when the burst is not of this kind.
-bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Ticks now,
-                                    std::span<Egress> out) {
-    const NhgId id = requests[0].nhg;
+// instead of per packet, and a packet that continues its flowlet takes a short path (inline,
+// select_in_burst). A packet that starts a new flowlet goes through the same new_flowlet() as
+// every other path. Returns false, having done nothing, when the group is not of this kind.
+bool Worker::begin_flowlet_burst(NhgId id, Ticks now, FlowletBurst &b) {
     if (id >= hot_nhgs_.size()) return false;
     const HotGroup &h = hot_nhgs_[id];
     if (h.table == nullptr) return false;  // no ARS object, or no table for it
     if (h.object->mode != Mode::kFlowletQuality && h.object->mode != Mode::kFlowletRandom) return false;
     const SelectionGroup &g = *h.group;
-    if (g.size() > 64) return false;
-    for (const SelectRequest &q : requests)
-        if (q.nhg != id || q.verdict.flags != 0) return false;
+    if (g.size() > kFlowletBurstMembers) return false;
 
-    MacroFlowTable &table = *h.table;
-    std::uint32_t index[kBurstSize];
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-        index[i] = table.index_of(requests[i].flow_hash);
-        prefetch(table.bucket(index[i]));
+    b.buckets_ = h.table->buckets();
+    b.mask_ = h.table->mask();
+    b.now_ = now;
+    b.idle_ = h.object->idle_ticks;
+    b.live_ = 0;
+    b.direct_ = 0;
+    b.decided_ = 0;
+    for (std::uint16_t m = 0; m < g.size(); ++m) {
+        if (!member_live(g.members[m])) continue;
+        b.live_ |= std::uint64_t{1} << m;
+        const EgressTarget target = g.members[m].target;
+        if (target.kind != EgressTarget::Kind::kPort) continue;
+        b.direct_ |= std::uint64_t{1} << m;
+        b.egress_[m] = Egress{target.id, m};
     }
-    std::uint64_t live = 0;
-    for (std::uint16_t m = 0; m < g.size(); ++m)
-        if (member_live(g.members[m])) live |= std::uint64_t{1} << m;
     if (h.object->mode == Mode::kFlowletQuality) burst_candidates_ = quality_candidates(g);
-    const Ticks idle = h.object->idle_ticks;
-    h.counters->count_decision(h.object->mode, requests.size());
-
-    Resolved r;
+    Resolved &r = b.r_;
     r.group = &g;
     r.counters = h.counters;
     r.object = h.object;
@@ -457,20 +455,41 @@ bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Tic
     r.is_lag = false;
     r.group_id = id;
     r.monitored = h.object->monitoring;
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-        MacroFlowTable::Bucket *bucket = table.bucket(index[i]);
-        const MacroFlowTable::Bucket current = *bucket;
-        std::uint16_t member = current.member();
-        if (member < g.size() && current.idle_for(now) <= idle && ((live >> member) & 1) != 0) {
-            *bucket = MacroFlowTable::Bucket::make(member, now);  // same flowlet: stay
-        } else {
-            r.bucket = bucket;
-            r.bucket_index = index[i];
-            member = new_flowlet(r, now);
-        }
-        out[i] = to_egress(r, member, requests[i].flow_hash, now);
+    return true;
+}
+
+// A packet of a flowlet burst that does not continue its flowlet on a live port member: it
+// continues on a live LAG member, or starts a new flowlet.
+Egress Worker::select_in_burst_slow(FlowletBurst &b, std::uint32_t flow_hash, std::uint32_t index) {
+    Resolved &r = b.r_;
+    MacroFlowTable::Bucket *bucket = b.buckets_ + index;
+    const MacroFlowTable::Bucket current = *bucket;
+    std::uint16_t member = current.member();
+    if (member < r.group->size() && current.idle_for(b.now_) <= b.idle_ && ((b.live_ >> member) & 1) != 0) {
+        *bucket = MacroFlowTable::Bucket::make(member, b.now_);  // same flowlet: stay
+    } else {
+        r.bucket = bucket;
+        r.bucket_index = index;
+        member = new_flowlet(r, b.now_);
     }
+    return to_egress(r, member, flow_hash, b.now_);
+}
+
+void Worker::end_flowlet_burst(FlowletBurst &b) {
+    if (b.decided_ != 0) b.r_.counters->count_decision(b.r_.object->mode, b.decided_);
     burst_candidates_ = QualityCandidates{};
+}
+
+bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Ticks now,
+                                    std::span<Egress> out) {
+    const NhgId id = requests[0].nhg;
+    for (const SelectRequest &q : requests)
+        if (q.nhg != id || q.verdict.flags != 0) return false;
+    FlowletBurst b;
+    if (!begin_flowlet_burst(id, now, b)) return false;
+    for (const SelectRequest &q : requests) prefetch_in_burst(b, q.flow_hash);
+    for (std::size_t i = 0; i < requests.size(); ++i) out[i] = select_in_burst(b, requests[i].flow_hash);
+    end_flowlet_burst(b);
     return true;
 }
 

@@ -108,7 +108,23 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     if (n6 != 0) fib.lookup6(v6_addr, nh6, n6);
 
     unsigned i4 = 0, i6 = 0;
-    unsigned na = 0;  // ARS frames of this burst, in a register rather than in ars_n_
+    unsigned na = 0;  // ARS frames of this burst left for finish_ars, in a register
+    // The flowlet burst: without ACL rules and capture, the burst's first ARS frame opens one
+    // for its group (ars::Worker::begin_flowlet_burst), and every frame of that group is then
+    // decided and sent right here. A frame of another ARS group, or an IBoE frame (which may
+    // select through the engine: a flowlet burst allows no other selection while it is open),
+    // closes it; ARS frames after that wait for finish_ars as before.
+    ars::Worker &engine = selector_.engine();
+    bool may_burst = fast && !capturing();
+    bool in_burst = false;
+    bool look_ahead = false;  // prefetch the buckets of frames ahead (a table beyond L1)
+    const NhgEntry *burst_nhg = nullptr;
+    std::uint32_t burst_index = 0;
+    BurstMembers bm;
+    BurstTally bt;
+    std::uint64_t last_nh = kNoRoute;
+    const NhgEntry *last_nhg = nullptr;
+    bool last_is_ars = false;
     for (std::uint16_t i = 0; i < n; ++i) {
         rte_mbuf *m = pkts[i];
         const Parsed &r = rec_[i];
@@ -122,10 +138,20 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         } else if (r.kind == PacketKind::Ipv6) {
             nh = nh6[i6++];
         } else {
+            if (in_burst) {
+                engine.end_flowlet_burst(flowlet_burst_);
+                in_burst = false;
+            }
             forward_iboe(fib, in_port, m, parsed_[i], now_tsc);
             continue;
         }
-        const NhgEntry *nhg = nh == kNoRoute ? nullptr : fib.nhg(static_cast<std::uint32_t>(nh));
+        // Routes of a burst mostly share their group: resolve an index once while it repeats.
+        if (nh != last_nh) {
+            last_nh = nh;
+            last_nhg = nh == kNoRoute ? nullptr : fib.nhg(static_cast<std::uint32_t>(nh));
+            last_is_ars = last_nhg != nullptr && selector_.is_ars(*last_nhg);
+        }
+        const NhgEntry *nhg = last_nhg;
         if (nhg == nullptr) {
             drop(m, DropReason::NoRoute);
             continue;
@@ -135,7 +161,31 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
             continue;
         }
         const auto index = static_cast<std::uint32_t>(nh);
-        if (selector_.is_ars(*nhg)) {
+        if (last_is_ars) {
+            if (in_burst && nhg == burst_nhg) {
+                // The bucket of a frame a few places ahead (a guess: most frames are of this group).
+                if (look_ahead && i + kBucketLookAhead < n)
+                    engine.prefetch_in_burst(flowlet_burst_, rec_[i + kBucketLookAhead].hash);
+                send_in_burst(fib, bm, bt, m, r, burst_index, *nhg, now_tsc);
+                continue;
+            }
+            if (may_burst) {
+                may_burst = false;  // one flowlet burst per RX burst
+                if (engine.begin_flowlet_burst(nhg->id, now_tsc, flowlet_burst_)) {
+                    in_burst = true;
+                    burst_nhg = nhg;
+                    burst_index = index;
+                    gather_burst_members(fib, *nhg, bm);
+                    look_ahead = engine.burst_table_bytes(flowlet_burst_) > kPrefetchTableBytes;
+                    for (unsigned k = i + 1; look_ahead && k < n && k <= i + kBucketLookAhead; ++k)
+                        engine.prefetch_in_burst(flowlet_burst_, rec_[k].hash);
+                    send_in_burst(fib, bm, bt, m, r, burst_index, *nhg, now_tsc);
+                    continue;
+                }
+            } else if (in_burst) {
+                engine.end_flowlet_burst(flowlet_burst_);
+                in_burst = false;
+            }
             // ACL stage, then one burst ARS selection once the whole burst is looked up. The
             // engine's request is written here, field by field, and read by the engine in place.
             ars_pending_[na] = PendingArs{m, nhg, index, i};
@@ -153,6 +203,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         }
         send_ip(m, r, index, *c.member);
     }
+    if (in_burst) engine.end_flowlet_burst(flowlet_burst_);
+    if (bt.pkts != 0) count_nhg(burst_index, bt.bytes, bt.pkts);
+    tally_.fwd_pkts += bt.fwd;
     ars_n_ = na;
     if (ars_n_ != 0) {
         if (capturing())
@@ -165,7 +218,8 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
 
 // The per-frame steps after selection (count, rewrite, buffer) are inlined into the burst loops:
 // called per frame, each would be a call per frame.
-[[gnu::always_inline]] inline void Worker::count_nhg(std::uint32_t nhg_index, std::uint32_t bytes) noexcept {
+[[gnu::always_inline]] inline void Worker::count_nhg(std::uint32_t nhg_index, std::uint64_t bytes,
+                                                     std::uint64_t pkts) noexcept {
     if (nhg_index != tally_.nhg_index) {
         if (tally_.nhg_pkts != 0) {
             counters_->nhgs[tally_.nhg_index].pkts.add(tally_.nhg_pkts);
@@ -175,7 +229,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         tally_.nhg_pkts = 0;
         tally_.nhg_bytes = 0;
     }
-    ++tally_.nhg_pkts;
+    tally_.nhg_pkts += pkts;
     tally_.nhg_bytes += bytes;
 }
 
@@ -226,6 +280,64 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     }
 }
 
+// What each member of the flowlet burst's group needs for sending (its MAC pair, its TX buffer,
+// whether it can send), gathered once for the burst into the caller's locals, which the frame
+// writes cannot alias: the per-frame step reloads nothing of the worker for them.
+[[gnu::always_inline]] inline void Worker::gather_burst_members(const FibSnapshot &fib, const NhgEntry &nhg,
+                                                                BurstMembers &bm) noexcept {
+    const auto members = fib.members(nhg);
+    bm.count = std::min<unsigned>(nhg.member_count, kBurstDirectMembers);
+    bm.sendable = 0;
+    bm.cap = static_cast<std::uint16_t>(2 * config_.burst);
+    for (unsigned k = 0; k < bm.count; ++k) {
+        const ResolvedMember &rm = members[k];
+        bm.port[k] = rm.port;
+        if (!rm.resolved || !links_->usable(rm.port)) continue;
+        bm.sendable |= 1u << k;
+        std::uint8_t macs[2 * RTE_ETHER_ADDR_LEN];
+        set_macs(macs, config_.port_mac[rm.port], rm.dst_mac);
+        std::memcpy(&bm.mac_lo[k], macs, 8);
+        std::memcpy(&bm.mac_hi[k], macs + 8, 4);
+        bm.tx[k] = &buffer(rm.port, 0);
+    }
+}
+
+// One frame of the flowlet burst: the engine's inline flowlet step, then the rewrite and the TX
+// buffer from the gathered members. Members past kBurstDirectMembers and answers that need more
+// (a LAG port, a member that cannot send, a drop) take member_for() and send_ip() as in
+// finish_ars. NHG and forwarded counts go to `bt`, added once after the burst.
+[[gnu::always_inline]] inline void Worker::send_in_burst(const FibSnapshot &fib, BurstMembers &bm,
+                                                         BurstTally &bt, rte_mbuf *m, const Parsed &r,
+                                                         std::uint32_t nhg_index, const NhgEntry &nhg,
+                                                         std::uint64_t now_tsc) {
+    const ars::Egress e = selector_.engine().select_in_burst(flowlet_burst_, r.hash);
+    const unsigned k = e.member;
+    if (k < bm.count && ((bm.sendable >> k) & 1) != 0 && bm.port[k] == e.port) {
+        auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
+        std::memcpy(frame, &bm.mac_lo[k], 8);
+        std::memcpy(frame + 8, &bm.mac_hi[k], 4);
+        if (r.kind == PacketKind::Ipv4)
+            ipv4_decrement_ttl(frame + r.l3_offset);
+        else
+            ipv6_decrement_hop_limit(frame + r.l3_offset);
+        const std::uint32_t len = m->pkt_len;
+        ++bt.pkts;  // the NHG counts every frame sent to it, as count_nhg does
+        bt.bytes += len;
+        TxBuffer &b = *bm.tx[k];
+        if (b.count >= bm.cap) {
+            counters_->ports[e.port].tx_dropped.add();
+            return drop(m, DropReason::TxQueueFull);
+        }
+        b.pkts[b.count++] = m;
+        b.bytes += len;
+        ++bt.fwd;
+        return;
+    }
+    const MemberChoice c = selector_.member_for(fib, nhg_index, nhg, r.hash, now_tsc, e);
+    if (c.member == nullptr) return drop(m, c.reason);
+    send_ip(m, r, nhg_index, *c.member);
+}
+
 // While the monitoring capture is on, each packet is selected on its own, so a reassignment
 // names its packet; the choices are the same as finish_ars's.
 void Worker::finish_ars_captured(const FibSnapshot &fib, std::uint64_t now_tsc) {
@@ -262,7 +374,7 @@ void Worker::finish_ars_captured(const FibSnapshot &fib, std::uint64_t now_tsc) 
         ipv4_decrement_ttl(frame + p.l3_offset);
     else
         ipv6_decrement_hop_limit(frame + p.l3_offset);
-    count_nhg(index, m->pkt_len);
+    count_nhg(index, m->pkt_len, 1);
     enqueue(m, member.port, 0);
 }
 
@@ -318,7 +430,7 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                                  capturing() ? &reassigned : nullptr);
             if (c.member == nullptr) return drop(m, c.reason);
             port = c.member->port;
-            count_nhg(t.value, m->pkt_len);
+            count_nhg(t.value, m->pkt_len, 1);
             if (reassigned) {  // monitoring capture: as in finish_ars
                 rte_mbuf_refcnt_update(m, 1);
                 send_iboe(fib, m, p, port);

@@ -96,6 +96,94 @@ TEST(Worker, BurstGivesTheSameAnswersAsSinglePackets) {
     EXPECT_EQ(a.packet_drops, c.packet_drops);
 }
 
+// The caller-driven flowlet burst (begin / select_in_burst / end) against single packets, over
+// bursts that continue flowlets, let them expire, follow quality changes and a link going down,
+// with a LAG member (the burst's slow path) among port members.
+TEST(Worker, FlowletBurstGivesTheSameAnswersAsSinglePackets) {
+    test::Rig one, many;
+    for (test::Rig *r : {&one, &many})
+        for (PortId p = 0; p < test::kPorts; ++p) r->board.publish_port_quality(p, kBestQuality);
+    auto b = test::builder();
+    ArsObjectConfig monitored = test::object(1, Mode::kFlowletQuality);
+    monitored.monitoring = true;
+    b.add_ars_object(monitored);
+    b.add_lag(LagConfig{1, 0, {6, 7}});
+    NhgConfig nhg;
+    nhg.id = 5;
+    nhg.ars_object = 1;
+    nhg.members = {test::primary(1, 0),
+                   test::primary(2, 1),
+                   {3, EgressTarget::lag(1), MemberRole::kPrimary, true},
+                   test::primary(4, 2)};
+    b.add_nhg(nhg);
+    one.adopt(b);
+    many.adopt(b);
+    int events[2] = {0, 0};
+    auto count = [](void *c, const ReassignEvent &) { ++*static_cast<int *>(c); };
+    one.worker.set_monitor_hook(MonitorHook{count, &events[0]});
+    many.worker.set_monitor_hook(MonitorHook{count, &events[1]});
+    std::uint32_t x = 12345;
+    Ticks now = 0;
+    std::map<PortId, int> sent_to;
+    for (int burst = 0; burst < 60; ++burst) {
+        now += us(burst % 7 == 0 ? 400 : 20);  // every seventh burst after an idle gap
+        if (burst == 20) {                     // qualities change: new flowlets go elsewhere
+            for (test::Rig *r : {&one, &many}) r->board.publish_port_quality(1, 3);
+        }
+        if (burst == 40) {  // a port goes down: its flowlets move at once
+            for (test::Rig *r : {&one, &many}) r->board.set_link_up(0, false);
+        }
+        Worker::FlowletBurst fb;
+        ASSERT_TRUE(many.worker.begin_flowlet_burst(5, now, fb));
+        std::vector<std::uint32_t> hashes;
+        for (int i = 0; i < 32; ++i) {
+            x = x * 1664525u + 1013904223u;
+            hashes.push_back(x % 97 * 2654435761u);  // few flows, so most continue a flowlet
+        }
+        for (std::uint32_t h : hashes) many.worker.prefetch_in_burst(fb, h);
+        for (std::size_t i = 0; i < hashes.size(); ++i) {
+            const Egress got = many.worker.select_in_burst(fb, hashes[i]);
+            const Egress want = one.worker.select_nhg(5, hashes[i], now);
+            ASSERT_EQ(got.port, want.port) << burst << " " << i;
+            ASSERT_EQ(got.member, want.member) << burst << " " << i;
+            ++sent_to[got.port];
+        }
+        many.worker.end_flowlet_burst(fb);
+    }
+    const CounterValues a = one.worker.nhg_counters(5), c = many.worker.nhg_counters(5);
+    EXPECT_EQ(a.decisions, c.decisions);
+    EXPECT_EQ(a.next_hop_reassignments, c.next_hop_reassignments);
+    EXPECT_EQ(a.port_reassignments, c.port_reassignments);
+    EXPECT_EQ(a.link_down_reassignments, c.link_down_reassignments);
+    EXPECT_EQ(a.packet_drops, c.packet_drops);
+    EXPECT_GT(a.link_down_reassignments, 0u);
+    EXPECT_GT(sent_to[0], 0);               // a port member (the inline path)
+    EXPECT_GT(sent_to[6] + sent_to[7], 0);  // the LAG member (the slow path)
+    EXPECT_GT(events[0], 0);
+    EXPECT_EQ(events[0], events[1]);
+}
+
+TEST(Worker, FlowletBurstOnlyForFlowletModes) {
+    for (Mode mode : {Mode::kPerPacketQuality, Mode::kPerPacketRandom, Mode::kFixed}) {
+        test::Rig rig;
+        auto b = test::builder(mode);
+        NhgConfig nhg;
+        nhg.id = 5;
+        nhg.ars_object = 0;
+        nhg.members = {test::primary(1, 0), test::primary(2, 1)};
+        b.add_nhg(nhg);
+        rig.adopt(b);
+        Worker::FlowletBurst fb;
+        EXPECT_FALSE(rig.worker.begin_flowlet_burst(5, 0, fb)) << to_string(mode);
+    }
+    test::Rig rig;
+    rig.adopt(three_members({test::primary(1, 0)}));
+    Worker::FlowletBurst fb;
+    EXPECT_FALSE(rig.worker.begin_flowlet_burst(6, 0, fb));  // not configured
+    EXPECT_TRUE(rig.worker.begin_flowlet_burst(5, 0, fb));
+    rig.worker.end_flowlet_burst(fb);
+}
+
 TEST(Worker, CountersSumOverWorkers) {
     test::Rig rig;
     rig.adopt(three_members({test::primary(1, 0), test::primary(2, 1)}));

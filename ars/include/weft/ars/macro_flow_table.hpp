@@ -35,9 +35,13 @@ class MacroFlowTable {
 
     // Fibonacci hashing: the high bits of a 64-bit product, so weak low bits of the flow hash do
     // not cluster the buckets.
-    std::uint32_t index_of(std::uint32_t flow_hash) const {
-        return static_cast<std::uint32_t>((flow_hash * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+    std::uint32_t index_of(std::uint32_t flow_hash) const { return index_in(flow_hash, mask_); }
+    // The same for a table of mask + 1 buckets, for a caller that keeps the mask in a register.
+    static std::uint32_t index_in(std::uint32_t flow_hash, std::uint32_t mask) {
+        return static_cast<std::uint32_t>((flow_hash * 0x9E3779B97F4A7C15ull) >> 32) & mask;
     }
+    std::uint32_t mask() const { return mask_; }
+    Bucket *buckets() { return buckets_.get(); }
     Bucket *bucket(std::uint32_t index) { return &buckets_[index]; }
     const Bucket *bucket(std::uint32_t index) const { return &buckets_[index]; }
 

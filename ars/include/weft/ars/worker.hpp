@@ -50,6 +50,9 @@ struct SelectRequest {
 
 inline constexpr std::size_t kBurstSize = 32;
 
+// The largest group the flowlet burst path takes (its members' liveness fits one 64-bit mask).
+inline constexpr std::size_t kFlowletBurstMembers = 64;
+
 class Worker {
   public:
     Worker(const PortBoard &board, std::uint32_t worker_index);
@@ -64,6 +67,29 @@ class Worker {
     Egress select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerdict verdict = {});
     // Up to any number of packets; bucket loads are prefetched kBurstSize at a time.
     void select_nhg_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out);
+
+    // The common burst, for a caller that decides packet by packet (the switch's worker decides
+    // and sends each packet in one pass): packets all for one group, no ACL verdict, the group's
+    // own ARS object in a flowlet mode. begin_flowlet_burst() reads the group, its members'
+    // liveness and (quality mode) its best members once for the burst (the board changes once
+    // per sampling interval; a burst is a few microseconds); select_in_burst() decides one
+    // packet, inline when it continues its flowlet; end_flowlet_burst() counts the decisions
+    // and must follow every successful begin before any other selection on this worker. The
+    // choices, counters and monitoring events are those of select_nhg_burst.
+    //   FlowletBurst b;
+    //   if (w.begin_flowlet_burst(nhg, now, b)) {
+    //       for (...) w.prefetch_in_burst(b, hash);      // optional, ahead of the decisions
+    //       for (...) egress = w.select_in_burst(b, hash);
+    //       w.end_flowlet_burst(b);
+    //   }
+    class FlowletBurst;
+    bool begin_flowlet_burst(NhgId nhg, Ticks now, FlowletBurst &b);
+    void prefetch_in_burst(const FlowletBurst &b, std::uint32_t flow_hash) const;
+    // The size of the burst's flow table: a small one stays in the L1 cache, prefetching its
+    // buckets would only cost instructions.
+    std::size_t burst_table_bytes(const FlowletBurst &b) const;
+    Egress select_in_burst(FlowletBurst &b, std::uint32_t flow_hash);
+    void end_flowlet_burst(FlowletBurst &b);
 
     void set_monitor_hook(MonitorHook hook) { monitor_ = hook; }
 
@@ -111,6 +137,7 @@ class Worker {
 
     void resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict, Resolved &r);
     bool select_one_group_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out);
+    Egress select_in_burst_slow(FlowletBurst &b, std::uint32_t flow_hash, std::uint32_t index);
     Egress decide(const Resolved &r, std::uint32_t flow_hash, Ticks now);
     std::uint16_t flowlet(const Resolved &r, Ticks now);
     std::uint16_t new_flowlet(const Resolved &r, Ticks now);  // the rare path: choose, count, monitor
@@ -144,7 +171,7 @@ class Worker {
     std::uint32_t seed_ = 0;
     bool seeded_ = false;
     MonitorHook monitor_;
-    // Set for the length of one select_one_group_burst in flowlet-quality mode: its group's
+    // Set for the length of one flowlet burst in flowlet-quality mode: its group's
     // candidates, read once, so each new flowlet of the burst only draws among them.
     QualityCandidates burst_candidates_;
 
@@ -156,6 +183,51 @@ class Worker {
     std::unique_ptr<SelectionCounters[]> nhg_counters_;
     std::unique_ptr<SelectionCounters[]> lag_counters_;
 };
+
+// One flowlet burst's state, read once by begin_flowlet_burst() (engine-internal fields).
+class Worker::FlowletBurst {
+    friend class Worker;
+    MacroFlowTable::Bucket *buckets_;
+    std::uint32_t mask_;
+    Ticks now_;
+    Ticks idle_;
+    // Members that are live and a port: a packet continuing its flowlet on one of them is
+    // answered from egress_ without looking at the group.
+    std::uint64_t direct_;
+    std::uint64_t live_;
+    std::uint64_t decided_;
+    Resolved r_;
+    Egress egress_[kFlowletBurstMembers];
+};
+
+inline void Worker::prefetch_in_burst(const FlowletBurst &b, std::uint32_t flow_hash) const {
+#if defined(__GNUC__)
+    __builtin_prefetch(b.buckets_ + MacroFlowTable::index_in(flow_hash, b.mask_), 1, 3);
+#else
+    (void)b;
+    (void)flow_hash;
+#endif
+}
+
+inline std::size_t Worker::burst_table_bytes(const FlowletBurst &b) const {
+    return (std::size_t{b.mask_} + 1) * sizeof(MacroFlowTable::Bucket);
+}
+
+inline Egress Worker::select_in_burst(FlowletBurst &b, std::uint32_t flow_hash) {
+    ++b.decided_;
+    const std::uint32_t index = MacroFlowTable::index_in(flow_hash, b.mask_);
+    MacroFlowTable::Bucket *bucket = b.buckets_ + index;
+    const MacroFlowTable::Bucket current = *bucket;
+    const std::uint16_t member = current.member();
+    // Same flowlet on a live port member: stay, even if a better member exists (no reordering
+    // inside a flowlet). The member index is below 64 whenever its bit is set.
+    if (member < kFlowletBurstMembers && ((b.direct_ >> member) & 1) != 0 &&
+        current.idle_for(b.now_) <= b.idle_) {
+        *bucket = MacroFlowTable::Bucket::make(member, b.now_);
+        return b.egress_[member];
+    }
+    return select_in_burst_slow(b, flow_hash, index);
+}
 
 // Counters of one group summed over workers (the value SAI's read-only attributes report).
 CounterValues sum_nhg_counters(std::span<const Worker *const> workers, NhgId nhg);

@@ -100,6 +100,8 @@ class ArsSelector {
     }
 
     const ars::Worker &engine() const noexcept { return ars_; }
+    // The worker's flowlet bursts (ars::Worker::begin_flowlet_burst) go to the engine directly.
+    ars::Worker &engine() noexcept { return ars_; }
     // Monitoring events go to `hook`; the selector sees them first (for select()'s `reassigned`).
     void set_monitor_hook(ars::MonitorHook hook) noexcept;
 

@@ -89,6 +89,25 @@ class Worker {
     void send_ip(rte_mbuf *m, const Parsed &p, std::uint32_t nhg_index, const ResolvedMember &member);
     void finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc);
     void finish_ars_captured(const FibSnapshot &fib, std::uint64_t now_tsc);
+    // The flowlet burst's members as its frames need them (gather_burst_members), and its counts.
+    static constexpr unsigned kBurstDirectMembers = 16;
+    static constexpr unsigned kBucketLookAhead = 4;
+    static constexpr std::size_t kPrefetchTableBytes = 16 * 1024;
+    struct BurstMembers {
+        unsigned count = 0;
+        std::uint32_t sendable = 0;  // bit k: member k is resolved and its port usable
+        std::uint16_t cap = 0;       // a TX buffer's capacity
+        std::uint16_t port[kBurstDirectMembers];
+        std::uint64_t mac_lo[kBurstDirectMembers];  // destination MAC and the source's first 2 bytes
+        std::uint32_t mac_hi[kBurstDirectMembers];  // the source MAC's last 4 bytes
+        TxBuffer *tx[kBurstDirectMembers];
+    };
+    struct BurstTally {
+        std::uint64_t pkts = 0, bytes = 0, fwd = 0;
+    };
+    void gather_burst_members(const FibSnapshot &fib, const NhgEntry &nhg, BurstMembers &bm) noexcept;
+    void send_in_burst(const FibSnapshot &fib, BurstMembers &bm, BurstTally &bt, rte_mbuf *m, const Parsed &r,
+                       std::uint32_t nhg_index, const NhgEntry &nhg, std::uint64_t now_tsc);
     bool capturing() const noexcept { return config_.capture != nullptr && config_.capture->enabled(); }
     ars::AclVerdict classify(const rte_mbuf *m, const ParsedPacket &p,
                              const ars::AclPolicy &acl) const noexcept;
@@ -96,7 +115,7 @@ class Worker {
     void enqueue(rte_mbuf *m, std::uint16_t port, std::uint16_t queue_slot);
     void flush() noexcept;
     void drop(rte_mbuf *m, DropReason why) noexcept;
-    void count_nhg(std::uint32_t nhg_index, std::uint32_t bytes) noexcept;
+    void count_nhg(std::uint32_t nhg_index, std::uint64_t bytes, std::uint64_t pkts) noexcept;
     void publish_tally() noexcept;
     TxBuffer &buffer(std::uint16_t port, std::uint16_t slot) noexcept {
         return tx_[static_cast<std::size_t>(port) * config_.tx_queues + slot];
@@ -107,8 +126,8 @@ class Worker {
     const LinkState *links_;
     WorkerCounters *counters_;
     NhgSelector selector_;
-    std::vector<TxBuffer> tx_;  // [port][queue slot], sized once at construction
-    std::array<Parsed, kMaxBurst> rec_;
+    std::vector<TxBuffer> tx_;                    // [port][queue slot], sized once at construction
+    std::array<Parsed, kMaxBurst> rec_{};         // defined even where a look-ahead reads past a burst
     std::array<ParsedPacket, kMaxBurst> parsed_;  // only for frames the fast path declined
     // IP frames of the current burst waiting for one burst ARS selection: the engine's request
     // (the only copy), and the frame, its burst position and its NHG index beside it.
@@ -122,6 +141,8 @@ class Worker {
     std::array<ars::SelectRequest, kMaxBurst> ars_req_;
     std::array<ars::Egress, kMaxBurst> ars_out_;
     unsigned ars_n_ = 0;
+    // The open flowlet burst of handle_burst, if any (see there).
+    ars::Worker::FlowletBurst flowlet_burst_;
     // Counts of the current burst, added to the shared counters once at its end rather than per
     // frame: forwarded frames, and a run of frames through the same NHG.
     struct Tally {
