@@ -66,7 +66,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     std::uint8_t v6_addr[kMaxBurst][16];
     unsigned n4 = 0, n6 = 0;
     std::uint64_t rx_bytes = 0;
-    for (std::uint16_t i = 0; i < n; ++i) {
+    for (unsigned i = 0; i < n; ++i) {
         if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
         const rte_mbuf *m = pkts[i];
         rx_bytes += m->pkt_len;
@@ -74,12 +74,8 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         FastParsed f;
         if (fast && m->nb_segs == 1 &&
             parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f)) {
-            r.hash = f.hash;
-            r.l3_offset = kFastL3Offset;
-            r.kind = PacketKind::Ipv4;
-            r.ttl = f.ttl;
-            r.verdict = DropReason::None;
-            r.full = false;
+            r = Parsed{f.hash, kFastL3Offset,    PacketKind::Ipv4,
+                       f.ttl,  DropReason::None, false};  // one record
             v4_addr[n4++] = f.dst4;
             continue;
         }
