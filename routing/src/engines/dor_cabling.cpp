@@ -72,9 +72,11 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         }
     constexpr std::size_t kMaxProblems = 8;
     std::size_t more = 0;
-    auto problem = [&](std::string what) {
+    // what() formats the line only when it is kept: on a fabric that is not a mesh nearly every
+    // switch breaks the picture, and naming switches costs more than routing them.
+    auto problem = [&](auto &&what) {
         if (out.problems.size() < kMaxProblems)
-            out.problems.push_back(std::move(what));
+            out.problems.push_back(what());
         else
             ++more;
     };
@@ -87,9 +89,11 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             continue;
         }
         if (!cls.join(c.pa, c.pb, true))
-            problem(sw_name(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw_name(f, c.b) + " port " +
-                    std::to_string(c.pb) + ": elsewhere ports " + std::to_string(c.pa) + " and " +
-                    std::to_string(c.pb) + " point the same way along their dimension");
+            problem([&] {
+                return sw_name(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw_name(f, c.b) +
+                       " port " + std::to_string(c.pb) + ": elsewhere ports " + std::to_string(c.pa) +
+                       " and " + std::to_string(c.pb) + " point the same way along their dimension";
+            });
     }
     // Parallel cables to one neighbour belong to one dimension and one direction.
     for (SwitchIdx s = 0; s < n; ++s) {
@@ -97,16 +101,18 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         for (std::size_t i = 0; i < links.size(); ++i)
             for (std::size_t j = i + 1; j < links.size(); ++j)
                 if (links[i].peer == links[j].peer && !cls.join(links[i].port, links[j].port, false))
-                    problem(sw_name(f, s) + " ports " + std::to_string(links[i].port) + " and " +
-                            std::to_string(links[j].port) + " both lead to " + sw_name(f, links[i].peer) +
-                            " but elsewhere point opposite ways along their dimension");
+                    problem([&] {
+                        return sw_name(f, s) + " ports " + std::to_string(links[i].port) + " and " +
+                               std::to_string(links[j].port) + " both lead to " + sw_name(f, links[i].peer) +
+                               " but elsewhere point opposite ways along their dimension";
+                    });
     }
 
     // Classes: their ports, and whether they are hypercube (same port both ends) or mesh pairs.
     std::map<PortNum, std::vector<PortNum>> members;
     for (unsigned p = 1; p < 255; ++p)
         if (used[p]) members[cls.find(static_cast<PortNum>(p)).first].push_back(static_cast<PortNum>(p));
-    std::map<PortNum, bool> has_self, has_pair;
+    std::array<bool, 256> has_self{}, has_pair{};  // by class root
     for (const Cable &c : cables) {
         const PortNum r = cls.find(c.pa).first;
         (c.pa == c.pb ? has_self : has_pair)[r] = true;
@@ -115,18 +121,20 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         if (has_self[root] && has_pair[root]) {
             for (const Cable &c : cables)
                 if (c.pa == c.pb && cls.find(c.pa).first == root) {
-                    problem(sw_name(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw_name(f, c.b) +
-                            " port " + std::to_string(c.pb) +
-                            ": a hypercube-style cable (same port at both ends) in " +
-                            "the dimension of ports " + port_list(ports) +
-                            ", whose other cables pair different ports");
+                    problem([&] {
+                        return sw_name(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw_name(f, c.b) +
+                               " port " + std::to_string(c.pb) +
+                               ": a hypercube-style cable (same port at both ends) in " +
+                               "the dimension of ports " + port_list(ports) +
+                               ", whose other cables pair different ports";
+                    });
                     break;
                 }
         }
     out.dimensions = static_cast<unsigned>(members.size());
 
     // One neighbour per dimension and direction at each switch; lower dimensions on lower ports.
-    std::map<PortNum, unsigned> rank;  // class root -> order of its lowest port
+    std::array<unsigned, 256> rank{};  // class root -> order of its lowest port
     {
         unsigned r = 0;
         std::vector<std::pair<PortNum, PortNum>> by_low;
@@ -141,30 +149,41 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
     };
     std::vector<std::vector<SwitchIdx>> plus(members.size());  // per class rank: the "+" neighbour
     for (auto &v : plus) v.assign(n, kNoSwitch);
+    std::vector<AtSwitch> at(members.size());  // by class rank, for the switch at hand
+    std::vector<bool> seen(members.size());
     for (SwitchIdx s = 0; s < n; ++s) {
-        std::map<unsigned, AtSwitch> at;  // by class rank
+        std::fill(at.begin(), at.end(), AtSwitch{});
+        std::fill(seen.begin(), seen.end(), false);
         for (const SwitchLink &l : g.links(s)) {
-            const auto [root, side] = cls.find(l.port);
+            const auto [root, side_] = cls.find(l.port);
+            const unsigned side = side_;
             const unsigned r = rank[root];
             AtSwitch &a = at[r];
+            seen[r] = true;
             a.lo = std::min(a.lo, l.port), a.hi = std::max(a.hi, l.port);
             if (a.peer[side] == kNoSwitch) {
                 a.peer[side] = l.peer, a.peer_port[side] = l.port;
                 if (side == 0 && has_pair[root]) plus[r][s] = l.peer;
             } else if (a.peer[side] != l.peer) {
-                problem(sw_name(f, s) + " ports " + std::to_string(a.peer_port[side]) + " and " +
-                        std::to_string(l.port) +
-                        " point the same way along one dimension but lead to different " + "switches, " +
-                        sw_name(f, a.peer[side]) + " and " + sw_name(f, l.peer));
+                problem([&] {
+                    return sw_name(f, s) + " ports " + std::to_string(a.peer_port[side]) + " and " +
+                           std::to_string(l.port) +
+                           " point the same way along one dimension but lead to different " + "switches, " +
+                           sw_name(f, a.peer[side]) + " and " + sw_name(f, l.peer);
+                });
             }
         }
         const AtSwitch *prev = nullptr;
-        for (const auto &[r, a] : at) {
+        for (std::size_t r = 0; r < at.size(); ++r) {
+            if (!seen[r]) continue;
+            const AtSwitch &a = at[r];
             if (prev && prev->hi > a.lo)
-                problem(sw_name(f, s) + " port " + std::to_string(prev->hi) + " is above port " +
-                        std::to_string(a.lo) +
-                        ", which belongs to a higher dimension: dor takes the lowest " +
-                        "min-hop port, so lower dimensions must use lower ports on every switch");
+                problem([&] {
+                    return sw_name(f, s) + " port " + std::to_string(prev->hi) + " is above port " +
+                           std::to_string(a.lo) +
+                           ", which belongs to a higher dimension: dor takes the lowest " +
+                           "min-hop port, so lower dimensions must use lower ports on every switch";
+                });
             prev = &a;
         }
     }
