@@ -107,6 +107,14 @@ inline PortNum pick_port_first(const PortNum *cand, unsigned n, const std::uint3
 void note_remote(const Fabric &f, SwitchIdx s, PortNum port, std::vector<RemoteUse> &remote);
 }  // namespace detail
 
+// One LID per end port and no port search order: the builders' fast paths apply.
+inline bool is_plain_order(const RoutingOptions &o, const std::vector<RouteOrderEntry> &order) {
+    if (o.lmc > 0 || !o.port_search_order.empty()) return false;
+    for (const RouteOrderEntry &e : order)
+        if (e.count != 1) return false;
+    return true;
+}
+
 // One LID of the route order, flattened for the one-LID-per-port case (LMC 0, no search order).
 struct RouteStep {
     Lid lid = 0;
@@ -192,18 +200,173 @@ void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOption
     }
 }
 
+// Candidate ports of one switch toward every destination switch, laid out for the row builder
+// below: row d holds len(d) ports in search order, then kNoPort to the end of the row. Rows are
+// at least 4 wide, so a short row is scanned as 4 entries without a loop (kNoPort's load is the
+// largest), and at least one wider than the switch's links, so a full row still ends in kNoPort.
+class CandRows {
+  public:
+    void start(std::size_t switches, std::size_t links) {
+        width_ = std::max<std::size_t>(4, links + 1);
+        port_.assign(switches * width_, kNoPort);
+        len_.assign(switches, 0);
+    }
+    // Appends `port` to every row d with ok[d] == 1 (ok[d] is 0 or 1). Branch-free: the port is
+    // stored at the row's end either way and only kept by the length; seal() clears the last one.
+    void append(PortNum port, const std::uint8_t *ok) {
+        PortNum *const p = port_.data();
+        std::uint8_t *const len = len_.data();
+        const std::size_t w = width_, n = len_.size();
+        for (std::size_t d = 0; d < n; ++d) {
+            p[d * w + len[d]] = port;
+            len[d] = static_cast<std::uint8_t>(len[d] + ok[d]);
+        }
+    }
+    void seal() {
+        for (std::size_t d = 0; d < len_.size(); ++d) port_[d * width_ + len_[d]] = kNoPort;
+    }
+    const PortNum *row(SwitchIdx d) const { return port_.data() + d * width_; }
+    const std::uint8_t *lens() const { return len_.data(); }
+    std::size_t width() const { return width_; }
+
+  private:
+    std::size_t width_ = 4;
+    std::vector<PortNum> port_;
+    std::vector<std::uint8_t> len_;
+};
+
+// Which allowed links of a switch become its candidates toward a destination switch.
+enum class CandRule {
+    all_allowed,     // every allowed link (minhop, up*/down*)
+    first_neighbour  // the first allowed link's neighbour, over all parallel links to it (dor)
+};
+
+namespace detail {
+// The first least-loaded of row[0..3] (kNoPort pads short rows and never wins against a real
+// port): loads shifted left with the position as a tie-break, minimum without branches.
+inline PortNum pick_port_4(const PortNum *row, const std::uint32_t *load) {
+    const std::uint64_t k0 = std::uint64_t{load[row[0]]} << 2, k1 = (std::uint64_t{load[row[1]]} << 2) | 1,
+                        k2 = (std::uint64_t{load[row[2]]} << 2) | 2,
+                        k3 = (std::uint64_t{load[row[3]]} << 2) | 3;
+    return row[std::min(std::min(k0, k1), std::min(k2, k3)) & 3];
+}
+}  // namespace detail
+
+// build_equalized_lfts for LMC 0 without a port search order, from whole rows: ok_row(s, link,
+// ok) sets ok[d] to 1 when switch s may send toward destination switch d over `link`, else 0,
+// for every d at once (engines compare hop-matrix rows), so the candidates of every destination
+// switch are known before the route order is walked and the walk picks ports without branching
+// on loads. equalize = false takes the first candidate (dor's --no_port_equalization).
+template <class OkRow>
+void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
+                    const std::vector<RouteOrderEntry> &order, CandRule rule, bool equalize, OkRow &&ok_row) {
+    const std::size_t n = g.size();
+    std::vector<RouteStep> steps;
+    steps.reserve(order.size());
+    for (const RouteOrderEntry &e : order) {
+        const LidTarget &tg = g.target(e.base);
+        if (tg.sw == kNoSwitch) continue;
+        steps.push_back({e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)});
+    }
+    const bool any_ignored = !o.ignore_ports.empty() || !o.ignore_guids.empty();
+    CandRows rows;
+    std::vector<std::uint8_t> ok(n), first(n);
+    std::vector<SwitchIdx> via(n);
+    std::vector<std::uint32_t> least(n);
+    std::vector<std::uint8_t> at(n);
+    std::array<std::uint32_t, 256> load;  // by port; kNoPort (255, never a port) loads the most
+    std::array<std::uint8_t, 256> skip;   // ports that take no load: 0 (own LIDs) and ignored ones
+    const RouteStep *const first_step = steps.data(), *const last_step = first_step + steps.size();
+    for (SwitchIdx s = 0; s < n; ++s) {
+        const auto links = g.links(s);
+        rows.start(n, links.size());
+        if (rule == CandRule::all_allowed) {
+            for (const SwitchLink &l : links) {
+                ok_row(s, l, ok.data());
+                rows.append(l.port, ok.data());
+            }
+        } else {
+            // The first allowed link by scanning the links backwards, then its neighbour's links.
+            std::fill(first.begin(), first.end(), std::uint8_t{0xFF});
+            for (std::size_t k = links.size(); k-- > 0;) {
+                ok_row(s, links[k], ok.data());
+                for (std::size_t d = 0; d < n; ++d)
+                    first[d] = ok[d] ? static_cast<std::uint8_t>(k) : first[d];
+            }
+            for (std::size_t d = 0; d < n; ++d) via[d] = first[d] == 0xFF ? kNoSwitch : links[first[d]].peer;
+            for (const SwitchLink &l : links) {
+                for (std::size_t d = 0; d < n; ++d) ok[d] = via[d] == l.peer;
+                rows.append(l.port, ok.data());
+            }
+        }
+        rows.seal();
+        load.fill(0);
+        load[kNoPort] = 0xFFFFFFFFu;
+        skip.fill(0);
+        skip[0] = 1;
+        if (any_ignored) {
+            const auto ignored = ignored_ports(f, o, s);
+            for (std::size_t p = 0; p < ignored.size(); ++p) skip[p] = ignored[p] ? 1 : 0;
+            skip[0] = 1;
+        }
+        std::fill(least.begin(), least.end(), 0xFFFFFFFFu);
+        std::fill(at.begin(), at.end(), std::uint8_t{0});
+        // Raw pointers: the byte stores into the LFT may alias the vectors' own pointers.
+        PortNum *const lft = t.lft[s].data();
+        const std::uint8_t *const hops = t.hops[s].data();
+        const std::uint8_t *const len = rows.lens();
+        std::uint32_t *const ld = load.data();
+        const std::uint8_t *const sk = skip.data();
+        for (const RouteStep *r = first_step; r != last_step; ++r) {
+            PortNum port;
+            if (r->sw == s) {
+                port = r->port;
+            } else {
+                if (hops[r->lid] == kInfHops) continue;
+                const unsigned l = len[r->sw];
+                if (l == 0) continue;
+                const PortNum *row = rows.row(r->sw);
+                if (!equalize)
+                    port = row[0];
+                else if (l <= 4)
+                    port = detail::pick_port_4(row, ld);
+                else
+                    port = detail::pick_port_first(row, l, ld, least[r->sw], at[r->sw]);
+            }
+            lft[r->lid] = port;
+            ld[port] += r->counted & !sk[port];
+        }
+    }
+}
+
 // allowed(s, link, lid): may switch s send `lid` over `link`? Asked once per (s, destination
 // switch) with a representative LID, so it must depend on the destination switch only.
 template <class Allowed>
 void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
                           Allowed &&allowed) {
-    const std::size_t n = g.size();
     const auto order = route_order(f, g, o.guid_routing_order);
+    if (is_plain_order(o, order)) return build_plain_lfts(f, g, o, t, order, allowed);
+    build_equalized_lfts(f, g, o, t, order, allowed);
+}
+
+// The same with ok_row (see build_row_lfts) for the common case: the same tables, faster.
+template <class Allowed, class OkRow>
+void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
+                          Allowed &&allowed, OkRow &&ok_row) {
+    const auto order = route_order(f, g, o.guid_routing_order);
+    if (is_plain_order(o, order))
+        return build_row_lfts(f, g, o, t, order, CandRule::all_allowed, true, ok_row);
+    build_equalized_lfts(f, g, o, t, order, allowed);
+}
+
+// The general case (LMC, port search order) in a given route order.
+template <class Allowed>
+void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
+                          const std::vector<RouteOrderEntry> &order, Allowed &&allowed) {
+    const std::size_t n = g.size();
     std::uint32_t max_count = 1;
     for (const auto &e : order) max_count = std::max(max_count, e.count);
     const bool lmc_aware = o.lmc > 0;
-    if (max_count == 1 && !lmc_aware && o.port_search_order.empty())
-        return build_plain_lfts(f, g, o, t, order, allowed);
     std::vector<std::vector<detail::RemoteUse>> remote(lmc_aware ? order.size() : 0);
     LftScratch sc;
     for (SwitchIdx s = 0; s < n; ++s) {

@@ -62,14 +62,33 @@ void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool fr
 
 void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) const {
     const SwitchGraph g(f);
-    build_equalized_lfts(f, g, o, t, [&](SwitchIdx s, const SwitchLink &l, Lid lid) {
-        const SwitchIdx d = g.target(lid).sw;
-        if (down_.at(s, d) != kInfHops)
-            return !is_up(s, l.peer) && down_.at(l.peer, d) != kInfHops &&
-                   down_.at(l.peer, d) + 1 == down_.at(s, d);
-        return is_up(s, l.peer) && route_.at(l.peer, d) != kInfHops &&
-               route_.at(l.peer, d) + 1 == route_.at(s, d);
-    });
+    const std::size_t n = g.size();
+    build_equalized_lfts(
+        f, g, o, t,
+        [&](SwitchIdx s, const SwitchLink &l, Lid lid) {
+            const SwitchIdx d = g.target(lid).sw;
+            if (down_.at(s, d) != kInfHops)
+                return !is_up(s, l.peer) && down_.at(l.peer, d) != kInfHops &&
+                       down_.at(l.peer, d) + 1 == down_.at(s, d);
+            return is_up(s, l.peer) && route_.at(l.peer, d) != kInfHops &&
+                   route_.at(l.peer, d) + 1 == route_.at(s, d);
+        },
+        [&](SwitchIdx s, const SwitchLink &l, std::uint8_t *ok) {
+            // The same test for every destination at once: a down move where s reaches d going
+            // only down, else an up move along the up-then-down route.
+            const unsigned up = is_up(s, l.peer) ? 1 : 0;
+            const std::uint8_t *const down_here = down_.v.data() + std::size_t{s} * n;
+            const std::uint8_t *const down_there = down_.v.data() + std::size_t{l.peer} * n;
+            const std::uint8_t *const route_here = route_.v.data() + std::size_t{s} * n;
+            const std::uint8_t *const route_there = route_.v.data() + std::size_t{l.peer} * n;
+            for (std::size_t d = 0; d < n; ++d) {
+                const unsigned by_down =
+                    (1 - up) & (down_there[d] != kInfHops) & (down_there[d] + 1 == down_here[d]);
+                const unsigned by_route =
+                    up & (route_there[d] != kInfHops) & (route_there[d] + 1 == route_here[d]);
+                ok[d] = static_cast<std::uint8_t>(down_here[d] != kInfHops ? by_down : by_route);
+            }
+        });
 }
 
 std::vector<SwitchIdx> switches_named(const Fabric &f, const std::vector<Guid> &guids) {
