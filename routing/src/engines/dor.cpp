@@ -46,6 +46,16 @@ void note_forwarded(std::vector<FarEnd> &used, SwitchIdx sw, PortNum port) {
 void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t) {
     const std::size_t n = g.size();
     const auto order = route_order(f, g);
+    if (is_plain_order(o, order)) {
+        // One LID per end port, port order: the first min-hop link's neighbour over the shared
+        // row builder (the least loaded of parallel links, first on a tie, as below).
+        for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
+        const SwitchHops h = switch_hops_from_lids(g, t);
+        return build_row_lfts(f, g, o, t, order, CandRule::first_neighbour, o.port_equalization,
+                              [&](SwitchIdx s, const SwitchLink &l, std::uint8_t *ok) {
+                                  min_hop_row(h.row(s), h.row(l.peer), ok, h.stride);
+                              });
+    }
     std::uint32_t max_count = 1;
     for (const auto &e : order) max_count = std::max(max_count, e.count);
     // Min-hop links of s toward each destination switch, in search order (port order unless -O).

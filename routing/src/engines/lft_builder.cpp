@@ -76,6 +76,24 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
     return first.empty() ? order : listed_first(f, std::move(order), first);
 }
 
+SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t) {
+    SwitchHops h;
+    const std::size_t n = g.size();
+    h.n = n;
+    h.stride = (n + 15) / 16 * 16;
+    std::vector<Lid> rep(n, 0);
+    for (Lid l = g.max_lid(); l >= 1; --l)
+        if (const SwitchIdx d = g.target(l).sw; d != kNoSwitch) rep[d] = l;
+    h.v.assign(n * h.stride, kInfHops);
+    for (SwitchIdx x = 0; x < n; ++x) {
+        const std::uint8_t *const lids = t.hops[x].data();
+        std::uint8_t *const row = h.v.data() + std::size_t{x} * h.stride;
+        for (SwitchIdx d = 0; d < n; ++d)
+            if (rep[d]) row[d] = lids[rep[d]];
+    }
+    return h;
+}
+
 std::vector<std::uint8_t> port_search_rank(const Fabric &f, const RoutingOptions &o, SwitchIdx s) {
     const NodeIdx node = f.switch_node(s);
     const Guid guid = f.node(node).guid;

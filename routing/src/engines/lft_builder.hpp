@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "engines/switch_graph.hpp"
@@ -203,11 +204,12 @@ void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOption
 // Candidate ports of one switch toward every destination switch, laid out for the row builder
 // below: row d holds len(d) ports in search order, then kNoPort to the end of the row. Rows are
 // at least 4 wide, so a short row is scanned as 4 entries without a loop (kNoPort's load is the
-// largest), and at least one wider than the switch's links, so a full row still ends in kNoPort.
+// largest), or as 8 when they are that wide, and at least one wider than the switch's links, so
+// a full row still ends in kNoPort.
 class CandRows {
   public:
     void start(std::size_t switches, std::size_t links) {
-        width_ = std::max<std::size_t>(4, links + 1);
+        width_ = (std::max<std::size_t>(4, links + 1) + 3) / 4 * 4;
         port_.assign(switches * width_, kNoPort);
         len_.assign(switches, 0);
     }
@@ -250,7 +252,38 @@ inline PortNum pick_port_4(const PortNum *row, const std::uint32_t *load) {
                         k3 = (std::uint64_t{load[row[3]]} << 2) | 3;
     return row[std::min(std::min(k0, k1), std::min(k2, k3)) & 3];
 }
+// The same over row[0..7].
+inline PortNum pick_port_8(const PortNum *row, const std::uint32_t *load) {
+    std::uint64_t best = std::uint64_t{load[row[0]]} << 3;
+    for (unsigned k = 1; k < 8; ++k) best = std::min(best, (std::uint64_t{load[row[k]]} << 3) | k);
+    return row[best & 7];
+}
 }  // namespace detail
+
+// Hops from every switch toward every destination switch, read from t.hops through one LID of
+// each destination (the min-hop test gives the same ports for every LID of a switch wherever the
+// LID is routed at all). Rows are padded to a multiple of 16 for byte-vector loops.
+struct SwitchHops {
+    std::size_t n = 0, stride = 0;
+    std::vector<std::uint8_t> v;  // v[x * stride + d]; kInfHops where d has no LID
+    const std::uint8_t *row(SwitchIdx x) const { return v.data() + std::size_t{x} * stride; }
+};
+SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t);
+
+// ok[d] = 1 where the far switch (row `there`) is one hop closer to d than this one (`here`),
+// for d < stride (a multiple of 16).
+inline void min_hop_row(const std::uint8_t *here, const std::uint8_t *there, std::uint8_t *ok,
+                        std::size_t stride) {
+    // GCC/Clang vector extension: 16 destinations per step (-O2 does not vectorize this loop).
+    using Bytes = std::uint8_t __attribute__((vector_size(16)));
+    for (std::size_t b = 0; b < stride; b += 16) {
+        Bytes x, h;
+        std::memcpy(&x, there + b, 16);
+        std::memcpy(&h, here + b, 16);
+        const Bytes r = reinterpret_cast<Bytes>((x != kInfHops) & (x + 1 == h)) & 1;
+        std::memcpy(ok + b, &r, 16);
+    }
+}
 
 // build_equalized_lfts for LMC 0 without a port search order, from whole rows: ok_row(s, link,
 // ok) sets ok[d] to 1 when switch s may send toward destination switch d over `link`, else 0,
@@ -270,7 +303,7 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
     }
     const bool any_ignored = !o.ignore_ports.empty() || !o.ignore_guids.empty();
     CandRows rows;
-    std::vector<std::uint8_t> ok(n), first(n);
+    std::vector<std::uint8_t> ok((n + 15) / 16 * 16), first(n);
     std::vector<SwitchIdx> via(n);
     std::vector<std::uint32_t> least(n);
     std::vector<std::uint8_t> at(n);
@@ -330,6 +363,8 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                     port = row[0];
                 else if (l <= 4)
                     port = detail::pick_port_4(row, ld);
+                else if (l <= 8)
+                    port = detail::pick_port_8(row, ld);
                 else
                     port = detail::pick_port_first(row, l, ld, least[r->sw], at[r->sw]);
             }

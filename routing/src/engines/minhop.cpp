@@ -70,18 +70,7 @@ void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &
     for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
     // A port is a min-hop choice when its far switch is one hop (or the port's weight) closer.
     if (w.empty()) {
-        // Row form: hops toward each destination switch through one of its LIDs (any: allowed
-        // ports are the same for all LIDs of a switch wherever the LID is routed at all).
-        const std::size_t n = g.size();
-        std::vector<Lid> rep(n, 0);
-        for (Lid l = g.max_lid(); l >= 1; --l)
-            if (const SwitchIdx d = g.target(l).sw; d != kNoSwitch) rep[d] = l;
-        std::vector<std::uint8_t> h(n * n, kInfHops);
-        for (SwitchIdx x = 0; x < n; ++x) {
-            const std::uint8_t *const row = t.hops[x].data();
-            for (SwitchIdx d = 0; d < n; ++d)
-                if (rep[d]) h[std::size_t{x} * n + d] = row[rep[d]];
-        }
+        const engines::SwitchHops h = engines::switch_hops_from_lids(g, t);
         return engines::build_equalized_lfts(
             f, g, o, t,
             [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
@@ -89,10 +78,7 @@ void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &
                 return there != kInfHops && there + 1 == t.hops[s][lid];
             },
             [&](SwitchIdx s, const engines::SwitchLink &l, std::uint8_t *ok) {
-                const std::uint8_t *const here = h.data() + std::size_t{s} * n;
-                const std::uint8_t *const there = h.data() + std::size_t{l.peer} * n;
-                for (std::size_t d = 0; d < n; ++d)
-                    ok[d] = static_cast<std::uint8_t>((there[d] != kInfHops) & (there[d] + 1 == here[d]));
+                engines::min_hop_row(h.row(s), h.row(l.peer), ok, h.stride);
             });
     }
     engines::build_equalized_lfts(f, g, o, t, [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
