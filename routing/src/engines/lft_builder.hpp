@@ -272,10 +272,14 @@ SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t);
 
 // ok[d] = 1 where the far switch (row `there`) is one hop closer to d than this one (`here`),
 // for d < stride (a multiple of 16).
+namespace detail {
+using Bytes16 = std::uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extension
+}  // namespace detail
+
 inline void min_hop_row(const std::uint8_t *here, const std::uint8_t *there, std::uint8_t *ok,
                         std::size_t stride) {
-    // GCC/Clang vector extension: 16 destinations per step (-O2 does not vectorize this loop).
-    using Bytes = std::uint8_t __attribute__((vector_size(16)));
+    // 16 destinations per step (-O2 does not vectorize the plain loop).
+    using Bytes = detail::Bytes16;
     for (std::size_t b = 0; b < stride; b += 16) {
         Bytes x, h;
         std::memcpy(&x, there + b, 16);
@@ -303,8 +307,8 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
     }
     const bool any_ignored = !o.ignore_ports.empty() || !o.ignore_guids.empty();
     CandRows rows;
-    std::vector<std::uint8_t> ok((n + 15) / 16 * 16), first(n);
-    std::vector<SwitchIdx> via(n);
+    const std::size_t stride = (n + 15) / 16 * 16;
+    std::vector<std::uint8_t> ok(stride), first(stride), nb;
     std::vector<std::uint32_t> least(n);
     std::vector<std::uint8_t> at(n);
     std::array<std::uint32_t, 256> load;  // by port; kNoPort (255, never a port) loads the most
@@ -319,17 +323,37 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                 rows.append(l.port, ok.data());
             }
         } else {
-            // The first allowed link by scanning the links backwards, then its neighbour's links.
+            // Links by neighbour: nb[k] = the first link to the same switch as link k.
+            nb.resize(links.size());
+            for (std::size_t k = 0; k < links.size(); ++k) {
+                std::size_t j = 0;
+                while (links[j].peer != links[k].peer) ++j;
+                nb[k] = static_cast<std::uint8_t>(j);
+            }
+            // The first allowed link's neighbour per destination (scanning the links backwards),
+            // then every link to that neighbour, 16 destinations at a time.
             std::fill(first.begin(), first.end(), std::uint8_t{0xFF});
             for (std::size_t k = links.size(); k-- > 0;) {
                 ok_row(s, links[k], ok.data());
-                for (std::size_t d = 0; d < n; ++d)
-                    first[d] = ok[d] ? static_cast<std::uint8_t>(k) : first[d];
+                for (std::size_t b = 0; b < stride; b += 16) {
+                    detail::Bytes16 y, f16;
+                    std::memcpy(&y, ok.data() + b, 16);
+                    std::memcpy(&f16, first.data() + b, 16);
+                    const detail::Bytes16 m = detail::Bytes16{} - y;  // 0xFF where allowed
+                    f16 = (f16 & ~m) | (nb[k] & m);
+                    std::memcpy(first.data() + b, &f16, 16);
+                }
             }
-            for (std::size_t d = 0; d < n; ++d) via[d] = first[d] == 0xFF ? kNoSwitch : links[first[d]].peer;
-            for (const SwitchLink &l : links) {
-                for (std::size_t d = 0; d < n; ++d) ok[d] = via[d] == l.peer;
-                rows.append(l.port, ok.data());
+            for (std::size_t k = 0; k < links.size(); ++k) {
+                if (nb[k] == k)  // else ok still holds the test for link nb[k]'s neighbour
+                    for (std::size_t b = 0; b < stride; b += 16) {
+                        detail::Bytes16 f16;
+                        std::memcpy(&f16, first.data() + b, 16);
+                        const detail::Bytes16 r =
+                            reinterpret_cast<detail::Bytes16>(f16 == static_cast<std::uint8_t>(k)) & 1;
+                        std::memcpy(ok.data() + b, &r, 16);
+                    }
+                rows.append(links[k].port, ok.data());
             }
         }
         rows.seal();
