@@ -149,11 +149,6 @@ void Fabric::clear_lids() {
     }
 }
 
-std::optional<LidOwner> Fabric::lid_owner(Lid lid) const {
-    if (lid >= lid_owner_.size() || lid_owner_[lid].node == kNoNode) return std::nullopt;
-    return lid_owner_[lid];
-}
-
 NodeIdx Fabric::attached_switch(Lid lid) const {
     auto o = lid_owner(lid);
     if (!o) return kNoNode;

@@ -39,12 +39,20 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
     // every other LID owner in its port table's order. Both tables are GUID maps walked in
     // osm_table_key order.
     const std::size_t n = g.size();
-    std::vector<SwitchIdx> sws(n);
-    std::iota(sws.begin(), sws.end(), SwitchIdx{0});
-    std::stable_sort(sws.begin(), sws.end(), [&](SwitchIdx a, SwitchIdx b) {
-        if (g.end_ports(a) != g.end_ports(b)) return g.end_ports(a) > g.end_ports(b);
-        return osm_table_key(f.node(f.switch_node(a)).guid) < osm_table_key(f.node(f.switch_node(b)).guid);
+    struct Key {
+        std::uint32_t end_ports;
+        std::uint64_t guid;  // osm_table_key of the switch GUID
+        SwitchIdx s;
+    };
+    std::vector<Key> keys(n);
+    for (SwitchIdx s = 0; s < n; ++s)
+        keys[s] = {g.end_ports(s), osm_table_key(f.node(f.switch_node(s)).guid), s};
+    std::stable_sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+        if (a.end_ports != b.end_ports) return a.end_ports > b.end_ports;
+        return a.guid < b.guid;
     });
+    std::vector<SwitchIdx> sws(n);
+    for (std::size_t i = 0; i < n; ++i) sws[i] = keys[i].s;
     std::vector<RouteOrderEntry> order;
     std::vector<bool> taken(std::size_t{g.max_lid()} + 1, false);
     for (SwitchIdx s : sws) {

@@ -11,9 +11,7 @@
 namespace weft::routing::engines {
 
 constexpr std::uint64_t osm_table_key(Guid g) {
-    std::uint64_t r = 0;
-    for (int i = 0; i < 8; ++i, g >>= 8) r = (r << 8) | (g & 0xFF);
-    return r;
+    return __builtin_bswap64(g);  // GCC/Clang; the byte-reversed GUID
 }
 
 }  // namespace weft::routing::engines

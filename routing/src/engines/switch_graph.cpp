@@ -9,6 +9,9 @@ SwitchGraph::SwitchGraph(const Fabric &f) {
     const std::size_t n = f.switch_count();
     begin_.assign(n + 1, 0);
     end_ports_.assign(n, 0);
+    std::size_t radix_sum = 0;
+    for (SwitchIdx s = 0; s < n; ++s) radix_sum += f.node(f.switch_node(s)).num_ports;
+    links_.reserve(radix_sum);
     for (SwitchIdx s = 0; s < n; ++s) {
         const NodeIdx node = f.switch_node(s);
         const auto ports = f.ports(node);
@@ -129,28 +132,26 @@ HopMatrix switch_min_hops(const SwitchGraph &g) {
 
 void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
     const std::size_t n = g.size();
-    // The routed LIDs with their switch and extra hop, gathered once for all rows.
-    std::vector<Lid> lids;
-    std::vector<SwitchIdx> sw;
-    std::vector<std::uint8_t> extra;
-    for (Lid l = 1; l <= g.max_lid(); ++l) {
+    // Per LID an index into a per-switch table of 2n + 2 entries: 2d for a switch's own LID,
+    // 2d + 1 for a CA on switch d (one hop more), 2n for an unrouted LID. Each row is then one
+    // table lookup per LID, with no branch.
+    const Lid max = g.max_lid();
+    std::vector<std::uint32_t> code(std::size_t{max} + 1, static_cast<std::uint32_t>(2 * n));
+    for (Lid l = 1; l <= max; ++l) {
         const LidTarget &tg = g.target(l);
-        if (tg.sw == kNoSwitch) continue;
-        lids.push_back(l), sw.push_back(tg.sw), extra.push_back(tg.is_switch ? 0 : 1);
+        if (tg.sw != kNoSwitch) code[l] = 2 * tg.sw + (tg.is_switch ? 0 : 1);
     }
-    // Raw pointers: the byte stores may alias the vectors' own pointers, which the compiler
-    // would otherwise reload after each of them.
-    const Lid *const lid = lids.data();
-    const SwitchIdx *const to = sw.data();
-    const std::uint8_t *const add = extra.data();
-    const std::size_t count = lids.size();
+    std::vector<std::uint8_t> tab(2 * n + 2, kInfHops);
+    const std::uint32_t *const c = code.data();
+    std::uint8_t *const tb = tab.data();
     for (SwitchIdx s = 0; s < n; ++s) {
-        std::uint8_t *const row = t.hops[s].data();
         const std::uint8_t *const dist = m.v.data() + std::size_t{s} * m.n;
-        for (std::size_t i = 0; i < count; ++i) {
-            const unsigned h = dist[to[i]] + unsigned{add[i]};
-            row[lid[i]] = h >= kInfHops ? kInfHops : static_cast<std::uint8_t>(h);
+        for (std::size_t d = 0; d < n; ++d) {
+            tb[2 * d] = dist[d];
+            tb[2 * d + 1] = dist[d] >= kInfHops - 1 ? kInfHops : static_cast<std::uint8_t>(dist[d] + 1);
         }
+        std::uint8_t *const row = t.hops[s].data();
+        for (Lid l = 1; l <= max; ++l) row[l] = tb[c[l]];
     }
 }
 

@@ -114,7 +114,10 @@ class Fabric {
     void set_lid(NodeIdx n, PortNum p, Lid base, std::uint8_t lmc);
     void clear_lids();
     Lid max_lid() const { return lid_owner_.empty() ? 0 : static_cast<Lid>(lid_owner_.size() - 1); }
-    std::optional<LidOwner> lid_owner(Lid lid) const;
+    std::optional<LidOwner> lid_owner(Lid lid) const {
+        if (lid >= lid_owner_.size() || lid_owner_[lid].node == kNoNode) return std::nullopt;
+        return lid_owner_[lid];
+    }
     // The switch a LID's owner sits on or is: the switch itself, or the switch a CA port is
     // cabled to. kNoNode if the owner is unconnected.
     NodeIdx attached_switch(Lid lid) const;
