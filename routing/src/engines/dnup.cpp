@@ -16,7 +16,7 @@ class Dnup final : public UpDownEngine {
   public:
     std::string_view name() const override { return "dnup"; }
     HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
-        const SwitchGraph g(ctx.fabric);
+        const SwitchGraph &g = routing_.new_graph(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
         std::vector<SwitchIdx> leaves;
         for (SwitchIdx s = 0; s < g.size(); ++s)

@@ -30,7 +30,7 @@ class Updn final : public UpDownEngine {
   public:
     std::string_view name() const override { return "updn"; }
     HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
-        const SwitchGraph g(ctx.fabric);
+        const SwitchGraph &g = routing_.new_graph(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
         std::vector<SwitchIdx> roots;
         if (!ctx.options.root_guids.empty()) {

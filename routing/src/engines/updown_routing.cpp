@@ -1,6 +1,7 @@
 #include "engines/updown_routing.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "engines/lft_builder.hpp"
 
@@ -9,7 +10,7 @@ namespace weft::routing::engines {
 void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t,
                             const std::vector<std::pair<Guid, std::uint64_t>> &ids) {
     free_roots_ = free_roots;
-    const SwitchGraph g(f);
+    const SwitchGraph &g = graph(f);
     const std::size_t n = g.size();
     rank_ = std::move(rank);
     guid_.resize(n);
@@ -60,8 +61,8 @@ void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool fr
     fill_lid_hops(g, route_, t);
 }
 
-void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) const {
-    const SwitchGraph g(f);
+void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+    const SwitchGraph &g = graph(f);
     const std::size_t n = g.size();
     build_equalized_lfts(
         f, g, o, t,
@@ -75,15 +76,29 @@ void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, Routing
         },
         [&](SwitchIdx s, const SwitchLink &l, std::uint8_t *ok) {
             // The same test for every destination at once: a down move where s reaches d going
-            // only down, else an up move along the up-then-down route.
-            const unsigned up = is_up(s, l.peer) ? 1 : 0;
+            // only down, else an up move along the up-then-down route; 16 destinations a step.
+            const std::uint8_t up = is_up(s, l.peer) ? 1 : 0;
             const std::uint8_t *const down_here = down_.v.data() + std::size_t{s} * n;
             const std::uint8_t *const down_there = down_.v.data() + std::size_t{l.peer} * n;
             const std::uint8_t *const route_here = route_.v.data() + std::size_t{s} * n;
             const std::uint8_t *const route_there = route_.v.data() + std::size_t{l.peer} * n;
-            for (std::size_t d = 0; d < n; ++d) {
+            std::size_t d = 0;
+            for (; d + 16 <= n; d += 16) {
+                detail::Bytes16 dh, dt, rh, rt;
+                std::memcpy(&dh, down_here + d, 16);
+                std::memcpy(&dt, down_there + d, 16);
+                std::memcpy(&rh, route_here + d, 16);
+                std::memcpy(&rt, route_there + d, 16);
+                const auto by_down = (dt != kInfHops) & (dt + 1 == dh);
+                const auto by_route = (rt != kInfHops) & (rt + 1 == rh);
+                const auto reach_down = dh != kInfHops;
+                const auto r = up ? (~reach_down & by_route) : (reach_down & by_down);
+                const detail::Bytes16 b = reinterpret_cast<detail::Bytes16>(r) & 1;
+                std::memcpy(ok + d, &b, 16);
+            }
+            for (; d < n; ++d) {
                 const unsigned by_down =
-                    (1 - up) & (down_there[d] != kInfHops) & (down_there[d] + 1 == down_here[d]);
+                    (1u - up) & (down_there[d] != kInfHops) & (down_there[d] + 1 == down_here[d]);
                 const unsigned by_route =
                     up & (route_there[d] != kInfHops) & (route_there[d] + 1 == route_here[d]);
                 ok[d] = static_cast<std::uint8_t>(down_here[d] != kInfHops ? by_down : by_route);

@@ -10,6 +10,7 @@
 // and the others go up. The LFT step is OpenSM's port equalization over those allowed ports.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "engines/switch_graph.hpp"
@@ -26,7 +27,14 @@ class UpDownRouting {
     // ids (-m / --ids_guid_file) replace the GUIDs of the switches they name in that ordering.
     void compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t,
                  const std::vector<std::pair<Guid, std::uint64_t>> &ids = {});
-    void build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) const;
+    void build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+    // The switch graph of f, built afresh: an engine calls this first in a routing run, and
+    // compute and build_lfts of that run reuse it instead of building their own.
+    const SwitchGraph &new_graph(const Fabric &f) {
+        graph_.emplace(f);
+        graph_of_ = &f;
+        return *graph_;
+    }
 
   private:
     // A move between two roots counts as up both ways (OpenSM's hack for cabled roots, and what
@@ -39,6 +47,9 @@ class UpDownRouting {
     std::vector<unsigned> rank_;
     std::vector<std::uint64_t> guid_;  // the switch's GUID, or its ID from the ids file
     bool free_roots_ = true;
+    const SwitchGraph &graph(const Fabric &f) { return graph_of_ == &f ? *graph_ : new_graph(f); }
+    std::optional<SwitchGraph> graph_;
+    const Fabric *graph_of_ = nullptr;
     HopMatrix down_;   // all-down distance
     HopMatrix route_;  // distance along the routes taken (down_ where finite)
 };
