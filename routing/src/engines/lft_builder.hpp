@@ -224,6 +224,14 @@ class CandRows {
             len[d] = static_cast<std::uint8_t>(len[d] + ok[d]);
         }
     }
+    // Row d = the port of links[first[d]] alone (none where first[d] is 0xFF).
+    void put_single(const std::uint8_t *first, std::span<const SwitchLink> links) {
+        for (std::size_t d = 0; d < len_.size(); ++d) {
+            const bool any = first[d] != 0xFF;
+            port_[d * width_] = any ? links[first[d]].port : kNoPort;
+            len_[d] = any ? 1 : 0;
+        }
+    }
     void seal() {
         for (std::size_t d = 0; d < len_.size(); ++d) port_[d * width_ + len_[d]] = kNoPort;
     }
@@ -325,10 +333,12 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
         } else {
             // Links by neighbour: nb[k] = the first link to the same switch as link k.
             nb.resize(links.size());
+            bool parallel = false;
             for (std::size_t k = 0; k < links.size(); ++k) {
                 std::size_t j = 0;
                 while (links[j].peer != links[k].peer) ++j;
                 nb[k] = static_cast<std::uint8_t>(j);
+                parallel |= j != k;
             }
             // The first allowed link's neighbour per destination (scanning the links backwards),
             // then every link to that neighbour, 16 destinations at a time.
@@ -344,16 +354,21 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                     std::memcpy(first.data() + b, &f16, 16);
                 }
             }
-            for (std::size_t k = 0; k < links.size(); ++k) {
-                if (nb[k] == k)  // else ok still holds the test for link nb[k]'s neighbour
-                    for (std::size_t b = 0; b < stride; b += 16) {
-                        detail::Bytes16 f16;
-                        std::memcpy(&f16, first.data() + b, 16);
-                        const detail::Bytes16 r =
-                            reinterpret_cast<detail::Bytes16>(f16 == static_cast<std::uint8_t>(k)) & 1;
-                        std::memcpy(ok.data() + b, &r, 16);
-                    }
-                rows.append(links[k].port, ok.data());
+            if (!parallel) {
+                rows.put_single(first.data(), links);  // one link per neighbour: it alone
+            } else {
+                std::uint8_t tested = 0xFF;  // the neighbour ok holds the test for
+                for (std::size_t k = 0; k < links.size(); ++k) {
+                    if (nb[k] != tested)
+                        for (std::size_t b = 0; b < stride; b += 16) {
+                            detail::Bytes16 f16;
+                            std::memcpy(&f16, first.data() + b, 16);
+                            const detail::Bytes16 r = reinterpret_cast<detail::Bytes16>(f16 == nb[k]) & 1;
+                            std::memcpy(ok.data() + b, &r, 16);
+                        }
+                    tested = nb[k];
+                    rows.append(links[k].port, ok.data());
+                }
             }
         }
         rows.seal();
@@ -383,7 +398,7 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                 const unsigned l = len[r->sw];
                 if (l == 0) continue;
                 const PortNum *row = rows.row(r->sw);
-                if (!equalize)
+                if (!equalize || (rule == CandRule::first_neighbour && l == 1))
                     port = row[0];
                 else if (l <= 4)
                     port = detail::pick_port_4(row, ld);

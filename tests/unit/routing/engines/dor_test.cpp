@@ -114,6 +114,25 @@ TEST(Dor, ParallelCablesShareTheLoadUnlessEqualizationIsOff) {
     EXPECT_EQ(got, (std::vector<PortNum>{1, 1, 1, 1}));
 }
 
+TEST(Dor, ParallelCablesShareTheLoadWhenAnotherNeighbourSitsBetweenThem) {
+    // A's ports 1 and 3 lead to B, port 2 to C: the LIDs toward B alternate over 1 and 3 (a
+    // builder that took the parallel cables to be adjacent ports would get this wrong).
+    test::Builder b;
+    const NodeIdx a = b.sw(8), bb = b.sw(8), c = b.sw(8);
+    b.f.connect(a, 1, bb, 1);
+    b.f.connect(a, 2, c, 1);
+    b.f.connect(a, 3, bb, 2);
+    for (PortNum p = 5; p < 9; ++p) b.host(bb, p);
+    b.host(c, 5);
+    test::assign_lids(b.f);
+    const Fabric &f = b.f;
+    std::vector<PortNum> to_b, to_c;
+    const auto t = route(f);
+    for (Lid l : test::ca_lids(f)) (f.attached_switch(l) == bb ? to_b : to_c).push_back(t.lft[0][l]);
+    EXPECT_EQ(to_b, (std::vector<PortNum>{1, 3, 1, 3}));
+    EXPECT_EQ(to_c, (std::vector<PortNum>{2}));
+}
+
 TEST(Dor, EveryLidOfAnEndPortKeepsDimensionOrder) {
     // LMC 2: OpenSM's dor scans every LID of an end port from the first port again (other
     // engines resume after the previous LID's port), so no LID leaves dimension order and the
