@@ -1,6 +1,8 @@
 // OpenSM's updn: roots from the root GUID list, else found by the min-hop histogram rule (a
 // switch is a root when exactly one hop distance holds more than 5% of the CAs and it holds
 // more than 90%); switches ranked by BFS from the roots; up*/down* routes. No roots: fail.
+#include <algorithm>
+
 #include "engines/engines.hpp"
 #include "engines/updown_routing.hpp"
 
@@ -16,11 +18,15 @@ std::vector<SwitchIdx> roots_by_histogram(const SwitchGraph &g) {
     std::vector<SwitchIdx> roots;
     std::vector<double> hist(kInfHops);
     for (SwitchIdx s = 0; s < n; ++s) {
-        std::fill(hist.begin(), hist.end(), 0.0);
+        std::size_t used = 0;  // hist[used..] is all zero, which exceeds neither threshold
         for (SwitchIdx d = 0; d < n; ++d)
-            if (g.end_ports(d) && m.at(s, d) != kInfHops) hist[m.at(s, d)] += g.end_ports(d);
+            if (g.end_ports(d) && m.at(s, d) != kInfHops) {
+                hist[m.at(s, d)] += g.end_ports(d);
+                used = std::max<std::size_t>(used, m.at(s, d) + 1u);
+            }
         unsigned over1 = 0, over2 = 0;
-        for (double h : hist) over1 += h > thd1, over2 += h > thd2;
+        for (std::size_t h = 0; h < used; ++h) over1 += hist[h] > thd1, over2 += hist[h] > thd2;
+        std::fill(hist.begin(), hist.begin() + static_cast<std::ptrdiff_t>(used), 0.0);
         if (over1 == 1 && over2 == 1) roots.push_back(s);
     }
     return roots;

@@ -37,7 +37,7 @@ void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool fr
         }
         // Up-then-down distance for the rest, seeded by the all-down distances (bucket queue).
         dist = down;
-        bucket.assign(bucket.size(), {});
+        for (auto &b : bucket) b.clear();  // keeps their storage for the next destination
         for (std::size_t i = 0; i < tail; ++i) {
             const SwitchIdx y = queue[i];
             if (bucket.size() <= down[y]) bucket.resize(down[y] + 1u);
