@@ -4,6 +4,7 @@
 // that cannot route LMC groups (ftree, lash) is passed over as OpenSM does, and says so.
 #include <stdexcept>
 
+#include "engines/engines.hpp"
 #include "weft/routing/engine.hpp"
 
 namespace weft::routing {
@@ -19,7 +20,9 @@ std::string trim(std::string_view s) {
 HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
     // Exceptions from an engine (bad input it could not digest) count as a failed engine.
     try {
-        if (e.provides_lid_matrices()) {
+        if (!e.provides_lid_matrices() && !e.provides_fwd_tables()) {
+            engines::build_minhop_tables(f, ctx.options, t);
+        } else if (e.provides_lid_matrices()) {
             t.reset(f);
             if (auto r = e.build_lid_matrices(ctx, t); !r.ok) return r;
         } else {
@@ -27,7 +30,7 @@ HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTa
         }
         if (e.provides_fwd_tables()) {
             if (auto r = e.build_fwd_tables(ctx, t); !r.ok) return r;
-        } else {
+        } else if (e.provides_lid_matrices()) {
             build_minhop_lfts(f, ctx.options, t);
         }
         if (auto r = e.assign_sl(ctx, t); !r.ok) return r;

@@ -19,4 +19,8 @@ std::unique_ptr<Engine> make_torus_2qos();
 std::unique_ptr<Engine> make_lash();
 std::unique_ptr<Engine> make_dor();
 
+// build_minhop_matrices and build_minhop_lfts in one go, for an engine that provides neither
+// (the chain's default hooks): the same tables, sharing their switch graph and hop matrix.
+void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+
 }  // namespace weft::routing::engines

@@ -64,23 +64,30 @@ void build_minhop_matrices(const Fabric &f, const RoutingOptions &o, RoutingTabl
     engines::fill_lid_hops(g, m, t);
 }
 
+namespace {
+
+// Unweighted LFTs from t.hops, given the switch-level hops toward each destination switch.
+void unweighted_lfts(const Fabric &f, const engines::SwitchGraph &g, const engines::SwitchHops &h,
+                     const RoutingOptions &o, RoutingTables &t) {
+    engines::build_equalized_lfts(
+        f, g, o, t,
+        [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
+            const std::uint8_t there = t.hops[l.peer][lid];
+            return there != kInfHops && there + 1 == t.hops[s][lid];
+        },
+        [&](SwitchIdx s, const engines::SwitchLink &l, std::uint8_t *ok) {
+            engines::min_hop_row(h.row(s), h.row(l.peer), ok, h.stride);
+        });
+}
+
+}  // namespace
+
 void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     const engines::SwitchGraph g(f);
     const auto w = port_weights(f, o);
     for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
     // A port is a min-hop choice when its far switch is one hop (or the port's weight) closer.
-    if (w.empty()) {
-        const engines::SwitchHops h = engines::switch_hops_from_lids(g, t);
-        return engines::build_equalized_lfts(
-            f, g, o, t,
-            [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
-                const std::uint8_t there = t.hops[l.peer][lid];
-                return there != kInfHops && there + 1 == t.hops[s][lid];
-            },
-            [&](SwitchIdx s, const engines::SwitchLink &l, std::uint8_t *ok) {
-                engines::min_hop_row(h.row(s), h.row(l.peer), ok, h.stride);
-            });
-    }
+    if (w.empty()) return unweighted_lfts(f, g, engines::switch_hops_from_lids(g, t), o, t);
     engines::build_equalized_lfts(f, g, o, t, [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
         const std::uint8_t here = t.hops[s][lid], there = t.hops[l.peer][lid];
         const unsigned step = w[s][l.port];
@@ -132,6 +139,28 @@ void hops_from_lfts(const Fabric &f, RoutingTables &t) {
 }
 
 namespace engines {
+
+void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+    if (!o.hop_weights.empty()) {
+        build_minhop_matrices(f, o, t);
+        return build_minhop_lfts(f, o, t);
+    }
+    // build_minhop_matrices then build_minhop_lfts, with one switch graph and the switch hop
+    // matrix itself as the LFT step's hops toward each destination switch (the min-hop test
+    // on switch hops picks the same ports as on the hops of any LID routed to that switch).
+    t.reset(f);
+    const SwitchGraph g(f);
+    const HopMatrix m = switch_min_hops(g);
+    fill_lid_hops(g, m, t);
+    SwitchHops h;
+    h.n = m.n;
+    h.stride = (m.n + 15) / 16 * 16;
+    h.v.assign(h.n * h.stride, kInfHops);
+    for (std::size_t x = 0; x < h.n; ++x) std::copy_n(m.v.data() + x * m.n, m.n, h.v.data() + x * h.stride);
+    for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
+    unweighted_lfts(f, g, h, o, t);
+}
+
 namespace {
 
 class MinHop final : public Engine {
