@@ -97,7 +97,10 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::vector<std::uint32_t> cand_off;
         // Per switch (by index), its links one hop away from the destination, in port order.
         std::vector<std::uint32_t> down, down_off;
+        // Per switch (by index), 1 if it lies in the outermost layer (max_hop hops away).
+        std::vector<std::uint8_t> outer;
         std::uint32_t max_hop = 0;
+        std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
     };
     std::vector<Layers> memo(n);
     std::size_t memo_bytes = 0;
@@ -143,6 +146,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         for (std::size_t k = 0; k < tail; ++k)
             out.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[bfs[k]], kInfHops - 2u));
         out.max_hop = hop[bfs[tail - 1]];
+        out.inner = static_cast<std::uint32_t>(tail);
+        while (out.inner > 0 && hop[bfs[out.inner - 1]] == out.max_hop) --out.inner;
         return out;
     };
 
@@ -161,7 +166,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 if (hop[peer_of[e]] == hop[y] + 1) L.down.push_back(e);
         }
         L.down_off[n] = static_cast<std::uint32_t>(L.down.size());
-        if (&L != &scratch) memo_bytes += (L.down.size() + n + 1) * 4;
+        L.outer.assign(n, 0);
+        for (std::size_t k = L.inner; k < L.bfs.size(); ++k) L.outer[L.bfs[k]] = 1;
+        if (&L != &scratch) memo_bytes += (L.down.size() + n + 1) * 4 + n;
         return L;
     };
 
@@ -169,10 +176,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
     // from the queue relaxes its links in port order, a strictly cheaper cost replacing. (A
     // switch already taken has a cost no higher than the current one, and every link costs at
-    // least 1, so it is never replaced: no need to mark them.) With layers L, where routes are
-    // known to stay minimal, only the links one hop further out can replace anything, and only
-    // those are tried.
-    auto dijkstra = [&](const LidTarget &tg, const Layers *L) {
+    // least 1, so it is never replaced: no need to mark them.) Used when routes may not stay
+    // minimal (see `layered`).
+    auto dijkstra = [&](const LidTarget &tg) {
         heap.assign(adj, n + 1, kInf);
         for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -191,20 +197,49 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     (used[cur] == kCaLink ? 0u : len[from[used[cur]]]) + 1u, kInfHops - 1u));
             settled.push_back(cur);
             const std::uint64_t d = dist[cur];
-            std::uint64_t *dv = dist.data();
-            const std::uint64_t *wv = weight.data();
-            const SwitchIdx *pv = peer_of.data();
-            auto relax = [&](std::uint32_t i) {
+            for (std::uint32_t i = off[cur], ie = off[cur + 1]; i != ie; ++i) {
+                const SwitchIdx x = peer_of[i];
+                const std::uint64_t nd = d + weight[i];
+                if (nd < dist[x]) dist[x] = nd, used[x] = i, heap.set_key(x, nd);
+            }
+        }
+    };
+
+    // The same Dijkstra where routes are known to stay minimal (layers L): every switch of a
+    // layer costs less than every switch of the next, so only the links one hop further out can
+    // replace anything, and only those are tried. The outermost layer needs no queue updates:
+    // its switches leave the queue last and relax nothing, and their keys, once set, exceed every
+    // key of the inner layers, so lowering them only reorders them among larger keys and never
+    // changes where an inner switch sits or when it leaves. So they are relaxed on dist/used
+    // alone, and the queue stops once the inner layers (and the CA) are out: used[] is final.
+    auto replay = [&](const LidTarget &tg, const Layers &L) {
+        heap.assign(adj, n + 1, kInf);
+        for (SwitchIdx s : L.bfs) dist[s] = kInf;
+        const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
+        if (!tg.is_switch) heap.push(src, kInf);
+        dist[src] = 0;
+        heap.set_key(src, 0);
+        const std::uint32_t *down = L.down.data(), *down_off = L.down_off.data();
+        const std::uint8_t *outer = L.outer.data();
+        std::uint64_t *dv = dist.data();
+        const std::uint64_t *wv = weight.data();
+        const SwitchIdx *pv = peer_of.data();
+        for (std::size_t left = L.inner + (tg.is_switch ? 0 : 1); left > 0; --left) {
+            const std::uint32_t cur = heap.pop();
+            if (cur == n) {  // the CA: its one link, to its switch
+                dv[tg.sw] = 1, heap.set_key(tg.sw, 1);
+                continue;
+            }
+            const std::uint64_t d = dv[cur];
+            for (const std::uint32_t *k = down + down_off[cur], *ke = down + down_off[cur + 1]; k != ke;
+                 ++k) {
+                const std::uint32_t i = *k;
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
-                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.set_key(x, nd);
-            };
-            if (L) {
-                const std::uint32_t *k = L->down.data() + L->down_off[cur],
-                                    *ke = L->down.data() + L->down_off[cur + 1];
-                for (; k != ke; ++k) relax(*k);
-            } else {
-                for (std::uint32_t i = off[cur], ie = off[cur + 1]; i != ie; ++i) relax(i);
+                if (nd < dv[x]) {
+                    dv[x] = nd, used[x] = i;
+                    if (!outer[x]) heap.set_key(x, nd);
+                }
             }
         }
     };
@@ -219,7 +254,29 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<PortNum *> lft_row(n);
     std::vector<std::uint8_t *> hops_row(n);
     for (SwitchIdx s = 0; s < n; ++s) lft_row[s] = t.lft[s].data(), hops_row[s] = t.hops[s].data();
-    std::vector<SwitchIdx> up(n);
+    // Forwarding entries and route lengths of LID `lid` from used[] over layers L, then the
+    // load: each switch sends one route per LID it has, summed down the tree (children before
+    // parents: reverse BFS order).
+    auto commit = [&](Lid lid, const LidTarget &tg, const Layers &L) {
+        const std::size_t m = L.bfs.size();
+        const std::uint8_t base = tg.is_switch ? 0 : 1;
+        lft_row[tg.sw][lid] = tg.port;
+        hops_row[tg.sw][lid] = base;
+        carried[tg.sw] = 0;
+        for (std::size_t k = 1; k < m; ++k) {
+            const SwitchIdx x = L.bfs[k];
+            lft_row[x][lid] = peer_port_of[used[x]];
+            hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
+            carried[x] = lids_at[x];
+        }
+        for (std::size_t k = m - 1; k >= 1; --k) {
+            const SwitchIdx x = L.bfs[k];
+            const std::uint32_t i = used[x];
+            const std::uint64_t w = weight[i] += carried[x];
+            max_extra = std::max(max_extra, w - p2);
+            carried[from[i]] += carried[x];
+        }
+    };
     enum class Pass { kRouted, kTie, kNotMinimal };
     const Layers *tied = nullptr;  // the layers of the destination when the pass met a tie
     auto layered = [&](Lid lid, const LidTarget &tg) {
@@ -227,7 +284,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return Pass::kNotMinimal;
         if ((std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 >= kInf) return Pass::kNotMinimal;
         const std::size_t m = L.bfs.size();
-        dist[tg.sw] = 0, carried[tg.sw] = 0;
+        dist[tg.sw] = 0;
         for (std::size_t k = 1; k < m; ++k) {
             const SwitchIdx x = L.bfs[k];
             const auto *c = L.cand.data() + L.cand_off[k], *ce = L.cand.data() + L.cand_off[k + 1];
@@ -249,24 +306,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 }
             }
             if (tie) return tied = &with_down(L), Pass::kTie;
-            dist[x] = best, used[x] = via, up[x] = vy, carried[x] = lids_at[x];
+            dist[x] = best, used[x] = via;
         }
-        // Forwarding entries and route lengths, then the load: each switch sends one route per
-        // LID it has, summed down the tree (children before parents: reverse BFS order).
-        const std::uint8_t base = tg.is_switch ? 0 : 1;
-        lft_row[tg.sw][lid] = tg.port;
-        hops_row[tg.sw][lid] = base;
-        for (std::size_t k = 1; k < m; ++k) {
-            const SwitchIdx x = L.bfs[k];
-            lft_row[x][lid] = peer_port_of[used[x]];
-            hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
-        }
-        for (std::size_t k = m - 1; k >= 1; --k) {
-            const SwitchIdx x = L.bfs[k];
-            const std::uint64_t w = weight[used[x]] += carried[x];
-            max_extra = std::max(max_extra, w - p2);
-            carried[up[x]] += carried[x];
-        }
+        commit(lid, tg, L);
         return Pass::kRouted;
     };
 
@@ -278,7 +320,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }
-        dijkstra(tg, pass == Pass::kTie ? tied : nullptr);
+        if (pass == Pass::kTie) {
+            replay(tg, *tied);
+            commit(lid, tg, *tied);
+            if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
+            continue;
+        }
+        dijkstra(tg);
         for (SwitchIdx s : settled) {
             if (s == tg.sw && tg.is_switch) {
                 lft_row[s][lid] = 0;
