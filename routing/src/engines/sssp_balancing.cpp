@@ -3,6 +3,7 @@
 #include "engines/sssp_heap.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace weft::routing::engines {
 
@@ -84,20 +85,23 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<std::uint8_t> len(n + 1);
     std::vector<SwitchIdx> settled;
     std::vector<std::uint64_t> carried(n + 1);
-    SsspHeap heap;
+    SsspHeap heap, heap0;  // heap0: every switch unreached, in switch order
+    heap0.assign(adj, n + 1, kInf);
 
     // The layers of a destination switch: reachable switches by hops (BFS order), each with its
-    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y).
-    // Each switch's layers serve its CA LIDs and, later, its own LID: kept while they fit in a
-    // modest amount of memory.
+    // hop count, the links (y -> x, y one hop closer) it can be reached over, as (link, y), and
+    // its links one hop further out (port order), which a tie's replay relaxes. Each switch's
+    // layers serve its CA LIDs and, later, its own LID: kept while they fit in a modest amount
+    // of memory.
     struct Layers {
         std::vector<SwitchIdx> bfs;
         std::vector<std::uint8_t> hops;
         std::vector<std::pair<std::uint32_t, SwitchIdx>> cand;
         std::vector<std::uint32_t> cand_off;
-        // Per switch (by index), its links one hop away from the destination, in port order.
-        std::vector<std::uint32_t> down, down_off;
-        // Per switch (by index), 1 if it lies in the outermost layer (max_hop hops away).
+        // Per switch (by index), where its outward links lie in `down`, and 1 if it lies in the
+        // outermost layer (max_hop hops away); only set for the switches in bfs.
+        std::vector<std::uint32_t> down;
+        std::vector<std::array<std::uint32_t, 2>> down_span;
         std::vector<std::uint8_t> outer;
         std::uint32_t max_hop = 0;
         std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
@@ -107,10 +111,12 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
     Layers scratch;
     scratch.bfs.reserve(n), scratch.hops.reserve(n), scratch.cand_off.reserve(n + 1),
-        scratch.cand.reserve(off[n]);
+        scratch.cand.reserve(off[n]), scratch.down.reserve(off[n]);
     std::vector<std::uint32_t> hop(n);
     std::vector<SwitchIdx> bfs_buf(n);
     std::vector<std::pair<std::uint32_t, SwitchIdx>> cand_buf(off[n]);
+    std::vector<std::uint32_t> down_buf(off[n]);
+    std::vector<std::array<std::uint32_t, 2>> span_buf(n);
     auto layers_of = [&](SwitchIdx d) -> Layers & {
         if (!memo[d].bfs.empty()) return memo[d];
         Layers &L = scratch;
@@ -118,58 +124,50 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::fill(hop.begin(), hop.end(), kUnseen);
         SwitchIdx *bfs = bfs_buf.data();
         auto *cand = cand_buf.data();
+        std::uint32_t *down = down_buf.data();
         std::size_t tail = 1, nc = 0;
+        std::uint32_t nd = 0;
         bfs[0] = d;
         hop[d] = 0;
         L.cand_off.assign(1, 0);
-        // When x leaves the BFS queue every switch one hop closer already has its hop count.
+        // When x leaves the BFS queue every switch one hop closer already has its hop count,
+        // and every switch one hop further out is seen by the time x's links are done.
         for (std::size_t k = 0; k < tail; ++k) {
             const SwitchIdx x = bfs[k];
             const std::uint32_t h = hop[x];
+            span_buf[x][0] = nd;
             for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
                 const SwitchIdx y = peer_of[e];
                 const std::uint32_t hy = hop[y];
                 if (hy == kUnseen)
-                    hop[y] = h + 1, bfs[tail++] = y;
+                    hop[y] = h + 1, bfs[tail++] = y, down[nd++] = e;
+                else if (hy == h + 1)
+                    down[nd++] = e;
                 else if (hy + 1 == h)
                     cand[nc++] = {reverse[e], y};
             }
+            span_buf[x][1] = nd;
             L.cand_off.push_back(static_cast<std::uint32_t>(nc));
         }
-        const std::size_t bytes = tail * 5 + nc * 8 + L.cand_off.size() * 4;
+        const std::size_t bytes = tail * 5 + nc * 8 + L.cand_off.size() * 4 + nd * 4 + n * 9;
         Layers &out = memo_bytes + bytes > kMemoLimit ? L : memo[d];
         if (&out != &L) memo_bytes += bytes, out.cand_off = L.cand_off;
-        out.down.clear(), out.down_off.clear();
         out.bfs.assign(bfs, bfs + tail);
         out.cand.assign(cand, cand + nc);
+        out.down.assign(down, down + nd);
+        out.down_span.resize(n);
+        out.outer.resize(n);
         out.hops.resize(tail);
-        for (std::size_t k = 0; k < tail; ++k)
-            out.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[bfs[k]], kInfHops - 2u));
         out.max_hop = hop[bfs[tail - 1]];
+        for (std::size_t k = 0; k < tail; ++k) {
+            const SwitchIdx x = bfs[k];
+            out.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[x], kInfHops - 2u));
+            out.down_span[x] = span_buf[x];
+            out.outer[x] = hop[x] == out.max_hop;
+        }
         out.inner = static_cast<std::uint32_t>(tail);
         while (out.inner > 0 && hop[bfs[out.inner - 1]] == out.max_hop) --out.inner;
         return out;
-    };
-
-    // The outward links of layers L, in port order per switch (built on the first tie at its
-    // destination; most destinations never need them).
-    auto with_down = [&](Layers &L) -> const Layers & {
-        if (!L.down_off.empty()) return L;
-        constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
-        std::fill(hop.begin(), hop.end(), kUnseen);
-        for (std::size_t k = 0; k < L.bfs.size(); ++k) hop[L.bfs[k]] = L.hops[k];
-        L.down_off.resize(n + 1);
-        for (SwitchIdx y = 0; y < n; ++y) {
-            L.down_off[y] = static_cast<std::uint32_t>(L.down.size());
-            if (hop[y] == kUnseen) continue;
-            for (std::uint32_t e = off[y], ee = off[y + 1]; e < ee; ++e)
-                if (hop[peer_of[e]] == hop[y] + 1) L.down.push_back(e);
-        }
-        L.down_off[n] = static_cast<std::uint32_t>(L.down.size());
-        L.outer.assign(n, 0);
-        for (std::size_t k = L.inner; k < L.bfs.size(); ++k) L.outer[L.bfs[k]] = 1;
-        if (&L != &scratch) memo_bytes += (L.down.size() + n + 1) * 4 + n;
-        return L;
     };
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
@@ -213,13 +211,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // changes where an inner switch sits or when it leaves. So they are relaxed on dist/used
     // alone, and the queue stops once the inner layers (and the CA) are out: used[] is final.
     auto replay = [&](const LidTarget &tg, const Layers &L) {
-        heap.assign(adj, n + 1, kInf);
+        heap = heap0;
         for (SwitchIdx s : L.bfs) dist[s] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         if (!tg.is_switch) heap.push(src, kInf);
         dist[src] = 0;
         heap.set_key(src, 0);
-        const std::uint32_t *down = L.down.data(), *down_off = L.down_off.data();
+        const std::uint32_t *down = L.down.data();
+        const auto *span = L.down_span.data();
         const std::uint8_t *outer = L.outer.data();
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
@@ -231,8 +230,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 continue;
             }
             const std::uint64_t d = dv[cur];
-            for (const std::uint32_t *k = down + down_off[cur], *ke = down + down_off[cur + 1]; k != ke;
-                 ++k) {
+            for (const std::uint32_t *k = down + span[cur][0], *ke = down + span[cur][1]; k != ke; ++k) {
                 const std::uint32_t i = *k;
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
@@ -248,8 +246,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // more than any minimal one, so switch x's choice is the cheapest link from a switch one
     // hop closer: of equal ones, the first in port order of the switch that leaves the queue
     // first, and that is the closer switch (lower cost) unless two have the same cost. Only
-    // then does the queue's internal order decide: run the Dijkstra (also when costs could
-    // reach OpenSM's infinity). Returns false, having changed nothing, in those cases.
+    // then does the queue's internal order decide (`replay`). When costs could exceed that bound
+    // or reach OpenSM's infinity, the full Dijkstra runs.
     std::uint64_t max_extra = 0;
     std::vector<PortNum *> lft_row(n);
     std::vector<std::uint8_t *> hops_row(n);
@@ -277,52 +275,60 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             carried[from[i]] += carried[x];
         }
     };
-    enum class Pass { kRouted, kTie, kNotMinimal };
-    const Layers *tied = nullptr;  // the layers of the destination when the pass met a tie
-    auto layered = [&](Lid lid, const LidTarget &tg) {
-        Layers &L = layers_of(tg.sw);
-        if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return Pass::kNotMinimal;
-        if ((std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 >= kInf) return Pass::kNotMinimal;
+    // Whether routes to a destination over layers L are sure to stay minimal (see above).
+    auto minimal = [&](const Layers &L) {
+        if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
+        return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
+    };
+    // Sets used[] for the LID's switches over layers L; false on a tie (nothing decided).
+    auto layered = [&](const Layers &L) {
         const std::size_t m = L.bfs.size();
-        dist[tg.sw] = 0;
+        const auto *cand = L.cand.data();
+        const std::uint32_t *cand_off = L.cand_off.data();
+        const SwitchIdx *bfs = L.bfs.data();
+        std::uint64_t *dv = dist.data();
+        const std::uint64_t *wv = weight.data();
+        dv[bfs[0]] = 0;
         for (std::size_t k = 1; k < m; ++k) {
-            const SwitchIdx x = L.bfs[k];
-            const auto *c = L.cand.data() + L.cand_off[k], *ce = L.cand.data() + L.cand_off[k + 1];
+            const auto *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
             std::uint32_t via = c->first;
             SwitchIdx vy = c->second;
-            std::uint64_t best = dist[vy] + weight[via];
+            std::uint64_t best = dv[vy] + wv[via];
             bool tie = false;
             for (++c; c < ce; ++c) {
-                const std::uint64_t nd = dist[c->second] + weight[c->first];
+                const std::uint64_t nd = dv[c->second] + wv[c->first];
                 if (nd > best) continue;
                 if (nd < best) {
                     best = nd, via = c->first, vy = c->second, tie = false;
                 } else if (c->second == vy) {
                     via = std::min(via, c->first);
-                } else if (dist[c->second] < dist[vy]) {
+                } else if (dv[c->second] < dv[vy]) {
                     via = c->first, vy = c->second, tie = false;
-                } else if (dist[c->second] == dist[vy]) {
+                } else if (dv[c->second] == dv[vy]) {
                     tie = true;
                 }
             }
-            if (tie) return tied = &with_down(L), Pass::kTie;
-            dist[x] = best, used[x] = via;
+            if (tie) return false;
+            dv[bfs[k]] = best, used[bfs[k]] = via;
         }
-        commit(lid, tg, L);
-        return Pass::kRouted;
+        return true;
     };
 
+    // A destination switch whose LID met a tie is likely to meet one again (symmetric fabrics):
+    // its next LID goes to the replay at once, which decides exactly as the layered pass would,
+    // and the one after tries the pass again.
+    std::vector<std::uint8_t> skip_pass(n, 0);
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        const Pass pass = layered(lid, tg);
-        if (pass == Pass::kRouted) {
-            if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
-            continue;
-        }
-        if (pass == Pass::kTie) {
-            replay(tg, *tied);
-            commit(lid, tg, *tied);
+        const Layers &L = layers_of(tg.sw);
+        if (minimal(L)) {
+            if (skip_pass[tg.sw]) {
+                skip_pass[tg.sw] = 0, replay(tg, L);
+            } else if (!layered(L)) {
+                skip_pass[tg.sw] = 1, replay(tg, L);
+            }
+            commit(lid, tg, L);
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }

@@ -73,14 +73,20 @@ class SsspHeap {
     void down(std::size_t at) {
         const std::uint32_t item = item_[at];
         const std::uint64_t key = key_[at];
+        const std::uint64_t *k = key_.data();
         const std::size_t n = item_.size();
-        while (at * kWays + 1 < n) {
-            const std::size_t first = at * kWays + 1;
+        for (std::size_t first = at * kWays + 1; first < n; first = at * kWays + 1) {
             std::size_t best = first;
-            for (std::size_t c = first + 1; c < first + kWays && c < n; ++c)
-                if (key_[c] <= key_[best]) best = c;
-            if (!(key > key_[best])) break;
-            place(at, item_[best], key_[best]);
+            if (first + kWays <= n) {  // all four children: the common case, unrolled
+                if (k[first + 1] <= k[best]) best = first + 1;
+                if (k[first + 2] <= k[best]) best = first + 2;
+                if (k[first + 3] <= k[best]) best = first + 3;
+            } else {
+                for (std::size_t c = first + 1; c < n; ++c)
+                    if (k[c] <= k[best]) best = c;
+            }
+            if (!(key > k[best])) break;
+            place(at, item_[best], k[best]);
             at = best;
         }
         place(at, item, key);
