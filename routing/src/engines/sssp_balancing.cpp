@@ -3,7 +3,6 @@
 #include "engines/sssp_heap.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace weft::routing::engines {
 
@@ -90,85 +89,132 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
 
     // The layers of a destination switch: reachable switches by hops (BFS order), each with its
     // hop count, the links (y -> x, y one hop closer) it can be reached over, as (link, y), and
-    // its links one hop further out (port order), which a tie's replay relaxes. Each switch's
-    // layers serve its CA LIDs and, later, its own LID: kept while they fit in a modest amount
-    // of memory.
-    struct Layers {
+    // its links one hop further out, in port order, which a tie's replay relaxes. Each
+    // switch's layers serve its CA LIDs and, later, its own LID: kept in flat arrays shared by
+    // all destinations (a few allocations in all) while they fit in a modest amount of memory,
+    // else rebuilt per LID in scratch arrays.
+    struct Cand {
+        std::uint32_t link;
+        SwitchIdx from;
+    };
+    struct LayerStore {
         std::vector<SwitchIdx> bfs;
         std::vector<std::uint8_t> hops;
-        std::vector<std::pair<std::uint32_t, SwitchIdx>> cand;
-        std::vector<std::uint32_t> cand_off;
-        // Per switch (by index), where its outward links lie in `down`, and 1 if it lies in the
-        // outermost layer (max_hop hops away); only set for the switches in bfs.
+        std::vector<std::uint32_t> cand_off;  // per bfs entry, plus one: ranges of cand
+        std::vector<Cand> cand;
+        std::vector<std::uint32_t> down_off;  // per bfs entry, plus one: ranges of down
         std::vector<std::uint32_t> down;
-        std::vector<std::array<std::uint32_t, 2>> down_span;
-        std::vector<std::uint8_t> outer;
-        std::uint32_t max_hop = 0;
-        std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
+        void clear() {
+            bfs.clear(), hops.clear(), cand_off.clear(), cand.clear(), down_off.clear(), down.clear();
+        }
     };
+    struct Layers {                   // where one destination's layers lie in a store
+        LayerStore *store = nullptr;  // null: not built yet
+        std::uint32_t bfs_at = 0;     // into bfs and hops
+        std::uint32_t off_at = 0;     // into cand_off and down_off (m + 1 entries each)
+        std::uint32_t m = 0;          // switches reached
+        std::uint32_t max_hop = 0;    // hops to the outermost layer
+        std::uint32_t inner = 0;      // switches less than max_hop hops away (a prefix of bfs)
+    };
+    // Raw pointers into one destination's layers (valid until its store grows).
+    struct LayersView {
+        const SwitchIdx *bfs;
+        const std::uint8_t *hops;
+        const std::uint32_t *cand_off;
+        const Cand *cand;
+        const std::uint32_t *down_off;
+        const std::uint32_t *down;
+        std::uint32_t m, max_hop, inner;
+    };
+    LayerStore kept, scratch;
     std::vector<Layers> memo(n);
-    std::size_t memo_bytes = 0;
+    std::size_t kept_bytes = 0;
     constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
-    Layers scratch;
-    scratch.bfs.reserve(n), scratch.hops.reserve(n), scratch.cand_off.reserve(n + 1),
-        scratch.cand.reserve(off[n]), scratch.down.reserve(off[n]);
     std::vector<std::uint32_t> hop(n);
     std::vector<SwitchIdx> bfs_buf(n);
-    std::vector<std::pair<std::uint32_t, SwitchIdx>> cand_buf(off[n]);
-    std::vector<std::uint32_t> down_buf(off[n]);
-    std::vector<std::array<std::uint32_t, 2>> span_buf(n);
-    auto layers_of = [&](SwitchIdx d) -> Layers & {
-        if (!memo[d].bfs.empty()) return memo[d];
-        Layers &L = scratch;
+    std::vector<std::uint32_t> cand_off_buf(n + 1), down_off_buf(n + 1), down_buf(off[n]);
+    std::vector<Cand> cand_buf(off[n]);
+    // Appends [p, p + count) to v (trivially copyable elements: one memmove, no zero fill).
+    auto append = [](auto &v, const auto *p, std::size_t count) { v.insert(v.end(), p, p + count); };
+    {  // room for every destination's layers up to the memory limit, so the store never moves
+        const std::size_t dests = std::min<std::size_t>(n, kMemoLimit / (std::size_t{off[n]} * 12 + 1) + 1);
+        kept.bfs.reserve(dests * n), kept.hops.reserve(dests * n), kept.cand_off.reserve(dests * (n + 1)),
+            kept.down_off.reserve(dests * (n + 1)), kept.cand.reserve(dests * off[n]),
+            kept.down.reserve(dests * off[n]);
+    }
+    auto layers_of = [&](SwitchIdx d) -> Layers {
+        if (memo[d].store) return memo[d];
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
         std::fill(hop.begin(), hop.end(), kUnseen);
         SwitchIdx *bfs = bfs_buf.data();
-        auto *cand = cand_buf.data();
-        std::uint32_t *down = down_buf.data();
-        std::size_t tail = 1, nc = 0;
-        std::uint32_t nd = 0;
+        Cand *cand = cand_buf.data();
+        std::uint32_t *cand_off = cand_off_buf.data(), *down = down_buf.data(),
+                      *down_off = down_off_buf.data();
+        const SwitchIdx *pv = peer_of.data();
+        const std::uint32_t *rv = reverse.data();
+        std::uint32_t *hv = hop.data();
+        std::uint32_t tail = 1, nc = 0, nd = 0;
         bfs[0] = d;
-        hop[d] = 0;
-        L.cand_off.assign(1, 0);
+        hv[d] = 0;
         // When x leaves the BFS queue every switch one hop closer already has its hop count,
-        // and every switch one hop further out is seen by the time x's links are done.
-        for (std::size_t k = 0; k < tail; ++k) {
+        // and every switch one hop further out has one once x's links are done.
+        for (std::uint32_t k = 0; k < tail; ++k) {
             const SwitchIdx x = bfs[k];
-            const std::uint32_t h = hop[x];
-            span_buf[x][0] = nd;
+            const std::uint32_t h = hv[x];
+            cand_off[k] = nc, down_off[k] = nd;
             for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
-                const SwitchIdx y = peer_of[e];
-                const std::uint32_t hy = hop[y];
+                const SwitchIdx y = pv[e];
+                const std::uint32_t hy = hv[y];
                 if (hy == kUnseen)
-                    hop[y] = h + 1, bfs[tail++] = y, down[nd++] = e;
+                    hv[y] = h + 1, bfs[tail++] = y, down[nd++] = e;
                 else if (hy == h + 1)
                     down[nd++] = e;
                 else if (hy + 1 == h)
-                    cand[nc++] = {reverse[e], y};
+                    cand[nc++] = {rv[e], y};
             }
-            span_buf[x][1] = nd;
-            L.cand_off.push_back(static_cast<std::uint32_t>(nc));
         }
-        const std::size_t bytes = tail * 5 + nc * 8 + L.cand_off.size() * 4 + nd * 4 + n * 9;
-        Layers &out = memo_bytes + bytes > kMemoLimit ? L : memo[d];
-        if (&out != &L) memo_bytes += bytes, out.cand_off = L.cand_off;
-        out.bfs.assign(bfs, bfs + tail);
-        out.cand.assign(cand, cand + nc);
-        out.down.assign(down, down + nd);
-        out.down_span.resize(n);
-        out.outer.resize(n);
-        out.hops.resize(tail);
-        out.max_hop = hop[bfs[tail - 1]];
-        for (std::size_t k = 0; k < tail; ++k) {
-            const SwitchIdx x = bfs[k];
-            out.hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hop[x], kInfHops - 2u));
-            out.down_span[x] = span_buf[x];
-            out.outer[x] = hop[x] == out.max_hop;
-        }
-        out.inner = static_cast<std::uint32_t>(tail);
-        while (out.inner > 0 && hop[bfs[out.inner - 1]] == out.max_hop) --out.inner;
-        return out;
+        cand_off[tail] = nc, down_off[tail] = nd;
+        const std::size_t bytes = std::size_t{tail} * 13 + std::size_t{nc} * 8 + std::size_t{nd} * 4;
+        LayerStore &st = kept_bytes + bytes > kMemoLimit ? scratch : kept;
+        if (&st == &scratch)
+            scratch.clear();
+        else
+            kept_bytes += bytes;
+        Layers L;
+        L.store = &st;
+        L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
+        L.off_at = static_cast<std::uint32_t>(st.cand_off.size());
+        L.m = tail;
+        L.max_hop = hv[bfs[tail - 1]];
+        L.inner = tail;
+        while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
+        // Offsets into cand and down become absolute in the store.
+        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size()),
+                            down_at = static_cast<std::uint32_t>(st.down.size());
+        for (std::uint32_t k = 0; k <= tail; ++k) cand_off[k] += cand_at, down_off[k] += down_at;
+        append(st.bfs, bfs, tail);
+        st.hops.resize(st.hops.size() + tail);
+        std::uint8_t *hops = st.hops.data() + L.bfs_at;
+        for (std::uint32_t k = 0; k < tail; ++k)
+            hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
+        append(st.cand_off, cand_off, tail + 1), append(st.down_off, down_off, tail + 1);
+        append(st.cand, cand, nc), append(st.down, down, nd);
+        if (&st == &kept) memo[d] = L;
+        return L;
     };
+    auto view = [&](const Layers &L) {
+        const LayerStore &st = *L.store;
+        return LayersView{st.bfs.data() + L.bfs_at,
+                          st.hops.data() + L.bfs_at,
+                          st.cand_off.data() + L.off_at,
+                          st.cand.data(),
+                          st.down_off.data() + L.off_at,
+                          st.down.data(),
+                          L.m,
+                          L.max_hop,
+                          L.inner};
+    };
+    std::vector<std::uint32_t> pos(n);  // switch -> its place in the replayed destination's bfs
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
@@ -210,16 +256,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // key of the inner layers, so lowering them only reorders them among larger keys and never
     // changes where an inner switch sits or when it leaves. So they are relaxed on dist/used
     // alone, and the queue stops once the inner layers (and the CA) are out: used[] is final.
-    auto replay = [&](const LidTarget &tg, const Layers &L) {
+    auto replay = [&](const LidTarget &tg, const LayersView &L) {
         heap = heap0;
-        for (SwitchIdx s : L.bfs) dist[s] = kInf;
+        for (std::uint32_t k = 0; k < L.m; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         if (!tg.is_switch) heap.push(src, kInf);
         dist[src] = 0;
         heap.set_key(src, 0);
-        const std::uint32_t *down = L.down.data();
-        const auto *span = L.down_span.data();
-        const std::uint8_t *outer = L.outer.data();
+        const std::uint32_t *down = L.down, *down_off = L.down_off, *pp = pos.data();
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
@@ -230,13 +274,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 continue;
             }
             const std::uint64_t d = dv[cur];
-            for (const std::uint32_t *k = down + span[cur][0], *ke = down + span[cur][1]; k != ke; ++k) {
+            const std::uint32_t at = pp[cur];
+            for (const std::uint32_t *k = down + down_off[at], *ke = down + down_off[at + 1]; k != ke; ++k) {
                 const std::uint32_t i = *k;
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
                 if (nd < dv[x]) {
                     dv[x] = nd, used[x] = i;
-                    if (!outer[x]) heap.set_key(x, nd);
+                    if (pp[x] < L.inner) heap.set_key(x, nd);
                 }
             }
         }
@@ -255,8 +300,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // Forwarding entries and route lengths of LID `lid` from used[] over layers L, then the
     // load: each switch sends one route per LID it has, summed down the tree (children before
     // parents: reverse BFS order).
-    auto commit = [&](Lid lid, const LidTarget &tg, const Layers &L) {
-        const std::size_t m = L.bfs.size();
+    auto commit = [&](Lid lid, const LidTarget &tg, const LayersView &L) {
+        const std::size_t m = L.m;
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
@@ -281,30 +326,30 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
     // Sets used[] for the LID's switches over layers L; false on a tie (nothing decided).
-    auto layered = [&](const Layers &L) {
-        const std::size_t m = L.bfs.size();
-        const auto *cand = L.cand.data();
-        const std::uint32_t *cand_off = L.cand_off.data();
-        const SwitchIdx *bfs = L.bfs.data();
+    auto layered = [&](const LayersView &L) {
+        const std::size_t m = L.m;
+        const auto *cand = L.cand;
+        const std::uint32_t *cand_off = L.cand_off;
+        const SwitchIdx *bfs = L.bfs;
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         dv[bfs[0]] = 0;
         for (std::size_t k = 1; k < m; ++k) {
             const auto *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
-            std::uint32_t via = c->first;
-            SwitchIdx vy = c->second;
+            std::uint32_t via = c->link;
+            SwitchIdx vy = c->from;
             std::uint64_t best = dv[vy] + wv[via];
             bool tie = false;
             for (++c; c < ce; ++c) {
-                const std::uint64_t nd = dv[c->second] + wv[c->first];
+                const std::uint64_t nd = dv[c->from] + wv[c->link];
                 if (nd > best) continue;
                 if (nd < best) {
-                    best = nd, via = c->first, vy = c->second, tie = false;
-                } else if (c->second == vy) {
-                    via = std::min(via, c->first);
-                } else if (dv[c->second] < dv[vy]) {
-                    via = c->first, vy = c->second, tie = false;
-                } else if (dv[c->second] == dv[vy]) {
+                    best = nd, via = c->link, vy = c->from, tie = false;
+                } else if (c->from == vy) {
+                    via = std::min(via, c->link);
+                } else if (dv[c->from] < dv[vy]) {
+                    via = c->link, vy = c->from, tie = false;
+                } else if (dv[c->from] == dv[vy]) {
                     tie = true;
                 }
             }
@@ -321,14 +366,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        const Layers &L = layers_of(tg.sw);
+        Layers L = layers_of(tg.sw);
         if (minimal(L)) {
-            if (skip_pass[tg.sw]) {
-                skip_pass[tg.sw] = 0, replay(tg, L);
-            } else if (!layered(L)) {
-                skip_pass[tg.sw] = 1, replay(tg, L);
-            }
-            commit(lid, tg, L);
+            bool tie = skip_pass[tg.sw];
+            skip_pass[tg.sw] = 0;
+            if (!tie && !layered(view(L))) tie = true, skip_pass[tg.sw] = 1;
+            if (tie) replay(tg, view(L));
+            commit(lid, tg, view(L));
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }
