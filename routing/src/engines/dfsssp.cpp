@@ -193,11 +193,17 @@ class LayerAssigner {
                     for (std::size_t k = 0; k + 1 < len; ++k)
                         edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]] -= sources_[r];
                 }
-                // Re-examine the grey part of the stack from scratch.
-                for (auto &entry : stack) color[entry.first] = kWhite;
-                stack.assign(1, {start, out_off[start]});
-                via.clear();
-                color[start] = kGrey;
+                // Go on as a search restarted from `start` would (OpenSM's order). Every edge
+                // before a stack entry's slot, other than the one taken to the next entry, is
+                // empty or leads to a finished channel, and stays so; so a restart walks the
+                // same stack down to the first edge the move emptied, skips it and goes on with
+                // that entry's next edge. One of the cycle's edges (the weakest) is empty now,
+                // so the stack is cut at the latest there; the channels above turn white.
+                std::size_t keep = 0;
+                while (keep < via.size() && edge_count[via[keep]] != 0) ++keep;
+                for (std::size_t i = keep + 1; i < stack.size(); ++i) color[stack[i].first] = kWhite;
+                stack.resize(keep + 1);
+                via.resize(keep);
             }
         }
         for (std::uint64_t k : edge_key)
