@@ -60,20 +60,6 @@ class LayerAssigner {
     }
 
   private:
-    // The channels of a route, by walking the LFTs.
-    void channels(const Route &r, std::vector<std::uint32_t> &out) const {
-        out.clear();
-        SwitchIdx s = r.src;
-        for (std::size_t steps = 0; steps <= g_.size(); ++steps) {
-            const PortNum p = t_.lft[s][r.dst];
-            const std::int64_t e = (p == kNoPort || p == 0) ? -1 : idx_.at(s, p);
-            if (e < 0) return;  // delivered (or unrouted)
-            out.push_back(static_cast<std::uint32_t>(e));
-            const Port &x = f_.port(f_.switch_node(s), p);
-            s = f_.node(x.peer).sw;
-        }
-    }
-
     // Channel ids are SwitchGraph link positions (LinkIndex numbers them in that order): the
     // channels out of switch s are ch_begin_[s].., and head_[c] is the switch channel c enters.
     void index_channels() {
@@ -92,14 +78,22 @@ class LayerAssigner {
         edge_slot_.assign(std::size_t{ch_begin_[n]} * max_deg_, kNoEdge);
     }
 
-    // Each route's channels, walked once (the LFTs do not change while layers are assigned).
+    // Each route's channels, walked once along the LFTs (they do not change while layers are
+    // assigned), appended to path_; a walk ends where the LID is delivered (port 0 or a CA
+    // port) or unrouted.
     void trace_paths(const std::vector<Route> &routes) {
         path_off_.assign(routes.size() + 1, 0);
         path_.clear();
-        std::vector<std::uint32_t> p;
         for (std::size_t r = 0; r < routes.size(); ++r) {
-            channels(routes[r], p);
-            path_.insert(path_.end(), p.begin(), p.end());
+            SwitchIdx s = routes[r].src;
+            const Lid dst = routes[r].dst;
+            for (std::size_t steps = 0; steps <= g_.size(); ++steps) {
+                const PortNum p = t_.lft[s][dst];
+                const std::int64_t e = (p == kNoPort || p == 0) ? -1 : idx_.at(s, p);
+                if (e < 0) break;
+                path_.push_back(static_cast<std::uint32_t>(e));
+                s = head_[e];
+            }
             path_off_[r + 1] = path_.size();
         }
     }
