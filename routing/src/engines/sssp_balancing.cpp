@@ -88,11 +88,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     heap0.assign(adj, n + 1, kInf);
 
     // The layers of a destination switch: reachable switches by hops (BFS order), each with its
-    // hop count, the links (y -> x, y one hop closer) it can be reached over, as (link, y), and
-    // its links one hop further out, in port order, which a tie's replay relaxes. Each
-    // switch's layers serve its CA LIDs and, later, its own LID: kept in flat arrays shared by
-    // all destinations (a few allocations in all) while they fit in a modest amount of memory,
-    // else rebuilt per LID in scratch arrays.
+    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y);
+    // after the first tie at that destination also each switch's links one hop further out, in
+    // port order, which the replay relaxes. Each switch's layers serve its CA LIDs and, later,
+    // its own LID: kept in flat arrays shared by all destinations (a few allocations in all)
+    // while they fit in a modest amount of memory, else rebuilt per LID in scratch arrays.
     struct Cand {
         std::uint32_t link;
         SwitchIdx from;
@@ -108,13 +108,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             bfs.clear(), hops.clear(), cand_off.clear(), cand.clear(), down_off.clear(), down.clear();
         }
     };
+    constexpr std::uint32_t kNoDown = ~std::uint32_t{0};
     struct Layers {                   // where one destination's layers lie in a store
         LayerStore *store = nullptr;  // null: not built yet
         std::uint32_t bfs_at = 0;     // into bfs and hops
-        std::uint32_t off_at = 0;     // into cand_off and down_off (m + 1 entries each)
-        std::uint32_t m = 0;          // switches reached
-        std::uint32_t max_hop = 0;    // hops to the outermost layer
-        std::uint32_t inner = 0;      // switches less than max_hop hops away (a prefix of bfs)
+        std::uint32_t cand_off_at = 0, down_off_at = kNoDown;  // m + 1 entries each
+        std::uint32_t m = 0;                                   // switches reached
+        std::uint32_t max_hop = 0;                             // hops to the outermost layer
+        std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
     };
     // Raw pointers into one destination's layers (valid until its store grows).
     struct LayersView {
@@ -122,7 +123,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint8_t *hops;
         const std::uint32_t *cand_off;
         const Cand *cand;
-        const std::uint32_t *down_off;
+        const std::uint32_t *down_off;  // null until with_down
         const std::uint32_t *down;
         std::uint32_t m, max_hop, inner;
     };
@@ -132,49 +133,38 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
     std::vector<std::uint32_t> hop(n);
     std::vector<SwitchIdx> bfs_buf(n);
-    std::vector<std::uint32_t> cand_off_buf(n + 1), down_off_buf(n + 1), down_buf(off[n]);
+    std::vector<std::uint32_t> cand_off_buf(n + 1);
     std::vector<Cand> cand_buf(off[n]);
     // Appends [p, p + count) to v (trivially copyable elements: one memmove, no zero fill).
     auto append = [](auto &v, const auto *p, std::size_t count) { v.insert(v.end(), p, p + count); };
-    {  // room for every destination's layers up to the memory limit, so the store never moves
-        const std::size_t dests = std::min<std::size_t>(n, kMemoLimit / (std::size_t{off[n]} * 12 + 1) + 1);
-        kept.bfs.reserve(dests * n), kept.hops.reserve(dests * n), kept.cand_off.reserve(dests * (n + 1)),
-            kept.down_off.reserve(dests * (n + 1)), kept.cand.reserve(dests * off[n]),
-            kept.down.reserve(dests * off[n]);
-    }
     auto layers_of = [&](SwitchIdx d) -> Layers {
         if (memo[d].store) return memo[d];
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
         std::fill(hop.begin(), hop.end(), kUnseen);
         SwitchIdx *bfs = bfs_buf.data();
         Cand *cand = cand_buf.data();
-        std::uint32_t *cand_off = cand_off_buf.data(), *down = down_buf.data(),
-                      *down_off = down_off_buf.data();
+        std::uint32_t *cand_off = cand_off_buf.data(), *hv = hop.data();
         const SwitchIdx *pv = peer_of.data();
         const std::uint32_t *rv = reverse.data();
-        std::uint32_t *hv = hop.data();
-        std::uint32_t tail = 1, nc = 0, nd = 0;
+        std::uint32_t tail = 1, nc = 0;
         bfs[0] = d;
         hv[d] = 0;
-        // When x leaves the BFS queue every switch one hop closer already has its hop count,
-        // and every switch one hop further out has one once x's links are done.
+        // When x leaves the BFS queue every switch one hop closer already has its hop count.
         for (std::uint32_t k = 0; k < tail; ++k) {
             const SwitchIdx x = bfs[k];
             const std::uint32_t h = hv[x];
-            cand_off[k] = nc, down_off[k] = nd;
+            cand_off[k] = nc;
             for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
                 const SwitchIdx y = pv[e];
                 const std::uint32_t hy = hv[y];
                 if (hy == kUnseen)
-                    hv[y] = h + 1, bfs[tail++] = y, down[nd++] = e;
-                else if (hy == h + 1)
-                    down[nd++] = e;
+                    hv[y] = h + 1, bfs[tail++] = y;
                 else if (hy + 1 == h)
                     cand[nc++] = {rv[e], y};
             }
         }
-        cand_off[tail] = nc, down_off[tail] = nd;
-        const std::size_t bytes = std::size_t{tail} * 13 + std::size_t{nc} * 8 + std::size_t{nd} * 4;
+        cand_off[tail] = nc;
+        const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc} * 8;
         LayerStore &st = kept_bytes + bytes > kMemoLimit ? scratch : kept;
         if (&st == &scratch)
             scratch.clear();
@@ -183,32 +173,55 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         Layers L;
         L.store = &st;
         L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
-        L.off_at = static_cast<std::uint32_t>(st.cand_off.size());
+        L.cand_off_at = static_cast<std::uint32_t>(st.cand_off.size());
         L.m = tail;
         L.max_hop = hv[bfs[tail - 1]];
         L.inner = tail;
         while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
-        // Offsets into cand and down become absolute in the store.
-        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size()),
-                            down_at = static_cast<std::uint32_t>(st.down.size());
-        for (std::uint32_t k = 0; k <= tail; ++k) cand_off[k] += cand_at, down_off[k] += down_at;
+        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());  // offsets become absolute
+        for (std::uint32_t k = 0; k <= tail; ++k) cand_off[k] += cand_at;
         append(st.bfs, bfs, tail);
         st.hops.resize(st.hops.size() + tail);
         std::uint8_t *hops = st.hops.data() + L.bfs_at;
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
-        append(st.cand_off, cand_off, tail + 1), append(st.down_off, down_off, tail + 1);
-        append(st.cand, cand, nc), append(st.down, down, nd);
+        append(st.cand_off, cand_off, tail + 1);
+        append(st.cand, cand, nc);
         if (&st == &kept) memo[d] = L;
         return L;
     };
+    // Adds the outward links to the layers L of destination d (on the first tie there; most
+    // destinations never need them). A switch's hop count is one more than its first
+    // candidate's, so the link x -> y leads outwards when y's count is one more than x's.
+    auto with_down = [&](SwitchIdx d, Layers &L) {
+        if (L.down_off_at != kNoDown) return;
+        LayerStore &st = *L.store;
+        const SwitchIdx *bfs = st.bfs.data() + L.bfs_at;
+        const std::uint32_t *co = st.cand_off.data() + L.cand_off_at;
+        std::uint32_t *hv = hop.data();
+        hv[bfs[0]] = 0;
+        for (std::uint32_t k = 1; k < L.m; ++k) hv[bfs[k]] = hv[st.cand[co[k]].from] + 1;
+        const std::size_t before = st.down.size();
+        L.down_off_at = static_cast<std::uint32_t>(st.down_off.size());
+        st.down_off.resize(st.down_off.size() + L.m + 1);
+        std::uint32_t *doff = st.down_off.data() + L.down_off_at;
+        for (std::uint32_t k = 0; k < L.m; ++k) {
+            const SwitchIdx x = bfs[k];
+            doff[k] = static_cast<std::uint32_t>(st.down.size());
+            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e)
+                if (hv[peer_of[e]] == hv[x] + 1) st.down.push_back(e);
+        }
+        doff[L.m] = static_cast<std::uint32_t>(st.down.size());
+        if (&st == &kept) kept_bytes += (st.down.size() - before + L.m + 1) * 4, memo[d] = L;
+    };
     auto view = [&](const Layers &L) {
         const LayerStore &st = *L.store;
+        const bool down = L.down_off_at != kNoDown;
         return LayersView{st.bfs.data() + L.bfs_at,
                           st.hops.data() + L.bfs_at,
-                          st.cand_off.data() + L.off_at,
+                          st.cand_off.data() + L.cand_off_at,
                           st.cand.data(),
-                          st.down_off.data() + L.off_at,
+                          down ? st.down_off.data() + L.down_off_at : nullptr,
                           st.down.data(),
                           L.m,
                           L.max_hop,
@@ -359,19 +372,22 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         return true;
     };
 
-    // A destination switch whose LID met a tie is likely to meet one again (symmetric fabrics):
-    // its next LID goes to the replay at once, which decides exactly as the layered pass would,
-    // and the one after tries the pass again.
-    std::vector<std::uint8_t> skip_pass(n, 0);
+    // A destination switch whose LIDs met a tie twice in a row (symmetric fabrics: fat trees)
+    // sends its later LIDs to the replay at once, which decides exactly as the layered pass
+    // would: only a matter of speed.
+    std::vector<std::uint8_t> ties(n, 0);
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
         Layers L = layers_of(tg.sw);
         if (minimal(L)) {
-            bool tie = skip_pass[tg.sw];
-            skip_pass[tg.sw] = 0;
-            if (!tie && !layered(view(L))) tie = true, skip_pass[tg.sw] = 1;
-            if (tie) replay(tg, view(L));
+            std::uint8_t &tied = ties[tg.sw];
+            if (tied >= 2 || !layered(view(L))) {
+                tied = static_cast<std::uint8_t>(std::min(tied + 1, 2));
+                with_down(tg.sw, L), replay(tg, view(L));
+            } else {
+                tied = 0;
+            }
             commit(lid, tg, view(L));
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
