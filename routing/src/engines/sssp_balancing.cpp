@@ -372,22 +372,12 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         return true;
     };
 
-    // A destination switch whose LIDs met a tie twice in a row (symmetric fabrics: fat trees)
-    // sends its later LIDs to the replay at once, which decides exactly as the layered pass
-    // would: only a matter of speed.
-    std::vector<std::uint8_t> ties(n, 0);
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
         Layers L = layers_of(tg.sw);
         if (minimal(L)) {
-            std::uint8_t &tied = ties[tg.sw];
-            if (tied >= 2 || !layered(view(L))) {
-                tied = static_cast<std::uint8_t>(std::min(tied + 1, 2));
-                with_down(tg.sw, L), replay(tg, view(L));
-            } else {
-                tied = 0;
-            }
+            if (!layered(view(L))) with_down(tg.sw, L), replay(tg, view(L));
             commit(lid, tg, view(L));
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
