@@ -3,6 +3,9 @@
 // tables needs its exact order among equal keys, not just any min-heap: a sift-up moves an item
 // only past strictly larger parents, a sift-down picks the last of equal smallest children and
 // moves only below strictly smaller ones, and removing the root moves the last item to the top.
+//
+// Keys are below 2^32 (the Dijkstra's costs stay below OpenSM's "unreached" 0x7FFFFFFF), so
+// each entry is one word, key << 32 | item: one load per comparison and one store per move.
 #pragma once
 
 #include <cstdint>
@@ -18,22 +21,21 @@ class SsspHeap {
     // sizes the item -> position index for items 0..items-1.
     void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
         where_.resize(items);
-        item_.assign(order.begin(), order.end());
-        key_.assign(order.size(), key);
-        for (std::uint32_t i = 0; i < order.size(); ++i) where_[order[i]] = i;
+        entry_.resize(order.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            entry_[i] = (key << 32) | order[i], where_[order[i]] = i;
     }
     // Appends an item; with a key no smaller than its parent's (as OpenSM's all-INF start) it
     // stays at the end.
     void push(std::uint32_t item, std::uint64_t key) {
-        where_[item] = static_cast<std::uint32_t>(item_.size());
-        item_.push_back(item);
-        key_.push_back(key);
-        up(item_.size() - 1);
+        where_[item] = static_cast<std::uint32_t>(entry_.size());
+        entry_.push_back((key << 32) | item);
+        up(entry_.size() - 1);
     }
     void set_key(std::uint32_t item, std::uint64_t key) {
         const std::size_t at = where_[item];
-        const std::uint64_t old = key_[at];
-        key_[at] = key;
+        const std::uint64_t old = key_of(entry_[at]);
+        entry_[at] = (key << 32) | item;
         if (key < old)
             up(at);
         else if (key > old)
@@ -41,60 +43,60 @@ class SsspHeap {
     }
     // Removes and returns the root (kNone when empty).
     std::uint32_t pop() {
-        if (item_.empty()) return kNone;
-        const std::uint32_t root = item_[0];
-        const std::size_t last = item_.size() - 1;
+        if (entry_.empty()) return kNone;
+        const std::uint32_t root = item_of(entry_[0]);
+        const std::size_t last = entry_.size() - 1;
         if (last != 0) {
-            item_[0] = item_[last], key_[0] = key_[last];
-            where_[item_[0]] = 0;
+            entry_[0] = entry_[last];
+            where_[item_of(entry_[0])] = 0;
         }
-        item_.pop_back(), key_.pop_back();
-        if (!item_.empty()) down(0);
+        entry_.pop_back();
+        if (!entry_.empty()) down(0);
         return root;
     }
 
   private:
     static constexpr std::size_t kWays = 4;
+    static std::uint64_t key_of(std::uint64_t e) { return e >> 32; }
+    static std::uint32_t item_of(std::uint64_t e) { return static_cast<std::uint32_t>(e); }
 
-    void place(std::size_t at, std::uint32_t item, std::uint64_t key) {
-        item_[at] = item, key_[at] = key, where_[item] = static_cast<std::uint32_t>(at);
+    void place(std::size_t at, std::uint64_t e) {
+        entry_[at] = e, where_[item_of(e)] = static_cast<std::uint32_t>(at);
     }
     void up(std::size_t at) {
-        const std::uint32_t item = item_[at];
-        const std::uint64_t key = key_[at];
+        const std::uint64_t e = entry_[at], key = key_of(e);
         while (at > 0) {
             const std::size_t parent = (at - 1) / kWays;
-            if (!(key < key_[parent])) break;
-            place(at, item_[parent], key_[parent]);
+            if (!(key < key_of(entry_[parent]))) break;
+            place(at, entry_[parent]);
             at = parent;
         }
-        place(at, item, key);
+        place(at, e);
     }
     void down(std::size_t at) {
-        const std::uint32_t item = item_[at];
-        const std::uint64_t key = key_[at];
-        const std::uint64_t *k = key_.data();
-        const std::size_t n = item_.size();
+        const std::uint64_t e = entry_[at], key = key_of(e);
+        const std::uint64_t *v = entry_.data();
+        const std::size_t n = entry_.size();
         for (std::size_t first = at * kWays + 1; first < n; first = at * kWays + 1) {
             std::size_t best = first;
+            std::uint64_t best_key = key_of(v[first]);
             if (first + kWays <= n) {  // all four children: the common case, unrolled
-                if (k[first + 1] <= k[best]) best = first + 1;
-                if (k[first + 2] <= k[best]) best = first + 2;
-                if (k[first + 3] <= k[best]) best = first + 3;
+                if (key_of(v[first + 1]) <= best_key) best = first + 1, best_key = key_of(v[best]);
+                if (key_of(v[first + 2]) <= best_key) best = first + 2, best_key = key_of(v[best]);
+                if (key_of(v[first + 3]) <= best_key) best = first + 3, best_key = key_of(v[best]);
             } else {
                 for (std::size_t c = first + 1; c < n; ++c)
-                    if (k[c] <= k[best]) best = c;
+                    if (key_of(v[c]) <= best_key) best = c, best_key = key_of(v[c]);
             }
-            if (!(key > k[best])) break;
-            place(at, item_[best], k[best]);
+            if (!(key > best_key)) break;
+            place(at, v[best]);
             at = best;
         }
-        place(at, item, key);
+        place(at, e);
     }
 
-    std::vector<std::uint64_t> key_;
-    std::vector<std::uint32_t> item_;
-    std::vector<std::uint32_t> where_;
+    std::vector<std::uint64_t> entry_;  // key << 32 | item, in heap order
+    std::vector<std::uint32_t> where_;  // item -> its place in entry_
 };
 
 }  // namespace weft::routing::engines
