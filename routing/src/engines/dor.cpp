@@ -11,6 +11,7 @@
 // them keep dimension order. Inconsistent cabling is routed anyway; here it is reported,
 // naming switches and ports, in the tables' warnings.
 #include <algorithm>
+#include <optional>
 
 #include "engines/dor_cabling.hpp"
 #include "engines/engines.hpp"
@@ -43,14 +44,18 @@ void note_forwarded(std::vector<FarEnd> &used, SwitchIdx sw, PortNum port) {
     used.push_back({sw, port, 1});
 }
 
-void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t) {
+// switch_hops: the switch-level hops toward each destination switch if known, else read from t.hops.
+void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
+                    const SwitchHops *switch_hops) {
     const std::size_t n = g.size();
     const auto order = route_order(f, g);
     if (is_plain_order(o, order)) {
         // One LID per end port, port order: the first min-hop link's neighbour over the shared
         // row builder (the least loaded of parallel links, first on a tie, as below).
         for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
-        const SwitchHops h = switch_hops_from_lids(g, t);
+        SwitchHops from_lids;
+        if (!switch_hops) from_lids = switch_hops_from_lids(g, t), switch_hops = &from_lids;
+        const SwitchHops &h = *switch_hops;
         return build_row_lfts(f, g, o, t, order, CandRule::first_neighbour, o.port_equalization,
                               [&](SwitchIdx s, const SwitchLink &l, std::uint8_t *ok) {
                                   min_hop_row(h.row(s), h.row(l.peer), ok, h.stride);
@@ -141,17 +146,47 @@ void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
 class Dor final : public Engine {
   public:
     std::string_view name() const override { return "dor"; }
+    // dor's hop matrices are minhop's; building them here lets the LFT step reuse the switch
+    // graph and the switch hop matrix of the same run.
+    bool provides_lid_matrices() const override { return true; }
     bool provides_fwd_tables() const override { return true; }
+    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
+        graph_.reset();
+        graph_of_ = nullptr;
+        hops_ = {};
+        if (!ctx.options.hop_weights.empty()) {
+            build_minhop_matrices(ctx.fabric, ctx.options, t);
+            return HookResult::success();
+        }
+        graph_.emplace(ctx.fabric);
+        graph_of_ = &ctx.fabric;
+        const HopMatrix m = switch_min_hops(*graph_);
+        fill_lid_hops(*graph_, m, t);
+        hops_.n = m.n;
+        hops_.stride = (m.n + 15) / 16 * 16;
+        hops_.v.assign(hops_.n * hops_.stride, kInfHops);
+        for (std::size_t x = 0; x < m.n; ++x)
+            std::copy_n(m.v.data() + x * m.n, m.n, hops_.v.data() + x * hops_.stride);
+        return HookResult::success();
+    }
     HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
-        const SwitchGraph g(ctx.fabric);
+        std::optional<SwitchGraph> own;
+        const bool reuse = graph_of_ == &ctx.fabric;
+        if (!reuse) own.emplace(ctx.fabric);
+        const SwitchGraph &g = reuse ? *graph_ : *own;
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
-        build_dor_lfts(ctx.fabric, g, ctx.options, t);
+        build_dor_lfts(ctx.fabric, g, ctx.options, t, reuse ? &hops_ : nullptr);
         const DorCabling c = check_dor_cabling(ctx.fabric, g);
         for (const auto &p : c.problems)
             t.warnings.push_back("inconsistent cabling for dimension order: " + p);
         for (const auto &r : c.rings) t.warnings.push_back(r);
         return HookResult::success();
     }
+
+  private:
+    std::optional<SwitchGraph> graph_;  // of the fabric build_lid_matrices saw last
+    const Fabric *graph_of_ = nullptr;
+    SwitchHops hops_;
 };
 
 }  // namespace
