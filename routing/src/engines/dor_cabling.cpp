@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <map>
 
 namespace weft::routing::engines {
@@ -40,9 +39,15 @@ class SidedClasses {
 
 std::string sw_name(const Fabric &f, SwitchIdx s) {
     const Node &n = f.node(f.switch_node(s));
-    char guid[24];
-    std::snprintf(guid, sizeof guid, "0x%016llx", static_cast<unsigned long long>(n.guid));
-    return "switch '" + n.desc + "' (" + guid + ")";
+    // "switch 'desc' (0x%016llx)", without snprintf (a few hundred instructions a call).
+    std::string out;
+    out.reserve(n.desc.size() + 32);
+    out += "switch '";
+    out += n.desc;
+    out += "' (0x";
+    for (int shift = 60; shift >= 0; shift -= 4) out += "0123456789abcdef"[(n.guid >> shift) & 0xF];
+    out += ')';
+    return out;
 }
 
 std::string port_list(const std::vector<PortNum> &ports) {
