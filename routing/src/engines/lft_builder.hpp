@@ -124,6 +124,19 @@ struct RouteStep {
     bool counted = true;       // adds to the chosen port's load (switch LIDs do not by default)
 };
 
+// The route order's LIDs that land on a switch, as RouteSteps.
+inline std::vector<RouteStep> route_steps(const SwitchGraph &g, const RoutingOptions &o,
+                                          const std::vector<RouteOrderEntry> &order) {
+    std::vector<RouteStep> steps;
+    steps.reserve(order.size());
+    for (const RouteOrderEntry &e : order) {
+        const LidTarget &tg = g.target(e.base);
+        if (tg.sw == kNoSwitch) continue;
+        steps.push_back({e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)});
+    }
+    return steps;
+}
+
 // Per destination switch of the switch being built: its candidates in LftScratch::cand and
 // pick_port_first's resume state.
 struct DestCands {
@@ -138,13 +151,7 @@ template <class Allowed>
 void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
                       const std::vector<RouteOrderEntry> &order, Allowed &&allowed) {
     const std::size_t n = g.size();
-    std::vector<RouteStep> steps;
-    steps.reserve(order.size());
-    for (const RouteOrderEntry &e : order) {
-        const LidTarget &tg = g.target(e.base);
-        if (tg.sw == kNoSwitch) continue;
-        steps.push_back({e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)});
-    }
+    const std::vector<RouteStep> steps = route_steps(g, o, order);
     // Raw pointers in the loop: byte stores (LFT entries) may alias a vector's own pointers,
     // which the compiler would otherwise reload after each of them.
     std::vector<DestCands> dest;
@@ -306,13 +313,7 @@ template <class OkRow>
 void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
                     const std::vector<RouteOrderEntry> &order, CandRule rule, bool equalize, OkRow &&ok_row) {
     const std::size_t n = g.size();
-    std::vector<RouteStep> steps;
-    steps.reserve(order.size());
-    for (const RouteOrderEntry &e : order) {
-        const LidTarget &tg = g.target(e.base);
-        if (tg.sw == kNoSwitch) continue;
-        steps.push_back({e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)});
-    }
+    const std::vector<RouteStep> steps = route_steps(g, o, order);
     const bool any_ignored = !o.ignore_ports.empty() || !o.ignore_guids.empty();
     CandRows rows;
     const std::size_t stride = (n + 15) / 16 * 16;
