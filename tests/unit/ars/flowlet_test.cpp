@@ -139,11 +139,7 @@ TEST(Flowlet, LargeTablesBeyondHardwareLimits) {
     test::Rig rig;
     auto b = test::builder();
     b.add_ars_object(test::object(1, Mode::kFlowletQuality, 256, 1u << 20));
-    NhgConfig nhg;
-    nhg.id = 3;
-    nhg.ars_object = 1;
-    nhg.members = {test::primary(1, 0), test::primary(2, 1)};
-    b.add_nhg(nhg);
+    b.add_nhg(test::nhg(3, 1, {test::primary(1, 0), test::primary(2, 1)}));
     rig.adopt(b);
     ASSERT_NE(rig.worker.nhg_table(3, 1), nullptr);
     EXPECT_EQ(rig.worker.nhg_table(3, 1)->size(), 1u << 20);

@@ -21,11 +21,7 @@ test::Rig &monitored_rig(test::Rig &rig, bool monitoring) {
     ArsObjectConfig o = test::object(1, Mode::kFlowletQuality);
     o.monitoring = monitoring;
     b.add_ars_object(o);
-    NhgConfig nhg;
-    nhg.id = 4;
-    nhg.ars_object = 1;
-    nhg.members = {test::primary(40, 0), test::primary(41, 1)};
-    b.add_nhg(nhg);
+    b.add_nhg(test::nhg(4, 1, {test::primary(40, 0), test::primary(41, 1)}));
     rig.adopt(b);
     return rig;
 }

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "weft/ars/config.hpp"
@@ -33,6 +34,15 @@ inline NhgMember primary(std::uint32_t id, PortId port) {
 }
 inline NhgMember alternate(std::uint32_t id, PortId port) {
     return {id, EgressTarget::port(port), MemberRole::kAlternate, true};
+}
+
+// A next-hop group on ARS object `object` with the given members.
+inline NhgConfig nhg(NhgId id, ArsObjectId object, std::vector<NhgMember> members) {
+    NhgConfig n;
+    n.id = id;
+    n.ars_object = object;
+    n.members = std::move(members);
+    return n;
 }
 
 // A builder with ports 0..kPorts-1 (10G, ARS on) and ARS object 0 in the given mode.

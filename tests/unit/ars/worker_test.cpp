@@ -54,11 +54,7 @@ TEST(Worker, ChangingTheTableSizeStartsAFreshTable) {
     ConfigBuilder b3(Profile{}, test::kTicksPerUs);
     for (PortId p = 0; p < test::kPorts; ++p) b3.add_port(PortConfig{p, true, 10, 100, 100});
     b3.add_ars_object(test::object(0, Mode::kFlowletQuality, 256, 2048));
-    NhgConfig nhg;
-    nhg.id = 5;
-    nhg.ars_object = 0;
-    nhg.members = {test::primary(1, 0), test::primary(2, 1)};
-    b3.add_nhg(nhg);
+    b3.add_nhg(test::nhg(5, 0, {test::primary(1, 0), test::primary(2, 1)}));
     rig.adopt(b3);
     EXPECT_EQ(rig.worker.nhg_table(5, 0)->size(), 2048u);
 }
@@ -167,11 +163,7 @@ TEST(Worker, FlowletBurstOnlyForFlowletModes) {
     for (Mode mode : {Mode::kPerPacketQuality, Mode::kPerPacketRandom, Mode::kFixed}) {
         test::Rig rig;
         auto b = test::builder(mode);
-        NhgConfig nhg;
-        nhg.id = 5;
-        nhg.ars_object = 0;
-        nhg.members = {test::primary(1, 0), test::primary(2, 1)};
-        b.add_nhg(nhg);
+        b.add_nhg(test::nhg(5, 0, {test::primary(1, 0), test::primary(2, 1)}));
         rig.adopt(b);
         Worker::FlowletBurst fb;
         EXPECT_FALSE(rig.worker.begin_flowlet_burst(5, 0, fb)) << to_string(mode);
