@@ -130,30 +130,6 @@ Fabric kary_ntree(unsigned k, unsigned n) {
     return std::move(b.f);
 }
 
-Fabric ft36_three_level() {
-    Builder b;
-    constexpr unsigned pods = 36, half = 18;
-    for (unsigned i = 0; i < pods * half; ++i) b.sw(36);  // leaves
-    for (unsigned i = 0; i < pods * half; ++i) b.sw(36);  // middle
-    for (unsigned i = 0; i < half * half; ++i) b.sw(36);  // cores
-    auto leaf = [&](unsigned p, unsigned i) { return b.sws[p * half + i]; };
-    auto mid = [&](unsigned p, unsigned j) { return b.sws[pods * half + p * half + j]; };
-    auto core = [&](unsigned c) { return b.sws[2 * pods * half + c]; };
-    for (unsigned p = 0; p < pods; ++p)
-        for (unsigned i = 0; i < half; ++i)
-            for (unsigned j = 0; j < half; ++j) {
-                b.f.connect(leaf(p, i), static_cast<PortNum>(half + 1 + j), mid(p, j),
-                            static_cast<PortNum>(1 + i));
-                b.f.connect(mid(p, i), static_cast<PortNum>(half + 1 + j), core(i * half + j),
-                            static_cast<PortNum>(1 + p));
-            }
-    for (unsigned p = 0; p < pods; ++p)
-        for (unsigned i = 0; i < half; ++i)
-            for (unsigned h = 0; h < half; ++h) b.host(leaf(p, i), static_cast<PortNum>(1 + h));
-    assign_lids(b.f);
-    return std::move(b.f);
-}
-
 std::optional<std::vector<std::pair<SwitchIdx, PortNum>>> walk(const Fabric &f, const RoutingTables &t,
                                                                SwitchIdx s, Lid lid) {
     std::vector<std::pair<SwitchIdx, PortNum>> path;

@@ -38,8 +38,6 @@ Fabric line(unsigned n, unsigned hosts);
 Fabric torus2d(unsigned x, unsigned y);
 // k-ary-n-tree: n levels of k^(n-1) switches with 2k ports, k^n hosts. Leaves first.
 Fabric kary_ntree(unsigned k, unsigned n);
-// The largest 3-level fat tree of 36-port switches (11664 hosts, 1620 switches).
-Fabric ft36_three_level();
 
 // Routes f with `engine` alone (no fallback), expecting it to succeed and to be the one that
 // routed.
