@@ -1,6 +1,7 @@
 #include "engines/lash_layers.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace weft::routing::engines {
@@ -12,6 +13,7 @@ LayeredCdg::LayeredCdg(const SwitchGraph &g) {
         ch_begin_[s + 1] = ch_begin_[s] + static_cast<std::uint32_t>(g.links(s).size());
         max_deg_ = std::max(max_deg_, g.links(s).size());
     }
+    words_ = std::max<std::size_t>(1, (max_deg_ + 63) / 64);
     const std::size_t channels = ch_begin_[n];
     head_.resize(channels), tail_.resize(channels), reverse_.resize(channels);
     for (SwitchIdx s = 0; s < n; ++s) {
@@ -32,9 +34,22 @@ void LayeredCdg::open_layer() {
     Layer l;
     l.count.assign(head_.size() * max_deg_, 0);
     l.closes.assign(head_.size() * max_deg_, 0);
+    l.out.assign(head_.size() * words_, 0);
+    l.in.assign(head_.size() * words_, 0);
     l.ord.resize(head_.size());
     std::iota(l.ord.begin(), l.ord.end(), 0u);
     layers_.push_back(std::move(l));
+}
+
+void LayeredCdg::set_bits(Layer &l, std::uint32_t c1, std::uint32_t c2, bool on) {
+    const std::size_t k1 = c2 - ch_begin_[head_[c1]], k2 = reverse_[c1] - ch_begin_[tail_[c2]];
+    std::uint64_t &o = l.out[std::size_t{c1} * words_ + k1 / 64],
+                  &i = l.in[std::size_t{c2} * words_ + k2 / 64];
+    const std::uint64_t bo = std::uint64_t{1} << (k1 % 64), bi = std::uint64_t{1} << (k2 % 64);
+    if (on)
+        o |= bo, i |= bi;
+    else
+        o &= ~bo, i &= ~bi;
 }
 
 bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
@@ -47,39 +62,40 @@ bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
     while (!stack_.empty()) {
         const std::uint32_t w = stack_.back();
         stack_.pop_back();
-        fwd_.push_back(w);
-        const SwitchIdx h = head_[w];
-        const std::size_t base = std::size_t{w} * max_deg_;
-        for (std::uint32_t z = ch_begin_[h], k = 0; z < ch_begin_[h + 1]; ++z, ++k) {
-            if (!l.count[base + k]) continue;
-            if (z == x) return false;
-            if (ord[z] < ub && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
-        }
+        fwd_.push_back(std::uint64_t{ord[w]} << 32 | w);
+        const std::uint32_t first = ch_begin_[head_[w]];
+        for (std::size_t j = 0; j < words_; ++j)
+            for (std::uint64_t m = l.out[std::size_t{w} * words_ + j]; m; m &= m - 1) {
+                const std::uint32_t z = first + static_cast<std::uint32_t>(64 * j + std::countr_zero(m));
+                if (z == x) return false;
+                if (ord[z] < ub && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
+            }
     }
     // Backward from x through channels ordered after y.
     bwd_.clear(), stack_.assign(1, x), seen_[x] = epoch_;
     while (!stack_.empty()) {
         const std::uint32_t w = stack_.back();
         stack_.pop_back();
-        bwd_.push_back(w);
-        const SwitchIdx t = tail_[w];
-        for (std::uint32_t out = ch_begin_[t]; out < ch_begin_[t + 1]; ++out) {
-            const std::uint32_t z = reverse_[out];  // a channel entering t
-            if (!l.count[slot(z, w)]) continue;
-            if (ord[z] > lb && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
-        }
+        bwd_.push_back(std::uint64_t{ord[w]} << 32 | w);
+        const std::uint32_t first = ch_begin_[tail_[w]];
+        for (std::size_t j = 0; j < words_; ++j)
+            for (std::uint64_t m = l.in [std::size_t{w} * words_ + j]; m; m &= m - 1) {
+                const std::uint32_t z = reverse_[first + 64 * j + std::countr_zero(m)];  // enters w's tail
+                if (ord[z] > lb && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
+            }
     }
     // Everything that reaches x now precedes everything y reaches, in the positions they held.
-    auto by_ord = [&](std::uint32_t a, std::uint32_t b) { return ord[a] < ord[b]; };
-    std::sort(fwd_.begin(), fwd_.end(), by_ord);
-    std::sort(bwd_.begin(), bwd_.end(), by_ord);
-    pos_.clear();
-    for (std::uint32_t c : bwd_) pos_.push_back(ord[c]);
-    for (std::uint32_t c : fwd_) pos_.push_back(ord[c]);
-    std::sort(pos_.begin(), pos_.end());
+    std::sort(fwd_.begin(), fwd_.end());
+    std::sort(bwd_.begin(), bwd_.end());
+    pos_.clear();  // the positions both sets held, merged in order
+    for (std::size_t f = 0, b = 0; f < fwd_.size() || b < bwd_.size();)
+        if (b == bwd_.size() || (f < fwd_.size() && fwd_[f] < bwd_[b]))
+            pos_.push_back(static_cast<std::uint32_t>(fwd_[f++] >> 32));
+        else
+            pos_.push_back(static_cast<std::uint32_t>(bwd_[b++] >> 32));
     std::size_t i = 0;
-    for (std::uint32_t c : bwd_) ord[c] = pos_[i++];
-    for (std::uint32_t c : fwd_) ord[c] = pos_[i++];
+    for (std::uint64_t e : bwd_) ord[static_cast<std::uint32_t>(e)] = pos_[i++];
+    for (std::uint64_t e : fwd_) ord[static_cast<std::uint32_t>(e)] = pos_[i++];
     return true;
 }
 
@@ -96,6 +112,7 @@ bool LayeredCdg::add_path(Layer &l, std::span<const std::uint32_t> p, std::size_
                 if (clean) l.closes[k] = 1, l.closed.push_back(k);
                 return false;
             }
+            set_bits(l, p[i], p[i + 1], true);
             clean = false;
         }
         ++n;
@@ -105,7 +122,8 @@ bool LayeredCdg::add_path(Layer &l, std::span<const std::uint32_t> p, std::size_
 }
 
 void LayeredCdg::drop_path(Layer &l, std::span<const std::uint32_t> p, std::size_t upto) {
-    for (std::size_t i = 0; i < upto; ++i) --l.count[slot(p[i], p[i + 1])];
+    for (std::size_t i = 0; i < upto; ++i)
+        if (--l.count[slot(p[i], p[i + 1])] == 0) set_bits(l, p[i], p[i + 1], false);
 }
 
 bool LayeredCdg::try_add(unsigned layer, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {

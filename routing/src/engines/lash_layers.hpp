@@ -4,7 +4,8 @@
 // it; every layer keeps a topological order of the channels, updated incrementally as edges
 // arrive (Pearce and Kelly's dynamic topological sort), so admitting a route costs only the part
 // of the order it disturbs instead of a search of the whole graph. Removing edges never breaks
-// an order, so removal and roll-back are plain count decrements.
+// an order, so removal and roll-back are plain count decrements. The searches walk bit masks of
+// each channel's present dependencies (out and in) rather than every possible slot.
 // While layers only grow (no remove() yet), a dependency that closed a cycle against a layer's
 // admitted routes alone closes one for good: it is remembered and refused at once the next time,
 // without repeating the search (on fat trees most refusals repeat a few such turns).
@@ -42,10 +43,15 @@ class LayeredCdg {
         std::vector<std::uint32_t> ord;    // topological position of each channel
         std::vector<std::uint8_t> closes;  // dependency slot known to close a cycle
         std::vector<std::size_t> closed;   // the slots set in `closes`
+        // Present dependencies as bits, words_ words per channel. out: bit k of c1 = the
+        // dependency on the k-th channel out of c1's head. in: bit k of c2 = the dependency from
+        // the channel entering c2's tail along the k-th link of that switch (reverse_).
+        std::vector<std::uint64_t> out, in;
     };
     std::size_t slot(std::uint32_t c1, std::uint32_t c2) const {
         return std::size_t{c1} * max_deg_ + (c2 - ch_begin_[head_[c1]]);
     }
+    void set_bits(Layer &l, std::uint32_t c1, std::uint32_t c2, bool on);
     bool add_dependency(Layer &l, std::uint32_t x, std::uint32_t y);
     bool add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done, bool &clean);
     void drop_path(Layer &l, std::span<const std::uint32_t> p, std::size_t upto);
@@ -54,11 +60,13 @@ class LayeredCdg {
     std::vector<SwitchIdx> head_, tail_;
     std::vector<std::uint32_t> reverse_;  // the channel back along the same cable
     std::size_t max_deg_ = 0;
+    std::size_t words_ = 1;  // 64-bit mask words per channel
     std::vector<Layer> layers_;
-    // Search scratch for the order updates.
+    // Search scratch for the order updates; fwd_/bwd_ hold (position << 32 | channel).
     std::vector<std::uint32_t> seen_;
     std::uint32_t epoch_ = 0;
-    std::vector<std::uint32_t> stack_, fwd_, bwd_, pos_;
+    std::vector<std::uint32_t> stack_, pos_;
+    std::vector<std::uint64_t> fwd_, bwd_;
 };
 
 }  // namespace weft::routing::engines
