@@ -28,6 +28,7 @@ LayeredCdg::LayeredCdg(const SwitchGraph &g) {
         }
     }
     seen_.assign(channels, 0);
+    stack_.resize(channels), pos_.resize(channels), fwd_.resize(channels), bwd_.resize(channels);
 }
 
 void LayeredCdg::open_layer() {
@@ -38,6 +39,7 @@ void LayeredCdg::open_layer() {
     l.in.assign(head_.size() * words_, 0);
     l.ord.resize(head_.size());
     std::iota(l.ord.begin(), l.ord.end(), 0u);
+    l.at = l.ord;
     layers_.push_back(std::move(l));
 }
 
@@ -56,46 +58,66 @@ bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
     auto &ord = l.ord;
     if (ord[x] < ord[y]) return true;
     const std::uint32_t lb = ord[y], ub = ord[x];
-    if (++epoch_ == 0) std::fill(seen_.begin(), seen_.end(), 0), epoch_ = 1;
+    // Marks: ef on what y reaches, ef + 1 on what reaches x.
+    epoch_ += 2;
+    if (epoch_ < 2) std::fill(seen_.begin(), seen_.end(), 0), epoch_ = 2;
+    const std::uint32_t ef = epoch_, eb = epoch_ + 1;
     // Forward from y through channels ordered before x: reaching x closes a cycle.
-    fwd_.clear(), stack_.assign(1, y), seen_[y] = epoch_;
-    while (!stack_.empty()) {
-        const std::uint32_t w = stack_.back();
-        stack_.pop_back();
-        fwd_.push_back(std::uint64_t{ord[w]} << 32 | w);
+    // Every channel enters a stack and a set at most once per search: fixed-size scratch.
+    std::uint32_t *const stack = stack_.data();
+    std::uint64_t *const fwd = fwd_.data(), *const bwd = bwd_.data();
+    std::size_t top = 0, nf = 0, nb = 0;
+    stack[top++] = y, seen_[y] = ef;
+    while (top) {
+        const std::uint32_t w = stack[--top];
+        fwd[nf++] = std::uint64_t{ord[w]} << 32 | w;
         const std::uint32_t first = ch_begin_[head_[w]];
         for (std::size_t j = 0; j < words_; ++j)
             for (std::uint64_t m = l.out[std::size_t{w} * words_ + j]; m; m &= m - 1) {
                 const std::uint32_t z = first + static_cast<std::uint32_t>(64 * j + std::countr_zero(m));
                 if (z == x) return false;
-                if (ord[z] < ub && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
+                if (ord[z] < ub && seen_[z] != ef) seen_[z] = ef, stack[top++] = z;
             }
     }
-    // Backward from x through channels ordered after y.
-    bwd_.clear(), stack_.assign(1, x), seen_[x] = epoch_;
-    while (!stack_.empty()) {
-        const std::uint32_t w = stack_.back();
-        stack_.pop_back();
-        bwd_.push_back(std::uint64_t{ord[w]} << 32 | w);
+    // Backward from x through channels ordered after y (none of them is reached from y).
+    stack[top++] = x, seen_[x] = eb;
+    while (top) {
+        const std::uint32_t w = stack[--top];
+        bwd[nb++] = std::uint64_t{ord[w]} << 32 | w;
         const std::uint32_t first = ch_begin_[tail_[w]];
         for (std::size_t j = 0; j < words_; ++j)
             for (std::uint64_t m = l.in [std::size_t{w} * words_ + j]; m; m &= m - 1) {
                 const std::uint32_t z = reverse_[first + 64 * j + std::countr_zero(m)];  // enters w's tail
-                if (ord[z] > lb && seen_[z] != epoch_) seen_[z] = epoch_, stack_.push_back(z);
+                if (ord[z] > lb && seen_[z] != eb) seen_[z] = eb, stack[top++] = z;
             }
     }
+    // Both sets in position order, and the positions they held: a walk over the positions in
+    // between when that is short, else sorting the sets.
+    std::uint32_t *const pos = pos_.data();
+    std::size_t np = 0;
+    if (ub - lb < 8 * (nf + nb)) {
+        nf = nb = 0;
+        for (std::uint32_t p = lb; p <= ub; ++p) {
+            const std::uint32_t c = l.at[p];
+            if (seen_[c] == ef)
+                fwd[nf++] = std::uint64_t{p} << 32 | c, pos[np++] = p;
+            else if (seen_[c] == eb)
+                bwd[nb++] = std::uint64_t{p} << 32 | c, pos[np++] = p;
+        }
+    } else {
+        std::sort(fwd, fwd + nf);
+        std::sort(bwd, bwd + nb);
+        for (std::size_t f = 0, b = 0; f < nf || b < nb;)
+            pos[np++] = static_cast<std::uint32_t>(
+                (b == nb || (f < nf && fwd[f] < bwd[b]) ? fwd[f++] : bwd[b++]) >> 32);
+    }
     // Everything that reaches x now precedes everything y reaches, in the positions they held.
-    std::sort(fwd_.begin(), fwd_.end());
-    std::sort(bwd_.begin(), bwd_.end());
-    pos_.clear();  // the positions both sets held, merged in order
-    for (std::size_t f = 0, b = 0; f < fwd_.size() || b < bwd_.size();)
-        if (b == bwd_.size() || (f < fwd_.size() && fwd_[f] < bwd_[b]))
-            pos_.push_back(static_cast<std::uint32_t>(fwd_[f++] >> 32));
-        else
-            pos_.push_back(static_cast<std::uint32_t>(bwd_[b++] >> 32));
-    std::size_t i = 0;
-    for (std::uint64_t e : bwd_) ord[static_cast<std::uint32_t>(e)] = pos_[i++];
-    for (std::uint64_t e : fwd_) ord[static_cast<std::uint32_t>(e)] = pos_[i++];
+    np = 0;
+    for (const std::uint64_t *e : {bwd, fwd})
+        for (std::size_t k = 0, m = e == bwd ? nb : nf; k < m; ++k) {
+            const auto c = static_cast<std::uint32_t>(e[k]);
+            ord[c] = pos[np], l.at[pos[np++]] = c;
+        }
     return true;
 }
 
@@ -126,8 +148,16 @@ void LayeredCdg::drop_path(Layer &l, std::span<const std::uint32_t> p, std::size
         if (--l.count[slot(p[i], p[i + 1])] == 0) set_bits(l, p[i], p[i + 1], false);
 }
 
+bool LayeredCdg::known_cycle(const Layer &l, std::span<const std::uint32_t> p) const {
+    for (std::size_t i = 0; i + 1 < p.size(); ++i)
+        if (const std::size_t k = slot(p[i], p[i + 1]); l.closes[k] && !l.count[k]) return true;
+    return false;
+}
+
 bool LayeredCdg::try_add(unsigned layer, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
     Layer &l = layers_[layer];
+    // A remembered cycle anywhere on either route refuses before any search.
+    if (!l.closed.empty() && (known_cycle(l, a) || known_cycle(l, b))) return false;
     std::size_t da = 0, db = 0;
     bool clean = true;
     if (!add_path(l, a, da, clean)) {

@@ -41,6 +41,7 @@ class LayeredCdg {
     struct Layer {
         std::vector<std::uint32_t> count;  // routes per dependency slot
         std::vector<std::uint32_t> ord;    // topological position of each channel
+        std::vector<std::uint32_t> at;     // channel at each position (inverse of ord)
         std::vector<std::uint8_t> closes;  // dependency slot known to close a cycle
         std::vector<std::size_t> closed;   // the slots set in `closes`
         // Present dependencies as bits, words_ words per channel. out: bit k of c1 = the
@@ -53,6 +54,7 @@ class LayeredCdg {
     }
     void set_bits(Layer &l, std::uint32_t c1, std::uint32_t c2, bool on);
     bool add_dependency(Layer &l, std::uint32_t x, std::uint32_t y);
+    bool known_cycle(const Layer &l, std::span<const std::uint32_t> p) const;
     bool add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done, bool &clean);
     void drop_path(Layer &l, std::span<const std::uint32_t> p, std::size_t upto);
 
