@@ -44,15 +44,9 @@ std::vector<std::uint8_t> bfs_tree_routes(const SwitchGraph &g, const std::vecto
             for (std::uint8_t k : link_order[u]) {
                 const SwitchIdx v = links[k].peer;
                 if (parent[v] != kNoSwitch) continue;
-                parent[v] = u, queue[tail++] = v;
-                // The first link to v in this switch's order (lowest port for parallel cables).
-                std::uint8_t first = k;
-                for (std::uint8_t j : link_order[u])
-                    if (links[j].peer == v) {
-                        first = j;
-                        break;
-                    }
-                via[v] = first;
+                // k is the first link to v in this switch's order (lowest port for parallel
+                // cables): an earlier one would have reached v already.
+                parent[v] = u, queue[tail++] = v, via[v] = k;
             }
         }
         // Every ancestor x of d on this tree routes d through its child on the way to d.

@@ -55,8 +55,15 @@ void LayeredCdg::set_bits(Layer &l, std::uint32_t c1, std::uint32_t c2, bool on)
 }
 
 bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
+    if (l.ord[x] < l.ord[y]) return true;
+    return words_ == 1 ? reorder<1>(l, x, y) : reorder<0>(l, x, y);
+}
+
+// W: mask words per channel when known at compile time (1 up to 64 links per switch), else 0.
+template <std::size_t W>
+bool LayeredCdg::reorder(Layer &l, std::uint32_t x, std::uint32_t y) {
+    const std::size_t words = W ? W : words_;
     auto &ord = l.ord;
-    if (ord[x] < ord[y]) return true;
     const std::uint32_t lb = ord[y], ub = ord[x];
     // Marks: ef on what y reaches, ef + 1 on what reaches x.
     epoch_ += 2;
@@ -72,8 +79,8 @@ bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
         const std::uint32_t w = stack[--top];
         fwd[nf++] = std::uint64_t{ord[w]} << 32 | w;
         const std::uint32_t first = ch_begin_[head_[w]];
-        for (std::size_t j = 0; j < words_; ++j)
-            for (std::uint64_t m = l.out[std::size_t{w} * words_ + j]; m; m &= m - 1) {
+        for (std::size_t j = 0; j < words; ++j)
+            for (std::uint64_t m = l.out[std::size_t{w} * words + j]; m; m &= m - 1) {
                 const std::uint32_t z = first + static_cast<std::uint32_t>(64 * j + std::countr_zero(m));
                 if (z == x) return false;
                 if (ord[z] < ub && seen_[z] != ef) seen_[z] = ef, stack[top++] = z;
@@ -85,8 +92,8 @@ bool LayeredCdg::add_dependency(Layer &l, std::uint32_t x, std::uint32_t y) {
         const std::uint32_t w = stack[--top];
         bwd[nb++] = std::uint64_t{ord[w]} << 32 | w;
         const std::uint32_t first = ch_begin_[tail_[w]];
-        for (std::size_t j = 0; j < words_; ++j)
-            for (std::uint64_t m = l.in [std::size_t{w} * words_ + j]; m; m &= m - 1) {
+        for (std::size_t j = 0; j < words; ++j)
+            for (std::uint64_t m = l.in [std::size_t{w} * words + j]; m; m &= m - 1) {
                 const std::uint32_t z = reverse_[first + 64 * j + std::countr_zero(m)];  // enters w's tail
                 if (ord[z] > lb && seen_[z] != eb) seen_[z] = eb, stack[top++] = z;
             }

@@ -54,6 +54,8 @@ class LayeredCdg {
     }
     void set_bits(Layer &l, std::uint32_t c1, std::uint32_t c2, bool on);
     bool add_dependency(Layer &l, std::uint32_t x, std::uint32_t y);
+    template <std::size_t W>
+    bool reorder(Layer &l, std::uint32_t x, std::uint32_t y);
     bool known_cycle(const Layer &l, std::span<const std::uint32_t> p) const;
     bool add_path(Layer &l, std::span<const std::uint32_t> p, std::size_t &done, bool &clean);
     void drop_path(Layer &l, std::span<const std::uint32_t> p, std::size_t upto);
