@@ -116,6 +116,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint32_t m = 0;                                   // switches reached
         std::uint32_t max_hop = 0;                             // hops to the outermost layer
         std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
+        std::uint32_t mid = 0;    // switches less than max_hop - 1 hops away (a prefix of inner)
     };
     // Raw pointers into one destination's layers (valid until its store grows).
     struct LayersView {
@@ -123,9 +124,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint8_t *hops;
         const std::uint32_t *cand_off;
         const Cand *cand;
-        const std::uint32_t *down_off;  // null until with_down
+        const std::uint32_t *down_off;  // null until with_down; mid + 1 entries
         const std::uint32_t *down;
-        std::uint32_t m, max_hop, inner;
+        std::uint32_t m, max_hop, inner, mid;
     };
     LayerStore kept, scratch;
     std::vector<Layers> memo(n);
@@ -178,6 +179,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         L.max_hop = hv[bfs[tail - 1]];
         L.inner = tail;
         while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
+        L.mid = L.inner;
+        while (L.mid > 0 && hv[bfs[L.mid - 1]] + 1 == L.max_hop) --L.mid;
         const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());  // offsets become absolute
         for (std::uint32_t k = 0; k <= tail; ++k) cand_off[k] += cand_at;
         append(st.bfs, bfs, tail);
@@ -191,8 +194,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         return L;
     };
     // Adds the outward links to the layers L of destination d (on the first tie there; most
-    // destinations never need them). A switch's hop count is one more than its first
-    // candidate's, so the link x -> y leads outwards when y's count is one more than x's.
+    // destinations never need them), for the switches before mid only: the replay relaxes no
+    // link from the last inner layer (see replay). A switch's hop count is one more than its
+    // first candidate's, so the link x -> y leads outwards when y's count is one more than x's.
     auto with_down = [&](SwitchIdx d, Layers &L) {
         if (L.down_off_at != kNoDown) return;
         LayerStore &st = *L.store;
@@ -200,19 +204,19 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint32_t *co = st.cand_off.data() + L.cand_off_at;
         std::uint32_t *hv = hop.data();
         hv[bfs[0]] = 0;
-        for (std::uint32_t k = 1; k < L.m; ++k) hv[bfs[k]] = hv[st.cand[co[k]].from] + 1;
+        for (std::uint32_t k = 1; k < L.inner; ++k) hv[bfs[k]] = hv[st.cand[co[k]].from] + 1;
         const std::size_t before = st.down.size();
         L.down_off_at = static_cast<std::uint32_t>(st.down_off.size());
-        st.down_off.resize(st.down_off.size() + L.m + 1);
+        st.down_off.resize(st.down_off.size() + L.mid + 1);
         std::uint32_t *doff = st.down_off.data() + L.down_off_at;
-        for (std::uint32_t k = 0; k < L.m; ++k) {
+        for (std::uint32_t k = 0; k < L.mid; ++k) {
             const SwitchIdx x = bfs[k];
             doff[k] = static_cast<std::uint32_t>(st.down.size());
             for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e)
                 if (hv[peer_of[e]] == hv[x] + 1) st.down.push_back(e);
         }
-        doff[L.m] = static_cast<std::uint32_t>(st.down.size());
-        if (&st == &kept) kept_bytes += (st.down.size() - before + L.m + 1) * 4, memo[d] = L;
+        doff[L.mid] = static_cast<std::uint32_t>(st.down.size());
+        if (&st == &kept) kept_bytes += (st.down.size() - before + L.mid + 1) * 4, memo[d] = L;
     };
     auto view = [&](const Layers &L) {
         const LayerStore &st = *L.store;
@@ -225,9 +229,12 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                           st.down.data(),
                           L.m,
                           L.max_hop,
-                          L.inner};
+                          L.inner,
+                          L.mid};
     };
-    std::vector<std::uint32_t> pos(n);  // switch -> its place in the replayed destination's bfs
+    std::vector<std::uint32_t> pos(n);       // switch -> its place in the replayed destination's bfs
+    std::vector<std::uint32_t> pop_rank(n);  // inner switch -> when it left the replayed queue
+    std::vector<std::uint64_t> dkey(n);      // last inner layer: cost << 32 | rank
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
@@ -262,16 +269,18 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         }
     };
 
-    // The same Dijkstra where routes are known to stay minimal (layers L): every switch of a
-    // layer costs less than every switch of the next, so only the links one hop further out can
-    // replace anything, and only those are tried. The outermost layer needs no queue updates:
-    // its switches leave the queue last and relax nothing, and their keys, once set, exceed every
-    // key of the inner layers, so lowering them only reorders them among larger keys and never
-    // changes where an inner switch sits or when it leaves. So they are relaxed on dist/used
-    // alone, and the queue stops once the inner layers (and the CA) are out: used[] is final.
+    // The same Dijkstra where routes are known to stay minimal (layers L), for the inner layers
+    // only: every switch of a layer costs less than every switch of the next, so only the links
+    // one hop further out can replace anything, and only those are tried. The outermost layer
+    // needs no queue updates: its switches leave the queue last and relax nothing, and their
+    // keys, once set, exceed every key of the inner layers, so lowering them only reorders them
+    // among larger keys and never changes where an inner switch sits or when it leaves. So the
+    // links into it are not relaxed here at all: the queue stops once the inner layers (and
+    // the CA) are out, with used[] final for the inner switches and each one's place in the
+    // order it left the queue in rank[], which decides the outermost layer (decide_outer).
     auto replay = [&](const LidTarget &tg, const LayersView &L) {
         heap = heap0;
-        for (std::uint32_t k = 0; k < L.m; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
+        for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         if (!tg.is_switch) heap.push(src, kInf);
         dist[src] = 0;
@@ -280,23 +289,48 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
+        std::uint32_t popped = 0;
         for (std::size_t left = L.inner + (tg.is_switch ? 0 : 1); left > 0; --left) {
             const std::uint32_t cur = heap.pop();
             if (cur == n) {  // the CA: its one link, to its switch
                 dv[tg.sw] = 1, heap.set_key(tg.sw, 1);
                 continue;
             }
-            const std::uint64_t d = dv[cur];
+            pop_rank[cur] = popped++;
             const std::uint32_t at = pp[cur];
+            if (at >= L.mid) continue;  // the last inner layer: its links lead outermost
+            const std::uint64_t d = dv[cur];
             for (const std::uint32_t *k = down + down_off[at], *ke = down + down_off[at + 1]; k != ke; ++k) {
                 const std::uint32_t i = *k;
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
-                if (nd < dv[x]) {
-                    dv[x] = nd, used[x] = i;
-                    if (pp[x] < L.inner) heap.set_key(x, nd);
-                }
+                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.set_key(x, nd);
             }
+        }
+    };
+    // The outermost layer from bfs[first] on, after a replay: what relaxing the last inner
+    // layer's links in the order its switches left the queue would give, i.e. the least
+    // (cost, rank of the closer switch, link) over each switch's candidates. Costs stay below
+    // 2^31, so one word holds cost << 32 | rank; equal words mean one closer switch, whose
+    // lowest port wins.
+    auto decide_outer = [&](const LayersView &L, std::uint32_t first) {
+        const SwitchIdx *bfs = L.bfs;
+        for (std::uint32_t k = L.mid; k < L.inner; ++k) {
+            const SwitchIdx y = bfs[k];
+            dkey[y] = dist[y] << 32 | pop_rank[y];
+        }
+        const Cand *cand = L.cand;
+        const std::uint32_t *cand_off = L.cand_off;
+        const std::uint64_t *dk = dkey.data(), *wv = weight.data();
+        for (std::uint32_t k = first; k < L.m; ++k) {
+            const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
+            std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
+            std::uint32_t via = c->link;
+            for (++c; c < ce; ++c) {
+                const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
+                if (key < best || (key == best && c->link < via)) best = key, via = c->link;
+            }
+            used[bfs[k]] = via;
         }
     };
 
@@ -310,36 +344,36 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<PortNum *> lft_row(n);
     std::vector<std::uint8_t *> hops_row(n);
     for (SwitchIdx s = 0; s < n; ++s) lft_row[s] = t.lft[s].data(), hops_row[s] = t.hops[s].data();
-    // Forwarding entries and route lengths of LID `lid` from used[] over layers L, then the
+    // Forwarding entries and route lengths of LID `lid` from used[] over layers L, and the
     // load: each switch sends one route per LID it has, summed down the tree (children before
-    // parents: reverse BFS order).
+    // parents: reverse BFS order). carried[] is zero outside this pass.
     auto commit = [&](Lid lid, const LidTarget &tg, const LayersView &L) {
-        const std::size_t m = L.m;
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
-        carried[tg.sw] = 0;
-        for (std::size_t k = 1; k < m; ++k) {
-            const SwitchIdx x = L.bfs[k];
-            lft_row[x][lid] = peer_port_of[used[x]];
-            hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
-            carried[x] = lids_at[x];
-        }
-        for (std::size_t k = m - 1; k >= 1; --k) {
+        std::uint64_t *cv = carried.data(), *wv = weight.data();
+        std::uint64_t top = p2 + max_extra;
+        for (std::size_t k = L.m - 1; k >= 1; --k) {
             const SwitchIdx x = L.bfs[k];
             const std::uint32_t i = used[x];
-            const std::uint64_t w = weight[i] += carried[x];
-            max_extra = std::max(max_extra, w - p2);
-            carried[from[i]] += carried[x];
+            lft_row[x][lid] = peer_port_of[i];
+            hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
+            const std::uint64_t c = cv[x] + lids_at[x];
+            cv[x] = 0;
+            top = std::max(top, wv[i] += c);
+            cv[from[i]] += c;
         }
+        cv[tg.sw] = 0;
+        max_extra = top - p2;
     };
     // Whether routes to a destination over layers L are sure to stay minimal (see above).
     auto minimal = [&](const Layers &L) {
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
-    // Sets used[] for the LID's switches over layers L; false on a tie (nothing decided).
-    auto layered = [&](const LayersView &L) {
+    // Sets used[] for the LID's switches over layers L up to the first tie; returns where
+    // that is (L.m: none).
+    auto layered = [&](const LayersView &L) -> std::uint32_t {
         const std::size_t m = L.m;
         const auto *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
@@ -366,10 +400,10 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     tie = true;
                 }
             }
-            if (tie) return false;
+            if (tie) return static_cast<std::uint32_t>(k);
             dv[bfs[k]] = best, used[bfs[k]] = via;
         }
-        return true;
+        return L.m;
     };
 
     std::size_t done_lids = 0;
@@ -377,7 +411,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const LidTarget &tg = g.target(lid);
         Layers L = layers_of(tg.sw);
         if (minimal(L)) {
-            if (!layered(view(L))) with_down(tg.sw, L), replay(tg, view(L));
+            const std::uint32_t tie = layered(view(L));
+            if (tie < L.m) {
+                with_down(tg.sw, L);
+                const LayersView v = view(L);
+                replay(tg, v);
+                decide_outer(v, std::max(tie, L.inner));
+            }
             commit(lid, tg, view(L));
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
@@ -401,6 +441,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             max_extra = std::max(max_extra, weight[i] - p2);
             carried[from[i]] += carried[s];
         }
+        for (SwitchIdx s : settled) carried[s] = 0;
         if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
     }
 }
