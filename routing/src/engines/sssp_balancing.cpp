@@ -282,9 +282,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         heap = heap0;
         for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
-        if (!tg.is_switch) heap.push(src, kInf);
         dist[src] = 0;
-        heap.set_key(src, 0);
+        if (tg.is_switch)
+            heap.lower_key(src, 0);
+        else
+            heap.push(src, 0);  // as pushing it unreached and lowering it to 0
         const std::uint32_t *down = L.down, *down_off = L.down_off, *pp = pos.data();
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
@@ -293,7 +295,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         for (std::size_t left = L.inner + (tg.is_switch ? 0 : 1); left > 0; --left) {
             const std::uint32_t cur = heap.pop();
             if (cur == n) {  // the CA: its one link, to its switch
-                dv[tg.sw] = 1, heap.set_key(tg.sw, 1);
+                dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
                 continue;
             }
             pop_rank[cur] = popped++;
@@ -304,7 +306,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 const std::uint32_t i = *k;
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
-                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.set_key(x, nd);
+                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
             }
         }
     };

@@ -41,6 +41,12 @@ class SsspHeap {
         else if (key > old)
             down(at);
     }
+    // set_key for a key known to be lower than the item's current one.
+    void lower_key(std::uint32_t item, std::uint64_t key) {
+        const std::size_t at = where_[item];
+        entry_[at] = (key << 32) | item;
+        up(at);
+    }
     // Removes and returns the root (kNone when empty).
     std::uint32_t pop() {
         if (entry_.empty()) return kNone;
