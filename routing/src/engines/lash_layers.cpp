@@ -65,11 +65,19 @@ bool LayeredCdg::reorder(Layer &l, std::uint32_t x, std::uint32_t y) {
     const std::size_t words = W ? W : words_;
     auto &ord = l.ord;
     const std::uint32_t lb = ord[y], ub = ord[x];
-    // Marks: ef on what y reaches, ef + 1 on what reaches x.
-    epoch_ += 2;
-    if (epoch_ < 2) std::fill(seen_.begin(), seen_.end(), 0), epoch_ = 2;
-    const std::uint32_t ef = epoch_, eb = epoch_ + 1;
-    // Forward from y through channels ordered before x: reaching x closes a cycle.
+    // Marks: ef on what y reaches, ef + 1 on what reaches x, ef + 2 on x's direct predecessors.
+    epoch_ += 3;
+    if (epoch_ < 3) std::fill(seen_.begin(), seen_.end(), 0), epoch_ = 3;
+    const std::uint32_t ef = epoch_, eb = epoch_ + 1, ep = epoch_ + 2;
+    // Forward from y through channels ordered before x: reaching a predecessor of x closes a
+    // cycle, seen when it is found rather than when the depth-first search gets to expand it.
+    {
+        const std::uint32_t first = ch_begin_[tail_[x]];
+        for (std::size_t j = 0; j < words; ++j)
+            for (std::uint64_t m = l.in [std::size_t{x} * words + j]; m; m &= m - 1)
+                seen_[reverse_[first + 64 * j + std::countr_zero(m)]] = ep;
+    }
+    if (seen_[y] == ep) return false;
     // Every channel enters a stack and a set at most once per search: fixed-size scratch.
     std::uint32_t *const stack = stack_.data();
     std::uint64_t *const fwd = fwd_.data(), *const bwd = bwd_.data();
@@ -82,8 +90,10 @@ bool LayeredCdg::reorder(Layer &l, std::uint32_t x, std::uint32_t y) {
         for (std::size_t j = 0; j < words; ++j)
             for (std::uint64_t m = l.out[std::size_t{w} * words + j]; m; m &= m - 1) {
                 const std::uint32_t z = first + static_cast<std::uint32_t>(64 * j + std::countr_zero(m));
-                if (z == x) return false;
-                if (ord[z] < ub && seen_[z] != ef) seen_[z] = ef, stack[top++] = z;
+                if (ord[z] < ub && seen_[z] != ef) {
+                    if (seen_[z] == ep) return false;
+                    seen_[z] = ef, stack[top++] = z;
+                }
             }
     }
     // Backward from x through channels ordered after y (none of them is reached from y).
