@@ -104,43 +104,11 @@ class LashRouting {
         if (auto r = assign_layers(order, budget); !r.ok) return r;
         balance();
 
-        // LFTs: a LID goes where its switch is routed; with the mesh analysis a link's cables
-        // take the LIDs routed over it in turn, in LID order (OpenSM's get_next_port).
-        std::vector<std::uint8_t> link_of;
-        std::vector<std::size_t> turn;
-        for (SwitchIdx s = 0; s < n; ++s) {
-            auto &lft = t.lft[s];
-            std::fill(lft.begin(), lft.end(), kNoPort);
-            if (o_.do_mesh_analysis) {
-                link_of.assign(g_.links(s).size(), 0);
-                for (std::size_t i = 0; i < mesh.links[s].size(); ++i)
-                    for (std::uint8_t k : mesh.links[s][i].cables) link_of[k] = static_cast<std::uint8_t>(i);
-                turn.assign(mesh.links[s].size(), 0);
-            }
-            for (Lid l = 1; l <= g_.max_lid(); ++l) {
-                const LidTarget &tg = g_.target(l);
-                if (tg.sw == kNoSwitch) continue;
-                if (tg.sw == s) {
-                    lft[l] = tg.port;
-                } else if (std::uint8_t k = next_[std::size_t{s} * n + tg.sw]; k != kNoLink) {
-                    if (o_.do_mesh_analysis) {
-                        const auto &cables = mesh.links[s][link_of[k]].cables;
-                        std::size_t &i = turn[link_of[k]];
-                        k = cables[i];
-                        i = (i + 1) % cables.size();
-                    }
-                    lft[l] = g_.links(s)[k].port;
-                }
-            }
-        }
-        t.path_sl.assign(n, std::vector<std::uint8_t>(std::size_t{g_.max_lid()} + 1, 0));
-        for (SwitchIdx s = 0; s < n; ++s)
-            for (Lid l = 1; l <= g_.max_lid(); ++l) {
-                const LidTarget &tg = g_.target(l);
-                if (tg.sw == kNoSwitch || tg.sw == s) continue;
-                const std::uint8_t layer = layer_of(s, tg.sw);
-                if (layer != kNoLayer) t.path_sl[s][l] = static_cast<std::uint8_t>(layer + start_vl);
-            }
+        if (o_.do_mesh_analysis)
+            fill_mesh_lfts(mesh, t);
+        else
+            fill_lfts(t);
+        fill_path_sls(t, start_vl);
         t.vls_used = std::max(1u, cdg_.layers());
         if (!o_.qos)
             t.warnings.push_back(
@@ -151,6 +119,86 @@ class LashRouting {
 
   private:
     static constexpr std::uint8_t kNoLayer = 0xFF;
+
+    // Destination switch of every LID, kNoSwitch mapped to n (a row entry that routes nowhere).
+    std::vector<SwitchIdx> lid_switches() const {
+        const std::size_t n = g_.size();
+        std::vector<SwitchIdx> dst(std::size_t{g_.max_lid()} + 1, static_cast<SwitchIdx>(n));
+        for (Lid l = 1; l <= g_.max_lid(); ++l)
+            if (const SwitchIdx d = g_.target(l).sw; d != kNoSwitch) dst[l] = d;
+        return dst;
+    }
+
+    // LFTs: a LID goes where its switch is routed; a switch's own LIDs to their ports. One
+    // port per destination switch, then a dense pass over the LIDs.
+    void fill_lfts(RoutingTables &t) const {
+        const std::size_t n = g_.size();
+        const std::vector<SwitchIdx> dst = lid_switches();
+        std::vector<PortNum> port_to(n + 1, kNoPort);
+        for (SwitchIdx s = 0; s < n; ++s) {
+            const auto links = g_.links(s);
+            const std::uint8_t *next = next_.data() + std::size_t{s} * n;
+            for (SwitchIdx d = 0; d < n; ++d) port_to[d] = next[d] == kNoLink ? kNoPort : links[next[d]].port;
+            auto &row = t.lft[s];
+            std::fill(row.begin() + std::min<std::size_t>(row.size(), std::size_t{g_.max_lid()} + 1),
+                      row.end(), kNoPort);
+            PortNum *lft = row.data();
+            const PortNum *to = port_to.data();
+            lft[0] = kNoPort;
+            for (Lid l = 1; l <= g_.max_lid(); ++l) lft[l] = to[dst[l]];
+            for (Lid l = 1; l <= g_.max_lid(); ++l)
+                if (dst[l] == s) lft[l] = g_.target(l).port;
+        }
+    }
+
+    // With the mesh analysis a link's cables take the LIDs routed over it in turn, in LID order
+    // (OpenSM's get_next_port).
+    void fill_mesh_lfts(const MeshAnalysis &mesh, RoutingTables &t) const {
+        const std::size_t n = g_.size();
+        std::vector<std::uint8_t> link_of;
+        std::vector<std::size_t> turn;
+        for (SwitchIdx s = 0; s < n; ++s) {
+            auto &lft = t.lft[s];
+            std::fill(lft.begin(), lft.end(), kNoPort);
+            link_of.assign(g_.links(s).size(), 0);
+            for (std::size_t i = 0; i < mesh.links[s].size(); ++i)
+                for (std::uint8_t k : mesh.links[s][i].cables) link_of[k] = static_cast<std::uint8_t>(i);
+            turn.assign(mesh.links[s].size(), 0);
+            for (Lid l = 1; l <= g_.max_lid(); ++l) {
+                const LidTarget &tg = g_.target(l);
+                if (tg.sw == kNoSwitch) continue;
+                if (tg.sw == s) {
+                    lft[l] = tg.port;
+                } else if (std::uint8_t k = next_[std::size_t{s} * n + tg.sw]; k != kNoLink) {
+                    const auto &cables = mesh.links[s][link_of[k]].cables;
+                    std::size_t &i = turn[link_of[k]];
+                    k = cables[i];
+                    i = (i + 1) % cables.size();
+                    lft[l] = g_.links(s)[k].port;
+                }
+            }
+        }
+    }
+
+    // A pair's layer plus lash_start_vl on every LID of the other switch; 0 within a switch.
+    void fill_path_sls(RoutingTables &t, unsigned start_vl) const {
+        const std::size_t n = g_.size();
+        const std::vector<SwitchIdx> dst = lid_switches();
+        std::vector<std::uint8_t> sl_to(n + 1, 0);
+        t.path_sl.resize(n);
+        for (SwitchIdx s = 0; s < n; ++s) {
+            for (SwitchIdx d = 0; d < n; ++d) {
+                const std::uint8_t layer = d == s ? kNoLayer : layer_of(s, d);
+                sl_to[d] = layer == kNoLayer ? 0 : static_cast<std::uint8_t>(layer + start_vl);
+            }
+            auto &row = t.path_sl[s];
+            row.resize(std::size_t{g_.max_lid()} + 1);
+            std::uint8_t *out = row.data();
+            const std::uint8_t *to = sl_to.data();
+            out[0] = 0;
+            for (Lid l = 1; l <= g_.max_lid(); ++l) out[l] = to[dst[l]];
+        }
+    }
 
     struct Pair {
         SwitchIdx a, b;
