@@ -131,23 +131,35 @@ class LashRouting {
 
     // LFTs: a LID goes where its switch is routed; a switch's own LIDs to their ports. One
     // port per destination switch, then a dense pass over the LIDs.
+    // Byte stores may alias anything, so the loops read through local pointers and bounds.
     void fill_lfts(RoutingTables &t) const {
         const std::size_t n = g_.size();
-        const std::vector<SwitchIdx> dst = lid_switches();
+        const Lid max_lid = g_.max_lid();
+        const std::vector<SwitchIdx> dst_v = lid_switches();
+        const SwitchIdx *dst = dst_v.data();
+        // The LIDs of each switch (its own and its end ports'), grouped by switch.
+        std::vector<std::uint32_t> own_begin(n + 2, 0);
+        std::vector<Lid> own(max_lid);
+        for (Lid l = 1; l <= max_lid; ++l) ++own_begin[dst[l] + 1];
+        std::partial_sum(own_begin.begin(), own_begin.end(), own_begin.begin());
+        {
+            std::vector<std::uint32_t> at(own_begin.begin(), own_begin.end() - 1);
+            for (Lid l = 1; l <= max_lid; ++l) own[at[dst[l]]++] = l;
+        }
         std::vector<PortNum> port_to(n + 1, kNoPort);
+        PortNum *to = port_to.data();
         for (SwitchIdx s = 0; s < n; ++s) {
-            const auto links = g_.links(s);
+            const SwitchLink *links = g_.links(s).data();
             const std::uint8_t *next = next_.data() + std::size_t{s} * n;
-            for (SwitchIdx d = 0; d < n; ++d) port_to[d] = next[d] == kNoLink ? kNoPort : links[next[d]].port;
+            for (SwitchIdx d = 0; d < n; ++d) to[d] = next[d] == kNoLink ? kNoPort : links[next[d]].port;
             auto &row = t.lft[s];
-            std::fill(row.begin() + std::min<std::size_t>(row.size(), std::size_t{g_.max_lid()} + 1),
-                      row.end(), kNoPort);
+            std::fill(row.begin() + std::min<std::size_t>(row.size(), std::size_t{max_lid} + 1), row.end(),
+                      kNoPort);
             PortNum *lft = row.data();
-            const PortNum *to = port_to.data();
             lft[0] = kNoPort;
-            for (Lid l = 1; l <= g_.max_lid(); ++l) lft[l] = to[dst[l]];
-            for (Lid l = 1; l <= g_.max_lid(); ++l)
-                if (dst[l] == s) lft[l] = g_.target(l).port;
+            for (Lid l = 1; l <= max_lid; ++l) lft[l] = to[dst[l]];
+            for (std::uint32_t i = own_begin[s]; i < own_begin[s + 1]; ++i)
+                lft[own[i]] = g_.target(own[i]).port;
         }
     }
 
@@ -183,6 +195,7 @@ class LashRouting {
     // A pair's layer plus lash_start_vl on every LID of the other switch; 0 within a switch.
     void fill_path_sls(RoutingTables &t, unsigned start_vl) const {
         const std::size_t n = g_.size();
+        const Lid max_lid = g_.max_lid();
         const std::vector<SwitchIdx> dst = lid_switches();
         std::vector<std::uint8_t> sl_to(n + 1, 0);
         t.path_sl.resize(n);
@@ -192,11 +205,12 @@ class LashRouting {
                 sl_to[d] = layer == kNoLayer ? 0 : static_cast<std::uint8_t>(layer + start_vl);
             }
             auto &row = t.path_sl[s];
-            row.resize(std::size_t{g_.max_lid()} + 1);
+            row.resize(std::size_t{max_lid} + 1);
             std::uint8_t *out = row.data();
             const std::uint8_t *to = sl_to.data();
+            const SwitchIdx *dl = dst.data();
             out[0] = 0;
-            for (Lid l = 1; l <= g_.max_lid(); ++l) out[l] = to[dst[l]];
+            for (Lid l = 1; l <= max_lid; ++l) out[l] = to[dl[l]];
         }
     }
 
