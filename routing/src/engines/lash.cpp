@@ -30,23 +30,27 @@ constexpr unsigned kBalanceLimit = 6;  // OpenSM: stop when fullest - emptiest <
 std::vector<std::uint8_t> bfs_tree_routes(const SwitchGraph &g, const std::vector<SwitchIdx> &root_order,
                                           const std::vector<std::vector<std::uint8_t>> &link_order) {
     const std::size_t n = g.size();
-    std::vector<std::uint8_t> next(n * n, kNoLink);
-    std::vector<SwitchIdx> parent(n), queue(n);
-    std::vector<std::uint8_t> via(n);  // link of the parent that reaches this switch
+    std::vector<std::uint8_t> next_v(n * n, kNoLink);
+    std::vector<SwitchIdx> parent_v(n), queue_v(n);
+    std::vector<std::uint8_t> via_v(n);  // link of the parent that reaches this switch
+    // Byte stores may alias anything: the loops work through local pointers.
+    std::uint8_t *next = next_v.data(), *via = via_v.data();
+    SwitchIdx *parent = parent_v.data(), *queue = queue_v.data();
     for (SwitchIdx root : root_order) {
-        std::fill(parent.begin(), parent.end(), kNoSwitch);
+        std::fill(parent, parent + n, kNoSwitch);
         parent[root] = root;
         std::size_t head = 0, tail = 0;
         queue[tail++] = root;
         while (head < tail) {
             const SwitchIdx u = queue[head++];
-            const auto links = g.links(u);
-            for (std::uint8_t k : link_order[u]) {
-                const SwitchIdx v = links[k].peer;
+            const SwitchLink *links = g.links(u).data();
+            for (const std::uint8_t *k = link_order[u].data(), *end = k + link_order[u].size(); k != end;
+                 ++k) {
+                const SwitchIdx v = links[*k].peer;
                 if (parent[v] != kNoSwitch) continue;
                 // k is the first link to v in this switch's order (lowest port for parallel
                 // cables): an earlier one would have reached v already.
-                parent[v] = u, queue[tail++] = v, via[v] = k;
+                parent[v] = u, queue[tail++] = v, via[v] = *k;
             }
         }
         // Every ancestor x of d on this tree routes d through its child on the way to d.
@@ -61,7 +65,7 @@ std::vector<std::uint8_t> bfs_tree_routes(const SwitchGraph &g, const std::vecto
             }
         }
     }
-    return next;
+    return next_v;
 }
 
 class LashRouting {
@@ -226,9 +230,9 @@ class LashRouting {
     void path(SwitchIdx s, SwitchIdx d, std::vector<std::uint32_t> &out) const {
         out.clear();
         const std::size_t n = g_.size();
+        const std::uint8_t *next = next_.data();
         while (s != d) {
-            const std::uint8_t k = next_[std::size_t{s} * n + d];
-            const std::uint32_t c = cdg_.channel(s, k);
+            const std::uint32_t c = cdg_.channel(s, next[std::size_t{s} * n + d]);
             out.push_back(c);
             s = cdg_.head(c);
         }
