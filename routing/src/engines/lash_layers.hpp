@@ -7,8 +7,8 @@
 // an order, so removal and roll-back are plain count decrements. The searches walk bit masks of
 // each channel's present dependencies (out and in) rather than every possible slot.
 // While layers only grow (no remove() yet), a dependency that closed a cycle against a layer's
-// admitted routes alone closes one for good: it is remembered and refused at once the next time,
-// without repeating the search (on fat trees most refusals repeat a few such turns).
+// admitted routes alone closes one for good: it is remembered, and a pair whose routes hold one
+// is refused before any search (on fat trees most refusals repeat a few such turns).
 #pragma once
 
 #include <cstdint>

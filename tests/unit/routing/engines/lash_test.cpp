@@ -194,5 +194,32 @@ TEST(Lash, MeshAnalysisTakesParallelCablesInTurnInLidOrder) {
     EXPECT_EQ(test::check_all_routes(f, t), "");
 }
 
+TEST(Lash, SwitchesWithMoreThan64LinksKeepLayersAcyclic) {
+    // The layers track dependencies as 64-bit masks per channel: a ring switch here has 66
+    // switch links (64 parallel cables to its leaf switch first, then the ring), so the ring's
+    // dependencies sit in a channel's second mask word. The ring still needs two layers, and
+    // each layer's dependency graph must stay acyclic.
+    test::Builder b;
+    for (unsigned i = 0; i < 4; ++i) b.sw(66);  // ring switches
+    for (unsigned i = 0; i < 4; ++i) b.sw(65);  // leaf switches
+    for (unsigned i = 0; i < 4; ++i) {
+        for (PortNum p = 1; p <= 64; ++p) b.f.connect(b.sws[i], p, b.sws[4 + i], p);
+        b.f.connect(b.sws[i], 65, b.sws[(i + 1) % 4], 66);
+        b.host(b.sws[4 + i], 65);
+    }
+    test::assign_lids(b.f);
+    const Fabric &f = b.f;
+    const auto t = route(f);
+    EXPECT_EQ(t.vls_used, 2u);
+    EXPECT_EQ(test::check_all_routes(f, t), "");
+    EXPECT_EQ(test::cdg_cycles(f, t), 0u);
+    EXPECT_FALSE(check_credit_loops(f, t).has_cycle);
+    RoutingOptions one;
+    one.max_vls = 1;
+    one.no_fallback = true;
+    RoutingTables t1;
+    EXPECT_FALSE(run_chain("lash", f, one, t1).ok);
+}
+
 }  // namespace
 }  // namespace weft::routing
