@@ -165,6 +165,7 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
     // Impasse: take this destination's dependencies back and use the escape paths.
     for (auto [a, b] : added_) cdg->remove(a, b);
     added_.clear();
+    cdg->forget_blocked();  // turns refused before may fit again
     escape->toward(d, next_);
     std::vector<SwitchIdx> queue(1, d);
     std::fill(hops_.begin(), hops_.end(), kInfHops);

@@ -1,5 +1,6 @@
-// Nue's path search for one destination: Dijkstra grown outward from the destination switch,
-// where a switch x may take channel x -> v only if the turn from that channel into v's already
+// Nue's path search for one destination, weft's own (osm_cdg_dijkstra.hpp has OpenSM's; Nue
+// routes with both and keeps the better tables): Dijkstra grown outward from the destination
+// switch, where a switch x may take channel x -> v only if the turn from that channel into v's already
 // chosen channel is a used dependency or can be added without closing a cycle in the layer's
 // complete CDG. A refused channel is dropped and x waits for its next-best one. When switches stay
 // unreached (an impasse) the destination's new dependencies are taken back and it is routed along

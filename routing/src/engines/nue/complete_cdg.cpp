@@ -35,6 +35,7 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
     out_.assign(ch.size() * words_, 0);
     in_.assign(ch.size() * words_, 0);
     blocked_.assign(ch.size() * words_, 0);
+    sink_used_.assign(ch.size(), 0);
     seen_.assign(ch.size(), 0);
     stack_.resize(ch.size());
     ord_.resize(ch.size());
@@ -46,6 +47,7 @@ void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     std::fill(out_.begin(), out_.end(), 0);
     std::fill(in_.begin(), in_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
+    std::fill(sink_used_.begin(), sink_used_.end(), 0);
     // Counting sort by (class, level), channel id within a bucket: up channels (deepest tail
     // first), then channels within one level, then down channels (shallowest tail first).
     std::uint32_t deepest = 0;

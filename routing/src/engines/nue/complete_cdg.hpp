@@ -57,20 +57,22 @@ class CompleteCdg {
         const std::size_t k = c2 - ch_.begin(ch_.head(c1));
         return (out_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
     }
-    // Whether c1 -> c2 was found to close a cycle since the last removal: it still would, so a
-    // search may skip the channel without asking try_add.
+    // Whether c1 -> c2 was found to close a cycle (since forget_blocked()). Refusing a turn is
+    // always safe, and a search may skip it without asking try_add.
     bool blocked(ChannelId c1, ChannelId c2) const {
         const std::size_t k = c2 - ch_.begin(ch_.head(c1));
         return (blocked_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
     }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
     Add try_add(ChannelId c1, ChannelId c2);
-    // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns refused
-    // before may fit again, so the memory of refusals is dropped.
-    void remove(ChannelId c1, ChannelId c2) {
-        set(c1, c2, false);
-        std::fill(blocked_.begin(), blocked_.end(), 0);
-    }
+    // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns known to
+    // close a cycle stay blocked (OpenSM's way); forget_blocked() drops that memory.
+    void remove(ChannelId c1, ChannelId c2) { set(c1, c2, false); }
+    void forget_blocked() { std::fill(blocked_.begin(), blocked_.end(), 0); }
+    // Channels into a destination's own switch that a route toward a LID on that switch took
+    // in this layer (OpenSM's used edges out of the destination's fake channel): tried first.
+    bool sink_used(ChannelId c) const { return sink_used_[c] != 0; }
+    void mark_sink_used(ChannelId c) { sink_used_[c] = 1; }
 
   private:
     void set(ChannelId c1, ChannelId c2, bool on);
@@ -80,9 +82,9 @@ class CompleteCdg {
     const Channels &ch_;
     std::size_t words_ = 1;
     std::vector<std::uint64_t> out_, in_;
-    // Turns found to close a cycle (same layout as out_). Used dependencies only grow between
-    // removals, so a refused turn stays refused and need not be searched again.
+    // Turns found to close a cycle (same layout as out_).
     std::vector<std::uint64_t> blocked_;
+    std::vector<std::uint8_t> sink_used_;
     std::vector<std::uint32_t> ord_;   // position of each channel in the topological order
     std::vector<ChannelId> at_;        // channel at each position
     std::vector<std::uint32_t> seen_;  // search stamps

@@ -9,7 +9,9 @@
 #include <string>
 
 #include "engines/nue/cdg_dijkstra.hpp"
+#include "engines/nue/complete_cdg.hpp"
 #include "engines/nue/layer_partition.hpp"
+#include "engines/nue/osm_cdg_dijkstra.hpp"
 #include "engines/osm_guid_order.hpp"
 #include "weft/routing/nue.hpp"
 
@@ -38,6 +40,35 @@ unsigned layer_budget(const RoutingOptions &o, std::vector<std::string> &warning
     return 1;
 }
 
+// The lowest busiest-channel load any routes toward dests can have: every switch's sources
+// travel at least the hop distance to each destination switch, over ch.size() channels.
+std::uint64_t even_spread(const SwitchGraph &g, const Channels &ch, const std::vector<Lid> &dests,
+                          const std::vector<std::uint64_t> &sources) {
+    const std::size_t n = g.size();
+    if (ch.size() == 0) return 0;
+    std::vector<std::uint64_t> per_switch(n, 0);  // destinations on each switch
+    for (Lid l : dests) ++per_switch[g.target(l).sw];
+    std::vector<std::uint32_t> dist(n);
+    std::vector<SwitchIdx> queue;
+    std::uint64_t total = 0;
+    constexpr std::uint32_t kFar = ~std::uint32_t{0};
+    for (SwitchIdx d = 0; d < n; ++d) {
+        if (!per_switch[d]) continue;
+        std::fill(dist.begin(), dist.end(), kFar);
+        dist[d] = 0;
+        queue.assign(1, d);
+        std::uint64_t load = 0;  // one destination on d
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+            const SwitchIdx v = queue[i];
+            load += sources[v] * dist[v];
+            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c)
+                if (dist[ch.head(c)] == kFar) dist[ch.head(c)] = dist[v] + 1, queue.push_back(ch.head(c));
+        }
+        total += load * per_switch[d];
+    }
+    return (total + ch.size() - 1) / ch.size();
+}
+
 }  // namespace
 
 bool nue_has_metis() {
@@ -57,7 +88,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     st.layers_allowed = layer_budget(o, warnings);
 
     // Destinations: every CA/router LID, and switch LIDs when switches count as endpoints.
-    // Sources per switch weigh the routes for balancing (OpenSM: the LIDs behind each switch).
+    // Sources per switch weigh the routes for balancing: as OpenSM's num_terminals, the LIDs of
+    // the switch itself and of the CAs behind it, whether or not switches count as endpoints.
     std::vector<std::uint64_t> sources(n, 0);
     std::uint64_t all_lids = 0;
     std::vector<Lid> dests, switch_lids;
@@ -89,7 +121,10 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // dependencies, and alternating spreads the weights and the refused turns, which suits tori
     // and random graphs. OpenSM's (its port table: GUIDs in network byte order, so by their low
     // bytes first), which scatters the destinations and suits the dragonfly. Nue routes them in
-    // this sequence and keeps the first whose busiest channel carries the fewest routes.
+    // this sequence and keeps the first whose busiest channel carries the fewest routes. All three
+    // are routed with weft's search (a switch's channel is checked when the switch is settled),
+    // OpenSM's order also with OpenSM's search (checked when offered, see osm_cdg_dijkstra.hpp),
+    // which balances better on some fabrics (random graphs, meshes, hypercubes with 8 VLs).
     std::vector<std::uint32_t> nth(std::size_t{g.max_lid()} + 1, 0), seen(n, 0);
     auto consecutive = [&](Lid a, Lid b) {
         const LidTarget &x = g.target(a), &y = g.target(b);
@@ -133,7 +168,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
-    const std::size_t total = 3 * dests.size() + switch_lids.size();
+    const std::size_t total = 6 * dests.size() + switch_lids.size();
     // What a layer starts from does not depend on the destination order: its central node, escape
     // tree and the complete CDG with the escape paths marked. Built once, copied for each order.
     struct LayerStart {
@@ -157,7 +192,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         }
     }
     // Writes the last search's routes toward lid into out.
-    auto store = [&](const CdgDijkstra &search, RoutingTables &out, Lid lid) {
+    auto store = [&](const auto &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
         const std::uint8_t extra = tg.is_switch ? 0 : 1;
         const auto &next = search.next();
@@ -171,6 +206,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // layer by layer, one destination per step. Not movable: the search holds its weights.
     struct OrderRun {
         NueOrder which;
+        bool osm;              // OpenSM's search instead of weft's
         std::vector<Lid> seq;  // the order's destinations grouped by layer, layer 0 first
         std::size_t next = 0;
         unsigned layer = 0;
@@ -178,24 +214,35 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         RoutingTables out;
         NueStats stats;
         std::vector<std::uint64_t> weight;
-        CdgDijkstra search;
+        std::optional<CdgDijkstra> search;
+        std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;
-        OrderRun(NueOrder w, const NueStats &before, const Channels &c, std::uint64_t base)
-            : which(w), stats(before), weight(c.size(), base), search(c, weight) {}
+        OrderRun(NueOrder w, bool o, const NueStats &before, const Channels &c, std::uint64_t base)
+            : which(w), osm(o), stats(before), weight(c.size(), base) {
+            if (osm)
+                osm_search.emplace(c, weight);
+            else
+                search.emplace(c, weight);
+        }
         bool done() const { return next == seq.size(); }
+        std::uint64_t rejected() const { return osm ? osm_search->rejected() : search->rejected(); }
     };
     const NueStats before = st;
     const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
                                                                     {&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
     std::vector<std::unique_ptr<OrderRun>> runs;
-    for (const auto &[order, which] : orders) {
-        auto &r = *runs.emplace_back(std::make_unique<OrderRun>(which, before, ch, p2));  // P^2 + load
-        for (unsigned layer = 0; layer < part.used; ++layer)
-            for (Lid l : *order)
-                if (part.layer[l] == layer) r.seq.push_back(l);
-        r.out.reset(f);
-    }
+    auto add_runs = [&](bool osm) {
+        for (const auto &[order, which] : orders) {
+            if (osm && which != NueOrder::PortTable) continue;  // OpenSM's search: its own order
+            auto &r =
+                *runs.emplace_back(std::make_unique<OrderRun>(which, osm, before, ch, p2));  // P^2 + load
+            for (unsigned layer = 0; layer < part.used; ++layer)
+                for (Lid l : *order)
+                    if (part.layer[l] == layer) r.seq.push_back(l);
+            r.out.reset(f);
+        }
+    };
     // Routes r's next destination.
     auto step = [&](OrderRun &r) {
         const Lid lid = r.seq[r.next];
@@ -204,48 +251,66 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             r.stats.central_nodes.push_back(starts[r.layer]->root);
             r.cdg.emplace(starts[r.layer]->cdg);
         }
-        if (!r.search.route(g.target(lid).sw, &*r.cdg, &starts[r.layer]->escape)) ++r.stats.escape_routed;
-        const std::uint64_t heaviest = r.search.add_load(sources);
+        const SwitchIdx d = g.target(lid).sw;
+        const EscapeTree *escape = &starts[r.layer]->escape;
+        const bool own =
+            r.osm ? r.osm_search->route(d, &*r.cdg, escape) : r.search->route(d, &*r.cdg, escape);
+        if (!own) ++r.stats.escape_routed;
+        const std::uint64_t heaviest = r.osm ? r.osm_search->add_load(sources) : r.search->add_load(sources);
         if (heaviest >= p2) r.busiest = std::max(r.busiest, heaviest - p2);
-        store(r.search, r.out, lid);
+        if (r.osm)
+            store(*r.osm_search, r.out, lid);
+        else
+            store(*r.search, r.out, lid);
         ++r.next;
         if (progress && (++done % 256 == 0)) progress(done, total);
     };
-    // Nue keeps the order whose busiest channel carries the fewest routes, the earlier of equals.
-    // Loads only grow, so an order's busiest so far bounds its final one from below: always
-    // routing on with the order of the lowest bound (the earlier of equals), and dropping an
-    // order once a finished one beats its bound, keeps the same order and routes each loser only
-    // as far as needed to rule it out.
-    std::size_t kept = runs.size();
-    for (;;) {
-        std::size_t pick = runs.size();
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-            if (!runs[i] || runs[i]->done()) continue;
-            if (kept < runs.size() && (runs[i]->busiest > runs[kept]->busiest ||
-                                       (runs[i]->busiest == runs[kept]->busiest && i > kept))) {
-                runs[i].reset();  // cannot beat the finished one any more
-                continue;
+    // Nue keeps the run whose busiest channel carries the fewest routes, the earlier of equals.
+    // Loads only grow, so a run's busiest so far bounds its final one from below: always routing
+    // on with the run of the lowest bound (the earlier of equals), and dropping a run once a
+    // finished one beats its bound, keeps the same run and routes each loser only as far as
+    // needed to rule it out.
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::size_t kept = kNone;
+    auto race = [&] {
+        for (;;) {
+            std::size_t pick = kNone;
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                if (!runs[i] || runs[i]->done()) continue;
+                if (kept != kNone && (runs[i]->busiest > runs[kept]->busiest ||
+                                      (runs[i]->busiest == runs[kept]->busiest && i > kept))) {
+                    runs[i].reset();  // cannot beat the finished one any more
+                    continue;
+                }
+                if (pick == kNone || runs[i]->busiest < runs[pick]->busiest) pick = i;
             }
-            if (pick == runs.size() || runs[i]->busiest < runs[pick]->busiest) pick = i;
+            if (pick == kNone) break;
+            OrderRun &r = *runs[pick];
+            step(r);
+            if (!r.done()) continue;
+            // Finished: it is the best so far (it was routed on only while its bound was lowest,
+            // and every other finished one already beat it or was beaten).
+            if (kept != kNone &&
+                (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
+                runs[pick].reset();
+            else {
+                if (kept != kNone) runs[kept].reset();
+                kept = pick;
+            }
         }
-        if (pick == runs.size()) break;
-        OrderRun &r = *runs[pick];
-        step(r);
-        if (!r.done()) continue;
-        // Finished: it is the best so far (it was routed on only while its bound was lowest,
-        // and every other finished one already beat it or was beaten).
-        if (kept < runs.size() &&
-            (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
-            runs[pick].reset();
-        else {
-            if (kept < runs.size()) runs[kept].reset();
-            kept = pick;
-        }
+    };
+    // weft's search first. OpenSM's runs only if they could still beat it: no run's busiest
+    // channel can carry fewer routes than the minimal routes' total load spread evenly.
+    add_runs(false);
+    race();
+    if (kept != kNone && runs[kept]->busiest > even_spread(g, ch, dests, sources)) {
+        add_runs(true);
+        race();
     }
-    if (kept == runs.size()) kept = 0;  // no destinations: every order is empty
+    if (kept == kNone) kept = 0;  // no destinations: every order is empty
     OrderRun &win = *runs[kept];
     win.stats.destinations = win.seq.size();
-    win.stats.rejected_dependencies = win.search.rejected();
+    win.stats.rejected_dependencies = win.rejected();
     win.stats.order = win.which;
     win.out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
     for (SwitchIdx s = 0; s < n; ++s)
@@ -254,11 +319,13 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     st = std::move(win.stats);
     std::vector<std::uint64_t> kept_weight = std::move(win.weight);
     // Switch LIDs outside the endpoint set: balanced on the kept order's weights, no dependency
-    // constraint, SL 0. They add no load, so they are routed once, for the kept routes only.
+    // constraint, SL 0. Each adds its load for the next (as OpenSM); routed once, for the kept
+    // routes only.
     if (!switch_lids.empty()) {
         CdgDijkstra search(ch, kept_weight);
         for (Lid lid : switch_lids) {
             search.route(g.target(lid).sw, nullptr, nullptr);
+            search.add_load(sources);
             store(search, t, lid);
             if (progress && (++done % 256 == 0)) progress(done, total);
         }

@@ -1,0 +1,228 @@
+#include "engines/nue/osm_cdg_dijkstra.hpp"
+
+#include <algorithm>
+
+namespace weft::routing::engines::nue {
+namespace {
+constexpr std::uint64_t kFar = ~std::uint64_t{0};
+constexpr std::uint32_t kNoComponent = ~std::uint32_t{0};
+}  // namespace
+
+OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
+    : ch_(ch), weight_(weight) {
+    const std::size_t n = ch.switches();
+    next_.assign(n, kNoChannel);
+    hops_.assign(n, kInfHops);
+    dist_.assign(n, kFar);
+    cand_.assign(n, kNoChannel);
+    fresh_.assign(n, 0);
+    done_.assign(n, 0);
+    carried_.assign(n, 0);
+    // Components, so that an impasse is told apart from a switch d cannot reach at all.
+    component_.assign(n, kNoComponent);
+    std::vector<SwitchIdx> queue;
+    std::uint32_t comps = 0;
+    for (SwitchIdx s = 0; s < n; ++s) {
+        if (component_[s] != kNoComponent) continue;
+        component_[s] = comps;
+        queue.assign(1, s);
+        for (std::size_t i = 0; i < queue.size(); ++i)
+            for (ChannelId c = ch.begin(queue[i]); c < ch.end(queue[i]); ++c)
+                if (component_[ch.head(c)] == kNoComponent)
+                    component_[ch.head(c)] = comps, queue.push_back(ch.head(c));
+        component_size_.push_back(static_cast<std::uint32_t>(queue.size()));
+        ++comps;
+    }
+    heap_pos_.assign(n, 0);
+    heap_.reserve(n);
+}
+
+void OsmCdgDijkstra::heap_up(std::uint32_t i) {
+    const Entry e = heap_[i];
+    while (i > 0) {
+        const std::uint32_t up = (i - 1) / 4;
+        if (!(e.key < heap_[up].key)) break;
+        heap_put(i, heap_[up]);
+        i = up;
+    }
+    heap_put(i, e);
+}
+
+void OsmCdgDijkstra::heap_down(std::uint32_t i) {
+    const Entry e = heap_[i];
+    const std::uint32_t n = static_cast<std::uint32_t>(heap_.size());
+    for (;;) {
+        const std::uint32_t first = 4 * i + 1;
+        if (first >= n) break;
+        std::uint32_t best = first;
+        const std::uint32_t last = std::min(first + 4, n);
+        for (std::uint32_t k = first + 1; k < last; ++k)
+            if (heap_[k].key <= heap_[best].key) best = k;
+        if (!(heap_[best].key < e.key)) break;
+        heap_put(i, heap_[best]);
+        i = best;
+    }
+    heap_put(i, e);
+}
+
+void OsmCdgDijkstra::heap_insert(SwitchIdx x, std::uint64_t key) {
+    heap_.push_back(Entry{key, x});
+    heap_up(static_cast<std::uint32_t>(heap_.size() - 1));
+}
+
+void OsmCdgDijkstra::heap_erase(std::uint32_t i) {
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    if (i == heap_.size()) return;  // it was the last entry
+    heap_put(i, last);
+    if (i == 0) {
+        heap_down(0);
+        return;
+    }
+    const std::uint64_t parent = heap_[(i - 1) / 4].key;
+    if (parent < last.key)
+        heap_down(i);
+    else if (parent > last.key)
+        heap_up(i);
+}
+
+void OsmCdgDijkstra::relax(SwitchIdx x, ChannelId c, ChannelId out, std::uint64_t nd, bool used) {
+    if (nd >= dist_[x]) return;
+    bool added = false;
+    if (!used) {
+        const auto r = cdg_->try_add(c, out);
+        if (r == CompleteCdg::Add::Cycle) {
+            ++rejected_;
+            return;
+        }
+        added = r == CompleteCdg::Add::Added;
+    }
+    if (cand_[x] != kNoChannel) {
+        // A shorter candidate replaces the queued one, and takes back the turn it had added.
+        heap_erase(heap_pos_[x]);
+        if (fresh_[x]) cdg_->remove(cand_[x], next_[ch_.head(cand_[x])]);
+    }
+    cand_[x] = c;
+    fresh_[x] = added;
+    dist_[x] = nd;
+    heap_insert(x, nd);
+}
+
+// OpenSM tries the channels into v whose turn is used already first, then the unused ones (turns
+// known to close a cycle never), each in port order; the first of equal distances wins.
+void OsmCdgDijkstra::relax_from(SwitchIdx v) {
+    const std::uint64_t dv = dist_[v];
+    const ChannelId first = ch_.begin(v), end = ch_.end(v);
+    if (!cdg_) {
+        for (ChannelId o = first; o < end; ++o) {
+            const SwitchIdx x = ch_.head(o);  // = tail of the reverse channel
+            if (done_[x] == stamp_) continue;
+            const ChannelId c = ch_.reverse(o);
+            const std::uint64_t nd = dv + weight_[c];
+            if (nd < dist_[x]) {
+                if (cand_[x] != kNoChannel) heap_erase(heap_pos_[x]);
+                cand_[x] = c;
+                dist_[x] = nd;
+                heap_insert(x, nd);
+            }
+        }
+        return;
+    }
+    if (v == dest_) {
+        // The destination's own turns: the channels routes toward this switch used before in
+        // this layer count as used.
+        for (int pass = 0; pass < 2; ++pass)
+            for (ChannelId o = first; o < end; ++o) {
+                const SwitchIdx x = ch_.head(o);
+                if (done_[x] == stamp_) continue;
+                const ChannelId c = ch_.reverse(o);
+                if (cdg_->sink_used(c) != (pass == 0)) continue;
+                relax(x, c, kNoChannel, dv + weight_[c], true);
+            }
+        return;
+    }
+    const ChannelId out = next_[v];
+    for (int pass = 0; pass < 2; ++pass)
+        for (ChannelId o = first; o < end; ++o) {
+            const SwitchIdx x = ch_.head(o);
+            if (done_[x] == stamp_) continue;
+            const ChannelId c = ch_.reverse(o);
+            const bool used = cdg_->used(c, out);
+            if (pass == 0 ? !used : (used || cdg_->blocked(c, out))) continue;
+            relax(x, c, out, dv + weight_[c], used);
+        }
+}
+
+bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
+    cdg_ = cdg;
+    dest_ = d;
+    if (++stamp_ == 0) {
+        std::fill(done_.begin(), done_.end(), 0);
+        stamp_ = 1;
+    }
+    const std::size_t n = ch_.switches();
+    std::fill(next_.begin(), next_.end(), kNoChannel);
+    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    std::fill(dist_.begin(), dist_.end(), kFar);
+    std::fill(cand_.begin(), cand_.end(), kNoChannel);
+    heap_.clear();
+    order_.assign(1, d);
+    done_[d] = stamp_;
+    dist_[d] = 0;
+    hops_[d] = 0;
+    const std::size_t reachable = component_size_[component_[d]];
+
+    relax_from(d);
+    while (!heap_.empty()) {
+        const SwitchIdx x = heap_[0].sw;
+        heap_erase(0);
+        const ChannelId c = cand_[x];
+        done_[x] = stamp_;
+        next_[x] = c;
+        hops_[x] = static_cast<std::uint8_t>(std::min<unsigned>(hops_[ch_.head(c)] + 1u, kInfHops - 1u));
+        order_.push_back(x);
+        relax_from(x);
+    }
+    if (order_.size() == reachable || !cdg || !escape) {
+        if (cdg)
+            for (std::size_t i = 1; i < order_.size(); ++i)
+                if (ch_.head(next_[order_[i]]) == d) cdg->mark_sink_used(next_[order_[i]]);
+        return true;
+    }
+
+    // Impasse: take this destination's dependencies back and use the escape paths.
+    for (std::size_t i = 1; i < order_.size(); ++i) {
+        const SwitchIdx x = order_[i];
+        if (fresh_[x]) cdg->remove(next_[x], next_[ch_.head(next_[x])]);
+    }
+    escape->toward(d, next_);
+    std::vector<SwitchIdx> queue(1, d);
+    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    hops_[d] = 0;
+    // Settling order = breadth-first along the tree from d (children after parents).
+    std::vector<std::vector<SwitchIdx>> children(n);
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (next_[s] != kNoChannel) children[ch_.head(next_[s])].push_back(s);
+    order_.assign(1, d);
+    for (std::size_t i = 0; i < order_.size(); ++i)
+        for (SwitchIdx s : children[order_[i]]) {
+            hops_[s] = static_cast<std::uint8_t>(std::min<unsigned>(hops_[order_[i]] + 1u, kInfHops - 1u));
+            order_.push_back(s);
+        }
+    return false;
+}
+
+std::uint64_t OsmCdgDijkstra::add_load(const std::vector<std::uint64_t> &sources) {
+    for (SwitchIdx s : order_) carried_[s] = sources[s];
+    std::uint64_t heaviest = 0;
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+        const ChannelId c = next_[*it];
+        if (c == kNoChannel) continue;
+        weight_[c] += carried_[*it];
+        heaviest = std::max(heaviest, weight_[c]);
+        carried_[ch_.head(c)] += carried_[*it];
+    }
+    return heaviest;
+}
+
+}  // namespace weft::routing::engines::nue
