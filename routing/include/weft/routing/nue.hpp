@@ -13,7 +13,8 @@ namespace weft::routing {
 
 // How destinations are split over the virtual layers.
 enum class NuePartitioner : std::uint8_t {
-    Auto,        // METIS when built with it and more than one layer is allowed; semi-random if it fails
+    Auto,        // METIS when built with it and more than one layer is allowed; semi-random if it fails;
+                 // OpenSM's round-robin partition instead when it balances better than METIS
     Metis,       // METIS or fail
     SemiRandom,  // seeded shuffle of the destinations, dealt round-robin over the layers
     PortGuidRoundRobin,  // OpenSM built without METIS: destinations by port GUID, dealt round-robin

@@ -176,21 +176,38 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         EscapeTree escape;
         CompleteCdg cdg;
     };
-    std::vector<std::optional<LayerStart>> starts(part.used);
-    {
-        std::vector<std::vector<SwitchIdx>> members(part.used);
-        for (Lid l : dests) members[part.layer[l]].push_back(g.target(l).sw);
-        for (unsigned layer = 0; layer < part.used; ++layer) {
+    // A partition of the destinations with its layers' starts, and the stats it reports.
+    struct Plan {
+        LayerPartition part;
+        std::vector<std::optional<LayerStart>> starts;
+        NueStats stats;
+    };
+    auto make_plan = [&](LayerPartition p) {
+        auto plan = std::make_unique<Plan>();
+        plan->part = std::move(p);
+        plan->stats = st;
+        plan->stats.metis_used = plan->part.metis;
+        plan->stats.partition_note = plan->part.note;
+        plan->stats.layers_used = plan->part.used;
+        const LayerPartition &pt = plan->part;
+        plan->starts.resize(pt.used);
+        std::vector<std::vector<SwitchIdx>> members(pt.used);
+        for (Lid l : dests) members[pt.layer[l]].push_back(g.target(l).sw);
+        for (unsigned layer = 0; layer < pt.used; ++layer) {
             auto &m = members[layer];
             if (m.empty()) continue;
             std::sort(m.begin(), m.end());
             m.erase(std::unique(m.begin(), m.end()), m.end());
             const SwitchIdx root = central_node(g, m);
-            auto &s = starts[layer].emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
-            s.cdg.reset(s.escape.levels());
-            s.escape.mark(m, s.cdg);
+            auto &ls =
+                plan->starts[layer].emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
+            ls.cdg.reset(ls.escape.levels());
+            ls.escape.mark(m, ls.cdg);
         }
-    }
+        return plan;
+    };
+    std::vector<std::unique_ptr<Plan>> plans;
+    plans.push_back(make_plan(std::move(part)));
     // Writes the last search's routes toward lid into out.
     auto store = [&](const auto &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
@@ -207,6 +224,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     struct OrderRun {
         NueOrder which;
         bool osm;              // OpenSM's search instead of weft's
+        const Plan *plan;      // the partition it routes with
         std::vector<Lid> seq;  // the order's destinations grouped by layer, layer 0 first
         std::size_t next = 0;
         unsigned layer = 0;
@@ -217,8 +235,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::optional<CdgDijkstra> search;
         std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;
-        OrderRun(NueOrder w, bool o, const NueStats &before, const Channels &c, std::uint64_t base)
-            : which(w), osm(o), stats(before), weight(c.size(), base) {
+        OrderRun(NueOrder w, bool o, const Plan &pl, const Channels &c, std::uint64_t base)
+            : which(w), osm(o), plan(&pl), stats(pl.stats), weight(c.size(), base) {
             if (osm)
                 osm_search.emplace(c, weight);
             else
@@ -227,27 +245,26 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         bool done() const { return next == seq.size(); }
         std::uint64_t rejected() const { return osm ? osm_search->rejected() : search->rejected(); }
     };
-    const NueStats before = st;
     const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
                                                                     {&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
     std::vector<std::unique_ptr<OrderRun>> runs;
-    auto add_runs = [&](bool osm) {
+    auto add_runs = [&](bool osm, const Plan &plan) {
         for (const auto &[order, which] : orders) {
             if (osm && which != NueOrder::PortTable) continue;  // OpenSM's search: its own order
-            auto &r =
-                *runs.emplace_back(std::make_unique<OrderRun>(which, osm, before, ch, p2));  // P^2 + load
-            for (unsigned layer = 0; layer < part.used; ++layer)
+            auto &r = *runs.emplace_back(std::make_unique<OrderRun>(which, osm, plan, ch, p2));  // P^2 + load
+            for (unsigned layer = 0; layer < plan.part.used; ++layer)
                 for (Lid l : *order)
-                    if (part.layer[l] == layer) r.seq.push_back(l);
+                    if (plan.part.layer[l] == layer) r.seq.push_back(l);
             r.out.reset(f);
         }
     };
     // Routes r's next destination.
     auto step = [&](OrderRun &r) {
         const Lid lid = r.seq[r.next];
-        if (!r.cdg || part.layer[lid] != r.layer) {
-            r.layer = part.layer[lid];
+        const auto &starts = r.plan->starts;
+        if (!r.cdg || r.plan->part.layer[lid] != r.layer) {
+            r.layer = r.plan->part.layer[lid];
             r.stats.central_nodes.push_back(starts[r.layer]->root);
             r.cdg.emplace(starts[r.layer]->cdg);
         }
@@ -301,10 +318,21 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     };
     // weft's search first. OpenSM's runs only if they could still beat it: no run's busiest
     // channel can carry fewer routes than the minimal routes' total load spread evenly.
-    add_runs(false);
+    const std::uint64_t floor = even_spread(g, ch, dests, sources);
+    add_runs(false, *plans[0]);
     race();
-    if (kept != kNone && runs[kept]->busiest > even_spread(g, ch, dests, sources)) {
-        add_runs(true);
+    if (kept != kNone && runs[kept]->busiest > floor) {
+        add_runs(true, *plans[0]);
+        race();
+    }
+    // With METIS chosen by default (Auto) and several layers: OpenSM's own partition (Debian's
+    // OpenSM has no METIS: CA LIDs dealt round-robin in port-table order) with weft's search, if
+    // the METIS partition's winner could still be beaten.
+    if (partitioner == NuePartitioner::Auto && plans[0]->part.metis && kept != kNone &&
+        runs[kept]->busiest > floor) {
+        plans.push_back(make_plan(deal_round_robin(g, port_table, st.layers_allowed)));
+        plans.back()->stats.partition_note = "OpenSM's round-robin partition balanced better than METIS";
+        add_runs(false, *plans.back());
         race();
     }
     if (kept == kNone) kept = 0;  // no destinations: every order is empty
@@ -314,7 +342,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     win.stats.order = win.which;
     win.out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
     for (SwitchIdx s = 0; s < n; ++s)
-        for (Lid lid : win.seq) win.out.path_sl[s][lid] = part.layer[lid];
+        for (Lid lid : win.seq) win.out.path_sl[s][lid] = win.plan->part.layer[lid];
     t = std::move(win.out);
     st = std::move(win.stats);
     std::vector<std::uint64_t> kept_weight = std::move(win.weight);
@@ -331,9 +359,10 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         }
     }
 
-    t.vls_used = part.used;
+    const unsigned used = win.plan->part.used;
+    t.vls_used = used;
     t.warnings.insert(t.warnings.end(), warnings.begin(), warnings.end());
-    if (part.used > 1) {
+    if (used > 1) {
         // Layers stay apart only if every switch maps SL i to VL i (OpenSM's doc: VL = SL % VLs).
         const unsigned operational =
             std::clamp((o.qos && o.qos_max_vls) ? o.qos_max_vls : o.max_vls, 1u, 15u);

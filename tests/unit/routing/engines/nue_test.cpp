@@ -420,5 +420,21 @@ TEST(Nue, KeepsTheBestOfThreeDestinationOrders) {
     std::cout << "[ nue ] dragonfly nue:1 busiest channel " << busiest_channel(dragonfly, d) << "\n";
 }
 
+TEST(Nue, AutoTriesOpenSMsPartitionWhenMetisBalancesWorse) {
+    // The dragonfly with 8 layers: METIS's partition leaves a busier channel than OpenSM's
+    // round-robin one, which Auto then keeps (a METIS-only partitioner never tries it).
+    if (!nue_has_metis()) GTEST_SKIP() << "built without METIS";
+    const Fabric dragonfly = gen("dragonfly:a=4,p=2,h=2");
+    NueStats metis, automatic;
+    const auto m = route(dragonfly, nue_options(8), NuePartitioner::Metis, &metis);
+    const auto a = route(dragonfly, nue_options(8), NuePartitioner::Auto, &automatic);
+    EXPECT_TRUE(metis.metis_used);
+    EXPECT_FALSE(automatic.metis_used);
+    EXPECT_FALSE(automatic.partition_note.empty());
+    expect_sound(dragonfly, a, 8, "dragonfly, round-robin partition kept");
+    EXPECT_LT(busiest_channel(dragonfly, a), busiest_channel(dragonfly, m));
+    EXPECT_LE(a.vls_used, 8u);
+}
+
 }  // namespace
 }  // namespace weft::routing
