@@ -141,15 +141,18 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
             }
         return;
     }
+    // The distance test comes first: it is the cheapest, and it also skips settled switches
+    // (their distance is at most dv, and every weight is at least 1).
     const ChannelId out = next_[v];
     for (int pass = 0; pass < 2; ++pass)
         for (ChannelId o = first; o < end; ++o) {
             const SwitchIdx x = ch_.head(o);
-            if (done_[x] == stamp_) continue;
             const ChannelId c = ch_.reverse(o);
+            const std::uint64_t nd = dv + weight_[c];
+            if (nd >= dist_[x]) continue;
             const bool used = cdg_->used(c, out);
             if (pass == 0 ? !used : (used || cdg_->blocked(c, out))) continue;
-            relax(x, c, out, dv + weight_[c], used);
+            relax(x, c, out, nd, used);
         }
 }
 
