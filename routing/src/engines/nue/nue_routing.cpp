@@ -1,6 +1,7 @@
 // Nue's driver (OpenSM osm_ucast_nue.c's flow, our own code): the VL budget, the destinations and
 // their order, the layer partition, then per layer the central node, a fresh complete CDG with
-// the escape paths, and one constrained Dijkstra per destination LID with balancing weights.
+// the escape paths, and one constrained Dijkstra per destination LID with balancing weights,
+// for several destination orders, searches and partitions, of which the best-balanced is kept.
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
 #include <memory>
@@ -168,7 +169,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
-    const std::size_t total = 6 * dests.size() + switch_lids.size();
+    const std::size_t total = 7 * dests.size() + switch_lids.size();  // at most 3 + 1 + 3 runs
     // What a layer starts from does not depend on the destination order: its central node, escape
     // tree and the complete CDG with the escape paths marked. Built once, copied for each order.
     struct LayerStart {
