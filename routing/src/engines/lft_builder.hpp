@@ -239,6 +239,30 @@ class CandRows {
             len_[d] = any ? 1 : 0;
         }
     }
+    // Every row from the links' ok rows (okm[k * stride + d] is 1 where link k may carry
+    // destination d): where cnt[d] == 1 link one[d] alone, else the allowed links in link order.
+    void put_columns(const std::uint8_t *okm, std::size_t stride, const std::uint8_t *cnt,
+                     const std::uint8_t *one, std::span<const SwitchLink> links) {
+        PortNum *const p = port_.data();
+        std::uint8_t *const len = len_.data();
+        const std::size_t w = width_, n = len_.size(), nl = links.size();
+        for (std::size_t d = 0; d < n; ++d) {
+            PortNum *const row = p + d * w;
+            len[d] = cnt[d];
+            if (cnt[d] <= 1) {
+                row[0] = cnt[d] ? links[one[d]].port : kNoPort;
+                continue;
+            }
+            // Branch-free: each port is stored at the row's end and kept only when allowed; the
+            // last store past the end is cleared after (rows are wider than the link count).
+            unsigned k_len = 0;
+            for (std::size_t k = 0; k < nl; ++k) {
+                row[k_len] = links[k].port;
+                k_len += okm[k * stride + d];
+            }
+            row[k_len] = kNoPort;
+        }
+    }
     void seal() {
         for (std::size_t d = 0; d < len_.size(); ++d) port_[d * width_ + len_[d]] = kNoPort;
     }
@@ -287,10 +311,6 @@ SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t);
 
 // ok[d] = 1 where the far switch (row `there`) is one hop closer to d than this one (`here`),
 // for d < stride (a multiple of 16).
-namespace detail {
-using Bytes16 = std::uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extension
-}  // namespace detail
-
 inline void min_hop_row(const std::uint8_t *here, const std::uint8_t *there, std::uint8_t *ok,
                         std::size_t stride) {
     // 16 destinations per step (-O2 does not vectorize the plain loop).
@@ -317,7 +337,7 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
     const bool any_ignored = !o.ignore_ports.empty() || !o.ignore_guids.empty();
     CandRows rows;
     const std::size_t stride = (n + 15) / 16 * 16;
-    std::vector<std::uint8_t> ok(stride), first(stride), nb;
+    std::vector<std::uint8_t> ok(stride), first(stride), nb, okm, cnt(stride), one(stride);
     std::vector<std::uint32_t> least(n);
     std::vector<std::uint8_t> at(n);
     std::array<std::uint32_t, 256> load;  // by port; kNoPort (255, never a port) loads the most
@@ -327,10 +347,27 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
         const auto links = g.links(s);
         rows.start(n, links.size());
         if (rule == CandRule::all_allowed) {
-            for (const SwitchLink &l : links) {
-                ok_row(s, l, ok.data());
-                rows.append(l.port, ok.data());
+            // Each link's ok row, and per destination how many links are allowed and (where it
+            // is one) which, 16 destinations at a time; then the rows from those columns.
+            if (okm.size() < links.size() * stride) okm.resize(links.size() * stride, 0);
+            std::fill(cnt.begin(), cnt.end(), std::uint8_t{0});
+            std::fill(one.begin(), one.end(), std::uint8_t{0});
+            for (std::size_t k = 0; k < links.size(); ++k) {
+                std::uint8_t *const okk = okm.data() + k * stride;
+                ok_row(s, links[k], okk);
+                const auto kk = static_cast<std::uint8_t>(k);
+                for (std::size_t b = 0; b < stride; b += 16) {
+                    detail::Bytes16 y, c16, o16;
+                    std::memcpy(&y, okk + b, 16);
+                    std::memcpy(&c16, cnt.data() + b, 16);
+                    std::memcpy(&o16, one.data() + b, 16);
+                    c16 += y;
+                    o16 += (detail::Bytes16{} - y) & kk;  // the index sum, exact where one allowed
+                    std::memcpy(cnt.data() + b, &c16, 16);
+                    std::memcpy(one.data() + b, &o16, 16);
+                }
             }
+            rows.put_columns(okm.data(), stride, cnt.data(), one.data(), links);
         } else {
             // Links by neighbour: nb[k] = the first link to the same switch as link k.
             nb.resize(links.size());
@@ -371,8 +408,8 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                     rows.append(links[k].port, ok.data());
                 }
             }
+            rows.seal();
         }
-        rows.seal();
         load.fill(0);
         load[kNoPort] = 0xFFFFFFFFu;
         skip.fill(0);
@@ -399,7 +436,7 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                 const unsigned l = len[r->sw];
                 if (l == 0) continue;
                 const PortNum *row = rows.row(r->sw);
-                if (!equalize || (rule == CandRule::first_neighbour && l == 1))
+                if (!equalize || l == 1)
                     port = row[0];
                 else if (l <= 4)
                     port = detail::pick_port_4(row, ld);

@@ -148,6 +148,7 @@ void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables
     // build_minhop_matrices then build_minhop_lfts, with one switch graph and the switch hop
     // matrix itself as the LFT step's hops toward each destination switch (the min-hop test
     // on switch hops picks the same ports as on the hops of any LID routed to that switch).
+    // t.reset leaves every LFT entry kNoPort, as the LFT step expects.
     t.reset(f);
     const SwitchGraph g(f);
     const HopMatrix m = switch_min_hops(g);
@@ -157,7 +158,6 @@ void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables
     h.stride = (m.n + 15) / 16 * 16;
     h.v.assign(h.n * h.stride, kInfHops);
     for (std::size_t x = 0; x < h.n; ++x) std::copy_n(m.v.data() + x * m.n, m.n, h.v.data() + x * h.stride);
-    for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
     unweighted_lfts(f, g, h, o, t);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 namespace weft::routing::engines {
 
@@ -91,6 +92,30 @@ void min_hops_by_bitsets(const SwitchGraph &g, HopMatrix &m) {
     }
 }
 
+void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
+    // min_hops_by_bitsets for up to 64 switches: each set is one word, so a level is a few ORs.
+    const std::size_t n = g.size();
+    std::uint64_t adj[64] = {};
+    for (SwitchIdx u = 0; u < n; ++u)
+        for (const SwitchLink &l : g.links(u)) adj[u] |= std::uint64_t{1} << l.peer;
+    std::uint8_t *const v = m.v.data();
+    for (SwitchIdx d = 0; d < n; ++d) {
+        std::uint64_t seen = std::uint64_t{1} << d, level = seen;
+        v[std::size_t{d} * n + d] = 0;
+        for (unsigned hops = 1; hops < kInfHops; ++hops) {
+            std::uint64_t next = 0;
+            for (std::uint64_t bits = level; bits; bits &= bits - 1)
+                next |= adj[static_cast<unsigned>(std::countr_zero(bits))];
+            next &= ~seen;
+            if (!next) break;
+            seen |= next;
+            for (std::uint64_t bits = next; bits; bits &= bits - 1)
+                v[static_cast<std::size_t>(std::countr_zero(bits)) * n + d] = static_cast<std::uint8_t>(hops);
+            level = next;
+        }
+    }
+}
+
 void min_hops_by_queue(const SwitchGraph &g, HopMatrix &m) {
     const std::size_t n = g.size();
     std::vector<SwitchIdx> queue(n);
@@ -123,7 +148,9 @@ HopMatrix switch_min_hops(const SwitchGraph &g) {
     const std::size_t words = (n + 63) / 64;
     std::size_t total = 0;
     for (SwitchIdx u = 0; u < n; ++u) total += g.links(u).size();
-    if (words <= 2 * (total / n + 1))
+    if (words == 1)
+        min_hops_by_word(g, m);
+    else if (words <= 2 * (total / n + 1))
         min_hops_by_bitsets(g, m);
     else
         min_hops_by_queue(g, m);
@@ -132,24 +159,32 @@ HopMatrix switch_min_hops(const SwitchGraph &g) {
 
 void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
     const std::size_t n = g.size();
-    // Per LID an index into a per-switch table of 2n + 2 entries: 2d for a switch's own LID,
-    // 2d + 1 for a CA on switch d (one hop more), 2n for an unrouted LID. Each row is then one
-    // table lookup per LID, with no branch.
+    // Per LID an index into a per-switch table: d for switch d's own LID, n + d for a CA on
+    // switch d (one hop more), 2n for an unrouted LID. Each row is then one table lookup per
+    // LID, with no branch; the table is the switch's matrix row twice, the second copy + 1.
     const Lid max = g.max_lid();
     std::vector<std::uint32_t> code(std::size_t{max} + 1, static_cast<std::uint32_t>(2 * n));
     for (Lid l = 1; l <= max; ++l) {
         const LidTarget &tg = g.target(l);
-        if (tg.sw != kNoSwitch) code[l] = 2 * tg.sw + (tg.is_switch ? 0 : 1);
+        if (tg.sw != kNoSwitch) code[l] = tg.sw + (tg.is_switch ? 0 : static_cast<std::uint32_t>(n));
     }
-    std::vector<std::uint8_t> tab(2 * n + 2, kInfHops);
+    const std::size_t chunks = (n + 15) / 16;
+    std::vector<std::uint8_t> tab(2 * n + 16, kInfHops);  // + 16: room for the last chunk's spill
     const std::uint32_t *const c = code.data();
     std::uint8_t *const tb = tab.data();
     for (SwitchIdx s = 0; s < n; ++s) {
         const std::uint8_t *const dist = m.v.data() + std::size_t{s} * m.n;
-        for (std::size_t d = 0; d < n; ++d) {
-            tb[2 * d] = dist[d];
-            tb[2 * d + 1] = dist[d] >= kInfHops - 1 ? kInfHops : static_cast<std::uint8_t>(dist[d] + 1);
+        std::memcpy(tb, dist, n);
+        // One more hop, saturating at kInfHops (the whole chunk: what lands past 2n is rewritten).
+        for (std::size_t b = 0; b + 1 < chunks; ++b) {
+            detail::Bytes16 x;
+            std::memcpy(&x, dist + b * 16, 16);
+            const detail::Bytes16 r = (x + 1) | reinterpret_cast<detail::Bytes16>(x == kInfHops);
+            std::memcpy(tb + n + b * 16, &r, 16);
         }
+        for (std::size_t d = (chunks - 1) * 16; d < n; ++d)
+            tb[n + d] = dist[d] == kInfHops ? kInfHops : static_cast<std::uint8_t>(dist[d] + 1);
+        tb[2 * n] = kInfHops;
         std::uint8_t *const row = t.hops[s].data();
         for (Lid l = 1; l <= max; ++l) row[l] = tb[c[l]];
     }

@@ -12,6 +12,10 @@
 
 namespace weft::routing::engines {
 
+namespace detail {
+using Bytes16 = std::uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extension
+}  // namespace detail
+
 struct SwitchLink {
     PortNum port = 0;       // port on this switch
     PortNum peer_port = 0;  // port on the peer switch
