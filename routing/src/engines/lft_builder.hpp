@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "engines/switch_graph.hpp"
@@ -215,10 +216,15 @@ void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOption
 // a full row still ends in kNoPort.
 class CandRows {
   public:
+    // What a step toward destination d does (how()[d]): a value below kPick is the one candidate
+    // port to take; kPick picks among the row's candidates; kNone leaves the LID unrouted.
+    static constexpr std::uint16_t kPick = 0x100, kNone = 0x101;
+
     void start(std::size_t switches, std::size_t links) {
         width_ = (std::max<std::size_t>(4, links + 1) + 3) / 4 * 4;
         port_.assign(switches * width_, kNoPort);
         len_.assign(switches, 0);
+        how_.resize(switches);
     }
     // Appends `port` to every row d with ok[d] == 1 (ok[d] is 0 or 1). Branch-free: the port is
     // stored at the row's end either way and only kept by the length; seal() clears the last one.
@@ -237,6 +243,7 @@ class CandRows {
             const bool any = first[d] != 0xFF;
             port_[d * width_] = any ? links[first[d]].port : kNoPort;
             len_[d] = any ? 1 : 0;
+            how_[d] = any ? port_[d * width_] : kNone;
         }
     }
     // Every row from the links' ok rows (okm[k * stride + d] is 1 where link k may carry
@@ -251,8 +258,10 @@ class CandRows {
             len[d] = cnt[d];
             if (cnt[d] <= 1) {
                 row[0] = cnt[d] ? links[one[d]].port : kNoPort;
+                how_[d] = cnt[d] ? row[0] : kNone;
                 continue;
             }
+            how_[d] = kPick;
             // Branch-free: each port is stored at the row's end and kept only when allowed; the
             // last store past the end is cleared after (rows are wider than the link count).
             unsigned k_len = 0;
@@ -263,17 +272,28 @@ class CandRows {
             row[k_len] = kNoPort;
         }
     }
+    // Ends the rows append() built.
     void seal() {
-        for (std::size_t d = 0; d < len_.size(); ++d) port_[d * width_ + len_[d]] = kNoPort;
+        for (std::size_t d = 0; d < len_.size(); ++d) {
+            port_[d * width_ + len_[d]] = kNoPort;
+            how_[d] = len_[d] == 0 ? kNone : len_[d] == 1 ? port_[d * width_] : kPick;
+        }
+    }
+    // Every row's first candidate alone (no port equalization).
+    void first_only() {
+        for (std::size_t d = 0; d < len_.size(); ++d)
+            if (len_[d] > 1) how_[d] = port_[d * width_];
     }
     const PortNum *row(SwitchIdx d) const { return port_.data() + d * width_; }
     const std::uint8_t *lens() const { return len_.data(); }
+    std::uint16_t *how() { return how_.data(); }
     std::size_t width() const { return width_; }
 
   private:
     std::size_t width_ = 4;
     std::vector<PortNum> port_;
     std::vector<std::uint8_t> len_;
+    std::vector<std::uint16_t> how_;
 };
 
 // Which allowed links of a switch become its candidates toward a destination switch.
@@ -427,27 +447,46 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
         const std::uint8_t *const len = rows.lens();
         std::uint32_t *const ld = load.data();
         const std::uint8_t *const sk = skip.data();
-        for (const RouteStep *r = first_step; r != last_step; ++r) {
-            PortNum port;
-            if (r->sw == s) {
-                port = r->port;
-            } else {
-                if (hops[r->lid] == kInfHops) continue;
-                const unsigned l = len[r->sw];
-                if (l == 0) continue;
-                const PortNum *row = rows.row(r->sw);
-                if (!equalize || l == 1)
-                    port = row[0];
-                else if (l <= 4)
-                    port = detail::pick_port_4(row, ld);
-                else if (l <= 8)
-                    port = detail::pick_port_8(row, ld);
+        // Per destination switch what a step toward it does (CandRows::how), and toward this
+        // switch: take the step's own port.
+        constexpr std::uint16_t kPick = CandRows::kPick, kNone = CandRows::kNone, kOwn = 0x102;
+        if (!equalize) rows.first_only();
+        std::uint16_t *const how = rows.how();
+        how[s] = kOwn;
+        // Port 0 (own LIDs) takes load harmlessly (never a candidate), so without ignored ports
+        // the skip table need not be read.
+        auto walk = [&](auto with_skip) {
+            for (const RouteStep *r = first_step; r != last_step; ++r) {
+                const std::uint16_t v = how[r->sw];
+                PortNum port;
+                if (v < kPick) {
+                    if (hops[r->lid] == kInfHops) continue;
+                    port = static_cast<PortNum>(v);
+                } else if (v == kOwn) {
+                    port = r->port;
+                } else if (v == kNone || hops[r->lid] == kInfHops) {
+                    continue;
+                } else {
+                    const unsigned l = len[r->sw];
+                    const PortNum *row = rows.row(r->sw);
+                    if (l <= 4)
+                        port = detail::pick_port_4(row, ld);
+                    else if (l <= 8)
+                        port = detail::pick_port_8(row, ld);
+                    else
+                        port = detail::pick_port_first(row, l, ld, least[r->sw], at[r->sw]);
+                }
+                lft[r->lid] = port;
+                if constexpr (decltype(with_skip)::value)
+                    ld[port] += r->counted & !sk[port];
                 else
-                    port = detail::pick_port_first(row, l, ld, least[r->sw], at[r->sw]);
+                    ld[port] += r->counted;
             }
-            lft[r->lid] = port;
-            ld[port] += r->counted & !sk[port];
-        }
+        };
+        if (any_ignored)
+            walk(std::true_type{});
+        else
+            walk(std::false_type{});
     }
 }
 
