@@ -4,8 +4,12 @@ namespace weft::routing {
 
 void RoutingTables::reset(const Fabric &f) {
     const std::size_t lids = std::size_t{f.max_lid()} + 1;
-    lft.assign(f.switch_count(), std::vector<PortNum>(lids, kNoPort));
-    hops.assign(f.switch_count(), std::vector<std::uint8_t>(lids, kInfHops));
+    // Row by row: one allocation each where a row is new (assign() of a whole row would build
+    // a prototype and copy it), none where it already has the size.
+    lft.resize(f.switch_count());
+    hops.resize(f.switch_count());
+    for (auto &row : lft) row.assign(lids, kNoPort);
+    for (auto &row : hops) row.assign(lids, kInfHops);
     path_sl.clear();
     sl2vl.clear();
     vls_used = 1;

@@ -152,8 +152,8 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         SwitchIdx peer[2] = {kNoSwitch, kNoSwitch};
         PortNum peer_port[2] = {0, 0};
     };
-    std::vector<std::vector<SwitchIdx>> plus(members.size());  // per class rank: the "+" neighbour
-    for (auto &v : plus) v.assign(n, kNoSwitch);
+    // plus[r * n + s]: the "+" neighbour of s along the class of rank r.
+    std::vector<SwitchIdx> plus(members.size() * n, kNoSwitch);
     std::vector<AtSwitch> at(members.size());  // by class rank, for the switch at hand
     std::vector<bool> seen(members.size());
     for (SwitchIdx s = 0; s < n; ++s) {
@@ -168,7 +168,7 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             a.lo = std::min(a.lo, l.port), a.hi = std::max(a.hi, l.port);
             if (a.peer[side] == kNoSwitch) {
                 a.peer[side] = l.peer, a.peer_port[side] = l.port;
-                if (side == 0 && has_pair[root]) plus[r][s] = l.peer;
+                if (side == 0 && has_pair[root]) plus[r * n + s] = l.peer;
             } else if (a.peer[side] != l.peer) {
                 problem([&] {
                     return sw_name(f, s) + " ports " + std::to_string(a.peer_port[side]) + " and " +
@@ -195,12 +195,14 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
     if (more) out.problems.push_back("... and " + std::to_string(more) + " more");
 
     // Rings: following "+" along a mesh dimension comes back to where it started.
+    std::vector<std::uint8_t> state;  // 0 new, 1 on the current walk, 2 done
+    std::vector<SwitchIdx> walk;
     for (const auto &[root, ports] : members) {
         if (!has_pair[root]) continue;
-        const auto &next = plus[rank[root]];
-        std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the current walk, 2 done
+        const SwitchIdx *const next = plus.data() + std::size_t{rank[root]} * n;
+        state.assign(n, 0);
         for (SwitchIdx s0 = 0; s0 < n; ++s0) {
-            std::vector<SwitchIdx> walk;
+            walk.clear();
             SwitchIdx s = s0;
             while (s != kNoSwitch && state[s] == 0) state[s] = 1, walk.push_back(s), s = next[s];
             if (s != kNoSwitch && state[s] == 1) {

@@ -47,22 +47,24 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
     std::vector<Key> keys(n);
     for (SwitchIdx s = 0; s < n; ++s)
         keys[s] = {g.end_ports(s), osm_table_key(f.node(f.switch_node(s)).guid), s};
-    std::stable_sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+    // std::sort with the index as the last key: the stable order without stable_sort's buffer.
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
         if (a.end_ports != b.end_ports) return a.end_ports > b.end_ports;
-        return a.guid < b.guid;
+        if (a.guid != b.guid) return a.guid < b.guid;
+        return a.s < b.s;
     });
-    std::vector<SwitchIdx> sws(n);
-    for (std::size_t i = 0; i < n; ++i) sws[i] = keys[i].s;
     std::vector<RouteOrderEntry> order;
-    std::vector<bool> taken(std::size_t{g.max_lid()} + 1, false);
-    for (SwitchIdx s : sws) {
-        const auto ports = f.ports(f.switch_node(s));
+    order.reserve(g.max_lid());
+    std::vector<std::uint8_t> taken(std::size_t{g.max_lid()} + 1, 0);
+    for (const Key &k : keys) {
+        if (k.end_ports == 0) break;  // sorted: no end ports on this switch or the rest
+        const auto ports = f.ports(f.switch_node(k.s));
         for (PortNum p = 1; p < ports.size(); ++p) {
             const Port &x = ports[p];
             if (!x.linked() || f.node(x.peer).is_switch()) continue;
             const Port &ca = f.port(x.peer, x.peer_port);
             if (ca.lid == 0 || ca.lid > g.max_lid() || taken[ca.lid]) continue;
-            taken[ca.lid] = true;
+            taken[ca.lid] = 1;
             order.push_back({ca.lid, 1u << ca.lmc});
         }
     }
@@ -71,6 +73,7 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
         RouteOrderEntry e;
     };
     std::vector<Rest> rest;
+    rest.reserve(g.max_lid() + std::size_t{1} - order.size());
     for (Lid l = 1; l <= g.max_lid(); ++l) {
         const LidTarget &t = g.target(l);
         if (t.node == kNoNode || taken[l]) continue;
@@ -79,7 +82,10 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
         const Guid guid = t.is_switch ? f.node(t.node).guid : x.guid;
         rest.push_back({osm_table_key(guid), {l, 1u << x.lmc}});
     }
-    std::stable_sort(rest.begin(), rest.end(), [](const Rest &a, const Rest &b) { return a.guid < b.guid; });
+    // Entries were added by LID, so the base LID is the stable tie-break.
+    std::sort(rest.begin(), rest.end(), [](const Rest &a, const Rest &b) {
+        return a.guid != b.guid ? a.guid < b.guid : a.e.base < b.e.base;
+    });
     for (const Rest &r : rest) order.push_back(r.e);
     return first.empty() ? order : listed_first(f, std::move(order), first);
 }

@@ -98,10 +98,11 @@ void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
     std::uint64_t adj[64] = {};
     for (SwitchIdx u = 0; u < n; ++u)
         for (const SwitchLink &l : g.links(u)) adj[u] |= std::uint64_t{1} << l.peer;
-    std::uint8_t *const v = m.v.data();
     for (SwitchIdx d = 0; d < n; ++d) {
+        // Row d: links are symmetric, so hops from d to x are hops from x to d.
+        std::uint8_t *const v = m.v.data() + std::size_t{d} * n;
         std::uint64_t seen = std::uint64_t{1} << d, level = seen;
-        v[std::size_t{d} * n + d] = 0;
+        v[d] = 0;
         for (unsigned hops = 1; hops < kInfHops; ++hops) {
             std::uint64_t next = 0;
             for (std::uint64_t bits = level; bits; bits &= bits - 1)
@@ -110,7 +111,7 @@ void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
             if (!next) break;
             seen |= next;
             for (std::uint64_t bits = next; bits; bits &= bits - 1)
-                v[static_cast<std::size_t>(std::countr_zero(bits)) * n + d] = static_cast<std::uint8_t>(hops);
+                v[std::countr_zero(bits)] = static_cast<std::uint8_t>(hops);
             level = next;
         }
     }
@@ -186,7 +187,12 @@ void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
             tb[n + d] = dist[d] == kInfHops ? kInfHops : static_cast<std::uint8_t>(dist[d] + 1);
         tb[2 * n] = kInfHops;
         std::uint8_t *const row = t.hops[s].data();
-        for (Lid l = 1; l <= max; ++l) row[l] = tb[c[l]];
+        Lid l = 1;
+        for (; l + 3 <= max; l += 4) {  // unrolled: the loop is a few instructions per LID
+            const std::uint8_t a = tb[c[l]], b = tb[c[l + 1]], x = tb[c[l + 2]], y = tb[c[l + 3]];
+            row[l] = a, row[l + 1] = b, row[l + 2] = x, row[l + 3] = y;
+        }
+        for (; l <= max; ++l) row[l] = tb[c[l]];
     }
 }
 
