@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 
 namespace weft::routing::engines {
@@ -37,17 +38,44 @@ class SidedClasses {
     std::array<std::uint8_t, 256> parity_{};
 };
 
-std::string sw_name(const Fabric &f, SwitchIdx s) {
-    const Node &n = f.node(f.switch_node(s));
+// Problem lines are built by appending their pieces to one string reserved up front (a chain
+// of operator+ reallocates as it grows, and each switch name would be a string of its own).
+struct SwName {
+    const Fabric &f;
+    SwitchIdx s;
+};
+
+void put(std::string &out, const char *x) {
+    out += x;
+}
+void put(std::string &out, const std::string &x) {
+    out += x;
+}
+void put(std::string &out, unsigned v) {
+    char buf[12];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+void put(std::string &out, SwName n) {
     // "switch 'desc' (0x%016llx)", without snprintf (a few hundred instructions a call).
-    std::string out;
-    out.reserve(n.desc.size() + 32);
+    const Node &node = n.f.node(n.f.switch_node(n.s));
     out += "switch '";
-    out += n.desc;
+    out += node.desc;
     out += "' (0x";
-    for (int shift = 60; shift >= 0; shift -= 4) out += "0123456789abcdef"[(n.guid >> shift) & 0xF];
+    for (int shift = 60; shift >= 0; shift -= 4) out += "0123456789abcdef"[(node.guid >> shift) & 0xF];
     out += ')';
+}
+
+template <class... Piece>
+std::string line(const Piece &...piece) {
+    std::string out;
+    out.reserve(256);
+    (put(out, piece), ...);
     return out;
+}
+
+std::string sw_name(const Fabric &f, SwitchIdx s) {
+    return line(SwName{f, s});
 }
 
 std::string port_list(const std::vector<PortNum> &ports) {
@@ -95,9 +123,9 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         }
         if (!cls.join(c.pa, c.pb, true))
             problem([&] {
-                return sw_name(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw_name(f, c.b) +
-                       " port " + std::to_string(c.pb) + ": elsewhere ports " + std::to_string(c.pa) +
-                       " and " + std::to_string(c.pb) + " point the same way along their dimension";
+                return line(SwName{f, c.a}, " port ", unsigned{c.pa}, " -> ", SwName{f, c.b}, " port ",
+                            unsigned{c.pb}, ": elsewhere ports ", unsigned{c.pa}, " and ", unsigned{c.pb},
+                            " point the same way along their dimension");
             });
     }
     // Parallel cables to one neighbour belong to one dimension and one direction.
@@ -107,9 +135,9 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             for (std::size_t j = i + 1; j < links.size(); ++j)
                 if (links[i].peer == links[j].peer && !cls.join(links[i].port, links[j].port, false))
                     problem([&] {
-                        return sw_name(f, s) + " ports " + std::to_string(links[i].port) + " and " +
-                               std::to_string(links[j].port) + " both lead to " + sw_name(f, links[i].peer) +
-                               " but elsewhere point opposite ways along their dimension";
+                        return line(SwName{f, s}, " ports ", unsigned{links[i].port}, " and ",
+                                    unsigned{links[j].port}, " both lead to ", SwName{f, links[i].peer},
+                                    " but elsewhere point opposite ways along their dimension");
                     });
     }
 
@@ -127,11 +155,11 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             for (const Cable &c : cables)
                 if (c.pa == c.pb && cls.find(c.pa).first == root) {
                     problem([&] {
-                        return sw_name(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw_name(f, c.b) +
-                               " port " + std::to_string(c.pb) +
-                               ": a hypercube-style cable (same port at both ends) in " +
-                               "the dimension of ports " + port_list(ports) +
-                               ", whose other cables pair different ports";
+                        return line(
+                            SwName{f, c.a}, " port ", unsigned{c.pa}, " -> ", SwName{f, c.b}, " port ",
+                            unsigned{c.pb},
+                            ": a hypercube-style cable (same port at both ends) in the dimension of ports ",
+                            port_list(ports), ", whose other cables pair different ports");
                     });
                     break;
                 }
@@ -171,10 +199,10 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
                 if (side == 0 && has_pair[root]) plus[r * n + s] = l.peer;
             } else if (a.peer[side] != l.peer) {
                 problem([&] {
-                    return sw_name(f, s) + " ports " + std::to_string(a.peer_port[side]) + " and " +
-                           std::to_string(l.port) +
-                           " point the same way along one dimension but lead to different " + "switches, " +
-                           sw_name(f, a.peer[side]) + " and " + sw_name(f, l.peer);
+                    return line(SwName{f, s}, " ports ", unsigned{a.peer_port[side]}, " and ",
+                                unsigned{l.port},
+                                " point the same way along one dimension but lead to different switches, ",
+                                SwName{f, a.peer[side]}, " and ", SwName{f, l.peer});
                 });
             }
         }
@@ -184,10 +212,10 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             const AtSwitch &a = at[r];
             if (prev && prev->hi > a.lo)
                 problem([&] {
-                    return sw_name(f, s) + " port " + std::to_string(prev->hi) + " is above port " +
-                           std::to_string(a.lo) +
-                           ", which belongs to a higher dimension: dor takes the lowest " +
-                           "min-hop port, so lower dimensions must use lower ports on every switch";
+                    return line(
+                        SwName{f, s}, " port ", unsigned{prev->hi}, " is above port ", unsigned{a.lo},
+                        ", which belongs to a higher dimension: dor takes the lowest min-hop port, so "
+                        "lower dimensions must use lower ports on every switch");
                 });
             prev = &a;
         }

@@ -427,8 +427,8 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
                     tested = nb[k];
                     rows.append(links[k].port, ok.data());
                 }
+                rows.seal();
             }
-            rows.seal();
         }
         load.fill(0);
         load[kNoPort] = 0xFFFFFFFFu;
