@@ -214,7 +214,8 @@ Worker::QualityCandidates Worker::quality_candidates(const SelectionGroup &g) co
 }
 
 std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
-    // Inside select_one_group_burst the candidates were read once for the burst.
+    // Inside a flowlet burst the candidates are read once, at its first new flowlet.
+    if (&g == burst_group_ && burst_candidates_.group != &g) burst_candidates_ = quality_candidates(g);
     const QualityCandidates c = burst_candidates_.group == &g ? burst_candidates_ : quality_candidates(g);
     if (c.ties == 0) return kNone;
     // Ties broken by the seeded generator.
@@ -446,7 +447,9 @@ bool Worker::begin_flowlet_burst(NhgId id, Ticks now, FlowletBurst &b) {
         b.direct_ |= std::uint64_t{1} << m;
         b.egress_[m] = Egress{target.id, m};
     }
-    if (h.object->mode == Mode::kFlowletQuality) burst_candidates_ = quality_candidates(g);
+    // The quality candidates are read at the burst's first new flowlet, if it has one (most
+    // bursts only continue flowlets).
+    if (h.object->mode == Mode::kFlowletQuality) burst_group_ = &g;
     Resolved &r = b.r_;
     r.group = &g;
     r.counters = h.counters;
@@ -478,6 +481,7 @@ Egress Worker::select_in_burst_slow(FlowletBurst &b, std::uint32_t flow_hash, st
 void Worker::end_flowlet_burst(FlowletBurst &b) {
     if (b.decided_ != 0) b.r_.counters->count_decision(b.r_.object->mode, b.decided_);
     burst_candidates_ = QualityCandidates{};
+    burst_group_ = nullptr;
 }
 
 bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Ticks now,

@@ -22,8 +22,8 @@ inline std::uint64_t address_word(const std::uint8_t *p) noexcept {
 }  // namespace
 
 std::uint32_t flow_hash(const FlowKey &key) noexcept {
-    const std::uint64_t ports =
-        key.dest_qp | (std::uint64_t{key.src_port} << 32) | (std::uint64_t{key.dst_port} << 48);
+    const std::uint64_t ports = key.dest_qp | (std::uint64_t{__builtin_bswap16(key.src_port)} << 32) |
+                                (std::uint64_t{__builtin_bswap16(key.dst_port)} << 48);
     const std::uint64_t kind = key.protocol | (std::uint64_t{static_cast<std::uint8_t>(key.kind)} << 8);
     return flow_hash_words(address_word(key.src), address_word(key.src + 8), address_word(key.dst),
                            address_word(key.dst + 8), ports, kind);

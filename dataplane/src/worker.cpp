@@ -72,16 +72,18 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         rx_bytes += m->pkt_len;
         Parsed &r = rec_[i];
         FastParsed f;
+        // A frame with TTL <= 1 is left to the full parse: the record of every other is a
+        // constant beside its hash (two stores).
         if (fast && m->nb_segs == 1 &&
-            parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f)) {
-            r = Parsed{f.hash, kFastL3Offset,    PacketKind::Ipv4,
-                       f.ttl,  DropReason::None, false};  // one record
+            parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f) && f.ttl > 1) {
+            r = Parsed{f.hash, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true};
             v4_addr[n4++] = f.dst4;
             continue;
         }
         ParsedPacket &p = parsed_[i];
         r.verdict = parse_mbuf(m, config_.parser, p);
         r.full = true;
+        r.direct = false;
         if (r.verdict != DropReason::None) continue;
         r.hash = p.hash;
         r.l3_offset = p.l3_offset;
@@ -105,41 +107,86 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
 
     unsigned i4 = 0, i6 = 0;
     unsigned na = 0;  // ARS frames of this burst left for finish_ars, in a register
-    // The flowlet burst: without ACL rules and capture, the burst's first ARS frame opens one
-    // for its group (ars::Worker::begin_flowlet_burst), and every frame of that group is then
-    // decided and sent right here. A frame of another ARS group, or an IBoE frame (which may
+    // The direct burst: without ACL rules and capture, the burst's first group (the first frame
+    // that reaches selection) gets its members gathered once (gather_burst_members), and every
+    // common IPv4 frame routed to it (record flag `direct`, same route index) is then decided
+    // and sent by a short step right here: for an ARS group in a flowlet mode the engine's
+    // inline flowlet step (ars::Worker::begin_flowlet_burst, flowlet_step), for a hash ECMP
+    // group the ECMP hash of EcmpSelector. Anything the short step cannot answer takes the full
+    // path below. For an ARS group, a frame of another ARS group, or an IBoE frame (which may
     // select through the engine: a flowlet burst allows no other selection while it is open),
-    // closes it; ARS frames after that wait for finish_ars as before.
+    // closes the flowlet burst; ARS frames after that wait for finish_ars as before.
     ars::Worker &engine = selector_.engine();
     bool may_burst = fast && !capturing();
-    bool in_burst = false;
-    bool look_ahead = false;  // prefetch the buckets of frames ahead (a table beyond L1)
+    bool in_burst = false;                   // a flowlet burst is open in the engine
+    bool look_ahead = false;                 // prefetch the buckets of frames ahead (a table beyond L1)
+    std::uint64_t burst_nh = kNoBurstRoute;  // the route index of the direct burst's group
     const NhgEntry *burst_nhg = nullptr;
     std::uint32_t burst_index = 0;
     BurstMembers bm;
     BurstTally bt;
+    ars::Worker::FlowletStep step{};
+    std::uint64_t usable = 0;     // flowlet_usable() of the flowlet burst's members
+    std::uint64_t continued = 0;  // frames the flowlet step answered
     std::uint64_t last_nh = kNoRoute;
     const NhgEntry *last_nhg = nullptr;
     bool last_is_ars = false;
+    // The short step of a direct frame of the direct burst's group.
+    auto direct_step = [&](unsigned i, rte_mbuf *m, const Parsed &r) __attribute__((always_inline)) {
+        unsigned k;
+        if (in_burst) {
+            // The bucket of a frame a few places ahead (a guess: most frames are of this group).
+            if (look_ahead && i + kBucketLookAhead < n)
+                engine.prefetch_in_burst(flowlet_burst_, rec_[i + kBucketLookAhead].hash);
+            k = step.continue_flowlet(r.hash);
+            if (k == ars::Egress::kNoMember) {
+                // The engine's full decision (a new flowlet, mostly); its answer is sent from the
+                // gathered members too when it names one of them on its own port.
+                const ars::Egress e = engine.select_in_burst(flowlet_burst_, r.hash);
+                k = e.member;
+                if (k >= bm.count || ((usable >> k) & 1) == 0 || bm.port[k] != e.port)
+                    return send_in_burst(fib, m, r, burst_index, *burst_nhg, now_tsc, e);
+            } else {
+                ++continued;
+            }
+        } else {
+            k = ecmp_member(r.hash, bm.count);
+            if (((bm.sendable >> k) & 1) == 0)
+                return send_selected(fib, m, r, burst_index, burst_nhg, now_tsc);
+        }
+        send_direct(bm, bt, m, k);
+    };
+    auto end_flowlet_burst = [&] {
+        if (continued != 0) engine.count_continued(flowlet_burst_, continued);
+        continued = 0;
+        engine.end_flowlet_burst(flowlet_burst_);
+        in_burst = false;
+        burst_nh = kNoBurstRoute;
+    };
     for (std::uint16_t i = 0; i < n; ++i) {
         rte_mbuf *m = pkts[i];
         const Parsed &r = rec_[i];
-        if (r.verdict != DropReason::None) {
-            drop(m, r.verdict);
-            continue;
-        }
         std::uint64_t nh;
-        if (r.kind == PacketKind::Ipv4) {
+        if (r.direct) {  // a common IPv4 frame with TTL > 1
             nh = nh4[i4++];
-        } else if (r.kind == PacketKind::Ipv6) {
-            nh = nh6[i6++];
-        } else {
-            if (in_burst) {
-                engine.end_flowlet_burst(flowlet_burst_);
-                in_burst = false;
+            if (nh == burst_nh) {
+                direct_step(i, m, r);
+                continue;
             }
-            forward_iboe(fib, in_port, m, parsed_[i], now_tsc);
-            continue;
+        } else {
+            if (r.verdict != DropReason::None) {
+                drop(m, r.verdict);
+                continue;
+            }
+            if (r.kind == PacketKind::Ipv4) {
+                nh = nh4[i4++];
+            } else if (r.kind == PacketKind::Ipv6) {
+                nh = nh6[i6++];
+            } else {
+                if (in_burst) end_flowlet_burst();
+                forward_iboe(fib, in_port, m, parsed_[i], now_tsc);
+                continue;
+            }
         }
         // Routes of a burst mostly share their group: resolve an index once while it repeats.
         if (nh != last_nh) {
@@ -157,30 +204,44 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
             continue;
         }
         const auto index = static_cast<std::uint32_t>(nh);
-        if (last_is_ars) {
-            if (in_burst && nhg == burst_nhg) {
-                // The bucket of a frame a few places ahead (a guess: most frames are of this group).
-                if (look_ahead && i + kBucketLookAhead < n)
-                    engine.prefetch_in_burst(flowlet_burst_, rec_[i + kBucketLookAhead].hash);
-                send_in_burst(fib, bm, bt, m, r, burst_index, *nhg, now_tsc);
-                continue;
-            }
-            if (may_burst) {
-                may_burst = false;  // one flowlet burst per RX burst
+        if (may_burst) {
+            may_burst = false;  // one direct burst per RX burst
+            if (last_is_ars) {
                 if (engine.begin_flowlet_burst(nhg->id, now_tsc, flowlet_burst_)) {
                     in_burst = true;
+                    burst_nh = nh;
                     burst_nhg = nhg;
                     burst_index = index;
                     gather_burst_members(fib, *nhg, bm);
+                    usable = flowlet_usable(bm);
+                    step = engine.flowlet_step(flowlet_burst_, usable);
                     look_ahead = engine.burst_table_bytes(flowlet_burst_) > kPrefetchTableBytes;
                     for (unsigned k = i + 1; look_ahead && k < n && k <= i + kBucketLookAhead; ++k)
                         engine.prefetch_in_burst(flowlet_burst_, rec_[k].hash);
-                    send_in_burst(fib, bm, bt, m, r, burst_index, *nhg, now_tsc);
+                    if (r.direct)
+                        direct_step(i, m, r);
+                    else
+                        send_in_burst(fib, m, r, burst_index, *nhg, now_tsc);
                     continue;
                 }
-            } else if (in_burst) {
-                engine.end_flowlet_burst(flowlet_burst_);
-                in_burst = false;
+            } else if (nhg->member_count != 0 && nhg->member_count <= kBurstDirectMembers) {
+                burst_nh = nh;
+                burst_nhg = nhg;
+                burst_index = index;
+                gather_burst_members(fib, *nhg, bm);
+                if (r.direct) {
+                    direct_step(i, m, r);
+                    continue;
+                }
+            }
+        }
+        if (last_is_ars) {
+            if (in_burst) {
+                if (nhg == burst_nhg) {  // a frame the short step does not take (IPv6, options)
+                    send_in_burst(fib, m, r, burst_index, *nhg, now_tsc);
+                    continue;
+                }
+                end_flowlet_burst();
             }
             // ACL stage, then one burst ARS selection once the whole burst is looked up. The
             // engine's request is written here, field by field, and read by the engine in place.
@@ -192,14 +253,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
             ++na;
             continue;
         }
-        const MemberChoice c = selector_.select(fib, SelectionRequest{index, nhg, r.hash, now_tsc, true});
-        if (c.member == nullptr) {
-            drop(m, c.reason);
-            continue;
-        }
-        send_ip(m, r, index, *c.member);
+        send_selected(fib, m, r, index, nhg, now_tsc);
     }
-    if (in_burst) engine.end_flowlet_burst(flowlet_burst_);
+    if (in_burst) end_flowlet_burst();
     if (bt.pkts != 0) count_nhg(burst_index, bt.bytes, bt.pkts);
     tally_.fwd_pkts += bt.fwd;
     ars_n_ = na;
@@ -298,38 +354,68 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     }
 }
 
-// One frame of the flowlet burst: the engine's inline flowlet step, then the rewrite and the TX
-// buffer from the gathered members. Members past kBurstDirectMembers and answers that need more
-// (a LAG port, a member that cannot send, a drop) take member_for() and send_ip() as in
-// finish_ars. NHG and forwarded counts go to `bt`, added once after the burst.
-[[gnu::always_inline]] inline void Worker::send_in_burst(const FibSnapshot &fib, BurstMembers &bm,
-                                                         BurstTally &bt, rte_mbuf *m, const Parsed &r,
-                                                         std::uint32_t nhg_index, const NhgEntry &nhg,
-                                                         std::uint64_t now_tsc) {
-    const ars::Egress e = selector_.engine().select_in_burst(flowlet_burst_, r.hash);
-    const unsigned k = e.member;
-    if (k < bm.count && ((bm.sendable >> k) & 1) != 0 && bm.port[k] == e.port) {
-        auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
-        std::memcpy(frame, &bm.mac_lo[k], 8);
-        std::memcpy(frame + 8, &bm.mac_hi[k], 4);
-        if (r.kind == PacketKind::Ipv4)
-            ipv4_decrement_ttl(frame + r.l3_offset);
-        else
-            ipv6_decrement_hop_limit(frame + r.l3_offset);
-        const std::uint32_t len = m->pkt_len;
-        ++bt.pkts;  // the NHG counts every frame sent to it, as count_nhg does
-        bt.bytes += len;
-        TxBuffer &b = *bm.tx[k];
-        if (b.count >= bm.cap) {
-            counters_->ports[e.port].tx_dropped.add();
-            return drop(m, DropReason::TxQueueFull);
-        }
-        b.pkts[b.count++] = m;
-        b.bytes += len;
-        ++bt.fwd;
-        return;
+// The usable members of a gathered burst a flowlet may continue on without more checks: those
+// the worker can send to at once, on the port the engine names for them.
+[[gnu::always_inline]] inline std::uint64_t Worker::flowlet_usable(const BurstMembers &bm) const noexcept {
+    std::uint64_t usable = 0;
+    const ars::Worker &engine = selector_.engine();
+    for (unsigned k = 0; k < bm.count; ++k)
+        if (((bm.sendable >> k) & 1) != 0 &&
+            engine.burst_port(flowlet_burst_, static_cast<std::uint16_t>(k)) == bm.port[k])
+            usable |= std::uint64_t{1} << k;
+    return usable;
+}
+
+// The hash ECMP step of EcmpSelector::select for a frame whose first choice can send.
+[[gnu::always_inline]] inline unsigned Worker::ecmp_member(std::uint32_t hash, unsigned count) noexcept {
+    return static_cast<unsigned>((static_cast<std::uint64_t>(hash) * count) >> 32);
+}
+
+// A common IPv4 frame (TTL > 1, header at kFastL3Offset) to gathered member k: rewrite and TX
+// buffer from the gathered members. NHG and forwarded counts go to `bt`, added once after the
+// burst.
+[[gnu::always_inline]] inline void Worker::send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m,
+                                                       unsigned k) {
+    auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
+    std::memcpy(frame, &bm.mac_lo[k], 8);
+    std::memcpy(frame + 8, &bm.mac_hi[k], 4);
+    ipv4_decrement_ttl(frame + kFastL3Offset);
+    const std::uint32_t len = m->pkt_len;
+    ++bt.pkts;  // the NHG counts every frame sent to it, as count_nhg does
+    bt.bytes += len;
+    TxBuffer &b = *bm.tx[k];
+    if (b.count >= bm.cap) {
+        counters_->ports[bm.port[k]].tx_dropped.add();
+        return drop(m, DropReason::TxQueueFull);
     }
+    b.pkts[b.count++] = m;
+    b.bytes += len;
+    ++bt.fwd;
+}
+
+// A frame of the flowlet burst's group that the inline step did not answer: the engine's full
+// burst decision, then member_for() and send_ip() as in finish_ars.
+[[gnu::noinline]] void Worker::send_in_burst(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r,
+                                             std::uint32_t nhg_index, const NhgEntry &nhg,
+                                             std::uint64_t now_tsc) {
+    send_in_burst(fib, m, r, nhg_index, nhg, now_tsc,
+                  selector_.engine().select_in_burst(flowlet_burst_, r.hash));
+}
+
+// The same with the engine's answer `e` for it already taken.
+[[gnu::noinline]] void Worker::send_in_burst(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r,
+                                             std::uint32_t nhg_index, const NhgEntry &nhg,
+                                             std::uint64_t now_tsc, ars::Egress e) {
     const MemberChoice c = selector_.member_for(fib, nhg_index, nhg, r.hash, now_tsc, e);
+    if (c.member == nullptr) return drop(m, c.reason);
+    send_ip(m, r, nhg_index, *c.member);
+}
+
+// A frame of a group without a flowlet burst: the selector decides (hash ECMP, or an ARS group
+// without the burst path).
+void Worker::send_selected(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r, std::uint32_t nhg_index,
+                           const NhgEntry *nhg, std::uint64_t now_tsc) {
+    const MemberChoice c = selector_.select(fib, SelectionRequest{nhg_index, nhg, r.hash, now_tsc, true});
     if (c.member == nullptr) return drop(m, c.reason);
     send_ip(m, r, nhg_index, *c.member);
 }

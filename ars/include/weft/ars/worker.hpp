@@ -84,6 +84,19 @@ class Worker {
     //   }
     class FlowletBurst;
     bool begin_flowlet_burst(NhgId nhg, Ticks now, FlowletBurst &b);
+    // The inline step alone, as a small value the caller keeps in registers (FlowletStep), for a
+    // caller that sends a continuing packet itself: FlowletStep::continue_flowlet() answers the
+    // member when the packet continues its flowlet on one of the `direct` members (live port
+    // members, narrowed to `usable`, e.g. the members the caller can send to at once), having
+    // refreshed the bucket; otherwise kNoMember, and the packet goes through select_in_burst()
+    // like any other (which decides it in full: a member outside `usable` is still kept while
+    // its flowlet continues). The caller reports the packets it continued with
+    // count_continued() before end_flowlet_burst().
+    class FlowletStep;
+    FlowletStep flowlet_step(const FlowletBurst &b, std::uint64_t usable) const;
+    // The port a live port member of the burst's group sends on, or Egress::kDropPort.
+    PortId burst_port(const FlowletBurst &b, std::uint16_t member) const;
+    void count_continued(FlowletBurst &b, std::uint64_t packets) const;
     void prefetch_in_burst(const FlowletBurst &b, std::uint32_t flow_hash) const;
     // The size of the burst's flow table: a small one stays in the L1 cache, prefetching its
     // buckets would only cost instructions.
@@ -171,8 +184,9 @@ class Worker {
     std::uint32_t seed_ = 0;
     bool seeded_ = false;
     MonitorHook monitor_;
-    // Set for the length of one flowlet burst in flowlet-quality mode: its group's
-    // candidates, read once, so each new flowlet of the burst only draws among them.
+    // Set for the length of one flowlet burst in flowlet-quality mode: its group, and its
+    // candidates, read at its first new flowlet, so each later one only draws among them.
+    const SelectionGroup *burst_group_ = nullptr;
     QualityCandidates burst_candidates_;
 
     std::vector<GroupState> nhg_state_;
@@ -199,6 +213,50 @@ class Worker::FlowletBurst {
     Resolved r_;
     Egress egress_[kFlowletBurstMembers];
 };
+
+class Worker::FlowletStep {
+  public:
+    std::uint16_t continue_flowlet(std::uint32_t flow_hash) const {
+        MacroFlowTable::Bucket *bucket = buckets_ + MacroFlowTable::index_in(flow_hash, mask_);
+        const MacroFlowTable::Bucket current = *bucket;
+        const std::uint16_t member = current.member();
+        if (member < kFlowletBurstMembers && ((direct_ >> member) & 1) != 0 &&
+            current.idle_for(now_) <= idle_) {
+            *bucket = MacroFlowTable::Bucket{stamp_ | member};
+            return member;
+        }
+        return Egress::kNoMember;
+    }
+
+  private:
+    friend class Worker;
+    MacroFlowTable::Bucket *buckets_;
+    std::uint64_t direct_;
+    Ticks now_;
+    Ticks idle_;
+    std::uint64_t stamp_;  // Bucket::make(0, now_)
+    std::uint32_t mask_;
+};
+
+inline Worker::FlowletStep Worker::flowlet_step(const FlowletBurst &b, std::uint64_t usable) const {
+    FlowletStep s;
+    s.buckets_ = b.buckets_;
+    s.direct_ = b.direct_ & usable;
+    s.now_ = b.now_;
+    s.idle_ = b.idle_;
+    s.stamp_ = MacroFlowTable::Bucket::make(0, b.now_).bits;
+    s.mask_ = b.mask_;
+    return s;
+}
+
+inline PortId Worker::burst_port(const FlowletBurst &b, std::uint16_t member) const {
+    return member < kFlowletBurstMembers && ((b.direct_ >> member) & 1) != 0 ? b.egress_[member].port
+                                                                             : Egress::kDropPort;
+}
+
+inline void Worker::count_continued(FlowletBurst &b, std::uint64_t packets) const {
+    b.decided_ += packets;
+}
 
 inline void Worker::prefetch_in_burst(const FlowletBurst &b, std::uint32_t flow_hash) const {
 #if defined(__GNUC__)

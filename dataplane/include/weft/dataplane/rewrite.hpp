@@ -20,17 +20,19 @@ inline void set_src_mac(std::uint8_t *frame, const rte_ether_addr &src) noexcept
 
 // Decrements the IPv4 TTL and updates the header checksum incrementally (RFC 1624, eqn. 3:
 // HC' = ~(~HC + ~m + m')), so the header is not summed again. The caller has checked TTL > 1,
-// so the word m = TTL|protocol drops by exactly 0x0100 and ~m + m' is the constant 0xFEFF.
-// The one's-complement sum does not depend on byte order: the checksum is updated as it lies
-// in memory (host order) with the constant byte-swapped to match.
+// so the word m = TTL|protocol drops by exactly 0x0100 and HC' = ~(~HC + 0xFEFF), which in
+// one's-complement arithmetic is HC + 0x0100 with the end-around carry: a checksum of 0xFFFF
+// or more after the addition wraps to the next value (the same answer for all 65,536 values of
+// HC as the three-step form, checked exhaustively). The one's-complement sum does not depend
+// on byte order: the checksum is updated as it lies in memory (host order) with the constant
+// byte-swapped to match.
 inline void ipv4_decrement_ttl(std::uint8_t *ip) noexcept {
     ip[8] = static_cast<std::uint8_t>(ip[8] - 1);
     std::uint16_t hc;
     std::memcpy(&hc, ip + 10, 2);
-    const std::uint16_t delta = rte_cpu_to_be_16(0xFEFF);
-    std::uint32_t sum = static_cast<std::uint32_t>(static_cast<std::uint16_t>(~hc)) + delta;
-    sum = (sum & 0xFFFFu) + (sum >> 16);  // two 16-bit addends: one carry at most
-    hc = static_cast<std::uint16_t>(~sum);
+    std::uint32_t sum = static_cast<std::uint32_t>(hc) + rte_cpu_to_be_16(0x0100);
+    sum += sum >= 0xFFFF ? 1u : 0u;
+    hc = static_cast<std::uint16_t>(sum);
     std::memcpy(ip + 10, &hc, 2);
 }
 

@@ -71,15 +71,17 @@ class Worker {
     };
 
     // What the forwarding stage keeps of a frame of the current burst (16 bytes, so a burst's
-    // records stay in a few cache lines): the fast path fills it alone; a frame it declines is
-    // parsed in full into parsed_[i] and the record copied from there.
+    // records stay in a few cache lines): the fast path fills it alone (a constant beside the
+    // hash: `direct`); a frame it declines, or one with TTL <= 1, is parsed in full into
+    // parsed_[i] and the record copied from there.
     struct Parsed {
         std::uint32_t hash;
         std::uint16_t l3_offset;
         PacketKind kind;
-        std::uint8_t ttl;
+        std::uint8_t ttl;  // a direct record's: 2, standing for any TTL > 1
         DropReason verdict;
-        bool full;  // parsed_[i] holds the full parse
+        bool full;    // parsed_[i] holds the full parse
+        bool direct;  // the fast path's IPv4 frame (header at kFastL3Offset) with TTL > 1
     };
 
     void handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
@@ -106,8 +108,17 @@ class Worker {
         std::uint64_t pkts = 0, bytes = 0, fwd = 0;
     };
     void gather_burst_members(const FibSnapshot &fib, const NhgEntry &nhg, BurstMembers &bm) noexcept;
-    void send_in_burst(const FibSnapshot &fib, BurstMembers &bm, BurstTally &bt, rte_mbuf *m, const Parsed &r,
-                       std::uint32_t nhg_index, const NhgEntry &nhg, std::uint64_t now_tsc);
+    // A route index no route has: no direct burst.
+    static constexpr std::uint64_t kNoBurstRoute = ~std::uint64_t{0};
+    std::uint64_t flowlet_usable(const BurstMembers &bm) const noexcept;
+    static unsigned ecmp_member(std::uint32_t hash, unsigned count) noexcept;
+    void send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m, unsigned k);
+    void send_in_burst(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r, std::uint32_t nhg_index,
+                       const NhgEntry &nhg, std::uint64_t now_tsc);
+    void send_in_burst(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r, std::uint32_t nhg_index,
+                       const NhgEntry &nhg, std::uint64_t now_tsc, ars::Egress e);
+    void send_selected(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r, std::uint32_t nhg_index,
+                       const NhgEntry *nhg, std::uint64_t now_tsc);
     bool capturing() const noexcept { return config_.capture != nullptr && config_.capture->enabled(); }
     ars::AclVerdict classify(const rte_mbuf *m, const ParsedPacket &p,
                              const ars::AclPolicy &acl) const noexcept;
