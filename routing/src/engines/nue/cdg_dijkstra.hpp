@@ -68,9 +68,8 @@ class CdgDijkstra {
     std::uint32_t stamp_ = 0;
     std::vector<SwitchIdx> order_;
     std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
-    std::vector<std::uint32_t> component_;                // connected component per switch
+    std::vector<std::uint32_t> reachable_;                // switches in each one's component
     std::vector<std::uint64_t> carried_;
-    std::vector<std::uint32_t> component_size_;
     std::uint64_t rejected_ = 0;
     CompleteCdg *cdg_ = nullptr;  // of the current route()
     SwitchIdx dest_ = 0;

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
+#include "engines/nue/route_tree.hpp"
+
 namespace weft::routing::engines::nue {
 namespace {
 constexpr std::uint64_t kFar = ~std::uint64_t{0};
-constexpr std::uint32_t kNoComponent = ~std::uint32_t{0};
 }  // namespace
 
 OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
@@ -18,21 +19,9 @@ OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &w
     fresh_.assign(n, 0);
     done_.assign(n, 0);
     carried_.assign(n, 0);
-    // Components, so that an impasse is told apart from a switch d cannot reach at all.
-    component_.assign(n, kNoComponent);
-    std::vector<SwitchIdx> queue;
-    std::uint32_t comps = 0;
-    for (SwitchIdx s = 0; s < n; ++s) {
-        if (component_[s] != kNoComponent) continue;
-        component_[s] = comps;
-        queue.assign(1, s);
-        for (std::size_t i = 0; i < queue.size(); ++i)
-            for (ChannelId c = ch.begin(queue[i]); c < ch.end(queue[i]); ++c)
-                if (component_[ch.head(c)] == kNoComponent)
-                    component_[ch.head(c)] = comps, queue.push_back(ch.head(c));
-        component_size_.push_back(static_cast<std::uint32_t>(queue.size()));
-        ++comps;
-    }
+    // How many switches each can reach, so that an impasse is told apart from a switch d
+    // cannot reach at all.
+    reachable_ = reachable_switches(ch);
     heap_pos_.assign(n, 0);
     heap_.reserve(n);
 }
@@ -163,7 +152,6 @@ bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *esca
         std::fill(done_.begin(), done_.end(), 0);
         stamp_ = 1;
     }
-    const std::size_t n = ch_.switches();
     std::fill(next_.begin(), next_.end(), kNoChannel);
     std::fill(hops_.begin(), hops_.end(), kInfHops);
     std::fill(dist_.begin(), dist_.end(), kFar);
@@ -173,7 +161,7 @@ bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *esca
     done_[d] = stamp_;
     dist_[d] = 0;
     hops_[d] = 0;
-    const std::size_t reachable = component_size_[component_[d]];
+    const std::size_t reachable = reachable_[d];
 
     relax_from(d);
     while (!heap_.empty()) {
@@ -199,33 +187,12 @@ bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *esca
         if (fresh_[x]) cdg->remove(next_[x], next_[ch_.head(next_[x])]);
     }
     escape->toward(d, next_);
-    std::vector<SwitchIdx> queue(1, d);
-    std::fill(hops_.begin(), hops_.end(), kInfHops);
-    hops_[d] = 0;
-    // Settling order = breadth-first along the tree from d (children after parents).
-    std::vector<std::vector<SwitchIdx>> children(n);
-    for (SwitchIdx s = 0; s < n; ++s)
-        if (next_[s] != kNoChannel) children[ch_.head(next_[s])].push_back(s);
-    order_.assign(1, d);
-    for (std::size_t i = 0; i < order_.size(); ++i)
-        for (SwitchIdx s : children[order_[i]]) {
-            hops_[s] = static_cast<std::uint8_t>(std::min<unsigned>(hops_[order_[i]] + 1u, kInfHops - 1u));
-            order_.push_back(s);
-        }
+    settle_along_tree(ch_, d, next_, hops_, order_);
     return false;
 }
 
 std::uint64_t OsmCdgDijkstra::add_load(const std::vector<std::uint64_t> &sources) {
-    for (SwitchIdx s : order_) carried_[s] = sources[s];
-    std::uint64_t heaviest = 0;
-    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        const ChannelId c = next_[*it];
-        if (c == kNoChannel) continue;
-        weight_[c] += carried_[*it];
-        heaviest = std::max(heaviest, weight_[c]);
-        carried_[ch_.head(c)] += carried_[*it];
-    }
-    return heaviest;
+    return add_tree_load(ch_, order_, next_, sources, carried_, weight_);
 }
 
 }  // namespace weft::routing::engines::nue

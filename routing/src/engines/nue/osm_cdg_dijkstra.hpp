@@ -67,9 +67,8 @@ class OsmCdgDijkstra {
     std::vector<std::uint32_t> done_;  // stamp: settled in this route
     std::uint32_t stamp_ = 0;
     std::vector<SwitchIdx> order_;
-    std::vector<std::uint32_t> component_;  // connected component per switch
+    std::vector<std::uint32_t> reachable_;  // switches in each switch's connected component
     std::vector<std::uint64_t> carried_;
-    std::vector<std::uint32_t> component_size_;
     std::uint64_t rejected_ = 0;
     CompleteCdg *cdg_ = nullptr;  // of the current route()
     SwitchIdx dest_ = 0;
