@@ -2,26 +2,18 @@
 
 #include <algorithm>
 
-#include "engines/nue/route_tree.hpp"
-
 namespace weft::routing::engines::nue {
 namespace {
 constexpr std::uint64_t kFar = ~std::uint64_t{0};
 }  // namespace
 
-CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight) : ch_(ch), weight_(weight) {
+CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight) : RouteTree(ch, weight) {
     const std::size_t n = ch.switches();
-    next_.assign(n, kNoChannel);
-    hops_.assign(n, kInfHops);
     dist_.assign(n, kFar);
     cand_dist_.assign(n, kFar);
     cand_.assign(n, kNoChannel);
     done_.assign(n, 0);
     refused_.assign(ch.size(), 0);
-    carried_.assign(n, 0);
-    // How many switches each can reach, so that an impasse is told apart from a switch d
-    // cannot reach at all.
-    reachable_ = reachable_switches(ch);
     heap_pos_.assign(n, kNotQueued);
 }
 
@@ -154,13 +146,8 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
     for (auto [a, b] : added_) cdg->remove(a, b);
     added_.clear();
     cdg->forget_blocked();  // turns refused before may fit again
-    escape->toward(d, next_);
-    settle_along_tree(ch_, d, next_, hops_, order_);
+    route_along_escape(d, *escape);
     return false;
-}
-
-std::uint64_t CdgDijkstra::add_load(const std::vector<std::uint64_t> &sources) {
-    return add_tree_load(ch_, order_, next_, sources, carried_, weight_);
 }
 
 }  // namespace weft::routing::engines::nue

@@ -12,10 +12,11 @@
 
 #include "engines/nue/complete_cdg.hpp"
 #include "engines/nue/escape_paths.hpp"
+#include "engines/nue/route_tree.hpp"
 
 namespace weft::routing::engines::nue {
 
-class CdgDijkstra {
+class CdgDijkstra : public RouteTree {
   public:
     CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight);
 
@@ -23,16 +24,7 @@ class CdgDijkstra {
     // that Nue does not treat as endpoints). Returns false if it had to use the escape paths.
     bool route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape);
 
-    // Results of the last route(): next channel per switch (kNoChannel at d and where
-    // unreachable), hops to d, and the switches in settling order (d first).
-    const std::vector<ChannelId> &next() const { return next_; }
-    const std::vector<std::uint8_t> &hops() const { return hops_; }
-    const std::vector<SwitchIdx> &settled() const { return order_; }
-    std::uint64_t rejected() const { return rejected_; }
-
-    // Adds each route's load (sources per switch, carried down the tree) to the channel weights;
-    // returns the largest weight it changed (0 if none).
-    std::uint64_t add_load(const std::vector<std::uint64_t> &sources);
+    // Results (next(), hops(), settled()) and add_load(): see RouteTree.
 
   private:
     void push_best_alternative(SwitchIdx x);
@@ -58,20 +50,12 @@ class CdgDijkstra {
     void heap_update(SwitchIdx x);  // insert x or move it up after its key dropped
     SwitchIdx heap_pop();
     void sift_down(std::uint32_t i);
-    const Channels &ch_;
-    std::vector<std::uint64_t> &weight_;
-    std::vector<ChannelId> next_;
-    std::vector<std::uint8_t> hops_;
     std::vector<std::uint64_t> dist_, cand_dist_;
     std::vector<ChannelId> cand_;
     std::vector<std::uint32_t> done_, refused_;  // stamps: settled switch, refused channel
     std::uint32_t stamp_ = 0;
-    std::vector<SwitchIdx> order_;
     std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
-    std::vector<std::uint32_t> reachable_;                // switches in each one's component
-    std::vector<std::uint64_t> carried_;
-    std::uint64_t rejected_ = 0;
-    CompleteCdg *cdg_ = nullptr;  // of the current route()
+    CompleteCdg *cdg_ = nullptr;                          // of the current route()
     SwitchIdx dest_ = 0;
     std::vector<Entry> heap_;
     std::vector<std::uint32_t> heap_pos_;  // kNotQueued when not in heap_

@@ -13,10 +13,11 @@
 
 #include "engines/nue/complete_cdg.hpp"
 #include "engines/nue/escape_paths.hpp"
+#include "engines/nue/route_tree.hpp"
 
 namespace weft::routing::engines::nue {
 
-class OsmCdgDijkstra {
+class OsmCdgDijkstra : public RouteTree {
   public:
     OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight);
 
@@ -24,16 +25,7 @@ class OsmCdgDijkstra {
     // that Nue does not treat as endpoints). Returns false if it had to use the escape paths.
     bool route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape);
 
-    // Results of the last route(): next channel per switch (kNoChannel at d and where
-    // unreachable), hops to d, and the switches in settling order (d first).
-    const std::vector<ChannelId> &next() const { return next_; }
-    const std::vector<std::uint8_t> &hops() const { return hops_; }
-    const std::vector<SwitchIdx> &settled() const { return order_; }
-    std::uint64_t rejected() const { return rejected_; }
-
-    // Adds each route's load (sources per switch, carried down the tree) to the channel weights;
-    // returns the largest weight it changed (0 if none).
-    std::uint64_t add_load(const std::vector<std::uint64_t> &sources);
+    // Results (next(), hops(), settled()) and add_load(): see RouteTree.
 
   private:
     // Offers x the channel c into the settled switch v (c's turn into out = v's chosen channel,
@@ -57,19 +49,11 @@ class OsmCdgDijkstra {
     void heap_insert(SwitchIdx x, std::uint64_t key);
     void heap_erase(std::uint32_t i);  // removes the entry at position i
 
-    const Channels &ch_;
-    std::vector<std::uint64_t> &weight_;
-    std::vector<ChannelId> next_;
-    std::vector<std::uint8_t> hops_;
     std::vector<std::uint64_t> dist_;
     std::vector<ChannelId> cand_;
     std::vector<std::uint8_t> fresh_;  // cand_'s turn was added for this candidate
     std::vector<std::uint32_t> done_;  // stamp: settled in this route
     std::uint32_t stamp_ = 0;
-    std::vector<SwitchIdx> order_;
-    std::vector<std::uint32_t> reachable_;  // switches in each switch's connected component
-    std::vector<std::uint64_t> carried_;
-    std::uint64_t rejected_ = 0;
     CompleteCdg *cdg_ = nullptr;  // of the current route()
     SwitchIdx dest_ = 0;
     std::vector<Entry> heap_;

@@ -4,8 +4,11 @@
 
 namespace weft::routing::engines::nue {
 
-std::vector<std::uint32_t> reachable_switches(const Channels &ch) {
+RouteTree::RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight) : ch_(ch), weight_(weight) {
     const std::size_t n = ch.switches();
+    next_.assign(n, kNoChannel);
+    hops_.assign(n, kInfHops);
+    carried_.assign(n, 0);
     constexpr std::uint32_t kNoComponent = ~std::uint32_t{0};
     std::vector<std::uint32_t> component(n, kNoComponent), size;
     std::vector<SwitchIdx> queue;
@@ -20,37 +23,35 @@ std::vector<std::uint32_t> reachable_switches(const Channels &ch) {
                     component[ch.head(c)] = id, queue.push_back(ch.head(c));
         size.push_back(static_cast<std::uint32_t>(queue.size()));
     }
-    for (SwitchIdx s = 0; s < n; ++s) component[s] = size[component[s]];
-    return component;
+    reachable_.resize(n);
+    for (SwitchIdx s = 0; s < n; ++s) reachable_[s] = size[component[s]];
 }
 
-void settle_along_tree(const Channels &ch, SwitchIdx d, const std::vector<ChannelId> &next,
-                       std::vector<std::uint8_t> &hops, std::vector<SwitchIdx> &order) {
-    const std::size_t n = ch.switches();
-    std::fill(hops.begin(), hops.end(), kInfHops);
-    hops[d] = 0;
+void RouteTree::route_along_escape(SwitchIdx d, const EscapeTree &escape) {
+    const std::size_t n = ch_.switches();
+    escape.toward(d, next_);
+    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    hops_[d] = 0;
     std::vector<std::vector<SwitchIdx>> children(n);
     for (SwitchIdx s = 0; s < n; ++s)
-        if (next[s] != kNoChannel) children[ch.head(next[s])].push_back(s);
-    order.assign(1, d);
-    for (std::size_t i = 0; i < order.size(); ++i)
-        for (SwitchIdx s : children[order[i]]) {
-            hops[s] = static_cast<std::uint8_t>(std::min<unsigned>(hops[order[i]] + 1u, kInfHops - 1u));
-            order.push_back(s);
+        if (next_[s] != kNoChannel) children[ch_.head(next_[s])].push_back(s);
+    order_.assign(1, d);
+    for (std::size_t i = 0; i < order_.size(); ++i)
+        for (SwitchIdx s : children[order_[i]]) {
+            hops_[s] = static_cast<std::uint8_t>(std::min<unsigned>(hops_[order_[i]] + 1u, kInfHops - 1u));
+            order_.push_back(s);
         }
 }
 
-std::uint64_t add_tree_load(const Channels &ch, const std::vector<SwitchIdx> &order,
-                            const std::vector<ChannelId> &next, const std::vector<std::uint64_t> &sources,
-                            std::vector<std::uint64_t> &carried, std::vector<std::uint64_t> &weight) {
-    for (SwitchIdx s : order) carried[s] = sources[s];
+std::uint64_t RouteTree::add_load(const std::vector<std::uint64_t> &sources) {
+    for (SwitchIdx s : order_) carried_[s] = sources[s];
     std::uint64_t heaviest = 0;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const ChannelId c = next[*it];
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+        const ChannelId c = next_[*it];
         if (c == kNoChannel) continue;
-        weight[c] += carried[*it];
-        heaviest = std::max(heaviest, weight[c]);
-        carried[ch.head(c)] += carried[*it];
+        weight_[c] += carried_[*it];
+        heaviest = std::max(heaviest, weight_[c]);
+        carried_[ch_.head(c)] += carried_[*it];
     }
     return heaviest;
 }

@@ -1,31 +1,48 @@
-// What nue's two path searches (cdg_dijkstra, osm_cdg_dijkstra) share about their result: a
-// destination's routes form a tree of next channels toward it. Helpers to size the switches a
-// search must reach, to lay a tree out in settling order, and to put its routes' load on the
-// channel weights.
+// What nue's two path searches (cdg_dijkstra: weft's, osm_cdg_dijkstra: OpenSM's) have in common:
+// their result for one destination is a tree of next channels toward it, read the same way,
+// laid along the escape tree on an impasse, and put on the channel weights the same way.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "engines/nue/complete_cdg.hpp"
+#include "engines/nue/escape_paths.hpp"
 #include "weft/routing/tables.hpp"
 
 namespace weft::routing::engines::nue {
 
-// Per switch, how many switches its connected component holds (itself included): a search
-// that settles fewer hit an impasse rather than a switch it cannot reach at all.
-std::vector<std::uint32_t> reachable_switches(const Channels &ch);
+class RouteTree {
+  public:
+    // Results of the last route(): next channel per switch (kNoChannel at d and where
+    // unreachable), hops to d, and the switches in settling order (d first).
+    const std::vector<ChannelId> &next() const { return next_; }
+    const std::vector<std::uint8_t> &hops() const { return hops_; }
+    const std::vector<SwitchIdx> &settled() const { return order_; }
+    std::uint64_t rejected() const { return rejected_; }
 
-// Settling order along the tree `next` from d (d first, children after their parents) and each
-// switch's hops to d; switches off the tree keep kInfHops and are left out of `order`.
-void settle_along_tree(const Channels &ch, SwitchIdx d, const std::vector<ChannelId> &next,
-                       std::vector<std::uint8_t> &hops, std::vector<SwitchIdx> &order);
+    // Adds each route's load (sources per switch, carried down the tree) to the channel weights;
+    // returns the largest weight it changed (0 if none).
+    std::uint64_t add_load(const std::vector<std::uint64_t> &sources);
 
-// Adds each route's load (sources per switch, carried toward d) to the channel weights, walking
-// `order` (settling order) backwards; `carried` is scratch of one entry per switch. Returns the
-// largest weight it changed (0 if none).
-std::uint64_t add_tree_load(const Channels &ch, const std::vector<SwitchIdx> &order,
-                            const std::vector<ChannelId> &next, const std::vector<std::uint64_t> &sources,
-                            std::vector<std::uint64_t> &carried, std::vector<std::uint64_t> &weight);
+  protected:
+    RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight);
+    // An impasse's answer: the routes toward d along the escape tree, settled from d outwards
+    // (children after their parents).
+    void route_along_escape(SwitchIdx d, const EscapeTree &escape);
+
+    const Channels &ch_;
+    std::vector<std::uint64_t> &weight_;
+    std::vector<ChannelId> next_;
+    std::vector<std::uint8_t> hops_;
+    std::vector<SwitchIdx> order_;
+    // Per switch, how many switches its connected component holds: a search that settles fewer
+    // hit an impasse rather than a switch d cannot reach at all.
+    std::vector<std::uint32_t> reachable_;
+    std::uint64_t rejected_ = 0;
+
+  private:
+    std::vector<std::uint64_t> carried_;
+};
 
 }  // namespace weft::routing::engines::nue
