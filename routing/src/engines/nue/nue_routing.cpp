@@ -171,7 +171,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     std::size_t done = 0;
     const std::size_t total = 7 * dests.size() + switch_lids.size();  // at most 3 + 1 + 3 runs
     // What a layer starts from does not depend on the destination order: its central node, escape
-    // tree and the complete CDG with the escape paths marked. Built once, copied for each order.
+    // tree and the complete CDG with the escape paths marked. Built once, when a run first enters
+    // the layer (runs dropped early never need the later layers), and copied for each run.
     struct LayerStart {
         SwitchIdx root;
         EscapeTree escape;
@@ -180,6 +181,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // A partition of the destinations with its layers' starts, and the stats it reports.
     struct Plan {
         LayerPartition part;
+        std::vector<std::vector<SwitchIdx>> members;  // per layer, its destinations' switches
         std::vector<std::optional<LayerStart>> starts;
         NueStats stats;
     };
@@ -192,20 +194,24 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         plan->stats.layers_used = plan->part.used;
         const LayerPartition &pt = plan->part;
         plan->starts.resize(pt.used);
-        std::vector<std::vector<SwitchIdx>> members(pt.used);
-        for (Lid l : dests) members[pt.layer[l]].push_back(g.target(l).sw);
-        for (unsigned layer = 0; layer < pt.used; ++layer) {
-            auto &m = members[layer];
-            if (m.empty()) continue;
+        plan->members.resize(pt.used);
+        for (Lid l : dests) plan->members[pt.layer[l]].push_back(g.target(l).sw);
+        for (auto &m : plan->members) {
             std::sort(m.begin(), m.end());
             m.erase(std::unique(m.begin(), m.end()), m.end());
-            const SwitchIdx root = central_node(g, m);
-            auto &ls =
-                plan->starts[layer].emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
-            ls.cdg.reset(ls.escape.levels());
-            ls.escape.mark(m, ls.cdg);
         }
         return plan;
+    };
+    auto layer_start = [&](Plan &plan, unsigned layer) -> const LayerStart & {
+        auto &start = plan.starts[layer];
+        if (!start) {
+            const auto &m = plan.members[layer];
+            const SwitchIdx root = central_node(g, m);
+            start.emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
+            start->cdg.reset(start->escape.levels());
+            start->escape.mark(m, start->cdg);
+        }
+        return *start;
     };
     std::vector<std::unique_ptr<Plan>> plans;
     plans.push_back(make_plan(std::move(part)));
@@ -225,7 +231,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     struct OrderRun {
         NueOrder which;
         bool osm;              // OpenSM's search instead of weft's
-        const Plan *plan;      // the partition it routes with
+        Plan *plan;            // the partition it routes with (its layer starts are built on demand)
         std::vector<Lid> seq;  // the order's destinations grouped by layer, layer 0 first
         std::size_t next = 0;
         unsigned layer = 0;
@@ -236,7 +242,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::optional<CdgDijkstra> search;
         std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;
-        OrderRun(NueOrder w, bool o, const Plan &pl, const Channels &c, std::uint64_t base)
+        OrderRun(NueOrder w, bool o, Plan &pl, const Channels &c, std::uint64_t base)
             : which(w), osm(o), plan(&pl), stats(pl.stats), weight(c.size(), base) {
             if (osm)
                 osm_search.emplace(c, weight);
@@ -250,7 +256,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                                                                     {&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
     std::vector<std::unique_ptr<OrderRun>> runs;
-    auto add_runs = [&](bool osm, const Plan &plan) {
+    auto add_runs = [&](bool osm, Plan &plan) {
         for (const auto &[order, which] : orders) {
             if (osm && which != NueOrder::PortTable) continue;  // OpenSM's search: its own order
             auto &r = *runs.emplace_back(std::make_unique<OrderRun>(which, osm, plan, ch, p2));  // P^2 + load
@@ -263,14 +269,14 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // Routes r's next destination.
     auto step = [&](OrderRun &r) {
         const Lid lid = r.seq[r.next];
-        const auto &starts = r.plan->starts;
         if (!r.cdg || r.plan->part.layer[lid] != r.layer) {
             r.layer = r.plan->part.layer[lid];
-            r.stats.central_nodes.push_back(starts[r.layer]->root);
-            r.cdg.emplace(starts[r.layer]->cdg);
+            const LayerStart &start = layer_start(*r.plan, r.layer);
+            r.stats.central_nodes.push_back(start.root);
+            r.cdg.emplace(start.cdg);
         }
         const SwitchIdx d = g.target(lid).sw;
-        const EscapeTree *escape = &starts[r.layer]->escape;
+        const EscapeTree *escape = &r.plan->starts[r.layer]->escape;
         const bool own =
             r.osm ? r.osm_search->route(d, &*r.cdg, escape) : r.search->route(d, &*r.cdg, escape);
         if (!own) ++r.stats.escape_routed;
@@ -283,58 +289,53 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         ++r.next;
         if (progress && (++done % 256 == 0)) progress(done, total);
     };
-    // Nue keeps the run whose busiest channel carries the fewest routes, the earlier of equals.
-    // Loads only grow, so a run's busiest so far bounds its final one from below: always routing
-    // on with the run of the lowest bound (the earlier of equals), and dropping a run once a
-    // finished one beats its bound, keeps the same run and routes each loser only as far as
-    // needed to rule it out.
-    constexpr std::size_t kNone = ~std::size_t{0};
-    std::size_t kept = kNone;
-    auto race = [&] {
-        for (;;) {
-            std::size_t pick = kNone;
-            for (std::size_t i = 0; i < runs.size(); ++i) {
-                if (!runs[i] || runs[i]->done()) continue;
-                if (kept != kNone && (runs[i]->busiest > runs[kept]->busiest ||
-                                      (runs[i]->busiest == runs[kept]->busiest && i > kept))) {
-                    runs[i].reset();  // cannot beat the finished one any more
-                    continue;
-                }
-                if (pick == kNone || runs[i]->busiest < runs[pick]->busiest) pick = i;
-            }
-            if (pick == kNone) break;
-            OrderRun &r = *runs[pick];
-            step(r);
-            if (!r.done()) continue;
-            // Finished: it is the best so far (it was routed on only while its bound was lowest,
-            // and every other finished one already beat it or was beaten).
-            if (kept != kNone &&
-                (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
-                runs[pick].reset();
-            else {
-                if (kept != kNone) runs[kept].reset();
-                kept = pick;
-            }
-        }
-    };
-    // weft's search first. OpenSM's runs only if they could still beat it: no run's busiest
-    // channel can carry fewer routes than the minimal routes' total load spread evenly.
-    const std::uint64_t floor = even_spread(g, ch, dests, sources);
+    // The candidates, in the order that decides ties: weft's search with the three orders, OpenSM's
+    // search with its port-table order, and with METIS chosen by default (Auto) and several layers
+    // OpenSM's own partition (Debian's OpenSM has no METIS: CA LIDs dealt round-robin in
+    // port-table order) with weft's search.
     add_runs(false, *plans[0]);
-    race();
-    if (kept != kNone && runs[kept]->busiest > floor) {
-        add_runs(true, *plans[0]);
-        race();
-    }
-    // With METIS chosen by default (Auto) and several layers: OpenSM's own partition (Debian's
-    // OpenSM has no METIS: CA LIDs dealt round-robin in port-table order) with weft's search, if
-    // the METIS partition's winner could still be beaten.
-    if (partitioner == NuePartitioner::Auto && plans[0]->part.metis && kept != kNone &&
-        runs[kept]->busiest > floor) {
+    add_runs(true, *plans[0]);
+    if (partitioner == NuePartitioner::Auto && plans[0]->part.metis) {
         plans.push_back(make_plan(deal_round_robin(g, port_table, st.layers_allowed)));
         plans.back()->stats.partition_note = "OpenSM's round-robin partition balanced better than METIS";
         add_runs(false, *plans.back());
-        race();
+    }
+    // Nue keeps the run whose busiest channel carries the fewest routes, the earliest of equals.
+    // A lower bound on a run's final busiest channel: loads only grow, so its busiest so far, and
+    // no routes can load their busiest channel less than the minimal routes' total load spread
+    // evenly over the channels. All candidates race at once: always routing on with the run of
+    // the lowest bound (the earliest of equals), and dropping a run once a finished one beats its
+    // bound, keeps the same run and routes each loser only as far as needed to rule it out. With
+    // the floor in the bound, the earliest run stays ahead while it is at the floor, so a run
+    // that finishes there rules out every later one before it routes a destination.
+    const std::uint64_t floor = even_spread(g, ch, dests, sources);
+    auto bound = [&](std::size_t i) { return std::max(runs[i]->busiest, floor); };
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::size_t kept = kNone;
+    for (;;) {
+        std::size_t pick = kNone;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            if (!runs[i] || runs[i]->done()) continue;
+            if (kept != kNone &&
+                (bound(i) > runs[kept]->busiest || (bound(i) == runs[kept]->busiest && i > kept))) {
+                runs[i].reset();  // cannot beat the finished one any more
+                continue;
+            }
+            if (pick == kNone || bound(i) < bound(pick)) pick = i;
+        }
+        if (pick == kNone) break;
+        OrderRun &r = *runs[pick];
+        step(r);
+        if (!r.done()) continue;
+        // Finished: it is the best so far (it was routed on only while its bound was lowest,
+        // and every other finished one already beat it or was beaten).
+        if (kept != kNone &&
+            (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
+            runs[pick].reset();
+        else {
+            if (kept != kNone) runs[kept].reset();
+            kept = pick;
+        }
     }
     if (kept == kNone) kept = 0;  // no destinations: every order is empty
     OrderRun &win = *runs[kept];
