@@ -1,7 +1,6 @@
 #include "engines/nue/layer_partition.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "weft/routing/seeded_rng.hpp"
 
@@ -44,11 +43,20 @@ bool metis_partition(const SwitchGraph &g, const std::vector<Lid> &dests, unsign
                  ") than layers (" + std::to_string(layers) + ")";
         return false;
     }
+    std::vector<SwitchIdx> peers;
     for (SwitchIdx s = 0; s < n; ++s) {
-        std::map<SwitchIdx, idx_t> cables;  // parallel cables become one weighted edge
+        // Parallel cables become one edge weighted by their count; neighbours in index order.
+        peers.clear();
         for (const SwitchLink &l : g.links(s))
-            if (l.peer != s) ++cables[l.peer];
-        for (auto [peer, count] : cables) adjncy.push_back(static_cast<idx_t>(peer)), adjwgt.push_back(count);
+            if (l.peer != s) peers.push_back(l.peer);
+        std::sort(peers.begin(), peers.end());
+        for (std::size_t i = 0; i < peers.size();) {
+            std::size_t j = i;
+            while (j < peers.size() && peers[j] == peers[i]) ++j;
+            adjncy.push_back(static_cast<idx_t>(peers[i]));
+            adjwgt.push_back(static_cast<idx_t>(j - i));
+            i = j;
+        }
         xadj[s + 1] = static_cast<idx_t>(adjncy.size());
     }
     idx_t nv = static_cast<idx_t>(n), ncon = 1, nparts = static_cast<idx_t>(layers), cut = 0;
