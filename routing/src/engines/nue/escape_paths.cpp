@@ -1,45 +1,50 @@
 #include "engines/nue/escape_paths.hpp"
 
-#include <limits>
+#include <algorithm>
 #include <stdexcept>
 
 namespace weft::routing::engines::nue {
 
-SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members) {
-    const std::size_t n = g.size();
-    std::vector<double> between(n, 0.0), sigma(n), delta(n);
-    std::vector<std::uint64_t> distance_sum(n, 0);
-    std::vector<std::uint32_t> dist(n);
-    std::vector<std::uint8_t> member(n, 0);
-    for (SwitchIdx m : members) member[m] = 1;
-    std::vector<SwitchIdx> order;
-    constexpr std::uint32_t kFar = std::numeric_limits<std::uint32_t>::max();
-    for (SwitchIdx s : members) {
-        // BFS counting shortest paths (sigma), then dependencies accumulated in reverse BFS order
-        // with only member targets contributing.
-        std::fill(dist.begin(), dist.end(), kFar);
-        std::fill(sigma.begin(), sigma.end(), 0.0);
-        std::fill(delta.begin(), delta.end(), 0.0);
-        order.assign(1, s);
-        dist[s] = 0;
-        sigma[s] = 1;
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            const SwitchIdx v = order[i];
-            distance_sum[v] += dist[v];
-            for (const SwitchLink &l : g.links(v)) {
-                if (dist[l.peer] == kFar) dist[l.peer] = dist[v] + 1, order.push_back(l.peer);
-                if (dist[l.peer] == dist[v] + 1) sigma[l.peer] += sigma[v];
+ShortestPaths::From ShortestPaths::from(SwitchIdx s) {
+    Search &r = from_[s];
+    if (r.order.empty()) {
+        const std::size_t n = g_.size();
+        r.dist.assign(n, kFar);
+        r.sigma.assign(n, 0.0);
+        r.order.assign(1, s);
+        r.dist[s] = 0;
+        r.sigma[s] = 1;
+        for (std::size_t i = 0; i < r.order.size(); ++i) {
+            const SwitchIdx v = r.order[i];
+            for (const SwitchLink &l : g_.links(v)) {
+                if (r.dist[l.peer] == kFar) r.dist[l.peer] = r.dist[v] + 1, r.order.push_back(l.peer);
+                if (r.dist[l.peer] == r.dist[v] + 1) r.sigma[l.peer] += r.sigma[v];
             }
         }
-        for (std::size_t i = order.size(); i-- > 0;) {
-            const SwitchIdx w = order[i];
+    }
+    return {r.dist.data(), r.sigma.data(), r.order.data(), r.order.size()};
+}
+
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths) {
+    const std::size_t n = g.size();
+    std::vector<double> between(n, 0.0), delta(n);
+    std::vector<std::uint64_t> distance_sum(n, 0);
+    std::vector<std::uint8_t> member(n, 0);
+    for (SwitchIdx m : members) member[m] = 1;
+    for (SwitchIdx s : members) {
+        // Shortest paths counted from s (sigma), then dependencies accumulated in reverse BFS
+        // order with only member targets contributing.
+        const ShortestPaths::From p = paths.from(s);
+        std::fill(delta.begin(), delta.end(), 0.0);
+        for (std::size_t i = p.reached; i-- > 0;) {
+            const SwitchIdx w = p.order[i];
             const double carry = (member[w] && w != s ? 1.0 : 0.0) + delta[w];
             for (const SwitchLink &l : g.links(w))
-                if (dist[l.peer] + 1 == dist[w]) delta[l.peer] += sigma[l.peer] / sigma[w] * carry;
+                if (p.dist[l.peer] + 1 == p.dist[w]) delta[l.peer] += p.sigma[l.peer] / p.sigma[w] * carry;
             if (w != s) between[w] += delta[w];
         }
-        for (SwitchIdx v = 0; v < n; ++v)
-            if (dist[v] == kFar) distance_sum[v] += n;  // unreachable: worse than any distance
+        for (SwitchIdx v = 0; v < n; ++v)  // unreachable: worse than any distance
+            distance_sum[v] += p.dist[v] == ShortestPaths::kFar ? n : p.dist[v];
     }
     // Candidates: the convex subgraph (positive centrality: on a shortest member-member path)
     // and the members themselves.

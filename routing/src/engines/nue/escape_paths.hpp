@@ -4,18 +4,45 @@
 // destination can always fall back to them (an impasse never leaves a node unrouted).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "engines/nue/complete_cdg.hpp"
 
 namespace weft::routing::engines::nue {
 
+// Breadth-first search from a switch over the whole switch graph: hop distances, the number of
+// shortest paths to each switch and the visiting order. Every layer of every partition Nue tries
+// picks its central node from searches out of its members, and the even-spread floor searches
+// out of every destination switch: each source is searched once, on first use, and kept.
+class ShortestPaths {
+  public:
+    static constexpr std::uint32_t kFar = ~std::uint32_t{0};
+    struct From {
+        const std::uint32_t *dist;  // kFar where unreachable
+        const double *sigma;        // shortest paths from the source
+        const SwitchIdx *order;     // reached switches, source first, by distance
+        std::size_t reached;
+    };
+    explicit ShortestPaths(const SwitchGraph &g) : g_(g), from_(g.size()) {}
+    From from(SwitchIdx s);
+
+  private:
+    struct Search {
+        std::vector<std::uint32_t> dist;
+        std::vector<double> sigma;
+        std::vector<SwitchIdx> order;
+    };
+    const SwitchGraph &g_;
+    std::vector<Search> from_;  // empty until searched
+};
+
 // The central node of the layer whose destinations sit on `members` (switches): the node of the
 // convex subgraph (every shortest path between two members) with the highest betweenness
 // centrality over member pairs (Brandes' accumulation, sources and targets restricted to the
 // members). Ties and an all-zero centrality go to the smallest total distance to the members,
 // then the lowest index.
-SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members);
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths);
 
 class EscapeTree {
   public:

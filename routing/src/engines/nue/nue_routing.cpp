@@ -12,6 +12,7 @@
 
 #include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/complete_cdg.hpp"
+#include "engines/nue/escape_paths.hpp"
 #include "engines/nue/layer_partition.hpp"
 #include "engines/nue/osm_cdg_dijkstra.hpp"
 #include "engines/osm_guid_order.hpp"
@@ -44,28 +45,18 @@ unsigned layer_budget(const RoutingOptions &o, std::vector<std::string> &warning
 
 // The lowest busiest-channel load any routes toward dests can have: every switch's sources
 // travel at least the hop distance to each destination switch, over ch.size() channels.
-std::uint64_t even_spread(const SwitchGraph &g, const Channels &ch, const std::vector<Lid> &dests,
-                          const std::vector<std::uint64_t> &sources) {
+std::uint64_t even_spread(const SwitchGraph &g, const Channels &ch, ShortestPaths &paths,
+                          const std::vector<Lid> &dests, const std::vector<std::uint64_t> &sources) {
     const std::size_t n = g.size();
     if (ch.size() == 0) return 0;
     std::vector<std::uint64_t> per_switch(n, 0);  // destinations on each switch
     for (Lid l : dests) ++per_switch[g.target(l).sw];
-    std::vector<std::uint32_t> dist(n);
-    std::vector<SwitchIdx> queue;
     std::uint64_t total = 0;
-    constexpr std::uint32_t kFar = ~std::uint32_t{0};
     for (SwitchIdx d = 0; d < n; ++d) {
         if (!per_switch[d]) continue;
-        std::fill(dist.begin(), dist.end(), kFar);
-        dist[d] = 0;
-        queue.assign(1, d);
+        const ShortestPaths::From p = paths.from(d);
         std::uint64_t load = 0;  // one destination on d
-        for (std::size_t i = 0; i < queue.size(); ++i) {
-            const SwitchIdx v = queue[i];
-            load += sources[v] * dist[v];
-            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c)
-                if (dist[ch.head(c)] == kFar) dist[ch.head(c)] = dist[v] + 1, queue.push_back(ch.head(c));
-        }
+        for (std::size_t i = 0; i < p.reached; ++i) load += sources[p.order[i]] * p.dist[p.order[i]];
         total += load * per_switch[d];
     }
     return (total + ch.size() - 1) / ch.size();
@@ -203,11 +194,12 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         }
         return plan;
     };
+    ShortestPaths paths(g);  // shared by every layer's central node and the even-spread floor
     auto layer_start = [&](Plan &plan, unsigned layer) -> const LayerStart & {
         auto &start = plan.starts[layer];
         if (!start) {
             const auto &m = plan.members[layer];
-            const SwitchIdx root = central_node(g, m);
+            const SwitchIdx root = central_node(g, m, paths);
             start.emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
             start->cdg.reset(start->escape.levels());
             start->escape.mark(m, start->cdg);
@@ -320,7 +312,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // bound, keeps the same run and routes each loser only as far as needed to rule it out. With
     // the floor in the bound, the earliest run stays ahead while it is at the floor, so a run
     // that finishes there rules out every later one before it routes a destination.
-    const std::uint64_t floor = even_spread(g, ch, dests, sources);
+    const std::uint64_t floor = even_spread(g, ch, paths, dests, sources);
     auto bound = [&](std::size_t i) { return std::max(runs[i]->busiest, floor); };
     constexpr std::size_t kNone = ~std::size_t{0};
     std::size_t kept = kNone;
