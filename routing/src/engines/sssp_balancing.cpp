@@ -136,6 +136,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<SwitchIdx> bfs_buf(n);
     std::vector<std::uint32_t> cand_off_buf(n + 1);
     std::vector<Cand> cand_buf(off[n]);
+    std::vector<std::uint32_t> down_buf(off[n] + 1);  // one spare entry for the unkept write
     // Appends [p, p + count) to v (trivially copyable elements: one memmove, no zero fill).
     auto append = [](auto &v, const auto *p, std::size_t count) { v.insert(v.end(), p, p + count); };
     auto layers_of = [&](SwitchIdx d) -> Layers {
@@ -205,18 +206,23 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint32_t *hv = hop.data();
         hv[bfs[0]] = 0;
         for (std::uint32_t k = 1; k < L.inner; ++k) hv[bfs[k]] = hv[st.cand[co[k]].from] + 1;
-        const std::size_t before = st.down.size();
+        const std::uint32_t before = static_cast<std::uint32_t>(st.down.size());
         L.down_off_at = static_cast<std::uint32_t>(st.down_off.size());
         st.down_off.resize(st.down_off.size() + L.mid + 1);
-        std::uint32_t *doff = st.down_off.data() + L.down_off_at;
+        std::uint32_t *doff = st.down_off.data() + L.down_off_at, *down = down_buf.data();
+        const SwitchIdx *pv = peer_of.data();
+        std::uint32_t nd = 0;
+        // Every link is written and kept only when it leads outwards: no branch on a test that
+        // is a coin flip on most fabrics, no push_back.
         for (std::uint32_t k = 0; k < L.mid; ++k) {
             const SwitchIdx x = bfs[k];
-            doff[k] = static_cast<std::uint32_t>(st.down.size());
-            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e)
-                if (hv[peer_of[e]] == hv[x] + 1) st.down.push_back(e);
+            const std::uint32_t h1 = hv[x] + 1;
+            doff[k] = before + nd;
+            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) down[nd] = e, nd += hv[pv[e]] == h1;
         }
-        doff[L.mid] = static_cast<std::uint32_t>(st.down.size());
-        if (&st == &kept) kept_bytes += (st.down.size() - before + L.mid + 1) * 4, memo[d] = L;
+        doff[L.mid] = before + nd;
+        append(st.down, down, nd);
+        if (&st == &kept) kept_bytes += (nd + L.mid + 1) * 4, memo[d] = L;
     };
     auto view = [&](const Layers &L) {
         const LayerStore &st = *L.store;
@@ -232,6 +238,17 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                           L.inner,
                           L.mid};
     };
+    // Whether two switches share more than one link (then equal costs over one closer switch
+    // are decided by the lower link).
+    bool parallel = false;
+    {
+        std::vector<std::uint32_t> seen(n, ~std::uint32_t{0});
+        for (SwitchIdx s = 0; s < n; ++s)
+            for (std::uint32_t e = off[s]; e < off[s + 1]; ++e) {
+                parallel |= seen[peer_of[e]] == s;
+                seen[peer_of[e]] = s;
+            }
+    }
     std::vector<std::uint32_t> pos(n);       // switch -> its place in the replayed destination's bfs
     std::vector<std::uint32_t> pop_rank(n);  // inner switch -> when it left the replayed queue
     std::vector<std::uint64_t> dkey(n);      // last inner layer: cost << 32 | rank
@@ -324,13 +341,27 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const std::uint64_t *dk = dkey.data(), *wv = weight.data();
+        if (parallel) {
+            for (std::uint32_t k = first; k < L.m; ++k) {
+                const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
+                std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
+                std::uint32_t via = c->link;
+                for (++c; c < ce; ++c) {
+                    const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
+                    if (key < best || (key == best && c->link < via)) best = key, via = c->link;
+                }
+                used[bfs[k]] = via;
+            }
+            return;
+        }
+        // Without parallel links no two candidates have the same word: the least one wins.
         for (std::uint32_t k = first; k < L.m; ++k) {
             const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
             std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
             std::uint32_t via = c->link;
             for (++c; c < ce; ++c) {
                 const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
-                if (key < best || (key == best && c->link < via)) best = key, via = c->link;
+                if (key < best) best = key, via = c->link;
             }
             used[bfs[k]] = via;
         }
