@@ -18,6 +18,8 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
     head_.resize(off_[n]);
     tail_.resize(off_[n]);
     rev_.resize(off_[n]);
+    after_.resize(off_[n]);
+    before_.resize(off_[n]);
     port_.resize(off_[n]);
     for (SwitchIdx s = 0; s < n; ++s)
         for (std::uint32_t i = 0; i < g.links(s).size(); ++i) {
@@ -27,6 +29,8 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
             tail_[c] = s;
             port_[c] = l.port;
             rev_[c] = static_cast<ChannelId>(idx.at(l.peer, l.peer_port));
+            after_[c] = off_[l.peer];
+            before_[c] = off_[s];
         }
 }
 
@@ -38,6 +42,9 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
     sink_used_.assign(ch.size(), 0);
     seen_.assign(ch.size(), 0);
     stack_.resize(ch.size());
+    fwd_.resize(ch.size());
+    bwd_.resize(ch.size());
+    pool_.resize(ch.size());
     ord_.resize(ch.size());
     at_.resize(ch.size());
     reset(std::vector<std::uint32_t>(ch.switches(), 0));
@@ -66,103 +73,95 @@ void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 
-void CompleteCdg::set(ChannelId c1, ChannelId c2, bool on) {
-    const std::size_t k = c2 - ch_.begin(ch_.head(c1));
-    const std::size_t j = ch_.reverse(c1) - ch_.begin(ch_.tail(c2));
-    std::uint64_t &o = out_[std::size_t{c1} * words_ + k / 64], &i = in_[std::size_t{c2} * words_ + j / 64];
-    if (on) {
-        o |= std::uint64_t{1} << (k % 64), i |= std::uint64_t{1} << (j % 64);
-    } else {
-        o &= ~(std::uint64_t{1} << (k % 64)), i &= ~(std::uint64_t{1} << (j % 64));
-    }
-}
-
-CompleteCdg::Add CompleteCdg::try_add(ChannelId c1, ChannelId c2) {
-    if (used(c1, c2)) return Add::Present;
+template <bool kOneWord>
+CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
+    const std::size_t words = kOneWord ? 1 : words_;
     const std::uint32_t lo = ord_[c2], hi = ord_[c1];
-    if (hi < lo) {
-        set(c1, c2, true);
-        return Add::Added;
-    }
-    const std::size_t k = c2 - ch_.begin(ch_.head(c1));
-    std::uint64_t &refused = blocked_[std::size_t{c1} * words_ + k / 64];
+    const std::size_t k = c2 - ch_.after(c1);
+    std::uint64_t &refused = blocked_[std::size_t{c1} * words + k / 64];
     const std::uint64_t bit = std::uint64_t{1} << (k % 64);
     if (refused & bit) return Add::Cycle;
     if (stamp_ >= ~std::uint32_t{0} - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
     stamp_ += 2;  // stamp_ marks the forward set, stamp_ - 1 the backward one
+    const std::uint32_t fwd_mark = stamp_, back = stamp_ - 1;
+    std::uint32_t *const seen = seen_.data();
+    const std::uint32_t *const ord = ord_.data();
+    const std::uint64_t *const out = out_.data();
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
     // Each channel enters a search's stack at most once, so the stack is a plain array.
-    const std::size_t words = words_;
     ChannelId *const stack = stack_.data();
-    std::size_t top = 0;
-    fwd_.clear();
+    ChannelId *const fwd = fwd_.data();
+    std::size_t top = 0, nf = 0;
     stack[top++] = c2;
-    seen_[c2] = stamp_;
+    seen[c2] = fwd_mark;
     // Every channel x into c2's tail that c2 reaches closes a cycle with the turn x -> c2 as c1
     // would: remember those too, the search may ask about them next (Nue tries the channels
     // into one switch in turn).
-    const SwitchIdx turn_at = ch_.head(c1);
+    const ChannelId turn_from = ch_.after(c1);  // identifies head(c1): channels out of it start here
     while (top) {
         const ChannelId x = stack[--top];
-        fwd_.push_back(x);
-        const SwitchIdx at = ch_.head(x);
-        if (at == turn_at) blocked_[std::size_t{x} * words + k / 64] |= bit;
-        const ChannelId first = ch_.begin(at);
+        fwd[nf++] = x;
+        const ChannelId first = ch_.after(x);
+        if (first == turn_from) blocked_[std::size_t{x} * words + k / 64] |= bit;
         for (std::size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = out_[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
+            for (std::uint64_t bits = out[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
                 if (y == c1) {
                     refused |= bit;
                     return Add::Cycle;
                 }
-                if (seen_[y] != stamp_ && ord_[y] < hi) seen_[y] = stamp_, stack[top++] = y;
+                if (seen[y] != fwd_mark && ord[y] < hi) seen[y] = fwd_mark, stack[top++] = y;
             }
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
     // channel in both would lie on a path from c2 to c1, which the forward search would have found.
-    const std::uint32_t back = stamp_ - 1;
-    bwd_.clear();
+    const std::uint64_t *const in = in_.data();
+    ChannelId *const bwd = bwd_.data();
+    std::size_t nb = 0;
     stack[top++] = c1;
-    seen_[c1] = back;
+    seen[c1] = back;
     while (top) {
         const ChannelId x = stack[--top];
-        bwd_.push_back(x);
-        const ChannelId first = ch_.begin(ch_.tail(x));
+        bwd[nb++] = x;
+        const ChannelId first = ch_.before(x);
         for (std::size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = in_[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
+            for (std::uint64_t bits = in [std::size_t{x} * words + w]; bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
-                if (seen_[y] != back && ord_[y] > lo) seen_[y] = back, stack[top++] = y;
+                if (seen[y] != back && ord[y] > lo) seen[y] = back, stack[top++] = y;
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
-    pool_.clear();
-    const std::size_t moved = fwd_.size() + bwd_.size();
+    std::uint32_t *const pool = pool_.data();
+    const std::size_t moved = nf + nb;
     if (std::size_t{hi - lo} < moved * std::bit_width(moved)) {
         // The two sets fill much of lo..hi: one pass over those positions lists both in order,
         // and their positions sorted, for less than sorting them.
-        fwd_.clear();
-        bwd_.clear();
+        nf = nb = 0;
+        std::size_t np = 0;
         for (std::uint32_t p = lo; p <= hi; ++p) {
             const ChannelId x = at_[p];
-            if (seen_[x] == stamp_)
-                fwd_.push_back(x), pool_.push_back(p);
-            else if (seen_[x] == back)
-                bwd_.push_back(x), pool_.push_back(p);
+            if (seen[x] == fwd_mark)
+                fwd[nf++] = x, pool[np++] = p;
+            else if (seen[x] == back)
+                bwd[nb++] = x, pool[np++] = p;
         }
     } else {
-        auto by_ord = [&](ChannelId a, ChannelId b) { return ord_[a] < ord_[b]; };
-        std::sort(fwd_.begin(), fwd_.end(), by_ord);
-        std::sort(bwd_.begin(), bwd_.end(), by_ord);
-        for (ChannelId x : bwd_) pool_.push_back(ord_[x]);
-        for (ChannelId x : fwd_) pool_.push_back(ord_[x]);
-        std::sort(pool_.begin(), pool_.end());
+        auto by_ord = [ord](ChannelId a, ChannelId b) { return ord[a] < ord[b]; };
+        std::sort(fwd, fwd + nf, by_ord);
+        std::sort(bwd, bwd + nb, by_ord);
+        // Both sorted: their positions merge into one sorted list.
+        std::merge(bwd, bwd + nb, fwd, fwd + nf, stack, by_ord);
+        for (std::size_t i = 0; i < moved; ++i) pool[i] = ord[stack[i]];
     }
     std::size_t i = 0;
-    for (ChannelId x : bwd_) ord_[x] = pool_[i], at_[pool_[i]] = x, ++i;
-    for (ChannelId x : fwd_) ord_[x] = pool_[i], at_[pool_[i]] = x, ++i;
+    for (std::size_t b = 0; b < nb; ++b, ++i) ord_[bwd[b]] = pool[i], at_[pool[i]] = bwd[b];
+    for (std::size_t f = 0; f < nf; ++f, ++i) ord_[fwd[f]] = pool[i], at_[pool[i]] = fwd[f];
     set(c1, c2, true);
     return Add::Added;
 }
+
+template CompleteCdg::Add CompleteCdg::add_against_order<true>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<false>(ChannelId, ChannelId);
 
 }  // namespace weft::routing::engines::nue

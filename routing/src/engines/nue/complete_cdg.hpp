@@ -33,11 +33,15 @@ class Channels {
     ChannelId reverse(ChannelId c) const { return rev_[c]; }  // same cable, other direction
     PortNum port(ChannelId c) const { return port_[c]; }      // port of tail(c)
     std::size_t max_degree() const { return max_deg_; }
+    // begin(head(c)) and begin(tail(c)) in one load: the turns out of c and into c are numbered
+    // from these.
+    ChannelId after(ChannelId c) const { return after_[c]; }
+    ChannelId before(ChannelId c) const { return before_[c]; }
 
   private:
     std::vector<std::uint32_t> off_;
     std::vector<SwitchIdx> head_, tail_;
-    std::vector<ChannelId> rev_;
+    std::vector<ChannelId> rev_, after_, before_;
     std::vector<PortNum> port_;
     std::size_t max_deg_ = 0;
 };
@@ -54,17 +58,29 @@ class CompleteCdg {
     // the escape paths among them, add their dependencies without reordering.
     void reset(const std::vector<std::uint32_t> &level);
     bool used(ChannelId c1, ChannelId c2) const {
-        const std::size_t k = c2 - ch_.begin(ch_.head(c1));
+        const std::size_t k = c2 - ch_.after(c1);
         return (out_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
     }
     // Whether c1 -> c2 was found to close a cycle (since forget_blocked()). Refusing a turn is
     // always safe, and a search may skip it without asking try_add.
     bool blocked(ChannelId c1, ChannelId c2) const {
-        const std::size_t k = c2 - ch_.begin(ch_.head(c1));
+        const std::size_t k = c2 - ch_.after(c1);
         return (blocked_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
     }
-    // Marks c1 -> c2 used unless that closes a cycle of used dependencies.
-    Add try_add(ChannelId c1, ChannelId c2);
+    // Marks c1 -> c2 used unless that closes a cycle of used dependencies. Most calls find the
+    // turn used already or agreeing with the order: those stay inline, the rest search.
+    Add try_add(ChannelId c1, ChannelId c2) {
+        const std::size_t k = c2 - ch_.after(c1);
+        std::uint64_t &row = out_[std::size_t{c1} * words_ + k / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+        if (row & bit) return Add::Present;
+        if (ord_[c1] < ord_[c2]) {
+            row |= bit;
+            set_in(c1, c2, true);
+            return Add::Added;
+        }
+        return words_ == 1 ? add_against_order<true>(c1, c2) : add_against_order<false>(c1, c2);
+    }
     // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns known to
     // close a cycle stay blocked (OpenSM's way); forget_blocked() drops that memory.
     void remove(ChannelId c1, ChannelId c2) { set(c1, c2, false); }
@@ -75,7 +91,24 @@ class CompleteCdg {
     void mark_sink_used(ChannelId c) { sink_used_[c] = 1; }
 
   private:
-    void set(ChannelId c1, ChannelId c2, bool on);
+    void set(ChannelId c1, ChannelId c2, bool on) {
+        const std::size_t k = c2 - ch_.after(c1);
+        std::uint64_t &o = out_[std::size_t{c1} * words_ + k / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+        o = on ? o | bit : o & ~bit;
+        set_in(c1, c2, on);
+    }
+    // The in_ half of set(): c1's reverse is the j-th channel out of head(c1) = tail(c2).
+    void set_in(ChannelId c1, ChannelId c2, bool on) {
+        const std::size_t j = ch_.reverse(c1) - ch_.after(c1);
+        std::uint64_t &i = in_[std::size_t{c2} * words_ + j / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (j % 64);
+        i = on ? i | bit : i & ~bit;
+    }
+    // try_add for a turn against the order: Pearce and Kelly's bounded search and local
+    // reordering. kOneWord: every switch has at most 64 channels, so a row is one word.
+    template <bool kOneWord>
+    Add add_against_order(ChannelId c1, ChannelId c2);
     // Used dependencies as bit rows, so searches visit only the used ones: out_ row of c, bit k
     // = c -> the k-th channel out of head(c); in_ row of c, bit j = reverse(j-th channel out of
     // tail(c)) -> c.
@@ -89,6 +122,7 @@ class CompleteCdg {
     std::vector<ChannelId> at_;        // channel at each position
     std::vector<std::uint32_t> seen_;  // search stamps
     std::uint32_t stamp_ = 0;
+    // Scratch of add_against_order, one slot per channel (each set holds a channel at most once).
     std::vector<ChannelId> fwd_, bwd_, stack_;
     std::vector<std::uint32_t> pool_;
     std::vector<std::uint32_t> count_;  // reset's bucket offsets
