@@ -15,59 +15,60 @@ CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
     done_.assign(n, 0);
     refused_.assign(ch.size(), 0);
     heap_pos_.assign(n, kNotQueued);
+    heap_.resize(n);
 }
 
 void CdgDijkstra::heap_update(SwitchIdx x) {
-    const Entry e{cand_dist_[x], cand_[x], x};
+    const Entry e{key(cand_dist_[x], cand_[x]) | x};
+    Entry *const heap = heap_.data();
     std::uint32_t i = heap_pos_[x];
-    if (i == kNotQueued) i = static_cast<std::uint32_t>(heap_.size()), heap_.push_back(e);
+    if (i == kNotQueued) i = heap_size_++;
     while (i > 0) {
         const std::uint32_t up = (i - 1) / 4;
-        if (!(e < heap_[up])) break;
-        heap_[i] = heap_[up];
-        heap_pos_[heap_[i].sw] = i;
+        if (!(e.k < heap[up].k)) break;
+        heap[i] = heap[up];
+        heap_pos_[heap[i].sw()] = i;
         i = up;
     }
-    heap_[i] = e;
+    heap[i] = e;
     heap_pos_[x] = i;
 }
 
-void CdgDijkstra::sift_down(std::uint32_t i) {
-    const Entry e = heap_[i];
-    const std::uint32_t n = static_cast<std::uint32_t>(heap_.size());
+// Removes the smallest entry: the hole at the root moves down along the smallest children to a
+// leaf, then the last entry fills it and moves up (it seldom does: it came from the bottom).
+SwitchIdx CdgDijkstra::heap_pop() {
+    Entry *const heap = heap_.data();
+    const SwitchIdx top = heap[0].sw();
+    heap_pos_[top] = kNotQueued;
+    const std::uint32_t n = --heap_size_;
+    if (n == 0) return top;
+    const Entry last = heap[n];
+    std::uint32_t i = 0;
     for (;;) {
         const std::uint32_t first = 4 * i + 1;
         if (first >= n) break;
         std::uint32_t best = first;
         if (first + 4 <= n) {
-            // All four children: a two-round tournament (keys are unique, so the pairing does
-            // not change the winner).
-            const std::uint32_t a = heap_[first + 1] < heap_[first] ? first + 1 : first;
-            const std::uint32_t b = heap_[first + 3] < heap_[first + 2] ? first + 3 : first + 2;
-            best = heap_[b] < heap_[a] ? b : a;
+            const std::uint32_t a = heap[first + 1].k < heap[first].k ? first + 1 : first;
+            const std::uint32_t b = heap[first + 3].k < heap[first + 2].k ? first + 3 : first + 2;
+            best = heap[b].k < heap[a].k ? b : a;
         } else {
             for (std::uint32_t k = first + 1; k < n; ++k)
-                if (heap_[k] < heap_[best]) best = k;
+                if (heap[k].k < heap[best].k) best = k;
         }
-        if (!(heap_[best] < e)) break;
-        heap_[i] = heap_[best];
-        heap_pos_[heap_[i].sw] = i;
+        heap[i] = heap[best];
+        heap_pos_[heap[i].sw()] = i;
         i = best;
     }
-    heap_[i] = e;
-    heap_pos_[e.sw] = i;
-}
-
-SwitchIdx CdgDijkstra::heap_pop() {
-    const SwitchIdx top = heap_[0].sw;
-    heap_pos_[top] = kNotQueued;
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) {
-        heap_[0] = last;
-        heap_pos_[last.sw] = 0;
-        sift_down(0);
+    while (i > 0) {
+        const std::uint32_t up = (i - 1) / 4;
+        if (!(last.k < heap[up].k)) break;
+        heap[i] = heap[up];
+        heap_pos_[heap[i].sw()] = i;
+        i = up;
     }
+    heap[i] = last;
+    heap_pos_[last.sw()] = i;
     return top;
 }
 
@@ -118,7 +119,7 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
         }
     };
     relax_into(d);
-    while (!heap_.empty()) {
+    while (heap_size_) {
         const SwitchIdx x = heap_pop();
         const ChannelId c = cand_[x];
         const std::uint64_t dd = cand_dist_[x];

@@ -40,16 +40,17 @@ class CdgDijkstra : public RouteTree {
         return true;
     }
     // Indexed 4-ary min-heap of unsettled switches keyed by (cand_dist_, cand_): one entry per
-    // switch, updated in place, so no stale entries pile up.
+    // switch, updated in place, so no stale entries pile up. Keys are unique (a channel leaves one
+    // switch), so the pop order does not depend on the heap's shape. An entry holds its key as
+    // one 128-bit number, distance high and channel low, compared without branches.
+    __extension__ typedef unsigned __int128 Key;
+    static Key key(std::uint64_t dist, ChannelId c) { return Key{dist} << 64 | Key{c} << 32; }
     struct Entry {
-        std::uint64_t dist;
-        ChannelId ch;
-        SwitchIdx sw;
-        bool operator<(const Entry &o) const { return dist != o.dist ? dist < o.dist : ch < o.ch; }
+        Key k;  // key(dist, channel) | switch
+        SwitchIdx sw() const { return static_cast<SwitchIdx>(k); }
     };
     void heap_update(SwitchIdx x);  // insert x or move it up after its key dropped
     SwitchIdx heap_pop();
-    void sift_down(std::uint32_t i);
     std::vector<std::uint64_t> dist_, cand_dist_;
     std::vector<ChannelId> cand_;
     std::vector<std::uint32_t> done_, refused_;  // stamps: settled switch, refused channel
@@ -57,7 +58,8 @@ class CdgDijkstra : public RouteTree {
     std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
     CompleteCdg *cdg_ = nullptr;                          // of the current route()
     SwitchIdx dest_ = 0;
-    std::vector<Entry> heap_;
+    std::vector<Entry> heap_;  // the first heap_size_ entries
+    std::uint32_t heap_size_ = 0;
     std::vector<std::uint32_t> heap_pos_;  // kNotQueued when not in heap_
     static constexpr std::uint32_t kNotQueued = ~std::uint32_t{0};
 };
