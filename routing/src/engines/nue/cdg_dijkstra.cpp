@@ -4,72 +4,17 @@
 
 namespace weft::routing::engines::nue {
 namespace {
-constexpr std::uint64_t kFar = ~std::uint64_t{0};
+constexpr std::uint64_t kFar = ~std::uint64_t{0};  // no candidate: not queued
 }  // namespace
 
-CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight) : RouteTree(ch, weight) {
+CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
+    : RouteTree(ch, weight), queue_(ch.switches(), ch.size()) {
     const std::size_t n = ch.switches();
     dist_.assign(n, kFar);
     cand_dist_.assign(n, kFar);
     cand_.assign(n, kNoChannel);
     done_.assign(n, 0);
     refused_.assign(ch.size(), 0);
-    heap_pos_.assign(n, kNotQueued);
-    heap_.resize(n);
-}
-
-void CdgDijkstra::heap_update(SwitchIdx x) {
-    const Entry e{key(cand_dist_[x], cand_[x]) | x};
-    Entry *const heap = heap_.data();
-    std::uint32_t i = heap_pos_[x];
-    if (i == kNotQueued) i = heap_size_++;
-    while (i > 0) {
-        const std::uint32_t up = (i - 1) / 4;
-        if (!(e.k < heap[up].k)) break;
-        heap[i] = heap[up];
-        heap_pos_[heap[i].sw()] = i;
-        i = up;
-    }
-    heap[i] = e;
-    heap_pos_[x] = i;
-}
-
-// Removes the smallest entry: the hole at the root moves down along the smallest children to a
-// leaf, then the last entry fills it and moves up (it seldom does: it came from the bottom).
-SwitchIdx CdgDijkstra::heap_pop() {
-    Entry *const heap = heap_.data();
-    const SwitchIdx top = heap[0].sw();
-    heap_pos_[top] = kNotQueued;
-    const std::uint32_t n = --heap_size_;
-    if (n == 0) return top;
-    const Entry last = heap[n];
-    std::uint32_t i = 0;
-    for (;;) {
-        const std::uint32_t first = 4 * i + 1;
-        if (first >= n) break;
-        std::uint32_t best = first;
-        if (first + 4 <= n) {
-            const std::uint32_t a = heap[first + 1].k < heap[first].k ? first + 1 : first;
-            const std::uint32_t b = heap[first + 3].k < heap[first + 2].k ? first + 3 : first + 2;
-            best = heap[b].k < heap[a].k ? b : a;
-        } else {
-            for (std::uint32_t k = first + 1; k < n; ++k)
-                if (heap[k].k < heap[best].k) best = k;
-        }
-        heap[i] = heap[best];
-        heap_pos_[heap[i].sw()] = i;
-        i = best;
-    }
-    while (i > 0) {
-        const std::uint32_t up = (i - 1) / 4;
-        if (!(last.k < heap[up].k)) break;
-        heap[i] = heap[up];
-        heap_pos_[heap[i].sw()] = i;
-        i = up;
-    }
-    heap[i] = last;
-    heap_pos_[last.sw()] = i;
-    return top;
 }
 
 // x's cheapest channel into an already settled switch that has not been refused for x.
@@ -82,7 +27,8 @@ void CdgDijkstra::push_best_alternative(SwitchIdx x) {
         const std::uint64_t nd = dist_[v] + weight_[c];
         if (nd < cand_dist_[x] && !refuse_known_cycle(c, v)) cand_dist_[x] = nd, cand_[x] = c;
     }
-    if (cand_[x] != kNoChannel) heap_update(x);  // x was just popped: a fresh entry
+    if (cand_[x] != kNoChannel)
+        queue_.insert(SearchQueue::key(cand_dist_[x], cand_[x], x));  // x was just popped
 }
 
 bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
@@ -112,15 +58,19 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
             const ChannelId c = ch_.reverse(o);
             const std::uint64_t nd = dv + weight_[c];
             if (nd < cand_dist_[x] || (nd == cand_dist_[x] && c < cand_[x])) {
+                const SearchQueue::Key k = SearchQueue::key(nd, c, x);
+                if (cand_dist_[x] == kFar)
+                    queue_.insert(k);
+                else
+                    queue_.lower(SearchQueue::key(cand_dist_[x], cand_[x], x), k);
                 cand_dist_[x] = nd;
                 cand_[x] = c;
-                heap_update(x);
             }
         }
     };
     relax_into(d);
-    while (heap_size_) {
-        const SwitchIdx x = heap_pop();
+    while (!queue_.empty()) {
+        const SwitchIdx x = queue_.pop();
         const ChannelId c = cand_[x];
         const std::uint64_t dd = cand_dist_[x];
         const SwitchIdx v = ch_.head(c);

@@ -13,6 +13,7 @@
 #include "engines/nue/complete_cdg.hpp"
 #include "engines/nue/escape_paths.hpp"
 #include "engines/nue/route_tree.hpp"
+#include "engines/nue/search_queue.hpp"
 
 namespace weft::routing::engines::nue {
 
@@ -39,18 +40,6 @@ class CdgDijkstra : public RouteTree {
         refused_[c] = stamp_;
         return true;
     }
-    // Indexed 4-ary min-heap of unsettled switches keyed by (cand_dist_, cand_): one entry per
-    // switch, updated in place, so no stale entries pile up. Keys are unique (a channel leaves one
-    // switch), so the pop order does not depend on the heap's shape. An entry holds its key as
-    // one 128-bit number, distance high and channel low, compared without branches.
-    __extension__ typedef unsigned __int128 Key;
-    static Key key(std::uint64_t dist, ChannelId c) { return Key{dist} << 64 | Key{c} << 32; }
-    struct Entry {
-        Key k;  // key(dist, channel) | switch
-        SwitchIdx sw() const { return static_cast<SwitchIdx>(k); }
-    };
-    void heap_update(SwitchIdx x);  // insert x or move it up after its key dropped
-    SwitchIdx heap_pop();
     std::vector<std::uint64_t> dist_, cand_dist_;
     std::vector<ChannelId> cand_;
     std::vector<std::uint32_t> done_, refused_;  // stamps: settled switch, refused channel
@@ -58,10 +47,8 @@ class CdgDijkstra : public RouteTree {
     std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
     CompleteCdg *cdg_ = nullptr;                          // of the current route()
     SwitchIdx dest_ = 0;
-    std::vector<Entry> heap_;  // the first heap_size_ entries
-    std::uint32_t heap_size_ = 0;
-    std::vector<std::uint32_t> heap_pos_;  // kNotQueued when not in heap_
-    static constexpr std::uint32_t kNotQueued = ~std::uint32_t{0};
+    // Unsettled switches with a candidate (cand_dist_ below kFar), by (cand_dist_, cand_).
+    SearchQueue queue_;
 };
 
 }  // namespace weft::routing::engines::nue
