@@ -1,0 +1,127 @@
+// Nue's search internals against plain references: SearchQueue pops what a sorted set would (in
+// both of its layouts), and CompleteCdg::try_add accepts a turn exactly when no path of used
+// dependencies leads back, whatever order the turns come in.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <vector>
+
+#include "engines/nue/complete_cdg.hpp"
+#include "engines/nue/search_queue.hpp"
+#include "engines/switch_graph.hpp"
+#include "weft/routing/generators.hpp"
+
+namespace weft::routing::engines::nue {
+namespace {
+
+// Random inserts, key decreases and pops, mirrored in a std::set of keys.
+void exercise_queue(std::size_t switches, std::uint64_t seed) {
+    const std::size_t channels = 4 * switches;
+    SearchQueue q(switches, channels);
+    std::mt19937_64 rng(seed);
+    std::set<SearchQueue::Key> ref;
+    std::vector<SearchQueue::Key> current(switches, 0);  // 0: not queued
+    for (int round = 0; round < 20; ++round) {
+        std::size_t inserts = 0;
+        for (int step = 0; step < 4000; ++step) {
+            const auto x = static_cast<SwitchIdx>(rng() % switches);
+            const std::uint64_t dist = 1 + rng() % 50;  // few distances: many ties broken by channel
+            const auto c = static_cast<ChannelId>(rng() % channels);
+            const SearchQueue::Key k = SearchQueue::key(dist, c, x);
+            if (current[x] == 0 && inserts < channels) {
+                q.insert(k);
+                ref.insert(k);
+                current[x] = k;
+                ++inserts;
+            } else if (current[x] != 0 && k < current[x]) {
+                q.lower(current[x], k);
+                ref.erase(current[x]);
+                ref.insert(k);
+                current[x] = k;
+            } else if (!ref.empty() && rng() % 3 == 0) {
+                const SearchQueue::Key top = *ref.begin();
+                ref.erase(ref.begin());
+                ASSERT_EQ(q.pop(), static_cast<SwitchIdx>(top));
+                current[static_cast<SwitchIdx>(top)] = 0;
+            }
+        }
+        while (!ref.empty()) {  // drain: the next round starts empty, as a route does
+            const SearchQueue::Key top = *ref.begin();
+            ref.erase(ref.begin());
+            ASSERT_FALSE(q.empty());
+            ASSERT_EQ(q.pop(), static_cast<SwitchIdx>(top));
+            current[static_cast<SwitchIdx>(top)] = 0;
+        }
+        ASSERT_TRUE(q.empty());
+    }
+}
+
+TEST(NueSearch, SortedQueuePopsInKeyOrder) {
+    exercise_queue(40, 1);
+}
+
+TEST(NueSearch, HeapQueuePopsInKeyOrder) {
+    exercise_queue(700, 2);
+}
+
+// Whether `to` is reachable from `from` over the used dependencies (checked pair by pair).
+bool reaches(const Channels &ch, const CompleteCdg &cdg, ChannelId from, ChannelId to) {
+    std::vector<char> seen(ch.size(), 0);
+    std::vector<ChannelId> stack{from};
+    seen[from] = 1;
+    while (!stack.empty()) {
+        const ChannelId x = stack.back();
+        stack.pop_back();
+        if (x == to) return true;
+        const SwitchIdx at = ch.head(x);
+        for (ChannelId y = ch.begin(at); y < ch.end(at); ++y)
+            if (!seen[y] && cdg.used(x, y)) seen[y] = 1, stack.push_back(y);
+    }
+    return false;
+}
+
+TEST(NueSearch, TryAddRefusesExactlyTheTurnsThatCloseACycle) {
+    RandomParams p;
+    p.switches = 24;
+    p.degree = 5;
+    p.hosts = 1;
+    p.seed = 11;
+    const Fabric f = make_random_regular(p);
+    const SwitchGraph g(f);
+    const Channels ch(f, g);
+    CompleteCdg cdg(ch);
+    std::mt19937_64 rng(3);
+    std::vector<std::uint32_t> level(ch.switches());
+    for (auto &l : level) l = static_cast<std::uint32_t>(rng() % 4);
+    cdg.reset(level);
+    std::size_t added = 0, refused = 0;
+    for (int step = 0; step < 20000; ++step) {
+        const auto c1 = static_cast<ChannelId>(rng() % ch.size());
+        const SwitchIdx at = ch.head(c1);
+        const auto c2 = static_cast<ChannelId>(ch.begin(at) + rng() % (ch.end(at) - ch.begin(at)));
+        if (c2 == ch.reverse(c1)) continue;  // no turn straight back
+        const bool was_used = cdg.used(c1, c2);
+        const bool closes = !was_used && reaches(ch, cdg, c2, c1);
+        const CompleteCdg::Add r = cdg.try_add(c1, c2);
+        if (was_used) {
+            EXPECT_EQ(r, CompleteCdg::Add::Present);
+        } else if (closes) {
+            EXPECT_EQ(r, CompleteCdg::Add::Cycle);
+            EXPECT_FALSE(cdg.used(c1, c2));
+            EXPECT_TRUE(cdg.blocked(c1, c2));
+            ++refused;
+        } else {
+            EXPECT_EQ(r, CompleteCdg::Add::Added);
+            EXPECT_TRUE(cdg.used(c1, c2));
+            ++added;
+        }
+        // Now and then a used turn goes away again (as an impasse takes a destination's back).
+        if (step % 7 == 0 && cdg.used(c1, c2)) cdg.remove(c1, c2), cdg.forget_blocked();
+    }
+    EXPECT_GT(added, 100u);
+    EXPECT_GT(refused, 100u);
+}
+
+}  // namespace
+}  // namespace weft::routing::engines::nue
