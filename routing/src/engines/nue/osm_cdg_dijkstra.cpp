@@ -16,6 +16,7 @@ OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &w
     done_.assign(n, 0);
     heap_pos_.assign(n, 0);
     heap_.reserve(n);
+    later_.resize(ch.max_degree());
 }
 
 void OsmCdgDijkstra::heap_up(std::uint32_t i) {
@@ -123,18 +124,30 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
         return;
     }
     // The distance test comes first: it is the cheapest, and it also skips settled switches
-    // (their distance is at most dv, and every weight is at least 1).
+    // (their distance is at most dv, and every weight is at least 1). The first pass notes the
+    // channels the second may take: distances only drop in between, and no turn into out
+    // becomes used other than the one a relaxation adds for its own channel.
     const ChannelId out = next_[v];
-    for (int pass = 0; pass < 2; ++pass)
-        for (ChannelId o = first; o < end; ++o) {
-            const SwitchIdx x = ch_.head(o);
-            const ChannelId c = ch_.reverse(o);
-            const std::uint64_t nd = dv + weight_[c];
-            if (nd >= dist_[x]) continue;
-            const bool used = cdg_->used(c, out);
-            if (pass == 0 ? !used : (used || cdg_->blocked(c, out))) continue;
-            relax(x, c, out, nd, used);
-        }
+    ChannelId *const later = later_.data();
+    std::size_t n_later = 0;
+    for (ChannelId o = first; o < end; ++o) {
+        const SwitchIdx x = ch_.head(o);
+        const ChannelId c = ch_.reverse(o);
+        const std::uint64_t nd = dv + weight_[c];
+        if (nd >= dist_[x]) continue;
+        if (cdg_->used(c, out))
+            relax(x, c, out, nd, true);
+        else
+            later[n_later++] = o;
+    }
+    for (std::size_t i = 0; i < n_later; ++i) {
+        const ChannelId o = later[i];
+        const SwitchIdx x = ch_.head(o);
+        const ChannelId c = ch_.reverse(o);
+        const std::uint64_t nd = dv + weight_[c];
+        if (nd >= dist_[x] || cdg_->blocked(c, out)) continue;
+        relax(x, c, out, nd, false);
+    }
 }
 
 bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {

@@ -52,6 +52,7 @@ class OsmCdgDijkstra : public RouteTree {
     std::vector<std::uint64_t> dist_;
     std::vector<ChannelId> cand_;
     std::vector<std::uint8_t> fresh_;  // cand_'s turn was added for this candidate
+    std::vector<ChannelId> later_;     // relax_from's second-pass channels
     std::vector<std::uint32_t> done_;  // stamp: settled in this route
     std::uint32_t stamp_ = 0;
     CompleteCdg *cdg_ = nullptr;  // of the current route()
