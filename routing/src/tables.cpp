@@ -1,15 +1,29 @@
 #include "weft/routing/tables.hpp"
 
+#include <algorithm>
+
 namespace weft::routing {
 
-void RoutingTables::reset(const Fabric &f) {
+[[gnu::hot]] void RoutingTables::reset(const Fabric &f) {
     const std::size_t lids = std::size_t{f.max_lid()} + 1;
     // Row by row: one allocation each where a row is new (assign() of a whole row would build
-    // a prototype and copy it), none where it already has the size.
+    // a prototype and copy it), none where it already has the size. A new row is constructed
+    // filled rather than assign()ed: inline code, no out-of-line helper to fault in (see
+    // [[gnu::hot]] below).
     lft.resize(f.switch_count());
     hops.resize(f.switch_count());
-    for (auto &row : lft) row.assign(lids, kNoPort);
-    for (auto &row : hops) row.assign(lids, kInfHops);
+    for (auto &row : lft) {
+        if (row.size() == lids)
+            std::fill(row.begin(), row.end(), kNoPort);
+        else
+            row = std::vector<PortNum>(lids, kNoPort);
+    }
+    for (auto &row : hops) {
+        if (row.size() == lids)
+            std::fill(row.begin(), row.end(), kInfHops);
+        else
+            row = std::vector<std::uint8_t>(lids, kInfHops);
+    }
     path_sl.clear();
     sl2vl.clear();
     vls_used = 1;

@@ -2,6 +2,7 @@
 // matrices and LFTs, hooks it leaves out are supplied by the minhop defaults; the first engine
 // that succeeds wins; if all fail, minhop routes unless no_fallback. With LMC > 0 an engine
 // that cannot route LMC groups (ftree, lash) is passed over as OpenSM does, and says so.
+#include <optional>
 #include <stdexcept>
 
 #include "engines/engines.hpp"
@@ -17,7 +18,7 @@ std::string trim(std::string_view s) {
     return std::string(s.substr(b, e - b + 1));
 }
 
-HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
+[[gnu::hot]] HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
     // Exceptions from an engine (bad input it could not digest) count as a failed engine.
     try {
         if (!e.provides_lid_matrices() && !e.provides_fwd_tables()) {
@@ -41,12 +42,36 @@ HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTa
     return HookResult::success();
 }
 
+// One engine's turn: true when it routed (res then names it), else its reason goes to res.failures.
+[[gnu::hot]] bool attempt(std::unique_ptr<Engine> &e, const Fabric &f, RoutingContext &ctx,
+                          RoutingTables &out, ChainResult &res) {
+    const RoutingOptions &opts = ctx.options;
+    if (opts.lmc > 0 && !e->supports_lmc()) {
+        res.failures.push_back(std::string(e->name()) + ": LMC > 0 is not supported by " +
+                               std::string(e->name()) + " routing (LMC " + std::to_string(opts.lmc) + ")");
+        return false;
+    }
+    const auto r = run_engine(*e, f, ctx, out);
+    if (!r.ok) {
+        res.failures.push_back(std::string(e->name()) + ": " + r.error);
+        return false;
+    }
+    res.ok = true;
+    res.engine = out.engine;
+    res.routed_by = std::move(e);
+    return true;
+}
+
 }  // namespace
 
-ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
-                      std::function<void(std::size_t, std::size_t)> progress) {
+[[gnu::hot]] ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o,
+                                   RoutingTables &out,
+                                   std::function<void(std::size_t, std::size_t)> progress) {
     ChainResult res;
-    RoutingOptions opts = o;
+    // The caller's options, or a copy when the chain itself sets no_fallback (a copy costs a
+    // dozen containers and strings, which a small fabric's whole routing step can rival).
+    std::optional<RoutingOptions> own;
+    const RoutingOptions *use = &o;
     std::vector<std::unique_ptr<Engine>> list;
     const auto &reg = EngineRegistry::instance();
     std::size_t pos = 0;
@@ -57,7 +82,7 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
         pos = comma == std::string_view::npos ? chain.size() + 1 : comma + 1;
         if (name.empty()) continue;
         if (name == "no_fallback") {
-            opts.no_fallback = true;
+            if (!own) own.emplace(o), own->no_fallback = true, use = &*own;
             continue;
         }
         auto e = reg.make(name);
@@ -70,29 +95,13 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
     }
     if (list.empty()) list.push_back(reg.make("minhop"));  // OpenSM's default with no -R
 
+    const RoutingOptions &opts = *use;
     RoutingContext ctx{f, opts, std::move(progress)};
-    auto attempt = [&](std::unique_ptr<Engine> &e) {
-        if (opts.lmc > 0 && !e->supports_lmc()) {
-            res.failures.push_back(std::string(e->name()) + ": LMC > 0 is not supported by " +
-                                   std::string(e->name()) + " routing (LMC " + std::to_string(opts.lmc) +
-                                   ")");
-            return false;
-        }
-        const auto r = run_engine(*e, f, ctx, out);
-        if (!r.ok) {
-            res.failures.push_back(std::string(e->name()) + ": " + r.error);
-            return false;
-        }
-        res.ok = true;
-        res.engine = out.engine;
-        res.routed_by = std::move(e);
-        return true;
-    };
     for (auto &e : list)
-        if (attempt(e)) return res;
+        if (attempt(e, f, ctx, out, res)) return res;
     if (!opts.no_fallback) {
         auto fallback = reg.make("minhop");
-        if (attempt(fallback)) return res;
+        if (attempt(fallback, f, ctx, out, res)) return res;
     }
     res.error = opts.no_fallback ? "no routing engine could route the fabric (no_fallback set)"
                                  : "no routing engine could route the fabric";

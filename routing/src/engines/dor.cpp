@@ -45,8 +45,8 @@ void note_forwarded(std::vector<FarEnd> &used, SwitchIdx sw, PortNum port) {
 }
 
 // switch_hops: the switch-level hops toward each destination switch if known, else read from t.hops.
-void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
-                    const SwitchHops *switch_hops) {
+[[gnu::hot]] void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o,
+                                 RoutingTables &t, const SwitchHops *switch_hops) {
     const std::size_t n = g.size();
     const auto order = route_order(f, g);
     if (is_plain_order(o, order)) {
@@ -145,12 +145,12 @@ void build_dor_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
 
 class Dor final : public Engine {
   public:
-    std::string_view name() const override { return "dor"; }
+    [[gnu::hot]] std::string_view name() const override { return "dor"; }
     // dor's hop matrices are minhop's; building them here lets the LFT step reuse the switch
     // graph and the switch hop matrix of the same run.
-    bool provides_lid_matrices() const override { return true; }
-    bool provides_fwd_tables() const override { return true; }
-    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
+    [[gnu::hot]] bool provides_lid_matrices() const override { return true; }
+    [[gnu::hot]] bool provides_fwd_tables() const override { return true; }
+    [[gnu::hot]] HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
         graph_.reset();
         graph_of_ = nullptr;
         hops_ = {};
@@ -160,16 +160,12 @@ class Dor final : public Engine {
         }
         graph_.emplace(ctx.fabric);
         graph_of_ = &ctx.fabric;
-        const HopMatrix m = switch_min_hops(*graph_);
+        HopMatrix m = switch_min_hops(*graph_, switch_hops_stride(graph_->size()));
         fill_lid_hops(*graph_, m, t);
-        hops_.n = m.n;
-        hops_.stride = (m.n + 15) / 16 * 16;
-        hops_.v.assign(hops_.n * hops_.stride, kInfHops);
-        for (std::size_t x = 0; x < m.n; ++x)
-            std::copy_n(m.v.data() + x * m.n, m.n, hops_.v.data() + x * hops_.stride);
+        hops_ = switch_hops_of(std::move(m));
         return HookResult::success();
     }
-    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+    [[gnu::hot]] HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
         std::optional<SwitchGraph> own;
         const bool reuse = graph_of_ == &ctx.fabric;
         if (!reuse) own.emplace(ctx.fabric);
@@ -191,7 +187,7 @@ class Dor final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_dor() {
+[[gnu::hot]] std::unique_ptr<Engine> make_dor() {
     return std::make_unique<Dor>();
 }
 

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <map>
 
 namespace weft::routing::engines {
 namespace {
@@ -45,42 +43,49 @@ struct SwName {
     SwitchIdx s;
 };
 
-void put(std::string &out, const char *x) {
+[[gnu::hot]] void put(std::string &out, const char *x) {
     out += x;
 }
-void put(std::string &out, const std::string &x) {
+[[gnu::hot]] void put(std::string &out, const std::string &x) {
     out += x;
 }
-void put(std::string &out, unsigned v) {
+[[gnu::hot]] void put(std::string &out, unsigned v) {
+    // Digits by hand: std::to_chars/to_string call an out-of-line helper (another text page).
     char buf[12];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
+    char *p = buf + sizeof buf;
+    do *--p = static_cast<char>('0' + v % 10), v /= 10;
+    while (v);
+    out.append(p, buf + sizeof buf);
 }
-void put(std::string &out, SwName n) {
+[[gnu::hot]] void put(std::string &out, SwName n) {
     // "switch 'desc' (0x%016llx)", without snprintf (a few hundred instructions a call).
     const Node &node = n.f.node(n.f.switch_node(n.s));
     out += "switch '";
     out += node.desc;
-    out += "' (0x";
-    for (int shift = 60; shift >= 0; shift -= 4) out += "0123456789abcdef"[(node.guid >> shift) & 0xF];
-    out += ')';
+    char hex[22] = {'\'', ' ', '(', '0', 'x'};
+    for (int i = 0; i < 16; ++i) hex[5 + i] = "0123456789abcdef"[(node.guid >> (60 - 4 * i)) & 0xF];
+    hex[21] = ')';
+    out.append(hex, sizeof hex);
 }
 
 template <class... Piece>
-std::string line(const Piece &...piece) {
+[[gnu::hot]] std::string line(const Piece &...piece) {
     std::string out;
     out.reserve(256);
     (put(out, piece), ...);
     return out;
 }
 
-std::string sw_name(const Fabric &f, SwitchIdx s) {
+[[gnu::hot]] std::string sw_name(const Fabric &f, SwitchIdx s) {
     return line(SwName{f, s});
 }
 
-std::string port_list(const std::vector<PortNum> &ports) {
+[[gnu::hot]] std::string port_list(const std::vector<PortNum> &ports) {
     std::string s = "{";
-    for (std::size_t i = 0; i < ports.size(); ++i) s += (i ? "," : "") + std::to_string(ports[i]);
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+        if (i) s += ',';
+        put(s, unsigned{ports[i]});
+    }
     return s + "}";
 }
 
@@ -93,7 +98,7 @@ struct Cable {
 
 }  // namespace
 
-DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
+[[gnu::hot]] DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
     DorCabling out;
     const std::size_t n = g.size();
     std::vector<Cable> cables;
@@ -104,12 +109,15 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             if (s < l.peer) cables.push_back({s, l.port, l.peer, l.peer_port});
         }
     constexpr std::size_t kMaxProblems = 8;
-    std::size_t more = 0;
+    std::size_t kept = 0, more = 0;
+    // Room for every line up front and cut to length at the end: push_back's out-of-line growth
+    // would be one more text page for a fresh process to fault in (see [[gnu::hot]]).
+    out.problems = std::vector<std::string>(kMaxProblems + 1);
     // what() formats the line only when it is kept: on a fabric that is not a mesh nearly every
     // switch breaks the picture, and naming switches costs more than routing them.
-    auto problem = [&](auto &&what) {
-        if (out.problems.size() < kMaxProblems)
-            out.problems.push_back(what());
+    auto problem = [&](auto &&what) __attribute__((hot)) {
+        if (kept < kMaxProblems)
+            out.problems[kept++] = what();
         else
             ++more;
     };
@@ -122,7 +130,7 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             continue;
         }
         if (!cls.join(c.pa, c.pb, true))
-            problem([&] {
+            problem([&]() __attribute__((hot)) {
                 return line(SwName{f, c.a}, " port ", unsigned{c.pa}, " -> ", SwName{f, c.b}, " port ",
                             unsigned{c.pb}, ": elsewhere ports ", unsigned{c.pa}, " and ", unsigned{c.pb},
                             " point the same way along their dimension");
@@ -134,7 +142,7 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         for (std::size_t i = 0; i < links.size(); ++i)
             for (std::size_t j = i + 1; j < links.size(); ++j)
                 if (links[i].peer == links[j].peer && !cls.join(links[i].port, links[j].port, false))
-                    problem([&] {
+                    problem([&]() __attribute__((hot)) {
                         return line(SwName{f, s}, " ports ", unsigned{links[i].port}, " and ",
                                     unsigned{links[j].port}, " both lead to ", SwName{f, links[i].peer},
                                     " but elsewhere point opposite ways along their dimension");
@@ -142,38 +150,52 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
     }
 
     // Classes: their ports, and whether they are hypercube (same port both ends) or mesh pairs.
-    std::map<PortNum, std::vector<PortNum>> members;
+    // Each class by its root, in root order; its ports in port order.
+    std::array<PortNum, 256> root_of{};
+    std::array<bool, 256> is_root{};
     for (unsigned p = 1; p < 255; ++p)
-        if (used[p]) members[cls.find(static_cast<PortNum>(p)).first].push_back(static_cast<PortNum>(p));
+        if (used[p]) {
+            root_of[p] = cls.find(static_cast<PortNum>(p)).first;
+            is_root[root_of[p]] = true;
+        }
+    auto ports_of = [&](PortNum root) {
+        std::vector<PortNum> ports;
+        for (unsigned p = 1; p < 255; ++p)
+            if (used[p] && root_of[p] == root) ports.push_back(static_cast<PortNum>(p));
+        return ports;
+    };
+    std::vector<PortNum> roots;
+    for (unsigned r = 0; r < 256; ++r)
+        if (is_root[r]) roots.push_back(static_cast<PortNum>(r));
     std::array<bool, 256> has_self{}, has_pair{};  // by class root
     for (const Cable &c : cables) {
         const PortNum r = cls.find(c.pa).first;
         (c.pa == c.pb ? has_self : has_pair)[r] = true;
     }
-    for (const auto &[root, ports] : members)
+    for (const PortNum root : roots)
         if (has_self[root] && has_pair[root]) {
             for (const Cable &c : cables)
                 if (c.pa == c.pb && cls.find(c.pa).first == root) {
-                    problem([&] {
+                    problem([&]() __attribute__((hot)) {
                         return line(
                             SwName{f, c.a}, " port ", unsigned{c.pa}, " -> ", SwName{f, c.b}, " port ",
                             unsigned{c.pb},
                             ": a hypercube-style cable (same port at both ends) in the dimension of ports ",
-                            port_list(ports), ", whose other cables pair different ports");
+                            port_list(ports_of(root)), ", whose other cables pair different ports");
                     });
                     break;
                 }
         }
-    out.dimensions = static_cast<unsigned>(members.size());
+    out.dimensions = static_cast<unsigned>(roots.size());
 
     // One neighbour per dimension and direction at each switch; lower dimensions on lower ports.
     std::array<unsigned, 256> rank{};  // class root -> order of its lowest port
     {
+        // Ports ascending: a class is ranked when its lowest port comes up.
         unsigned r = 0;
-        std::vector<std::pair<PortNum, PortNum>> by_low;
-        for (const auto &[root, ports] : members) by_low.emplace_back(ports.front(), root);
-        std::sort(by_low.begin(), by_low.end());
-        for (const auto &[low, root] : by_low) rank[root] = r++;
+        std::array<bool, 256> ranked{};
+        for (unsigned p = 1; p < 255; ++p)
+            if (used[p] && !ranked[root_of[p]]) ranked[root_of[p]] = true, rank[root_of[p]] = r++;
     }
     struct AtSwitch {
         PortNum lo = 255, hi = 0;
@@ -181,9 +203,9 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
         PortNum peer_port[2] = {0, 0};
     };
     // plus[r * n + s]: the "+" neighbour of s along the class of rank r.
-    std::vector<SwitchIdx> plus(members.size() * n, kNoSwitch);
-    std::vector<AtSwitch> at(members.size());  // by class rank, for the switch at hand
-    std::vector<bool> seen(members.size());
+    std::vector<SwitchIdx> plus(roots.size() * n, kNoSwitch);
+    std::vector<AtSwitch> at(roots.size());  // by class rank, for the switch at hand
+    std::vector<bool> seen(roots.size());
     for (SwitchIdx s = 0; s < n; ++s) {
         std::fill(at.begin(), at.end(), AtSwitch{});
         std::fill(seen.begin(), seen.end(), false);
@@ -198,7 +220,7 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
                 a.peer[side] = l.peer, a.peer_port[side] = l.port;
                 if (side == 0 && has_pair[root]) plus[r * n + s] = l.peer;
             } else if (a.peer[side] != l.peer) {
-                problem([&] {
+                problem([&]() __attribute__((hot)) {
                     return line(SwName{f, s}, " ports ", unsigned{a.peer_port[side]}, " and ",
                                 unsigned{l.port},
                                 " point the same way along one dimension but lead to different switches, ",
@@ -211,7 +233,7 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             if (!seen[r]) continue;
             const AtSwitch &a = at[r];
             if (prev && prev->hi > a.lo)
-                problem([&] {
+                problem([&]() __attribute__((hot)) {
                     return line(
                         SwName{f, s}, " port ", unsigned{prev->hi}, " is above port ", unsigned{a.lo},
                         ", which belongs to a higher dimension: dor takes the lowest min-hop port, so "
@@ -220,12 +242,15 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             prev = &a;
         }
     }
-    if (more) out.problems.push_back("... and " + std::to_string(more) + " more");
+    if (more) out.problems[kept++] = line("... and ", static_cast<unsigned>(more), " more");
+    out.problems.erase(out.problems.begin() + static_cast<std::ptrdiff_t>(kept), out.problems.end());
 
     // Rings: following "+" along a mesh dimension comes back to where it started.
     std::vector<std::uint8_t> state;  // 0 new, 1 on the current walk, 2 done
     std::vector<SwitchIdx> walk;
-    for (const auto &[root, ports] : members) {
+    std::size_t rings = 0;
+    out.rings = std::vector<std::string>(roots.size());  // at most one per class; cut below
+    for (const PortNum root : roots) {
         if (!has_pair[root]) continue;
         const SwitchIdx *const next = plus.data() + std::size_t{rank[root]} * n;
         state.assign(n, 0);
@@ -235,17 +260,18 @@ DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
             while (s != kNoSwitch && state[s] == 0) state[s] = 1, walk.push_back(s), s = next[s];
             if (s != kNoSwitch && state[s] == 1) {
                 const auto it = std::find(walk.begin(), walk.end(), s);
-                out.rings.push_back(
-                    "ports " + port_list(ports) + " close a ring of " + std::to_string(walk.end() - it) +
-                    " switches through " + sw_name(f, s) +
-                    " (a torus dimension): dimension order alone does not keep rings free of " +
-                    "credit loops; lash or torus-2QoS route tori without them");
+                out.rings[rings++] =
+                    ("ports " + port_list(ports_of(root)) + " close a ring of " +
+                     line(static_cast<unsigned>(walk.end() - it)) + " switches through " + sw_name(f, s) +
+                     " (a torus dimension): dimension order alone does not keep rings free of " +
+                     "credit loops; lash or torus-2QoS route tori without them");
                 for (SwitchIdx w : walk) state[w] = 2;
                 break;
             }
             for (SwitchIdx w : walk) state[w] = 2;
         }
     }
+    out.rings.erase(out.rings.begin() + static_cast<std::ptrdiff_t>(rings), out.rings.end());
     return out;
 }
 

@@ -9,6 +9,40 @@ namespace weft::routing::engines {
 
 namespace {
 
+// Sorts v by a strict total order (so the result is std::sort's). Here rather than std::sort
+// because this code sits with the rest of the routing step ([[gnu::hot]]), while std::sort's
+// out-of-line instantiation lands elsewhere in the binary: one more text page for a fresh
+// process to fault in, which costs more than sorting a small fabric's switches. Insertion sort
+// on runs of 16, then bottom-up merges through a buffer.
+template <class T, class Less>
+[[gnu::hot]] void sort_total(std::vector<T> &v, Less less) {
+    const std::size_t n = v.size();
+    constexpr std::size_t kRun = 16;
+    for (std::size_t b = 0; b < n; b += kRun) {
+        const std::size_t e = std::min(n, b + kRun);
+        for (std::size_t i = b + 1; i < e; ++i) {
+            const T x = v[i];
+            std::size_t j = i;
+            for (; j > b && less(x, v[j - 1]); --j) v[j] = v[j - 1];
+            v[j] = x;
+        }
+    }
+    if (n <= kRun) return;
+    std::vector<T> buf(n);
+    T *src = v.data(), *dst = buf.data();
+    for (std::size_t w = kRun; w < n; w *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * w) {
+            const std::size_t mid = std::min(n, lo + w), hi = std::min(n, lo + 2 * w);
+            std::size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = less(src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        std::swap(src, dst);
+    }
+    if (src != v.data()) std::copy(src, src + n, v.data());
+}
+
 // The default order with the entries of the listed port GUIDs moved to the front, in list order.
 std::vector<RouteOrderEntry> listed_first(const Fabric &f, std::vector<RouteOrderEntry> order,
                                           const std::vector<Guid> &first) {
@@ -32,8 +66,8 @@ std::vector<RouteOrderEntry> listed_first(const Fabric &f, std::vector<RouteOrde
 
 }  // namespace
 
-std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
-                                         const std::vector<Guid> &first) {
+[[gnu::hot]] std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
+                                                      const std::vector<Guid> &first) {
     // OpenSM: end ports of the switches with the most end ports first (switches in its switch
     // table's order within equal counts: a stable sort), each switch's ports in port order; then
     // every other LID owner in its port table's order. Both tables are GUID maps walked in
@@ -47,8 +81,8 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
     std::vector<Key> keys(n);
     for (SwitchIdx s = 0; s < n; ++s)
         keys[s] = {g.end_ports(s), osm_table_key(f.node(f.switch_node(s)).guid), s};
-    // std::sort with the index as the last key: the stable order without stable_sort's buffer.
-    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+    // The index as the last key: the stable order from a plain sort.
+    sort_total(keys, [](const Key &a, const Key &b) {
         if (a.end_ports != b.end_ports) return a.end_ports > b.end_ports;
         if (a.guid != b.guid) return a.guid < b.guid;
         return a.s < b.s;
@@ -83,14 +117,14 @@ std::vector<RouteOrderEntry> route_order(const Fabric &f, const SwitchGraph &g,
         rest.push_back({osm_table_key(guid), {l, 1u << x.lmc}});
     }
     // Entries were added by LID, so the base LID is the stable tie-break.
-    std::sort(rest.begin(), rest.end(), [](const Rest &a, const Rest &b) {
+    sort_total(rest, [](const Rest &a, const Rest &b) {
         return a.guid != b.guid ? a.guid < b.guid : a.e.base < b.e.base;
     });
     for (const Rest &r : rest) order.push_back(r.e);
     return first.empty() ? order : listed_first(f, std::move(order), first);
 }
 
-SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t) {
+[[gnu::hot]] SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t) {
     SwitchHops h;
     const std::size_t n = g.size();
     h.n = n;

@@ -126,15 +126,17 @@ struct RouteStep {
 };
 
 // The route order's LIDs that land on a switch, as RouteSteps.
-inline std::vector<RouteStep> route_steps(const SwitchGraph &g, const RoutingOptions &o,
-                                          const std::vector<RouteOrderEntry> &order) {
-    std::vector<RouteStep> steps;
-    steps.reserve(order.size());
+[[gnu::hot]] inline std::vector<RouteStep> route_steps(const SwitchGraph &g, const RoutingOptions &o,
+                                                       const std::vector<RouteOrderEntry> &order) {
+    // Sized up front and cut to length: inline code only (see assign_filled).
+    std::vector<RouteStep> steps(order.size());
+    std::size_t k = 0;
     for (const RouteOrderEntry &e : order) {
         const LidTarget &tg = g.target(e.base);
         if (tg.sw == kNoSwitch) continue;
-        steps.push_back({e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)});
+        steps[k++] = {e.base, tg.sw, tg.port, !(tg.is_switch && !o.port_profile_switch_nodes)};
     }
+    steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(k), steps.end());
     return steps;
 }
 
@@ -149,8 +151,9 @@ struct DestCands {
 // build_equalized_lfts for LMC 0 without a port search order: the same choices, with the route
 // order resolved once for all switches instead of per switch and LID.
 template <class Allowed>
-void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
-                      const std::vector<RouteOrderEntry> &order, Allowed &&allowed) {
+[[gnu::hot]] void build_plain_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o,
+                                   RoutingTables &t, const std::vector<RouteOrderEntry> &order,
+                                   Allowed &&allowed) {
     const std::size_t n = g.size();
     const std::vector<RouteStep> steps = route_steps(g, o, order);
     // Raw pointers in the loop: byte stores (LFT entries) may alias a vector's own pointers,
@@ -222,9 +225,9 @@ class CandRows {
 
     void start(std::size_t switches, std::size_t links) {
         width_ = (std::max<std::size_t>(4, links + 1) + 3) / 4 * 4;
-        port_.assign(switches * width_, kNoPort);
-        len_.assign(switches, 0);
-        how_.resize(switches);
+        assign_filled(port_, switches * width_, kNoPort);
+        assign_filled(len_, switches, std::uint8_t{0});
+        assign_filled(how_, switches, std::uint16_t{0});
     }
     // Appends `port` to every row d with ok[d] == 1 (ok[d] is 0 or 1). Branch-free: the port is
     // stored at the row's end either way and only kept by the length; seal() clears the last one.
@@ -239,11 +242,18 @@ class CandRows {
     }
     // Row d = the port of links[first[d]] alone (none where first[d] is 0xFF).
     void put_single(const std::uint8_t *first, std::span<const SwitchLink> links) {
-        for (std::size_t d = 0; d < len_.size(); ++d) {
+        // Raw pointers: the byte stores would otherwise make the compiler reload the members.
+        PortNum *const p = port_.data();
+        std::uint8_t *const len = len_.data();
+        std::uint16_t *const how = how_.data();
+        const SwitchLink *const l = links.data();
+        const std::size_t w = width_, n = len_.size();
+        for (std::size_t d = 0; d < n; ++d) {
             const bool any = first[d] != 0xFF;
-            port_[d * width_] = any ? links[first[d]].port : kNoPort;
-            len_[d] = any ? 1 : 0;
-            how_[d] = any ? port_[d * width_] : kNone;
+            const PortNum port = any ? l[first[d]].port : kNoPort;
+            p[d * w] = port;
+            len[d] = any ? 1 : 0;
+            how[d] = any ? port : kNone;
         }
     }
     // Every row from the links' ok rows (okm[k * stride + d] is 1 where link k may carry
@@ -252,16 +262,18 @@ class CandRows {
                      const std::uint8_t *one, std::span<const SwitchLink> links) {
         PortNum *const p = port_.data();
         std::uint8_t *const len = len_.data();
+        std::uint16_t *const how = how_.data();
         const std::size_t w = width_, n = len_.size(), nl = links.size();
         for (std::size_t d = 0; d < n; ++d) {
             PortNum *const row = p + d * w;
             len[d] = cnt[d];
             if (cnt[d] <= 1) {
-                row[0] = cnt[d] ? links[one[d]].port : kNoPort;
-                how_[d] = cnt[d] ? row[0] : kNone;
+                const PortNum port = cnt[d] ? links[one[d]].port : kNoPort;
+                row[0] = port;
+                how[d] = cnt[d] ? port : kNone;
                 continue;
             }
-            how_[d] = kPick;
+            how[d] = kPick;
             // Branch-free: each port is stored at the row's end and kept only when allowed; the
             // last store past the end is cleared after (rows are wider than the link count).
             unsigned k_len = 0;
@@ -274,15 +286,23 @@ class CandRows {
     }
     // Ends the rows append() built.
     void seal() {
-        for (std::size_t d = 0; d < len_.size(); ++d) {
-            port_[d * width_ + len_[d]] = kNoPort;
-            how_[d] = len_[d] == 0 ? kNone : len_[d] == 1 ? port_[d * width_] : kPick;
+        PortNum *const p = port_.data();
+        const std::uint8_t *const len = len_.data();
+        std::uint16_t *const how = how_.data();
+        const std::size_t w = width_, n = len_.size();
+        for (std::size_t d = 0; d < n; ++d) {
+            p[d * w + len[d]] = kNoPort;
+            how[d] = len[d] == 0 ? kNone : len[d] == 1 ? p[d * w] : kPick;
         }
     }
     // Every row's first candidate alone (no port equalization).
     void first_only() {
-        for (std::size_t d = 0; d < len_.size(); ++d)
-            if (len_[d] > 1) how_[d] = port_[d * width_];
+        const PortNum *const p = port_.data();
+        const std::uint8_t *const len = len_.data();
+        std::uint16_t *const how = how_.data();
+        const std::size_t w = width_, n = len_.size();
+        for (std::size_t d = 0; d < n; ++d)
+            if (len[d] > 1) how[d] = p[d * w];
     }
     const PortNum *row(SwitchIdx d) const { return port_.data() + d * width_; }
     const std::uint8_t *lens() const { return len_.data(); }
@@ -328,6 +348,18 @@ struct SwitchHops {
     const std::uint8_t *row(SwitchIdx x) const { return v.data() + std::size_t{x} * stride; }
 };
 SwitchHops switch_hops_from_lids(const SwitchGraph &g, const RoutingTables &t);
+// Row stride of a SwitchHops for n switches.
+inline std::size_t switch_hops_stride(std::size_t n) {
+    return (n + 15) / 16 * 16;
+}
+// A switch hop matrix built with switch_hops_stride rows as SwitchHops, without a copy.
+inline SwitchHops switch_hops_of(HopMatrix &&m) {
+    SwitchHops h;
+    h.n = m.n;
+    h.stride = m.stride;
+    h.v = std::move(m.v);
+    return h;
+}
 
 // ok[d] = 1 where the far switch (row `there`) is one hop closer to d than this one (`here`),
 // for d < stride (a multiple of 16).
@@ -350,8 +382,9 @@ inline void min_hop_row(const std::uint8_t *here, const std::uint8_t *there, std
 // switch are known before the route order is walked and the walk picks ports without branching
 // on loads. equalize = false takes the first candidate (dor's --no_port_equalization).
 template <class OkRow>
-void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
-                    const std::vector<RouteOrderEntry> &order, CandRule rule, bool equalize, OkRow &&ok_row) {
+[[gnu::hot]] void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o,
+                                 RoutingTables &t, const std::vector<RouteOrderEntry> &order, CandRule rule,
+                                 bool equalize, OkRow &&ok_row) {
     const std::size_t n = g.size();
     const std::vector<RouteStep> steps = route_steps(g, o, order);
     const bool any_ignored = !o.ignore_ports.empty() || !o.ignore_guids.empty();
@@ -369,7 +402,9 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
         if (rule == CandRule::all_allowed) {
             // Each link's ok row, and per destination how many links are allowed and (where it
             // is one) which, 16 destinations at a time; then the rows from those columns.
-            if (okm.size() < links.size() * stride) okm.resize(links.size() * stride, 0);
+            // A bigger buffer starts zeroed, as resize() would leave it; each row used is
+            // rewritten by ok_row before it is read.
+            if (okm.size() < links.size() * stride) okm = std::vector<std::uint8_t>(links.size() * stride);
             std::fill(cnt.begin(), cnt.end(), std::uint8_t{0});
             std::fill(one.begin(), one.end(), std::uint8_t{0});
             for (std::size_t k = 0; k < links.size(); ++k) {
@@ -390,7 +425,7 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
             rows.put_columns(okm.data(), stride, cnt.data(), one.data(), links);
         } else {
             // Links by neighbour: nb[k] = the first link to the same switch as link k.
-            nb.resize(links.size());
+            assign_filled(nb, links.size(), std::uint8_t{0});
             bool parallel = false;
             for (std::size_t k = 0; k < links.size(); ++k) {
                 std::size_t j = 0;
@@ -493,8 +528,8 @@ void build_row_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions 
 // allowed(s, link, lid): may switch s send `lid` over `link`? Asked once per (s, destination
 // switch) with a representative LID, so it must depend on the destination switch only.
 template <class Allowed>
-void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
-                          Allowed &&allowed) {
+[[gnu::hot]] void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o,
+                                       RoutingTables &t, Allowed &&allowed) {
     const auto order = route_order(f, g, o.guid_routing_order);
     if (is_plain_order(o, order)) return build_plain_lfts(f, g, o, t, order, allowed);
     build_equalized_lfts(f, g, o, t, order, allowed);
@@ -502,8 +537,8 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
 
 // The same with ok_row (see build_row_lfts) for the common case: the same tables, faster.
 template <class Allowed, class OkRow>
-void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
-                          Allowed &&allowed, OkRow &&ok_row) {
+[[gnu::hot]] void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o,
+                                       RoutingTables &t, Allowed &&allowed, OkRow &&ok_row) {
     const auto order = route_order(f, g, o.guid_routing_order);
     if (is_plain_order(o, order))
         return build_row_lfts(f, g, o, t, order, CandRule::all_allowed, true, ok_row);
@@ -512,8 +547,9 @@ void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOp
 
 // The general case (LMC, port search order) in a given route order.
 template <class Allowed>
-void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, RoutingTables &t,
-                          const std::vector<RouteOrderEntry> &order, Allowed &&allowed) {
+[[gnu::hot]] void build_equalized_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o,
+                                       RoutingTables &t, const std::vector<RouteOrderEntry> &order,
+                                       Allowed &&allowed) {
     const std::size_t n = g.size();
     std::uint32_t max_count = 1;
     for (const auto &e : order) max_count = std::max(max_count, e.count);

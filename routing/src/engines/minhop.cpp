@@ -9,7 +9,7 @@
 
 namespace weft::routing {
 
-void build_minhop_matrices(const Fabric &f, RoutingTables &t) {
+[[gnu::hot]] void build_minhop_matrices(const Fabric &f, RoutingTables &t) {
     t.reset(f);
     const engines::SwitchGraph g(f);
     engines::fill_lid_hops(g, engines::switch_min_hops(g), t);
@@ -67,8 +67,8 @@ void build_minhop_matrices(const Fabric &f, const RoutingOptions &o, RoutingTabl
 namespace {
 
 // Unweighted LFTs from t.hops, given the switch-level hops toward each destination switch.
-void unweighted_lfts(const Fabric &f, const engines::SwitchGraph &g, const engines::SwitchHops &h,
-                     const RoutingOptions &o, RoutingTables &t) {
+[[gnu::hot]] void unweighted_lfts(const Fabric &f, const engines::SwitchGraph &g,
+                                  const engines::SwitchHops &h, const RoutingOptions &o, RoutingTables &t) {
     engines::build_equalized_lfts(
         f, g, o, t,
         [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
@@ -82,7 +82,7 @@ void unweighted_lfts(const Fabric &f, const engines::SwitchGraph &g, const engin
 
 }  // namespace
 
-void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+[[gnu::hot]] void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     const engines::SwitchGraph g(f);
     const auto w = port_weights(f, o);
     for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
@@ -140,7 +140,7 @@ void hops_from_lfts(const Fabric &f, RoutingTables &t) {
 
 namespace engines {
 
-void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+[[gnu::hot]] void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     if (!o.hop_weights.empty()) {
         build_minhop_matrices(f, o, t);
         return build_minhop_lfts(f, o, t);
@@ -151,26 +151,21 @@ void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables
     // t.reset leaves every LFT entry kNoPort, as the LFT step expects.
     t.reset(f);
     const SwitchGraph g(f);
-    const HopMatrix m = switch_min_hops(g);
+    HopMatrix m = switch_min_hops(g, switch_hops_stride(g.size()));
     fill_lid_hops(g, m, t);
-    SwitchHops h;
-    h.n = m.n;
-    h.stride = (m.n + 15) / 16 * 16;
-    h.v.assign(h.n * h.stride, kInfHops);
-    for (std::size_t x = 0; x < h.n; ++x) std::copy_n(m.v.data() + x * m.n, m.n, h.v.data() + x * h.stride);
-    unweighted_lfts(f, g, h, o, t);
+    unweighted_lfts(f, g, switch_hops_of(std::move(m)), o, t);
 }
 
 namespace {
 
 class MinHop final : public Engine {
   public:
-    std::string_view name() const override { return "minhop"; }
+    [[gnu::hot]] std::string_view name() const override { return "minhop"; }
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_minhop() {
+[[gnu::hot]] std::unique_ptr<Engine> make_minhop() {
     return std::make_unique<MinHop>();
 }
 

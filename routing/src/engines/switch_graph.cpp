@@ -6,10 +6,10 @@
 
 namespace weft::routing::engines {
 
-SwitchGraph::SwitchGraph(const Fabric &f) {
+[[gnu::hot]] SwitchGraph::SwitchGraph(const Fabric &f) {
     const std::size_t n = f.switch_count();
-    begin_.assign(n + 1, 0);
-    end_ports_.assign(n, 0);
+    assign_filled(begin_, n + 1, std::uint32_t{0});
+    assign_filled(end_ports_, n, std::uint32_t{0});
     std::size_t radix_sum = 0;
     for (SwitchIdx s = 0; s < n; ++s) radix_sum += f.node(f.switch_node(s)).num_ports;
     links_.reserve(radix_sum);
@@ -28,7 +28,7 @@ SwitchGraph::SwitchGraph(const Fabric &f) {
         }
         begin_[s + 1] = static_cast<std::uint32_t>(links_.size());
     }
-    targets_.assign(std::size_t{f.max_lid()} + 1, LidTarget{});
+    assign_filled(targets_, std::size_t{f.max_lid()} + 1, LidTarget{});
     for (Lid l = 1; l <= f.max_lid(); ++l) {
         auto o = f.lid_owner(l);
         if (!o) continue;
@@ -50,7 +50,7 @@ SwitchGraph::SwitchGraph(const Fabric &f) {
 
 namespace {
 
-void min_hops_by_bitsets(const SwitchGraph &g, HopMatrix &m) {
+[[gnu::hot]] void min_hops_by_bitsets(const SwitchGraph &g, HopMatrix &m) {
     // BFS from each destination, a level at a time on bitsets: the next level is the union of
     // the neighbour sets of the current one minus what was reached. The same distances as the
     // queue BFS, with n/64 words of work per reached switch instead of a step per link.
@@ -68,7 +68,7 @@ void min_hops_by_bitsets(const SwitchGraph &g, HopMatrix &m) {
         std::fill(seen, seen + words, 0);
         std::fill(level, level + words, 0);
         seen[d / 64] = level[d / 64] = std::uint64_t{1} << (d % 64);
-        v[std::size_t{d} * n + d] = 0;
+        v[std::size_t{d} * m.stride + d] = 0;
         for (unsigned hops = 1; hops < kInfHops; ++hops) {
             std::fill(next, next + words, 0);
             for (std::size_t w = 0; w < words; ++w)
@@ -83,7 +83,7 @@ void min_hops_by_bitsets(const SwitchGraph &g, HopMatrix &m) {
                 seen[w] |= next[w];
                 any |= next[w] != 0;
                 for (std::uint64_t bits = next[w]; bits; bits &= bits - 1)
-                    v[(w * 64 + static_cast<unsigned>(std::countr_zero(bits))) * n + d] =
+                    v[(w * 64 + static_cast<unsigned>(std::countr_zero(bits))) * m.stride + d] =
                         static_cast<std::uint8_t>(hops);
             }
             if (!any) break;
@@ -92,7 +92,7 @@ void min_hops_by_bitsets(const SwitchGraph &g, HopMatrix &m) {
     }
 }
 
-void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
+[[gnu::hot]] void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
     // min_hops_by_bitsets for up to 64 switches: each set is one word, so a level is a few ORs.
     const std::size_t n = g.size();
     std::uint64_t adj[64] = {};
@@ -100,7 +100,7 @@ void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
         for (const SwitchLink &l : g.links(u)) adj[u] |= std::uint64_t{1} << l.peer;
     for (SwitchIdx d = 0; d < n; ++d) {
         // Row d: links are symmetric, so hops from d to x are hops from x to d.
-        std::uint8_t *const v = m.v.data() + std::size_t{d} * n;
+        std::uint8_t *const v = m.v.data() + std::size_t{d} * m.stride;
         std::uint64_t seen = std::uint64_t{1} << d, level = seen;
         v[d] = 0;
         for (unsigned hops = 1; hops < kInfHops; ++hops) {
@@ -117,7 +117,7 @@ void min_hops_by_word(const SwitchGraph &g, HopMatrix &m) {
     }
 }
 
-void min_hops_by_queue(const SwitchGraph &g, HopMatrix &m) {
+[[gnu::hot]] void min_hops_by_queue(const SwitchGraph &g, HopMatrix &m) {
     const std::size_t n = g.size();
     std::vector<SwitchIdx> queue(n);
     std::vector<std::uint8_t> dist(n);
@@ -139,12 +139,12 @@ void min_hops_by_queue(const SwitchGraph &g, HopMatrix &m) {
 
 }  // namespace
 
-HopMatrix switch_min_hops(const SwitchGraph &g) {
+[[gnu::hot]] HopMatrix switch_min_hops(const SwitchGraph &g, std::size_t row_stride) {
     // Links are symmetric (both ends active), so a BFS from d gives hops *to* d. Bitsets win
     // while a switch's neighbour set (n/64 words) is not much longer than its link list.
     HopMatrix m;
     const std::size_t n = g.size();
-    m.assign(n);
+    m.assign(n, row_stride);
     if (n == 0) return m;
     const std::size_t words = (n + 63) / 64;
     std::size_t total = 0;
@@ -158,7 +158,7 @@ HopMatrix switch_min_hops(const SwitchGraph &g) {
     return m;
 }
 
-void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
+[[gnu::hot]] void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
     const std::size_t n = g.size();
     // Per LID an index into a per-switch table: d for switch d's own LID, n + d for a CA on
     // switch d (one hop more), 2n for an unrouted LID. Each row is then one table lookup per
@@ -174,7 +174,7 @@ void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t) {
     const std::uint32_t *const c = code.data();
     std::uint8_t *const tb = tab.data();
     for (SwitchIdx s = 0; s < n; ++s) {
-        const std::uint8_t *const dist = m.v.data() + std::size_t{s} * m.n;
+        const std::uint8_t *const dist = m.row(s);
         std::memcpy(tb, dist, n);
         // One more hop, saturating at kInfHops (the whole chunk: what lands past 2n is rewritten).
         for (std::size_t b = 0; b + 1 < chunks; ++b) {

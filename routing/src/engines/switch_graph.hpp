@@ -3,6 +3,7 @@
 // derive CA LIDs from their switch, so the heavy work scales with switches, not end ports.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -11,6 +12,17 @@
 #include "weft/routing/tables.hpp"
 
 namespace weft::routing::engines {
+
+// v = n copies of x. Inline code only (std::vector::assign calls an out-of-line helper), so the
+// routing step's code stays in the few text pages it is grouped into ([[gnu::hot]]): a fresh
+// process faults each of those pages in, several microseconds apiece.
+template <class T>
+inline void assign_filled(std::vector<T> &v, std::size_t n, const T &x) {
+    if (v.size() == n)
+        std::fill(v.begin(), v.end(), x);
+    else
+        v = std::vector<T>(n, x);
+}
 
 namespace detail {
 using Bytes16 = std::uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extension
@@ -51,17 +63,23 @@ class SwitchGraph {
     std::vector<std::uint32_t> end_ports_;
 };
 
-// Switch-to-switch hop matrix, row-major: at(s, d) = hops from s to d (kInfHops if none).
+// Switch-to-switch hop matrix, row-major: at(s, d) = hops from s to d (kInfHops if none). Rows
+// are `stride` >= n apart; the padding past n holds kInfHops.
 struct HopMatrix {
-    std::size_t n = 0;
+    std::size_t n = 0, stride = 0;
     std::vector<std::uint8_t> v;
-    void assign(std::size_t switches) { n = switches, v.assign(switches * switches, kInfHops); }
-    std::uint8_t at(SwitchIdx s, SwitchIdx d) const { return v[std::size_t{s} * n + d]; }
-    std::uint8_t &at(SwitchIdx s, SwitchIdx d) { return v[std::size_t{s} * n + d]; }
+    void assign(std::size_t switches, std::size_t row_stride = 0) {
+        n = switches, stride = std::max(row_stride, switches);
+        assign_filled(v, switches * stride, kInfHops);
+    }
+    const std::uint8_t *row(SwitchIdx s) const { return v.data() + std::size_t{s} * stride; }
+    std::uint8_t at(SwitchIdx s, SwitchIdx d) const { return v[std::size_t{s} * stride + d]; }
+    std::uint8_t &at(SwitchIdx s, SwitchIdx d) { return v[std::size_t{s} * stride + d]; }
 };
 
-// Unrestricted min hops by one BFS per destination switch.
-HopMatrix switch_min_hops(const SwitchGraph &g);
+// Unrestricted min hops by one BFS per destination switch; rows row_stride apart (at least n),
+// so the LFT builders can take the matrix as it is (they want rows padded to 16).
+HopMatrix switch_min_hops(const SwitchGraph &g, std::size_t row_stride = 0);
 
 // t.hops[s][lid] from a switch matrix: the switch's own LIDs 0, a CA one more than its switch.
 void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t);

@@ -7,8 +7,9 @@
 
 namespace weft::routing::engines {
 
-void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t,
-                            const std::vector<std::pair<Guid, std::uint64_t>> &ids) {
+[[gnu::hot]] void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots,
+                                         RoutingTables &t,
+                                         const std::vector<std::pair<Guid, std::uint64_t>> &ids) {
     free_roots_ = free_roots;
     const SwitchGraph &g = graph(f);
     const std::size_t n = g.size();
@@ -61,7 +62,7 @@ void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool fr
     fill_lid_hops(g, route_, t);
 }
 
-void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+[[gnu::hot]] void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     const SwitchGraph &g = graph(f);
     const std::size_t n = g.size();
     build_equalized_lfts(
@@ -78,10 +79,10 @@ void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, Routing
             // The same test for every destination at once: a down move where s reaches d going
             // only down, else an up move along the up-then-down route; 16 destinations a step.
             const std::uint8_t up = is_up(s, l.peer) ? 1 : 0;
-            const std::uint8_t *const down_here = down_.v.data() + std::size_t{s} * n;
-            const std::uint8_t *const down_there = down_.v.data() + std::size_t{l.peer} * n;
-            const std::uint8_t *const route_here = route_.v.data() + std::size_t{s} * n;
-            const std::uint8_t *const route_there = route_.v.data() + std::size_t{l.peer} * n;
+            const std::uint8_t *const down_here = down_.row(s);
+            const std::uint8_t *const down_there = down_.row(l.peer);
+            const std::uint8_t *const route_here = route_.row(s);
+            const std::uint8_t *const route_there = route_.row(l.peer);
             std::size_t d = 0;
             for (; d + 16 <= n; d += 16) {
                 detail::Bytes16 dh, dt, rh, rt;
@@ -135,7 +136,7 @@ std::vector<SwitchIdx> switches_named(const Fabric &f, const std::vector<Guid> &
     return out;
 }
 
-std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx> &from) {
+[[gnu::hot]] std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx> &from) {
     std::vector<unsigned> rank(g.size(), UpDownRouting::kUnranked);
     std::vector<SwitchIdx> queue;
     for (SwitchIdx s : from)
