@@ -158,7 +158,7 @@ struct Cable {
             root_of[p] = cls.find(static_cast<PortNum>(p)).first;
             is_root[root_of[p]] = true;
         }
-    auto ports_of = [&](PortNum root) {
+    auto ports_of = [&](PortNum root) __attribute__((hot)) {
         std::vector<PortNum> ports;
         for (unsigned p = 1; p < 255; ++p)
             if (used[p] && root_of[p] == root) ports.push_back(static_cast<PortNum>(p));
