@@ -5,12 +5,30 @@
 #include <rte_prefetch.h>
 
 #include <algorithm>
+#include <bit>
+#include <type_traits>
 
 #include "weft/dataplane/ipv4_fast_parse.hpp"
 #include "weft/dataplane/mbuf_parse.hpp"
 #include "weft/dataplane/rewrite.hpp"
 
 namespace weft::dataplane {
+
+namespace {
+// A direct record (Worker::Parsed) past its hash, as one word: the parse loop writes a direct
+// frame's record with two stores, the hash and this.
+struct ParsedRest {
+    std::uint16_t l3_offset;
+    PacketKind kind;
+    std::uint8_t ttl;
+    DropReason verdict;
+    bool full, direct;
+    std::uint8_t pad;
+};
+static_assert(sizeof(ParsedRest) == 8);
+constexpr std::uint64_t kDirectRest = std::bit_cast<std::uint64_t>(
+    ParsedRest{kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true, 0});
+}  // namespace
 
 Worker::Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links,
                const ars::PortBoard &board, WorkerCounters &counters)
@@ -61,41 +79,56 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     // With ACL rules every frame is parsed in full: the ACL stage reads its L4 fields.
     const ars::AclPolicy *acl = selector_.acl();
     const bool fast = acl == nullptr;
-    const bool verify = config_.parser.verify_ipv4_checksum;
     std::uint32_t v4_addr[kMaxBurst];
     std::uint8_t v6_addr[kMaxBurst][16];
     unsigned n4 = 0, n6 = 0;
     std::uint64_t rx_bytes = 0;
-    for (unsigned i = 0; i < n; ++i) {
-        if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-        const rte_mbuf *m = pkts[i];
-        rx_bytes += m->pkt_len;
-        Parsed &r = rec_[i];
-        FastParsed f;
-        // A frame with TTL <= 1 is left to the full parse: the record of every other is a
-        // constant beside its hash (two stores).
-        if (fast && m->nb_segs == 1 &&
-            parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f) && f.ttl > 1) {
-            r = Parsed{f.hash, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true};
-            v4_addr[n4++] = f.dst4;
-            continue;
+    // The loop is instantiated per mode (fast path or not, checksum verified or not), so that
+    // neither is tested per frame.
+    auto parse_burst = [&](auto use_fast, auto verify) __attribute__((always_inline)) {
+        for (unsigned i = 0; i < n; ++i) {
+            if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+            const rte_mbuf *m = pkts[i];
+            rx_bytes += m->pkt_len;
+            Parsed &r = rec_[i];
+            if constexpr (decltype(use_fast)::value) {
+                FastParsed f;
+                // A frame with TTL <= 1 is left to the full parse: the record of every other
+                // is a constant beside its hash.
+                if (m->nb_segs == 1 &&
+                    parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f) &&
+                    f.ttl > 1) {
+                    // Two stores: the hash, and the constant rest of the record as one word.
+                    r.hash = f.hash;
+                    std::memcpy(reinterpret_cast<unsigned char *>(&r) + sizeof r.hash, &kDirectRest,
+                                sizeof kDirectRest);
+                    v4_addr[n4++] = f.dst4;
+                    continue;
+                }
+            }
+            ParsedPacket &p = parsed_[i];
+            r.verdict = parse_mbuf(m, config_.parser, p);
+            r.full = true;
+            r.direct = false;
+            if (r.verdict != DropReason::None) continue;
+            r.hash = p.hash;
+            r.l3_offset = p.l3_offset;
+            r.kind = p.kind;
+            r.ttl = p.ttl;
+            if (p.kind == PacketKind::Ipv4) {
+                v4_addr[n4++] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
+                                (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
+            } else if (p.kind == PacketKind::Ipv6) {
+                std::memcpy(v6_addr[n6++], p.key.dst, 16);
+            }
         }
-        ParsedPacket &p = parsed_[i];
-        r.verdict = parse_mbuf(m, config_.parser, p);
-        r.full = true;
-        r.direct = false;
-        if (r.verdict != DropReason::None) continue;
-        r.hash = p.hash;
-        r.l3_offset = p.l3_offset;
-        r.kind = p.kind;
-        r.ttl = p.ttl;
-        if (p.kind == PacketKind::Ipv4) {
-            v4_addr[n4++] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
-                            (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
-        } else if (p.kind == PacketKind::Ipv6) {
-            std::memcpy(v6_addr[n6++], p.key.dst, 16);
-        }
-    }
+    };
+    if (!fast)
+        parse_burst(std::false_type{}, std::false_type{});
+    else if (config_.parser.verify_ipv4_checksum)
+        parse_burst(std::true_type{}, std::true_type{});
+    else
+        parse_burst(std::true_type{}, std::false_type{});
     counters_->rx_pkts.add(n);
     counters_->rx_bytes.add(rx_bytes);
     counters_->ports[in_port].rx_pkts.add(n);
@@ -126,8 +159,10 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     BurstMembers bm;
     BurstTally bt;
     ars::Worker::FlowletStep step{};
-    std::uint64_t usable = 0;     // flowlet_usable() of the flowlet burst's members
-    std::uint64_t continued = 0;  // frames the flowlet step answered
+    std::uint64_t usable = 0;  // flowlet_usable() of the flowlet burst's members
+    // Frames the flowlet step did not answer whose engine decision was sent by send_direct: the
+    // frames the step answered (the engine's count) are the direct frames less these.
+    std::uint64_t decided_in_full = 0;
     std::uint64_t last_nh = kNoRoute;
     const NhgEntry *last_nhg = nullptr;
     bool last_is_ars = false;
@@ -146,8 +181,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 k = e.member;
                 if (k >= bm.count || ((usable >> k) & 1) == 0 || bm.port[k] != e.port)
                     return send_in_burst(fib, m, r, burst_index, *burst_nhg, now_tsc, e);
-            } else {
-                ++continued;
+                ++decided_in_full;
             }
         } else {
             k = ecmp_member(r.hash, bm.count);
@@ -157,8 +191,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         send_direct(bm, bt, m, k);
     };
     auto end_flowlet_burst = [&] {
+        // Every direct frame so far is of this flowlet burst (it began the direct burst).
+        const std::uint64_t continued = bt.fwd + bt.full - decided_in_full;
         if (continued != 0) engine.count_continued(flowlet_burst_, continued);
-        continued = 0;
         engine.end_flowlet_burst(flowlet_burst_);
         in_burst = false;
         burst_nh = kNoBurstRoute;
@@ -256,7 +291,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         send_selected(fib, m, r, index, nhg, now_tsc);
     }
     if (in_burst) end_flowlet_burst();
-    if (bt.pkts != 0) count_nhg(burst_index, bt.bytes, bt.pkts);
+    if (bt.fwd + bt.full != 0) count_nhg(burst_index, bt.bytes, bt.fwd + bt.full);
     tally_.fwd_pkts += bt.fwd;
     ars_n_ = na;
     if (ars_n_ != 0) {
@@ -381,10 +416,10 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     std::memcpy(frame + 8, &bm.mac_hi[k], 4);
     ipv4_decrement_ttl(frame + kFastL3Offset);
     const std::uint32_t len = m->pkt_len;
-    ++bt.pkts;  // the NHG counts every frame sent to it, as count_nhg does
-    bt.bytes += len;
+    bt.bytes += len;  // the NHG counts every frame sent to it (fwd + full), as count_nhg does
     TxBuffer &b = *bm.tx[k];
     if (b.count >= bm.cap) {
+        ++bt.full;
         counters_->ports[bm.port[k]].tx_dropped.add();
         return drop(m, DropReason::TxQueueFull);
     }
@@ -539,32 +574,40 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
 }
 
 void Worker::flush() noexcept {
+    const std::uint16_t slots = config_.tx_queues;
+    TxBuffer *b = tx_.data();
     for (std::uint16_t port = 0; port < config_.num_ports; ++port) {
         std::uint64_t backlog = 0;
-        for (std::uint16_t slot = 0; slot < config_.tx_queues; ++slot) {
-            TxBuffer &b = buffer(port, slot);
-            if (b.count == 0) continue;
+        for (std::uint16_t slot = 0; slot < slots; ++slot, ++b) {
+            if (b->count == 0) continue;
             if (!links_->started(port)) {  // stopped under us: nothing may be sent there
-                for (std::uint16_t i = 0; i < b.count; ++i) drop(b.pkts[i], DropReason::PortDown);
-                counters_->ports[port].tx_dropped.add(b.count);
-                b.count = 0;
-                b.bytes = 0;
+                for (std::uint16_t i = 0; i < b->count; ++i) drop(b->pkts[i], DropReason::PortDown);
+                counters_->ports[port].tx_dropped.add(b->count);
+                b->count = 0;
+                b->bytes = 0;
                 continue;
             }
             const std::uint16_t sent = rte_eth_tx_burst(
-                port, static_cast<std::uint16_t>(config_.tx_queue_base + slot), b.pkts, b.count);
+                port, static_cast<std::uint16_t>(config_.tx_queue_base + slot), b->pkts, b->count);
+            if (sent == b->count) {  // the common case: the whole buffer went out
+                counters_->ports[port].tx_pkts.add(sent);
+                counters_->ports[port].tx_bytes.add(b->bytes);
+                b->count = 0;
+                b->bytes = 0;
+                continue;
+            }
             if (sent != 0) {
                 // Byte accounting uses the lengths recorded at enqueue time: the PMD owns the sent
                 // mbufs now. Unsent frames stay buffered (weft's own TX backlog).
                 std::uint32_t left_bytes = 0;
-                for (std::uint16_t i = sent; i < b.count; ++i) left_bytes += b.pkts[i]->pkt_len;
+                for (std::uint16_t i = sent; i < b->count; ++i) left_bytes += b->pkts[i]->pkt_len;
                 counters_->ports[port].tx_pkts.add(sent);
-                counters_->ports[port].tx_bytes.add(b.bytes - left_bytes);
-                std::memmove(b.pkts, b.pkts + sent, (b.count - sent) * sizeof(rte_mbuf *));
-                b.count = static_cast<std::uint16_t>(b.count - sent);
-                b.bytes = left_bytes;
+                counters_->ports[port].tx_bytes.add(b->bytes - left_bytes);
+                std::memmove(b->pkts, b->pkts + sent, (b->count - sent) * sizeof(rte_mbuf *));
+                b->count = static_cast<std::uint16_t>(b->count - sent);
+                b->bytes = left_bytes;
             }
-            backlog += b.bytes;
+            backlog += b->bytes;
         }
         counters_->ports[port].backlog_bytes.set(backlog);
     }

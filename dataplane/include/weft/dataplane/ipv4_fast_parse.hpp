@@ -66,20 +66,22 @@ struct FastParsed {
     const std::uint8_t *l4 = f + kL3 + 20;
     const std::size_t l4_len = total - 20;
     std::uint64_t ports = 0;
-    if (proto == 6 || proto == 17) {
-        if (l4_len < (proto == 6 ? 20u : 8u)) return false;
+    if (proto == 17) {  // UDP
+        // The frame holds the 8-byte UDP header (len >= kL3 + 28); 8 <= UDP length <= l4_len
+        // also says the IPv4 payload holds it.
         const std::uint32_t pw = load32(l4);  // source and destination port, network order
-        if (proto == 6) {                     // TCP
-            const std::size_t doff = l4[12] >> 4;
-            if (doff < 5 || doff * 4 > l4_len) return false;
-        } else {  // UDP
-            std::uint16_t udp_len_be;
-            std::memcpy(&udp_len_be, l4 + 4, 2);
-            const std::size_t udp_len = __builtin_bswap16(udp_len_be);
-            if (udp_len < 8 || udp_len > l4_len) return false;
-            if ((pw >> 16) == __builtin_bswap16(kRoceV2UdpPort)) return false;  // a BTH follows
-        }
+        std::uint16_t udp_len_be;
+        std::memcpy(&udp_len_be, l4 + 4, 2);
+        const std::size_t udp_len = __builtin_bswap16(udp_len_be);
+        if (udp_len < 8 || udp_len > l4_len) return false;
+        if ((pw >> 16) == __builtin_bswap16(kRoceV2UdpPort)) return false;  // a BTH follows
         ports = std::uint64_t{pw} << 32;  // flow_hash_words takes them in network order
+    } else if (proto == 6) {              // TCP
+        if (l4_len < 20) return false;
+        const std::uint32_t pw = load32(l4);
+        const std::size_t doff = l4[12] >> 4;
+        if (doff < 5 || doff * 4 > l4_len) return false;
+        ports = std::uint64_t{pw} << 32;
     }
     const std::uint64_t kind = proto | (std::uint64_t{static_cast<std::uint8_t>(PacketKind::Ipv4)} << 8);
     const std::uint32_t src = static_cast<std::uint32_t>(q2), dst = static_cast<std::uint32_t>(q2 >> 32);

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -82,7 +83,9 @@ class Worker {
         DropReason verdict;
         bool full;    // parsed_[i] holds the full parse
         bool direct;  // the fast path's IPv4 frame (header at kFastL3Offset) with TTL > 1
+        std::uint8_t pad = 0;
     };
+    static_assert(sizeof(Parsed) == 12 && offsetof(Parsed, l3_offset) == 4 && offsetof(Parsed, pad) == 11);
 
     void handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                       std::uint64_t now_tsc);
@@ -105,7 +108,9 @@ class Worker {
         TxBuffer *tx[kBurstDirectMembers];
     };
     struct BurstTally {
-        std::uint64_t pkts = 0, bytes = 0, fwd = 0;
+        std::uint64_t bytes = 0;
+        std::uint64_t fwd = 0;   // frames buffered
+        std::uint64_t full = 0;  // frames dropped at a full TX buffer
     };
     void gather_burst_members(const FibSnapshot &fib, const NhgEntry &nhg, BurstMembers &bm) noexcept;
     // A route index no route has: no direct burst.
