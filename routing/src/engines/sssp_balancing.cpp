@@ -238,17 +238,6 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                           L.inner,
                           L.mid};
     };
-    // Whether two switches share more than one link (then equal costs over one closer switch
-    // are decided by the lower link).
-    bool parallel = false;
-    {
-        std::vector<std::uint32_t> seen(n, ~std::uint32_t{0});
-        for (SwitchIdx s = 0; s < n; ++s)
-            for (std::uint32_t e = off[s]; e < off[s + 1]; ++e) {
-                parallel |= seen[peer_of[e]] == s;
-                seen[peer_of[e]] = s;
-            }
-    }
     std::vector<std::uint32_t> pos(n);       // switch -> its place in the replayed destination's bfs
     std::vector<std::uint32_t> pop_rank(n);  // inner switch -> when it left the replayed queue
     std::vector<std::uint64_t> dkey(n);      // last inner layer: cost << 32 | rank
@@ -341,27 +330,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const std::uint64_t *dk = dkey.data(), *wv = weight.data();
-        if (parallel) {
-            for (std::uint32_t k = first; k < L.m; ++k) {
-                const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
-                std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
-                std::uint32_t via = c->link;
-                for (++c; c < ce; ++c) {
-                    const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
-                    if (key < best || (key == best && c->link < via)) best = key, via = c->link;
-                }
-                used[bfs[k]] = via;
-            }
-            return;
-        }
-        // Without parallel links no two candidates have the same word: the least one wins.
         for (std::uint32_t k = first; k < L.m; ++k) {
             const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
             std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
             std::uint32_t via = c->link;
             for (++c; c < ce; ++c) {
                 const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
-                if (key < best) best = key, via = c->link;
+                if (key <= best && (key < best || c->link < via)) best = key, via = c->link;
             }
             used[bfs[k]] = via;
         }
