@@ -5,7 +5,6 @@
 #include <rte_prefetch.h>
 
 #include <algorithm>
-#include <bit>
 #include <type_traits>
 
 #include "weft/dataplane/ipv4_fast_parse.hpp"
@@ -13,22 +12,6 @@
 #include "weft/dataplane/rewrite.hpp"
 
 namespace weft::dataplane {
-
-namespace {
-// A direct record (Worker::Parsed) past its hash, as one word: the parse loop writes a direct
-// frame's record with two stores, the hash and this.
-struct ParsedRest {
-    std::uint16_t l3_offset;
-    PacketKind kind;
-    std::uint8_t ttl;
-    DropReason verdict;
-    bool full, direct;
-    std::uint8_t pad;
-};
-static_assert(sizeof(ParsedRest) == 8);
-constexpr std::uint64_t kDirectRest = std::bit_cast<std::uint64_t>(
-    ParsedRest{kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true, 0});
-}  // namespace
 
 Worker::Worker(WorkerConfig config, const FibPublisher &fib, const LinkState &links,
                const ars::PortBoard &board, WorkerCounters &counters)
@@ -85,6 +68,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     std::uint64_t rx_bytes = 0;
     // The loop is instantiated per mode (fast path or not, checksum verified or not), so that
     // neither is tested per frame.
+    // A direct record: the parse loop writes its hash and copies the rest from here (one word).
+    static constexpr Parsed kDirectRecord{
+        0, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true, 0};
     auto parse_burst = [&](auto use_fast, auto verify) __attribute__((always_inline)) {
         for (unsigned i = 0; i < n; ++i) {
             if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -100,8 +86,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                     f.ttl > 1) {
                     // Two stores: the hash, and the constant rest of the record as one word.
                     r.hash = f.hash;
-                    std::memcpy(reinterpret_cast<unsigned char *>(&r) + sizeof r.hash, &kDirectRest,
-                                sizeof kDirectRest);
+                    std::memcpy(reinterpret_cast<unsigned char *>(&r) + sizeof r.hash,
+                                reinterpret_cast<const unsigned char *>(&kDirectRecord) + sizeof r.hash,
+                                sizeof(Parsed) - sizeof r.hash);
                     v4_addr[n4++] = f.dst4;
                     continue;
                 }
@@ -575,9 +562,9 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
 
 void Worker::flush() noexcept {
     const std::uint16_t slots = config_.tx_queues;
-    TxBuffer *b = tx_.data();
     for (std::uint16_t port = 0; port < config_.num_ports; ++port) {
         std::uint64_t backlog = 0;
+        TxBuffer *b = &buffer(port, 0);  // the port's slots lie side by side
         for (std::uint16_t slot = 0; slot < slots; ++slot, ++b) {
             if (b->count == 0) continue;
             if (!links_->started(port)) {  // stopped under us: nothing may be sent there

@@ -71,7 +71,7 @@ class Worker {
         rte_mbuf *pkts[2 * kMaxBurst];
     };
 
-    // What the forwarding stage keeps of a frame of the current burst (16 bytes, so a burst's
+    // What the forwarding stage keeps of a frame of the current burst (12 bytes, so a burst's
     // records stay in a few cache lines): the fast path fills it alone (a constant beside the
     // hash: `direct`); a frame it declines, or one with TTL <= 1, is parsed in full into
     // parsed_[i] and the record copied from there.
