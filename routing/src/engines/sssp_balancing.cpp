@@ -1,10 +1,14 @@
 #include "engines/sssp_balancing.hpp"
 #include "engines/osm_guid_order.hpp"
 #include "engines/sssp_heap.hpp"
+#include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
 
 namespace weft::routing::engines {
+namespace {
+const OuterChoice outer_choice_ = pick_outer_choice();
+}  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     const std::size_t n = g.size();
@@ -93,10 +97,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // port order, which the replay relaxes. Each switch's layers serve its CA LIDs and, later,
     // its own LID: kept in flat arrays shared by all destinations (a few allocations in all)
     // while they fit in a modest amount of memory, else rebuilt per LID in scratch arrays.
-    struct Cand {
-        std::uint32_t link;
-        SwitchIdx from;
-    };
+    using Cand = SsspCand;
     struct LayerStore {
         std::vector<SwitchIdx> bfs;
         std::vector<std::uint8_t> hops;
@@ -275,6 +276,35 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         }
     };
 
+    // The outermost layer from bfs[first] on, after a replay: what relaxing the last inner
+    // layer's links in the order its switches left the queue would give, i.e. the least
+    // (cost, rank of the closer switch, link) over each switch's candidates. Costs stay below
+    // 2^31, so one word holds cost << 32 | rank; equal words mean one closer switch, whose
+    // lowest port wins.
+    auto decide_outer = [&](const LayersView &L, std::uint32_t first) {
+        const SwitchIdx *bfs = L.bfs;
+        for (std::uint32_t k = L.mid; k < L.inner; ++k) {
+            const SwitchIdx y = bfs[k];
+            dkey[y] = dist[y] << 32 | pop_rank[y];
+        }
+        const Cand *cand = L.cand;
+        const std::uint32_t *cand_off = L.cand_off;
+        const std::uint64_t *dk = dkey.data(), *wv = weight.data();
+        // Wide layers (trees: every spine is a candidate) go four candidates at a time.
+        if (cand_off[L.m] - cand_off[first] >= 4 * (L.m - first))
+            return outer_choice_(bfs, cand_off, cand, first, L.m, dk, wv, used.data());
+        for (std::uint32_t k = first; k < L.m; ++k) {
+            const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
+            std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
+            std::uint32_t via = c->link;
+            for (++c; c < ce; ++c) {
+                const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
+                if (key <= best && (key < best || c->link < via)) best = key, via = c->link;
+            }
+            used[bfs[k]] = via;
+        }
+    };
+
     // The same Dijkstra where routes are known to stay minimal (layers L), for the inner layers
     // only: every switch of a layer costs less than every switch of the next, so only the links
     // one hop further out can replace anything, and only those are tried. The outermost layer
@@ -284,7 +314,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // links into it are not relaxed here at all: the queue stops once the inner layers (and
     // the CA) are out, with used[] final for the inner switches and each one's place in the
     // order it left the queue in rank[], which decides the outermost layer (decide_outer).
-    auto replay = [&](const LidTarget &tg, const LayersView &L) {
+    // Then decides the outermost layer from bfs[first] on (decide_outer).
+    auto replay = [&](const LidTarget &tg, const LayersView &L, std::uint32_t first) {
         heap = heap0;
         for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -315,31 +346,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
             }
         }
-    };
-    // The outermost layer from bfs[first] on, after a replay: what relaxing the last inner
-    // layer's links in the order its switches left the queue would give, i.e. the least
-    // (cost, rank of the closer switch, link) over each switch's candidates. Costs stay below
-    // 2^31, so one word holds cost << 32 | rank; equal words mean one closer switch, whose
-    // lowest port wins.
-    auto decide_outer = [&](const LayersView &L, std::uint32_t first) {
-        const SwitchIdx *bfs = L.bfs;
-        for (std::uint32_t k = L.mid; k < L.inner; ++k) {
-            const SwitchIdx y = bfs[k];
-            dkey[y] = dist[y] << 32 | pop_rank[y];
-        }
-        const Cand *cand = L.cand;
-        const std::uint32_t *cand_off = L.cand_off;
-        const std::uint64_t *dk = dkey.data(), *wv = weight.data();
-        for (std::uint32_t k = first; k < L.m; ++k) {
-            const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
-            std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
-            std::uint32_t via = c->link;
-            for (++c; c < ce; ++c) {
-                const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
-                if (key <= best && (key < best || c->link < via)) best = key, via = c->link;
-            }
-            used[bfs[k]] = via;
-        }
+        decide_outer(L, first);
     };
 
     // While no link's load reaches P^2 / (longest route), a route one hop longer always costs
@@ -423,8 +430,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             if (tie < L.m) {
                 with_down(tg.sw, L);
                 const LayersView v = view(L);
-                replay(tg, v);
-                decide_outer(v, std::max(tie, L.inner));
+                replay(tg, v, std::max(tie, L.inner));
             }
             commit(lid, tg, view(L));
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
