@@ -43,54 +43,74 @@ inline void outer_choice_scalar(const std::uint32_t *bfs, const std::uint32_t *c
 }
 
 #ifdef WEFT_SSSP_AVX2
-// Four lanes, each keeping its least (word, link); a range's last unused lanes gather nothing
-// and hold the largest word, which no candidate reaches. The four lanes are merged at the end.
+namespace avx2 {
+// Least (word, link) per lane: lt marks the lanes where (key, link) is below (best, via).
+__attribute__((target("avx2"))) inline void keep_least(__m256i &best, __m256i &via, __m256i key,
+                                                       __m256i link) {
+    const __m256i lt =
+        _mm256_or_si256(_mm256_cmpgt_epi64(best, key),
+                        _mm256_and_si256(_mm256_cmpeq_epi64(best, key), _mm256_cmpgt_epi64(via, link)));
+    best = _mm256_blendv_epi8(best, key, lt);
+    via = _mm256_blendv_epi8(via, link, lt);
+}
+// Four candidates from p: their words and links. `left` < 4: only that many, the other lanes
+// gather nothing and hold the largest word, which no candidate reaches.
+__attribute__((target("avx2"))) inline void load4(const SsspCand *p, int left, const long long *dk,
+                                                  const long long *w, __m256i &key, __m256i &link) {
+    const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);  // links low, froms high
+    __m256i raw, dkv, wv;
+    if (left >= 4) {
+        raw = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)), split);
+        dkv = _mm256_i32gather_epi64(dk, _mm256_extracti128_si256(raw, 1), 8);
+        wv = _mm256_i32gather_epi64(w, _mm256_castsi256_si128(raw), 8);
+    } else {
+        const __m256i m32 =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(left), _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3));
+        const __m256i m64 =
+            _mm256_cvtepi32_epi64(_mm_cmpgt_epi32(_mm_set1_epi32(left), _mm_setr_epi32(0, 1, 2, 3)));
+        raw =
+            _mm256_permutevar8x32_epi32(_mm256_maskload_epi32(reinterpret_cast<const int *>(p), m32), split);
+        dkv = _mm256_mask_i32gather_epi64(_mm256_set1_epi64x(INT64_MAX), dk, _mm256_extracti128_si256(raw, 1),
+                                          m64, 8);
+        wv = _mm256_mask_i32gather_epi64(_mm256_setzero_si256(), w, _mm256_castsi256_si128(raw), m64, 8);
+    }
+    key = _mm256_add_epi64(dkv, _mm256_slli_epi64(wv, 32));
+    link = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(raw));
+}
+}  // namespace avx2
+
+// Two sets of four lanes, eight candidates a step; the lanes are merged at the end.
 __attribute__((target("avx2"))) inline void outer_choice_avx2(const std::uint32_t *bfs,
                                                               const std::uint32_t *cand_off,
                                                               const SsspCand *cand, std::uint32_t first,
                                                               std::uint32_t m, const std::uint64_t *dk,
                                                               const std::uint64_t *w, std::uint32_t *used) {
-    const __m256i kMax = _mm256_set1_epi64x(INT64_MAX);
-    const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);  // links low, froms high
-    const __m256i lane = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);   // candidate of each word
-    const __m128i lane4 = _mm_setr_epi32(0, 1, 2, 3);
     const auto *dkl = reinterpret_cast<const long long *>(dk);
     const auto *wl = reinterpret_cast<const long long *>(w);
     for (std::uint32_t k = first; k < m; ++k) {
-        const std::uint32_t b = cand_off[k], e = cand_off[k + 1];
-        __m256i best = kMax, via = kMax;
-        for (std::uint32_t j = b; j < e; j += 4) {
-            const auto *p = reinterpret_cast<const int *>(cand + j);
-            __m256i raw, dkv, wv;
-            if (e - j >= 4) {
-                raw = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)),
-                                                  split);
-                dkv = _mm256_i32gather_epi64(dkl, _mm256_extracti128_si256(raw, 1), 8);
-                wv = _mm256_i32gather_epi64(wl, _mm256_castsi256_si128(raw), 8);
-            } else {
-                const int left = static_cast<int>(e - j);
-                const __m256i m32 = _mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane);
-                const __m256i m64 = _mm256_cvtepi32_epi64(_mm_cmpgt_epi32(_mm_set1_epi32(left), lane4));
-                raw = _mm256_permutevar8x32_epi32(_mm256_maskload_epi32(p, m32), split);
-                dkv = _mm256_mask_i32gather_epi64(kMax, dkl, _mm256_extracti128_si256(raw, 1), m64, 8);
-                wv = _mm256_mask_i32gather_epi64(_mm256_setzero_si256(), wl, _mm256_castsi256_si128(raw), m64,
-                                                 8);
-            }
-            const __m256i key = _mm256_add_epi64(dkv, _mm256_slli_epi64(wv, 32));
-            const __m256i link = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(raw));
-            const __m256i lt = _mm256_or_si256(
-                _mm256_cmpgt_epi64(best, key),
-                _mm256_and_si256(_mm256_cmpeq_epi64(best, key), _mm256_cmpgt_epi64(via, link)));
-            best = _mm256_blendv_epi8(best, key, lt);
-            via = _mm256_blendv_epi8(via, link, lt);
+        const SsspCand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
+        __m256i best = _mm256_set1_epi64x(INT64_MAX), via = best, best2 = best, via2 = best, key, link;
+        for (; ce - c >= 8; c += 8) {
+            avx2::load4(c, 4, dkl, wl, key, link);
+            avx2::keep_least(best, via, key, link);
+            avx2::load4(c + 4, 4, dkl, wl, key, link);
+            avx2::keep_least(best2, via2, key, link);
         }
-        alignas(32) std::uint64_t bk[4], bv[4];
-        _mm256_store_si256(reinterpret_cast<__m256i *>(bk), best);
-        _mm256_store_si256(reinterpret_cast<__m256i *>(bv), via);
-        std::uint64_t key = bk[0], link = bv[0];
-        for (int i = 1; i < 4; ++i)
-            if (bk[i] < key || (bk[i] == key && bv[i] < link)) key = bk[i], link = bv[i];
-        used[bfs[k]] = static_cast<std::uint32_t>(link);
+        if (ce - c > 4) {
+            avx2::load4(c, 4, dkl, wl, key, link);
+            avx2::keep_least(best, via, key, link);
+            c += 4;
+        }
+        if (ce > c) {
+            avx2::load4(c, static_cast<int>(ce - c), dkl, wl, key, link);
+            avx2::keep_least(best2, via2, key, link);
+        }
+        avx2::keep_least(best, via, best2, via2);
+        // Lanes 2, 3 onto 0, 1, then lane 1 onto 0.
+        avx2::keep_least(best, via, _mm256_permute4x64_epi64(best, 0x4E),
+                         _mm256_permute4x64_epi64(via, 0x4E));
+        avx2::keep_least(best, via, _mm256_shuffle_epi32(best, 0x4E), _mm256_shuffle_epi32(via, 0x4E));
+        used[bfs[k]] = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(via));
     }
 }
 #endif
