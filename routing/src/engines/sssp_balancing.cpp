@@ -199,7 +199,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // destinations never need them), for the switches before mid only: the replay relaxes no
     // link from the last inner layer (see replay). A switch's hop count is one more than its
     // first candidate's, so the link x -> y leads outwards when y's count is one more than x's.
-    auto with_down = [&](SwitchIdx d, Layers &L) {
+    auto with_down = [&](SwitchIdx d, Layers &L) __attribute__((noinline)) {
         if (L.down_off_at != kNoDown) return;
         LayerStore &st = *L.store;
         const SwitchIdx *bfs = st.bfs.data() + L.bfs_at;
