@@ -7,7 +7,7 @@
 
 namespace weft::routing::engines {
 namespace {
-const OuterChoice outer_choice_ = pick_outer_choice();
+const bool outer_choice_avx2_ = has_outer_choice_avx2();
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
@@ -199,7 +199,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // destinations never need them), for the switches before mid only: the replay relaxes no
     // link from the last inner layer (see replay). A switch's hop count is one more than its
     // first candidate's, so the link x -> y leads outwards when y's count is one more than x's.
-    auto with_down = [&](SwitchIdx d, Layers &L) __attribute__((noinline)) {
+    auto with_down = [&](SwitchIdx d, Layers & L) __attribute__((noinline)) {
         if (L.down_off_at != kNoDown) return;
         LayerStore &st = *L.store;
         const SwitchIdx *bfs = st.bfs.data() + L.bfs_at;
@@ -290,9 +290,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const std::uint64_t *dk = dkey.data(), *wv = weight.data();
-        // Wide layers (trees: every spine is a candidate) go four candidates at a time.
-        if (cand_off[L.m] - cand_off[first] >= 4 * (L.m - first))
-            return outer_choice_(bfs, cand_off, cand, first, L.m, dk, wv, used.data());
+        // Wide layers (trees: every spine is a candidate) go eight candidates a step; on
+        // narrower ones (tori, random graphs: 1-4 each) the scalar loop is cheaper.
+        if (cand_off[L.m] - cand_off[first] >= 8 * (L.m - first))
+            return outer_choice_wide(outer_choice_avx2_, bfs, cand_off, cand, first, L.m, dk, wv,
+                                     used.data());
         for (std::uint32_t k = first; k < L.m; ++k) {
             const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
             std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
@@ -314,8 +316,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // links into it are not relaxed here at all: the queue stops once the inner layers (and
     // the CA) are out, with used[] final for the inner switches and each one's place in the
     // order it left the queue in rank[], which decides the outermost layer (decide_outer).
-    // Then decides the outermost layer from bfs[first] on (decide_outer).
-    auto replay = [&](const LidTarget &tg, const LayersView &L, std::uint32_t first) {
+    auto replay = [&](const LidTarget &tg, const LayersView &L) {
         heap = heap0;
         for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -346,7 +347,6 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
             }
         }
-        decide_outer(L, first);
     };
 
     // While no link's load reaches P^2 / (longest route), a route one hop longer always costs
@@ -430,7 +430,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             if (tie < L.m) {
                 with_down(tg.sw, L);
                 const LayersView v = view(L);
-                replay(tg, v, std::max(tie, L.inner));
+                replay(tg, v);
+                decide_outer(v, std::max(tie, L.inner));
             }
             commit(lid, tg, view(L));
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());

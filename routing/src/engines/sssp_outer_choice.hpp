@@ -21,11 +21,8 @@ struct SsspCand {
     std::uint32_t from;
 };
 
-// Sets used[bfs[k]] for k in [first, m) to the link of the least word over the candidates
+// Each sets used[bfs[k]] for k in [first, m) to the link of the least word over the candidates
 // cand[cand_off[k]] .. cand[cand_off[k + 1]] (at least one each). Words stay below 2^63.
-using OuterChoice = void (*)(const std::uint32_t *bfs, const std::uint32_t *cand_off, const SsspCand *cand,
-                             std::uint32_t first, std::uint32_t m, const std::uint64_t *dk,
-                             const std::uint64_t *w, std::uint32_t *used);
 
 inline void outer_choice_scalar(const std::uint32_t *bfs, const std::uint32_t *cand_off, const SsspCand *cand,
                                 std::uint32_t first, std::uint32_t m, const std::uint64_t *dk,
@@ -115,12 +112,24 @@ __attribute__((target("avx2"))) inline void outer_choice_avx2(const std::uint32_
 }
 #endif
 
-// The fastest of the above this CPU runs.
-inline OuterChoice pick_outer_choice() {
+// Whether this CPU runs outer_choice_avx2.
+inline bool has_outer_choice_avx2() {
 #ifdef WEFT_SSSP_AVX2
-    if (__builtin_cpu_supports("avx2")) return outer_choice_avx2;
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
 #endif
-    return outer_choice_scalar;
+}
+
+// outer_choice_avx2 where `avx2` (has_outer_choice_avx2()), else the scalar loop.
+inline void outer_choice_wide(bool avx2, const std::uint32_t *bfs, const std::uint32_t *cand_off,
+                              const SsspCand *cand, std::uint32_t first, std::uint32_t m,
+                              const std::uint64_t *dk, const std::uint64_t *w, std::uint32_t *used) {
+#ifdef WEFT_SSSP_AVX2
+    if (avx2) return outer_choice_avx2(bfs, cand_off, cand, first, m, dk, w, used);
+#endif
+    (void)avx2;
+    outer_choice_scalar(bfs, cand_off, cand, first, m, dk, w, used);
 }
 
 }  // namespace weft::routing::engines
