@@ -7,7 +7,7 @@
 
 namespace weft::routing::engines {
 namespace {
-const bool outer_choice_avx2_ = has_outer_choice_avx2();
+const bool outer_choice_avx2_ = has_outer_choice_avx2();  // once per process
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {

@@ -1,8 +1,9 @@
 // The outermost layer's choice in sssp's replay (see route_sssp's decide_outer): for each switch,
 // the least word dk[from] + (w[link] << 32) over its candidate links, the lowest link among equal
-// words. On a 2-level fat tree that is every (leaf, spine) pair of every replayed LID, so the
-// loop runs four candidates at a time with AVX2 gathers where the CPU has them (chosen once per
-// run); the scalar loop is the x86-64 baseline and every other target. Both give the same links.
+// words. On a 2-level fat tree that is every (leaf, spine) pair of every replayed LID, so wide
+// layers run eight candidates a step with AVX2 gathers where the CPU has them (checked once per
+// process); the scalar loop is the x86-64 baseline, every other target and narrow layers. Both
+// give the same links (tests/unit/routing/engines/sssp_outer_choice_test.cpp).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,6 @@ struct SsspCand {
 
 // Each sets used[bfs[k]] for k in [first, m) to the link of the least word over the candidates
 // cand[cand_off[k]] .. cand[cand_off[k + 1]] (at least one each). Words stay below 2^63.
-
 inline void outer_choice_scalar(const std::uint32_t *bfs, const std::uint32_t *cand_off, const SsspCand *cand,
                                 std::uint32_t first, std::uint32_t m, const std::uint64_t *dk,
                                 const std::uint64_t *w, std::uint32_t *used) {
@@ -42,6 +42,7 @@ inline void outer_choice_scalar(const std::uint32_t *bfs, const std::uint32_t *c
 #ifdef WEFT_SSSP_AVX2
 namespace avx2 {
 // Least (word, link) per lane: lt marks the lanes where (key, link) is below (best, via).
+// Signed compares: words stay below 2^63, links below 2^32.
 __attribute__((target("avx2"))) inline void keep_least(__m256i &best, __m256i &via, __m256i key,
                                                        __m256i link) {
     const __m256i lt =
@@ -115,6 +116,7 @@ __attribute__((target("avx2"))) inline void outer_choice_avx2(const std::uint32_
 // Whether this CPU runs outer_choice_avx2.
 inline bool has_outer_choice_avx2() {
 #ifdef WEFT_SSSP_AVX2
+    __builtin_cpu_init();  // may run in a static initializer, before libgcc's own
     return __builtin_cpu_supports("avx2");
 #else
     return false;
