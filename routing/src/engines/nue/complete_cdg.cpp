@@ -34,7 +34,10 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
         }
 }
 
-CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
+CompleteCdg::CompleteCdg(const Channels &ch) : CompleteCdg(ch, std::vector<std::uint32_t>(ch.switches(), 0)) {}
+
+// The rows start out empty, so only the order needs building (a layer's start builds one CDG).
+CompleteCdg::CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &level) : ch_(ch) {
     words_ = std::max<std::size_t>(1, (ch.max_degree() + 63) / 64);
     out_.assign(ch.size() * words_, 0);
     in_.assign(ch.size() * words_, 0);
@@ -47,7 +50,7 @@ CompleteCdg::CompleteCdg(const Channels &ch) : ch_(ch) {
     pool_.resize(ch.size());
     ord_.resize(ch.size());
     at_.resize(ch.size());
-    reset(std::vector<std::uint32_t>(ch.switches(), 0));
+    order_by(level);
 }
 
 void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
@@ -55,6 +58,10 @@ void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     std::fill(in_.begin(), in_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
     std::fill(sink_used_.begin(), sink_used_.end(), 0);
+    order_by(level);
+}
+
+void CompleteCdg::order_by(const std::vector<std::uint32_t> &level) {
     // Counting sort by (class, level), channel id within a bucket: up channels (deepest tail
     // first), then channels within one level, then down channels (shallowest tail first).
     std::uint32_t deepest = 0;

@@ -48,7 +48,9 @@ class Channels {
 
 class CompleteCdg {
   public:
+    // No dependency used; the starting order as reset(level) gives it (all levels 0 without one).
     explicit CompleteCdg(const Channels &ch);
+    CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &level);
 
     enum class Add : std::uint8_t { Present, Added, Cycle };
 
@@ -91,6 +93,8 @@ class CompleteCdg {
     void mark_sink_used(ChannelId c) { sink_used_[c] = 1; }
 
   private:
+    // reset()'s starting order alone.
+    void order_by(const std::vector<std::uint32_t> &level);
     void set(ChannelId c1, ChannelId c2, bool on) {
         const std::size_t k = c2 - ch_.after(c1);
         std::uint64_t &o = out_[std::size_t{c1} * words_ + k / 64];

@@ -200,8 +200,9 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         if (!start) {
             const auto &m = plan.members[layer];
             const SwitchIdx root = central_node(g, m, paths);
-            start.emplace(LayerStart{root, EscapeTree(g, ch, root), CompleteCdg(ch)});
-            start->cdg.reset(start->escape.levels());
+            EscapeTree escape(g, ch, root);
+            CompleteCdg cdg(ch, escape.levels());
+            start.emplace(LayerStart{root, std::move(escape), std::move(cdg)});
             start->escape.mark(m, start->cdg);
         }
         return *start;
