@@ -8,7 +8,7 @@ constexpr std::uint64_t kFar = ~std::uint64_t{0};  // no candidate: not queued
 }  // namespace
 
 CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
-    : RouteTree(ch, weight), queue_(ch.switches(), ch.size()) {
+    : RouteTree(ch, weight), narrow_(ch.switches(), ch.size()), wide_(ch.switches(), ch.size()) {
     const std::size_t n = ch.switches();
     dist_.assign(n, kFar);
     cand_dist_.assign(n, kFar);
@@ -18,7 +18,8 @@ CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
 }
 
 // x's cheapest channel into an already settled switch that has not been refused for x.
-void CdgDijkstra::push_best_alternative(SwitchIdx x) {
+template <class Queue>
+void CdgDijkstra::push_best_alternative(Queue &queue, SwitchIdx x) {
     cand_dist_[x] = kFar;
     cand_[x] = kNoChannel;
     for (ChannelId c = ch_.begin(x); c < ch_.end(x); ++c) {
@@ -27,11 +28,17 @@ void CdgDijkstra::push_best_alternative(SwitchIdx x) {
         const std::uint64_t nd = dist_[v] + weight_[c];
         if (nd < cand_dist_[x] && !refuse_known_cycle(c, v)) cand_dist_[x] = nd, cand_[x] = c;
     }
-    if (cand_[x] != kNoChannel)
-        queue_.insert(SearchQueue::key(cand_dist_[x], cand_[x], x));  // x was just popped
+    if (cand_[x] != kNoChannel) queue.insert(queue.key(cand_dist_[x], cand_[x], x));  // x was just popped
 }
 
 bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
+    // A distance runs over at most switches - 1 channels, each at most the heaviest weight.
+    const std::uint64_t most = narrow_.max_dist() / std::max<std::size_t>(ch_.switches(), 1);
+    return max_weight() <= most ? route_on(narrow_, d, cdg, escape) : route_on(wide_, d, cdg, escape);
+}
+
+template <class Queue>
+bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
     cdg_ = cdg;
     dest_ = d;
     if (++stamp_ == 0) {
@@ -58,19 +65,19 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
             const ChannelId c = ch_.reverse(o);
             const std::uint64_t nd = dv + weight_[c];
             if (nd < cand_dist_[x] || (nd == cand_dist_[x] && c < cand_[x])) {
-                const SearchQueue::Key k = SearchQueue::key(nd, c, x);
+                const typename Queue::Key k = queue.key(nd, c, x);
                 if (cand_dist_[x] == kFar)
-                    queue_.insert(k);
+                    queue.insert(k);
                 else
-                    queue_.lower(SearchQueue::key(cand_dist_[x], cand_[x], x), k);
+                    queue.lower(queue.key(cand_dist_[x], cand_[x], x), k);
                 cand_dist_[x] = nd;
                 cand_[x] = c;
             }
         }
     };
     relax_into(d);
-    while (!queue_.empty()) {
-        const SwitchIdx x = queue_.pop();
+    while (!queue.empty()) {
+        const SwitchIdx x = queue.pop();
         const ChannelId c = cand_[x];
         const std::uint64_t dd = cand_dist_[x];
         const SwitchIdx v = ch_.head(c);
@@ -79,7 +86,7 @@ bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape)
             if (r == CompleteCdg::Add::Cycle) {
                 ++rejected_;
                 refused_[c] = stamp_;
-                push_best_alternative(x);
+                push_best_alternative(queue, x);
                 continue;
             }
             if (r == CompleteCdg::Add::Added) added_.emplace_back(c, next_[v]);

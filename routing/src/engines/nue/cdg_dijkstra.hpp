@@ -28,7 +28,11 @@ class CdgDijkstra : public RouteTree {
     // Results (next(), hops(), settled()) and add_load(): see RouteTree.
 
   private:
-    void push_best_alternative(SwitchIdx x);
+    // route() with the narrow keys when this search's distances fit them, else the wide ones.
+    template <class Queue>
+    bool route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape);
+    template <class Queue>
+    void push_best_alternative(Queue &queue, SwitchIdx x);
     // After a refusal x looks for its next channel: one whose turn into v's chosen channel
     // already closed a cycle would be refused again when x is taken, so refuse it now instead of
     // queueing x in vain. The turns taken stay the same (a known cycle stays one until a
@@ -48,7 +52,8 @@ class CdgDijkstra : public RouteTree {
     CompleteCdg *cdg_ = nullptr;                          // of the current route()
     SwitchIdx dest_ = 0;
     // Unsettled switches with a candidate (cand_dist_ below kFar), by (cand_dist_, cand_).
-    SearchQueue queue_;
+    SearchQueue<std::uint64_t> narrow_;
+    SearchQueue<WideKey> wide_;
 };
 
 }  // namespace weft::routing::engines::nue

@@ -34,7 +34,8 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
         }
 }
 
-CompleteCdg::CompleteCdg(const Channels &ch) : CompleteCdg(ch, std::vector<std::uint32_t>(ch.switches(), 0)) {}
+CompleteCdg::CompleteCdg(const Channels &ch)
+    : CompleteCdg(ch, std::vector<std::uint32_t>(ch.switches(), 0)) {}
 
 // The rows start out empty, so only the order needs building (a layer's start builds one CDG).
 CompleteCdg::CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &level) : ch_(ch) {
@@ -155,8 +156,20 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         }
     } else {
         auto by_ord = [ord](ChannelId a, ChannelId b) { return ord[a] < ord[b]; };
-        std::sort(fwd, fwd + nf, by_ord);
-        std::sort(bwd, bwd + nb, by_ord);
+        // The sets are mostly a handful of channels: insertion sort costs less than std::sort's
+        // set-up there (positions are distinct, so both give the same order).
+        auto sort = [&](ChannelId *first, std::size_t count) {
+            if (count > 16) return std::sort(first, first + count, by_ord);
+            for (std::size_t i = 1; i < count; ++i) {
+                const ChannelId x = first[i];
+                const std::uint32_t p = ord[x];
+                std::size_t j = i;
+                for (; j > 0 && ord[first[j - 1]] > p; --j) first[j] = first[j - 1];
+                first[j] = x;
+            }
+        };
+        sort(fwd, nf);
+        sort(bwd, nb);
         // Both sorted: their positions merge into one sorted list.
         std::merge(bwd, bwd + nb, fwd, fwd + nf, stack, by_ord);
         for (std::size_t i = 0; i < moved; ++i) pool[i] = ord[stack[i]];

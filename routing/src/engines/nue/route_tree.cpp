@@ -9,6 +9,7 @@ RouteTree::RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight) : c
     next_.assign(n, kNoChannel);
     hops_.assign(n, kInfHops);
     carried_.assign(n, 0);
+    for (std::uint64_t w : weight) max_weight_ = std::max(max_weight_, w);
     constexpr std::uint32_t kNoComponent = ~std::uint32_t{0};
     std::vector<std::uint32_t> component(n, kNoComponent), size;
     std::vector<SwitchIdx> queue;
@@ -53,6 +54,7 @@ std::uint64_t RouteTree::add_load(const std::vector<std::uint64_t> &sources) {
         heaviest = std::max(heaviest, weight_[c]);
         carried_[ch_.head(c)] += carried_[*it];
     }
+    max_weight_ = std::max(max_weight_, heaviest);
     return heaviest;
 }
 

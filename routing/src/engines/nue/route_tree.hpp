@@ -24,6 +24,8 @@ class RouteTree {
     // Adds each route's load (sources per switch, carried down the tree) to the channel weights;
     // returns the largest weight it changed (0 if none).
     std::uint64_t add_load(const std::vector<std::uint64_t> &sources);
+    // The heaviest channel weight (weights change only through add_load()).
+    std::uint64_t max_weight() const { return max_weight_; }
 
   protected:
     RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight);
@@ -42,6 +44,7 @@ class RouteTree {
     std::uint64_t rejected_ = 0;
 
   private:
+    std::uint64_t max_weight_ = 0;
     std::vector<std::uint64_t> carried_;
 };
 

@@ -16,19 +16,22 @@ namespace weft::routing::engines::nue {
 namespace {
 
 // Random inserts, key decreases and pops, mirrored in a std::set of keys.
+template <class Key>
 void exercise_queue(std::size_t switches, std::uint64_t seed) {
+    using Queue = SearchQueue<Key>;
     const std::size_t channels = 4 * switches;
-    SearchQueue q(switches, channels);
+    Queue q(switches, channels);
+    ASSERT_GE(q.max_dist(), 50u);
     std::mt19937_64 rng(seed);
-    std::set<SearchQueue::Key> ref;
-    std::vector<SearchQueue::Key> current(switches, 0);  // 0: not queued
+    std::set<Key> ref;
+    std::vector<Key> current(switches, 0);  // 0: not queued
     for (int round = 0; round < 20; ++round) {
         std::size_t inserts = 0;
         for (int step = 0; step < 4000; ++step) {
             const auto x = static_cast<SwitchIdx>(rng() % switches);
             const std::uint64_t dist = 1 + rng() % 50;  // few distances: many ties broken by channel
             const auto c = static_cast<ChannelId>(rng() % channels);
-            const SearchQueue::Key k = SearchQueue::key(dist, c, x);
+            const Key k = q.key(dist, c, x);
             if (current[x] == 0 && inserts < channels) {
                 q.insert(k);
                 ref.insert(k);
@@ -40,14 +43,14 @@ void exercise_queue(std::size_t switches, std::uint64_t seed) {
                 ref.insert(k);
                 current[x] = k;
             } else if (!ref.empty() && rng() % 3 == 0) {
-                const SearchQueue::Key top = *ref.begin();
+                const Key top = *ref.begin();
                 ref.erase(ref.begin());
                 ASSERT_EQ(q.pop(), static_cast<SwitchIdx>(top));
                 current[static_cast<SwitchIdx>(top)] = 0;
             }
         }
         while (!ref.empty()) {  // drain: the next round starts empty, as a route does
-            const SearchQueue::Key top = *ref.begin();
+            const Key top = *ref.begin();
             ref.erase(ref.begin());
             ASSERT_FALSE(q.empty());
             ASSERT_EQ(q.pop(), static_cast<SwitchIdx>(top));
@@ -58,11 +61,28 @@ void exercise_queue(std::size_t switches, std::uint64_t seed) {
 }
 
 TEST(NueSearch, SortedQueuePopsInKeyOrder) {
-    exercise_queue(40, 1);
+    exercise_queue<WideKey>(40, 1);
+    exercise_queue<std::uint64_t>(40, 3);
 }
 
 TEST(NueSearch, HeapQueuePopsInKeyOrder) {
-    exercise_queue(700, 2);
+    exercise_queue<WideKey>(700, 2);
+    exercise_queue<std::uint64_t>(700, 4);
+}
+
+TEST(NueSearch, NarrowKeysKeepTheWideOrder) {
+    // Narrow keys pack the channel and switch in just enough bits: the same keys compare alike.
+    const SearchQueue<std::uint64_t> narrow(100, 700);
+    const SearchQueue<WideKey> wide(100, 700);
+    EXPECT_EQ(narrow.max_dist(), ~std::uint64_t{0} >> 17);  // 7 bits of switch, 10 of channel
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 2000; ++i) {
+        const std::uint64_t d1 = rng() % 1000, d2 = rng() % 1000;
+        const auto c1 = static_cast<ChannelId>(rng() % 700), c2 = static_cast<ChannelId>(rng() % 700);
+        const auto s1 = static_cast<SwitchIdx>(rng() % 100), s2 = static_cast<SwitchIdx>(rng() % 100);
+        EXPECT_EQ(narrow.key(d1, c1, s1) < narrow.key(d2, c2, s2),
+                  wide.key(d1, c1, s1) < wide.key(d2, c2, s2));
+    }
 }
 
 // Whether `to` is reachable from `from` over the used dependencies (checked pair by pair).
