@@ -41,6 +41,11 @@ class SearchQueue {
         if constexpr (kWide) return Key{dist} << 64 | Key{c} << 32 | Key{sw};
         return Key{dist} << dist_shift_ | Key{c} << switch_bits_ | Key{sw};
     }
+    // The switch a key queues.
+    SwitchIdx switch_of(Key k) const {
+        if constexpr (kWide) return static_cast<SwitchIdx>(k);
+        return static_cast<SwitchIdx>(k & ((Key{1} << switch_bits_) - 1));
+    }
     // The largest distance a key holds (0: the channel and switch leave no room).
     std::uint64_t max_dist() const {
         if (dist_shift_ >= 64) return kWide ? ~std::uint64_t{0} : 0;
@@ -78,10 +83,6 @@ class SearchQueue {
   private:
     static constexpr std::size_t kSortedUpTo = 128;
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-    SwitchIdx switch_of(Key k) const {
-        if constexpr (kWide) return static_cast<SwitchIdx>(k);
-        return static_cast<SwitchIdx>(k & ((Key{1} << switch_bits_) - 1));
-    }
     // Sorted: puts k at slot i or, moving the larger keys in front of i up by one, lower.
     void place(std::uint32_t i, Key k) {
         Key *const e = entries_.data();

@@ -45,16 +45,16 @@ void exercise_queue(std::size_t switches, std::uint64_t seed) {
             } else if (!ref.empty() && rng() % 3 == 0) {
                 const Key top = *ref.begin();
                 ref.erase(ref.begin());
-                ASSERT_EQ(q.pop(), static_cast<SwitchIdx>(top));
-                current[static_cast<SwitchIdx>(top)] = 0;
+                ASSERT_EQ(q.pop(), q.switch_of(top));
+                current[q.switch_of(top)] = 0;
             }
         }
         while (!ref.empty()) {  // drain: the next round starts empty, as a route does
             const Key top = *ref.begin();
             ref.erase(ref.begin());
             ASSERT_FALSE(q.empty());
-            ASSERT_EQ(q.pop(), static_cast<SwitchIdx>(top));
-            current[static_cast<SwitchIdx>(top)] = 0;
+            ASSERT_EQ(q.pop(), q.switch_of(top));
+            current[q.switch_of(top)] = 0;
         }
         ASSERT_TRUE(q.empty());
     }
