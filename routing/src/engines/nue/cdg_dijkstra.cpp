@@ -56,7 +56,8 @@ bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const Es
     hops_[d] = 0;
     const std::size_t reachable = reachable_[d];
 
-    auto relax_into = [&](SwitchIdx v) {
+    // Inlined into both callers: it runs once per settled switch and the call cost showed.
+    auto relax_into = [&](SwitchIdx v) __attribute__((always_inline)) {
         // Every unsettled neighbour x of v may route through channel x -> v.
         const std::uint64_t dv = dist_[v];  // locals: the stores below could alias them
         for (ChannelId o = ch_.begin(v), end = ch_.end(v); o < end; ++o) {

@@ -45,14 +45,18 @@ void RouteTree::route_along_escape(SwitchIdx d, const EscapeTree &escape) {
 }
 
 std::uint64_t RouteTree::add_load(const std::vector<std::uint64_t> &sources) {
-    for (SwitchIdx s : order_) carried_[s] = sources[s];
+    // Children come after their parents in order_, so walking it backwards finishes each switch's
+    // subtree before the switch. carried_ holds what the children passed up, and is left all zero.
     std::uint64_t heaviest = 0;
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-        const ChannelId c = next_[*it];
+        const SwitchIdx s = *it;
+        const std::uint64_t load = carried_[s] + sources[s];
+        carried_[s] = 0;
+        const ChannelId c = next_[s];
         if (c == kNoChannel) continue;
-        weight_[c] += carried_[*it];
+        weight_[c] += load;
         heaviest = std::max(heaviest, weight_[c]);
-        carried_[ch_.head(c)] += carried_[*it];
+        carried_[ch_.head(c)] += load;
     }
     max_weight_ = std::max(max_weight_, heaviest);
     return heaviest;
