@@ -32,9 +32,11 @@ void CdgDijkstra::push_best_alternative(Queue &queue, SwitchIdx x) {
 }
 
 bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
-    // A distance runs over at most switches - 1 channels, each at most the heaviest weight.
+    // A distance runs over at most switches - 1 channels, each at most the heaviest weight. Narrow
+    // keys in the sorted layout only (see search_queue.hpp).
     const std::uint64_t most = narrow_.max_dist() / std::max<std::size_t>(ch_.switches(), 1);
-    return max_weight() <= most ? route_on(narrow_, d, cdg, escape) : route_on(wide_, d, cdg, escape);
+    const bool narrow = narrow_.sorted() && max_weight() <= most;
+    return narrow ? route_on(narrow_, d, cdg, escape) : route_on(wide_, d, cdg, escape);
 }
 
 template <class Queue>
