@@ -7,7 +7,7 @@
 
 namespace weft::routing::engines {
 namespace {
-const bool outer_choice_avx2_ = has_outer_choice_avx2();  // once per process
+[[maybe_unused]] const bool outer_choice_avx2_ = has_outer_choice_avx2();  // once per process
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
@@ -242,6 +242,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<std::uint32_t> pos(n);       // switch -> its place in the replayed destination's bfs
     std::vector<std::uint32_t> pop_rank(n);  // inner switch -> when it left the replayed queue
     std::vector<std::uint64_t> dkey(n);      // last inner layer: cost << 32 | rank
+    std::vector<std::uint64_t> dpack(n);     // the same for outer_choice_packed_avx2
+    std::vector<std::uint32_t> by_rank(n);   // inner switch of a pop rank (last inner layer)
+    [[maybe_unused]] const bool packed_ranks = has_packed_ranks(n);
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
@@ -290,21 +293,20 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const std::uint64_t *dk = dkey.data(), *wv = weight.data();
+#ifdef WEFT_SSSP_AVX2
         // Wide layers (trees: every spine is a candidate) go eight candidates a step; on
-        // narrower ones (tori, random graphs: 1-4 each) the scalar loop is cheaper.
-        if (cand_off[L.m] - cand_off[first] >= 8 * (L.m - first))
-            return outer_choice_wide(outer_choice_avx2_, bfs, cand_off, cand, first, L.m, dk, wv,
-                                     used.data());
-        for (std::uint32_t k = first; k < L.m; ++k) {
-            const Cand *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
-            std::uint64_t best = dk[c->from] + (wv[c->link] << 32);
-            std::uint32_t via = c->link;
-            for (++c; c < ce; ++c) {
-                const std::uint64_t key = dk[c->from] + (wv[c->link] << 32);
-                if (key <= best && (key < best || c->link < via)) best = key, via = c->link;
+        // narrower ones (tori, random graphs: 1-6 each) the scalar loop is cheaper.
+        if (outer_choice_avx2_ && packed_ranks && cand_off[L.m] - cand_off[first] >= 8 * (L.m - first)) {
+            for (std::uint32_t k = L.mid; k < L.inner; ++k) {
+                const SwitchIdx y = bfs[k];
+                dpack[y] = (dist[y] << 32 | std::uint64_t{pop_rank[y]} << 8) - off[y];
+                by_rank[pop_rank[y]] = y;
             }
-            used[bfs[k]] = via;
+            return outer_choice_packed_avx2(bfs, cand_off, cand, first, L.m, dpack.data(), wv, by_rank.data(),
+                                            off.data(), used.data());
         }
+#endif
+        outer_choice_scalar(bfs, cand_off, cand, first, L.m, dk, wv, used.data());
     };
 
     // The same Dijkstra where routes are known to stay minimal (layers L), for the inner layers
