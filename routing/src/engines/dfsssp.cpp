@@ -4,6 +4,7 @@
 // behind the cycle's least-used dependency move up one layer. More layers than max_vls: fail. The layer is
 // the path SL (SL n on VL n).
 #include <algorithm>
+#include <span>
 
 #include "engines/engines.hpp"
 #include "engines/sssp_balancing.hpp"
@@ -33,27 +34,40 @@ class LayerAssigner {
         std::vector<std::uint32_t> ca_lids(g_.size(), 0);
         for (Lid l = 1; l <= g_.max_lid(); ++l)
             if (g_.target(l).sw != kNoSwitch && !g_.target(l).is_switch) ++ca_lids[g_.target(l).sw];
-        std::vector<Route> routes;
+        // Sized up front (routes from each such switch to every LID not its own): a small
+        // fabric's run is mostly set-up, and growing these vectors cost as much as the search.
+        std::vector<std::uint32_t> lids_on(g_.size(), 0);
+        std::size_t all_lids = 0;
+        for (Lid l = 1; l <= g_.max_lid(); ++l)
+            if (g_.target(l).sw != kNoSwitch) ++lids_on[g_.target(l).sw], ++all_lids;
+        std::size_t routes_n = 0;
+        for (SwitchIdx s = 0; s < g_.size(); ++s)
+            if (ca_lids[s]) routes_n += all_lids - lids_on[s];
+        std::vector<Route> routes(routes_n);
+        sources_.resize(routes_n);
+        std::size_t next = 0;
         for (SwitchIdx s = 0; s < g_.size(); ++s) {
             if (!ca_lids[s]) continue;
             for (Lid l = 1; l <= g_.max_lid(); ++l) {
                 const LidTarget &tg = g_.target(l);
                 if (tg.sw != kNoSwitch && tg.sw != s)
-                    routes.push_back({s, l}), sources_.push_back(ca_lids[s]);
+                    routes[next] = {s, l}, sources_[next] = ca_lids[s], ++next;
             }
         }
         trace_paths(routes);
-        std::vector<std::uint32_t> current(routes.size());
+        std::vector<std::uint32_t> current(routes.size()), moved;
         for (std::uint32_t i = 0; i < current.size(); ++i) current[i] = i;
         t_.path_sl.assign(g_.size(), std::vector<std::uint8_t>(std::size_t{g_.max_lid()} + 1, 0));
+        gone_.assign(routes.size(), 0);
         unsigned layer = 0;
         while (!current.empty()) {
             if (layer >= max_layers) return 0;
-            std::vector<std::uint32_t> moved = break_cycles(routes.size(), current);
+            break_cycles(current, moved);
             for (std::uint32_t r : moved)
                 t_.path_sl[routes[r].src][routes[r].dst] = static_cast<std::uint8_t>(layer + 1);
             if (moved.empty()) return layer + 1;
-            current = std::move(moved);
+            for (std::uint32_t r : moved) gone_[r] = 0;  // they start the next layer
+            current.swap(moved);
             ++layer;
         }
         return std::max(layer, 1u);
@@ -83,19 +97,25 @@ class LayerAssigner {
     // port) or unrouted.
     void trace_paths(const std::vector<Route> &routes) {
         path_off_.assign(routes.size() + 1, 0);
-        path_.clear();
+        // Written by index into a guessed size (most fabrics' routes are short), doubled when a
+        // walk could outgrow it; trimmed at the end.
+        path_.resize(std::max<std::size_t>(routes.size() * 4, g_.size() + 1));
+        std::size_t at = 0;
         for (std::size_t r = 0; r < routes.size(); ++r) {
+            if (path_.size() - at < g_.size() + 1) path_.resize(2 * path_.size());
+            std::uint32_t *out = path_.data();
             SwitchIdx s = routes[r].src;
             const Lid dst = routes[r].dst;
             for (std::size_t steps = 0; steps <= g_.size(); ++steps) {
                 const PortNum p = t_.lft[s][dst];
                 const std::int64_t e = (p == kNoPort || p == 0) ? -1 : idx_.at(s, p);
                 if (e < 0) break;
-                path_.push_back(static_cast<std::uint32_t>(e));
+                out[at++] = static_cast<std::uint32_t>(e);
                 s = head_[e];
             }
-            path_off_[r + 1] = path_.size();
+            path_off_[r + 1] = at;
         }
+        path_.resize(at);
     }
 
     // Dense slot of the dependency c1 -> c2 (c2 leaves the switch c1 enters).
@@ -103,51 +123,61 @@ class LayerAssigner {
         return std::size_t{c1} * max_deg_ + (c2 - ch_begin_[head_[c1]]);
     }
 
-    // Breaks every cycle among `in` (route ids); returns the routes moved to the next layer.
-    std::vector<std::uint32_t> break_cycles(std::size_t routes_n, const std::vector<std::uint32_t> &in) {
+    // Breaks every cycle among `in` (route ids); `moved` gets the routes moved to the next layer.
+    // The working arrays are members, so later layers reuse their memory.
+    void break_cycles(const std::vector<std::uint32_t> &in, std::vector<std::uint32_t> &moved) {
         // Dependencies as edges between channels, each with the routes that induce it (CSR).
         // Edge ids in order of first appearance; edge_slot_ maps a dependency to its id.
-        std::vector<std::uint64_t> edge_key;
-        std::vector<std::uint32_t> edge_count;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> uses;  // (edge, route)
-        uses.reserve(path_.size());
+        std::vector<std::uint64_t> &edge_key = edge_key_;
+        std::vector<std::uint32_t> &edge_count = edge_count_;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> &uses = uses_;  // (edge, route)
+        // Sized for the most there can be (every dependency of every route distinct) and written
+        // by index; `keys` and `used` are the parts this layer filled.
+        if (edge_key.size() < path_.size())  // only the first layer grows them
+            edge_key.resize(path_.size()), edge_count.resize(path_.size()), uses.resize(path_.size());
+        std::uint32_t edges = 0;
+        std::size_t nu = 0;
         for (std::uint32_t r : in) {
             const std::uint32_t *path = path_.data() + path_off_[r];
             const std::size_t len = path_off_[r + 1] - path_off_[r];
+            const std::uint32_t src = sources_[r];
             for (std::size_t i = 0; i + 1 < len; ++i) {
                 std::uint32_t &id = edge_slot_[dep_slot(path[i], path[i + 1])];
                 if (id == kNoEdge) {
-                    id = static_cast<std::uint32_t>(edge_key.size());
-                    edge_key.push_back((std::uint64_t{path[i]} << 32) | path[i + 1]);
-                    edge_count.push_back(0);
+                    id = edges++;
+                    edge_key[id] = (std::uint64_t{path[i]} << 32) | path[i + 1];
+                    edge_count[id] = 0;
                 }
-                edge_count[id] += sources_[r];
-                uses.emplace_back(id, r);
+                edge_count[id] += src;
+                uses[nu++] = {id, r};
             }
         }
+        const std::span<const std::uint64_t> keys(edge_key.data(), edges);
+        const std::span<const std::pair<std::uint32_t, std::uint32_t>> used(uses.data(), nu);
         const std::size_t channels_n = idx_.links();
-        std::vector<std::uint32_t> out_off(channels_n + 1, 0), out_edges(edge_key.size());
-        for (std::uint64_t k : edge_key) ++out_off[(k >> 32) + 1];
+        std::vector<std::uint32_t> &out_off = out_off_, &out_edges = out_edges_, &fill = fill_;
+        out_off.assign(channels_n + 1, 0);
+        out_edges.resize(keys.size());
+        for (std::uint64_t k : keys) ++out_off[(k >> 32) + 1];
         for (std::size_t c = 0; c < channels_n; ++c) out_off[c + 1] += out_off[c];
-        {
-            std::vector<std::uint32_t> fill(out_off.begin(), out_off.end() - 1);
-            for (std::uint32_t e = 0; e < edge_key.size(); ++e) out_edges[fill[edge_key[e] >> 32]++] = e;
-        }
-        std::vector<std::uint32_t> route_off(edge_key.size() + 1, 0), route_of(uses.size());
-        for (auto &u : uses) ++route_off[u.first + 1];
-        for (std::size_t e = 0; e < edge_key.size(); ++e) route_off[e + 1] += route_off[e];
-        {
-            std::vector<std::uint32_t> fill(route_off.begin(), route_off.end() - 1);
-            for (auto &u : uses) route_of[fill[u.first]++] = u.second;
-        }
-        std::vector<bool> gone(routes_n, false);  // moved out of this layer
-        std::vector<std::uint32_t> moved;
+        fill.assign(out_off.begin(), out_off.end() - 1);
+        for (std::uint32_t e = 0; e < keys.size(); ++e) out_edges[fill[edge_key[e] >> 32]++] = e;
+        std::vector<std::uint32_t> &route_off = route_off_, &route_of = route_of_;
+        route_off.assign(keys.size() + 1, 0);
+        route_of.resize(used.size());
+        for (const auto &u : used) ++route_off[u.first + 1];
+        for (std::size_t e = 0; e < keys.size(); ++e) route_off[e + 1] += route_off[e];
+        fill.assign(route_off.begin(), route_off.end() - 1);
+        for (const auto &u : used) route_of[fill[u.first]++] = u.second;
+        std::vector<std::uint8_t> &gone = gone_;  // moved out of this layer (all clear on entry)
+        moved.clear();
 
         // Iterative DFS; finished channels stay finished (removing edges cannot add cycles).
         enum : std::uint8_t { kWhite, kGrey, kBlack };
-        std::vector<std::uint8_t> color(channels_n, kWhite);
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // (channel, next edge slot)
-        std::vector<std::uint32_t> via;                              // edge taken into stack[i+1]
+        std::vector<std::uint8_t> &color = color_;
+        color.assign(channels_n, kWhite);
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> &stack = stack_;  // (channel, next edge slot)
+        std::vector<std::uint32_t> &via = via_;                                // edge taken into stack[i+1]
         for (std::uint32_t start = 0; start < channels_n; ++start) {
             if (color[start] != kWhite) continue;
             stack.assign(1, {start, out_off[start]});
@@ -180,7 +210,7 @@ class LayerAssigner {
                 for (std::uint32_t i = route_off[weakest]; i < route_off[weakest + 1]; ++i) {
                     const std::uint32_t r = route_of[i];
                     if (gone[r]) continue;
-                    gone[r] = true;
+                    gone[r] = 1;
                     moved.push_back(r);
                     const std::uint32_t *path = path_.data() + path_off_[r];
                     const std::size_t len = path_off_[r + 1] - path_off_[r];
@@ -200,10 +230,9 @@ class LayerAssigner {
                 via.resize(keep);
             }
         }
-        for (std::uint64_t k : edge_key)
+        for (std::uint64_t k : keys)
             edge_slot_[dep_slot(static_cast<std::uint32_t>(k >> 32), static_cast<std::uint32_t>(k))] =
                 kNoEdge;
-        return moved;
     }
 
     const Fabric &f_;
@@ -217,6 +246,12 @@ class LayerAssigner {
     std::vector<std::size_t> path_off_;     // route -> its channels in path_
     std::vector<std::uint32_t> path_;
     std::vector<std::uint32_t> sources_;  // route -> source LIDs it stands for
+    std::vector<std::uint8_t> gone_;      // route -> moved out of the current layer
+    // break_cycles' working arrays (see there).
+    std::vector<std::uint64_t> edge_key_;
+    std::vector<std::uint32_t> edge_count_, out_off_, out_edges_, fill_, route_off_, route_of_, via_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> uses_, stack_;
+    std::vector<std::uint8_t> color_;
 };
 
 class Dfsssp final : public SsspEngine {
