@@ -42,8 +42,8 @@ void Worker::run(const std::atomic<bool> &stop) {
 }
 
 unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
-    selector_.sync(fib);  // adopts a new ARS configuration, if the snapshot brought one
-    rte_mbuf *pkts[kMaxBurst];
+    selector_.sync(fib);            // adopts a new ARS configuration, if the snapshot brought one
+    rte_mbuf *pkts[kMaxBurst + 1];  // one more: handle_burst's sentinel
     unsigned total = 0;
     for (const RxQueueRef &q : config_.rx) {
         if (!links_->started(q.port)) continue;
@@ -56,6 +56,67 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
     return total;
 }
 
+// A frame the fast path declined (or every frame, without it): the full parse into
+// parsed_[i], its record from there, and its destination for the lookups (counted in out.n4,
+// out.n6). Out of line: the
+// parse loop keeps its registers for the common frame.
+[[gnu::noinline]] void Worker::parse_declined(const rte_mbuf *m, unsigned i, BurstParse &out) {
+    Parsed &r = rec_[i];
+    ParsedPacket &p = parsed_[i];
+    r.verdict = parse_mbuf(m, config_.parser, p);
+    r.full = true;
+    r.direct = false;
+    if (r.verdict != DropReason::None) return;
+    r.hash = p.hash;
+    r.l3_offset = p.l3_offset;
+    r.kind = p.kind;
+    r.ttl = p.ttl;
+    if (p.kind == PacketKind::Ipv4) {
+        out.v4_addr[out.n4++] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
+                                (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
+    } else if (p.kind == PacketKind::Ipv6) {
+        std::memcpy(out.v6_addr[out.n6++], p.key.dst, 16);
+    }
+}
+
+// Parses a burst into rec_ (and parsed_ for the frames the fast path declines), gathering the
+// IPv4 and IPv6 destinations for one bulk lookup each. Instantiated per mode (fast path or not,
+// checksum verified or not), so that neither is tested per frame; kept out of line so that its
+// loop gets the registers to itself. The next frame's data is prefetched one frame ahead, from
+// pkts[n] (a sentinel) at the last frame, so that the loop has no bounds test for it.
+template <bool Fast, bool Verify>
+[[gnu::noinline]] void Worker::parse_burst(rte_mbuf *const *pkts, unsigned n, BurstParse &out) {
+    std::uint32_t *const v4_addr = out.v4_addr;
+    std::uint64_t *const slow = out.slow;
+    unsigned n4 = 0;
+    out.n6 = 0;
+    std::uint64_t rx_bytes = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+        const rte_mbuf *m = pkts[i];
+        if constexpr (Fast) {
+            FastParsed f;
+            // A frame with TTL <= 1 is left to the full parse. A single segment's pkt_len is
+            // its data_len, which the fast parse reads anyway.
+            const std::uint16_t len = m->data_len;
+            if (m->nb_segs == 1 &&
+                parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), len, Verify, f) && f.ttl > 1) {
+                rx_bytes += len;
+                rec_[i].hash = f.hash;
+                v4_addr[n4++] = f.dst4;
+                continue;
+            }
+        }
+        rx_bytes += m->pkt_len;
+        slow[i / 64] |= std::uint64_t{1} << (i % 64);
+        out.n4 = n4;
+        parse_declined(m, i, out);
+        n4 = out.n4;
+    }
+    out.n4 = n4;
+    out.rx_bytes = rx_bytes;
+}
+
 void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                           std::uint64_t now_tsc) {
     // Parse the whole burst, gathering IPv4 and IPv6 destinations for one bulk lookup each.
@@ -64,58 +125,22 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     const bool fast = acl == nullptr;
     std::uint32_t v4_addr[kMaxBurst];
     std::uint8_t v6_addr[kMaxBurst][16];
-    unsigned n4 = 0, n6 = 0;
-    std::uint64_t rx_bytes = 0;
-    // The loop is instantiated per mode (fast path or not, checksum verified or not), so that
-    // neither is tested per frame.
-    // A direct record: the parse loop writes its hash and copies the rest from here (one word).
-    static constexpr Parsed kDirectRecord{
-        0, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true, 0};
-    auto parse_burst = [&](auto use_fast, auto verify) __attribute__((always_inline)) {
-        for (unsigned i = 0; i < n; ++i) {
-            if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-            const rte_mbuf *m = pkts[i];
-            rx_bytes += m->pkt_len;
-            Parsed &r = rec_[i];
-            if constexpr (decltype(use_fast)::value) {
-                FastParsed f;
-                // A frame with TTL <= 1 is left to the full parse: the record of every other
-                // is a constant beside its hash.
-                if (m->nb_segs == 1 &&
-                    parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, verify, f) &&
-                    f.ttl > 1) {
-                    // Two stores: the hash, and the constant rest of the record as one word.
-                    r.hash = f.hash;
-                    std::memcpy(reinterpret_cast<unsigned char *>(&r) + sizeof r.hash,
-                                reinterpret_cast<const unsigned char *>(&kDirectRecord) + sizeof r.hash,
-                                sizeof(Parsed) - sizeof r.hash);
-                    v4_addr[n4++] = f.dst4;
-                    continue;
-                }
-            }
-            ParsedPacket &p = parsed_[i];
-            r.verdict = parse_mbuf(m, config_.parser, p);
-            r.full = true;
-            r.direct = false;
-            if (r.verdict != DropReason::None) continue;
-            r.hash = p.hash;
-            r.l3_offset = p.l3_offset;
-            r.kind = p.kind;
-            r.ttl = p.ttl;
-            if (p.kind == PacketKind::Ipv4) {
-                v4_addr[n4++] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
-                                (std::uint32_t{p.key.dst[2]} << 8) | p.key.dst[3];
-            } else if (p.kind == PacketKind::Ipv6) {
-                std::memcpy(v6_addr[n6++], p.key.dst, 16);
-            }
-        }
-    };
+    // Frames the fast path declined (parsed in full into parsed_[i], record complete), one bit
+    // each; every other frame is direct and its record holds only its hash (direct_record()
+    // completes it where a frame leaves the direct step).
+    static_assert(kMaxBurst == 128);
+    std::uint64_t slow[2] = {};
+    // The sentinel slot past the burst repeats its last frame (see parse_burst).
+    pkts[n] = pkts[n - 1];
+    BurstParse bp{v4_addr, v6_addr, slow};
     if (!fast)
-        parse_burst(std::false_type{}, std::false_type{});
+        parse_burst<false, false>(pkts, n, bp);
     else if (config_.parser.verify_ipv4_checksum)
-        parse_burst(std::true_type{}, std::true_type{});
+        parse_burst<true, true>(pkts, n, bp);
     else
-        parse_burst(std::true_type{}, std::false_type{});
+        parse_burst<true, false>(pkts, n, bp);
+    const unsigned n4 = bp.n4, n6 = bp.n6;
+    const std::uint64_t rx_bytes = bp.rx_bytes;
     counters_->rx_pkts.add(n);
     counters_->rx_bytes.add(rx_bytes);
     counters_->ports[in_port].rx_pkts.add(n);
@@ -154,7 +179,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     const NhgEntry *last_nhg = nullptr;
     bool last_is_ars = false;
     // The short step of a direct frame of the direct burst's group.
-    auto direct_step = [&](unsigned i, rte_mbuf *m, const Parsed &r) __attribute__((always_inline)) {
+    auto direct_step = [&](unsigned i, rte_mbuf *m, Parsed &r) __attribute__((always_inline)) {
         unsigned k;
         if (in_burst) {
             // The bucket of a frame a few places ahead (a guess: most frames are of this group).
@@ -166,14 +191,18 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 // gathered members too when it names one of them on its own port.
                 const ars::Egress e = engine.select_in_burst(flowlet_burst_, r.hash);
                 k = e.member;
-                if (k >= bm.count || ((usable >> k) & 1) == 0 || bm.port[k] != e.port)
+                if (k >= bm.count || ((usable >> k) & 1) == 0 || bm.port[k] != e.port) {
+                    complete_direct(r);
                     return send_in_burst(fib, m, r, burst_index, *burst_nhg, now_tsc, e);
+                }
                 ++decided_in_full;
             }
         } else {
             k = ecmp_member(r.hash, bm.count);
-            if (((bm.sendable >> k) & 1) == 0)
+            if (((bm.sendable >> k) & 1) == 0) {
+                complete_direct(r);
                 return send_selected(fib, m, r, burst_index, burst_nhg, now_tsc);
+            }
         }
         send_direct(bm, bt, m, k);
     };
@@ -185,16 +214,28 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         in_burst = false;
         burst_nh = kNoBurstRoute;
     };
-    for (std::uint16_t i = 0; i < n; ++i) {
+    // Without declined frames, a run of frames continuing their flowlets goes through
+    // direct_run, the direct step alone (the index of v4_addr and nh4 is then the burst's).
+    const bool all_direct = (slow[0] | slow[1]) == 0;
+    for (unsigned i = 0; i < n; ++i) {
         rte_mbuf *m = pkts[i];
-        const Parsed &r = rec_[i];
+        Parsed &r = rec_[i];
         std::uint64_t nh;
-        if (r.direct) {  // a common IPv4 frame with TTL > 1
+        if (((slow[i / 64] >> (i % 64)) & 1) == 0) {  // a common IPv4 frame with TTL > 1
             nh = nh4[i4++];
             if (nh == burst_nh) {
+                if (all_direct && in_burst && !look_ahead) {
+                    const unsigned end = direct_run(step, bm, pkts, nh4, burst_nh, i, n, bt);
+                    if (end != i) {  // frames i .. end - 1 sent; the generic path takes frame `end`
+                        i4 = end;
+                        i = end - 1;
+                        continue;
+                    }
+                }
                 direct_step(i, m, r);
                 continue;
             }
+            complete_direct(r);
         } else {
             if (r.verdict != DropReason::None) {
                 drop(m, r.verdict);
@@ -240,7 +281,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                     look_ahead = engine.burst_table_bytes(flowlet_burst_) > kPrefetchTableBytes;
                     for (unsigned k = i + 1; look_ahead && k < n && k <= i + kBucketLookAhead; ++k)
                         engine.prefetch_in_burst(flowlet_burst_, rec_[k].hash);
-                    if (r.direct)
+                    if (((slow[i / 64] >> (i % 64)) & 1) == 0)
                         direct_step(i, m, r);
                     else
                         send_in_burst(fib, m, r, burst_index, *nhg, now_tsc);
@@ -251,7 +292,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 burst_nhg = nhg;
                 burst_index = index;
                 gather_burst_members(fib, *nhg, bm);
-                if (r.direct) {
+                if (((slow[i / 64] >> (i % 64)) & 1) == 0) {
                     direct_step(i, m, r);
                     continue;
                 }
@@ -267,7 +308,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
             }
             // ACL stage, then one burst ARS selection once the whole burst is looked up. The
             // engine's request is written here, field by field, and read by the engine in place.
-            ars_pending_[na] = PendingArs{m, nhg, index, i};
+            ars_pending_[na] = PendingArs{m, nhg, index, static_cast<std::uint16_t>(i)};
             ars::SelectRequest &q = ars_req_[na];
             q.flow_hash = r.hash;
             q.nhg = nhg->id;
@@ -413,6 +454,51 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     b.pkts[b.count++] = m;
     b.bytes += len;
     ++bt.fwd;
+}
+
+// A run of direct frames from `i` (the whole burst direct: nh4 is indexed like the burst) that
+// are routed to the flowlet burst's group and continue their flowlets on gathered members: the
+// flowlet step, rewrite and TX buffering with nothing else per frame. The run stops before
+// `n`, before the first frame that is not of this kind (which the caller's generic step takes)
+// and before any member's TX buffer could fill (so no frame needs the capacity test). Returns
+// the end of the run; its frames are counted in `bt` as send_direct counts them.
+[[gnu::noinline]] unsigned Worker::direct_run(const ars::Worker::FlowletStep &step, const BurstMembers &bm,
+                                              rte_mbuf *const *pkts, const std::uint64_t *nh,
+                                              std::uint64_t burst_nh, unsigned i, unsigned n,
+                                              BurstTally &bt) noexcept {
+    unsigned end = n;
+    for (unsigned k = 0; k < bm.count; ++k)
+        if (((bm.sendable >> k) & 1) != 0) end = std::min<unsigned>(end, i + (bm.cap - bm.tx[k]->count));
+    const ars::Worker::FlowletStep s = step;
+    std::uint64_t bytes = 0;
+    unsigned j = i;
+    for (; j < end; ++j) {
+        if (nh[j] != burst_nh) break;
+        const unsigned k = s.continue_flowlet(rec_[j].hash);
+        if (k == ars::Egress::kNoMember) break;
+        rte_mbuf *m = pkts[j];
+        auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
+        std::memcpy(frame, &bm.mac_lo[k], 8);
+        std::memcpy(frame + 8, &bm.mac_hi[k], 4);
+        ipv4_decrement_ttl(frame + kFastL3Offset);
+        const std::uint32_t len = m->pkt_len;
+        bytes += len;
+        TxBuffer &b = *bm.tx[k];
+        b.pkts[b.count++] = m;
+        b.bytes += len;
+    }
+    bt.bytes += bytes;
+    bt.fwd += j - i;
+    return j;
+}
+
+// A direct frame's record holds only its hash: the rest is the same for every direct frame.
+void Worker::complete_direct(Parsed &r) noexcept {
+    static constexpr Parsed kDirectRecord{
+        0, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true, 0};
+    std::memcpy(reinterpret_cast<unsigned char *>(&r) + sizeof r.hash,
+                reinterpret_cast<const unsigned char *>(&kDirectRecord) + sizeof r.hash,
+                sizeof(Parsed) - sizeof r.hash);
 }
 
 // A frame of the flowlet burst's group that the inline step did not answer: the engine's full

@@ -218,11 +218,14 @@ class Worker::FlowletStep {
   public:
     std::uint16_t continue_flowlet(std::uint32_t flow_hash) const {
         MacroFlowTable::Bucket *bucket = buckets_ + MacroFlowTable::index_in(flow_hash, mask_);
-        const MacroFlowTable::Bucket current = *bucket;
-        const std::uint16_t member = current.member();
+        const std::uint64_t bits = bucket->bits;
+        const auto member = static_cast<std::uint16_t>(bits);
+        // The idle test without unpacking the bucket: (now << 16 | 0xFFFF) - bits is
+        // idle_for(now) << 16 plus 0xFFFF - member (no borrow: 48-bit time wraps like the
+        // subtraction), so it is at most idle_limit_ exactly when idle_for(now) <= idle.
         if (member < kFlowletBurstMembers && ((direct_ >> member) & 1) != 0 &&
-            current.idle_for(now_) <= idle_) {
-            *bucket = MacroFlowTable::Bucket{stamp_ | member};
+            stamp_ones_ - bits <= idle_limit_) {
+            bucket->bits = stamp_ | member;
             return member;
         }
         return Egress::kNoMember;
@@ -232,9 +235,9 @@ class Worker::FlowletStep {
     friend class Worker;
     MacroFlowTable::Bucket *buckets_;
     std::uint64_t direct_;
-    Ticks now_;
-    Ticks idle_;
-    std::uint64_t stamp_;  // Bucket::make(0, now_)
+    std::uint64_t stamp_;       // Bucket::make(0, now)
+    std::uint64_t stamp_ones_;  // stamp_ | 0xFFFF
+    std::uint64_t idle_limit_;  // idle << 16 | 0xFFFF, or all ones for an idle time beyond 48 bits
     std::uint32_t mask_;
 };
 
@@ -242,9 +245,9 @@ inline Worker::FlowletStep Worker::flowlet_step(const FlowletBurst &b, std::uint
     FlowletStep s;
     s.buckets_ = b.buckets_;
     s.direct_ = b.direct_ & usable;
-    s.now_ = b.now_;
-    s.idle_ = b.idle_;
     s.stamp_ = MacroFlowTable::Bucket::make(0, b.now_).bits;
+    s.stamp_ones_ = s.stamp_ | 0xFFFF;
+    s.idle_limit_ = b.idle_ >= MacroFlowTable::kTimeMask ? ~std::uint64_t{0} : (b.idle_ << 16) | 0xFFFF;
     s.mask_ = b.mask_;
     return s;
 }

@@ -57,9 +57,12 @@ struct FastParsed {
         // being invertible modulo 65535). Here the words are bytes 0-5 (q0 past the EtherType),
         // 6-11 (q1's low 48 bits) and 12-19 (q2 as two 32-bit halves, so nothing overflows); the
         // sum is nonzero: it holds 0x45. The divisibility test is a multiplication and a
-        // comparison, instead of four folding steps.
+        // comparison, instead of four folding steps: x is a multiple of the odd 0xFFFF exactly
+        // when x times its inverse modulo 2^64 is at most (2^64 - 1) / 0xFFFF (written out, so
+        // that the compiler does not turn it into a remainder when it merges the tests).
         const std::uint64_t sum = (q0 >> 16) + (q1 & 0xFFFFFFFFFFFFull) + (q2 & 0xFFFFFFFFull) + (q2 >> 32);
-        if (sum % 0xFFFF != 0) return false;
+        static_assert(0xFFFFull * 0xFFFEFFFEFFFEFFFFull == 1);
+        if (sum * 0xFFFEFFFEFFFEFFFFull > 0x0001000100010001ull) return false;
     }
     if ((q1 & 0xFF3F) != 0) return false;  // MF flag or a fragment offset (bytes 6-7)
     const std::uint8_t proto = static_cast<std::uint8_t>(q1 >> 24);

@@ -87,6 +87,19 @@ class Worker {
     };
     static_assert(sizeof(Parsed) == 12 && offsetof(Parsed, l3_offset) == 4 && offsetof(Parsed, pad) == 11);
 
+    // What parse_burst gathers: the destinations for the bulk lookups, and the frames it left
+    // to the full parse (bit i of slow: frame i).
+    struct BurstParse {
+        std::uint32_t *v4_addr;
+        std::uint8_t (*v6_addr)[16];
+        std::uint64_t *slow;
+        unsigned n4 = 0, n6 = 0;
+        std::uint64_t rx_bytes = 0;
+    };
+    template <bool Fast, bool Verify>
+    void parse_burst(rte_mbuf *const *pkts, unsigned n, BurstParse &out);
+    void parse_declined(const rte_mbuf *m, unsigned i, BurstParse &out);
+    // `pkts` has room for n + 1 frames (a sentinel slot).
     void handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                       std::uint64_t now_tsc);
     void forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf *m, const ParsedPacket &p,
@@ -118,6 +131,10 @@ class Worker {
     std::uint64_t flowlet_usable(const BurstMembers &bm) const noexcept;
     static unsigned ecmp_member(std::uint32_t hash, unsigned count) noexcept;
     void send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m, unsigned k);
+    unsigned direct_run(const ars::Worker::FlowletStep &step, const BurstMembers &bm, rte_mbuf *const *pkts,
+                        const std::uint64_t *nh, std::uint64_t burst_nh, unsigned i, unsigned n,
+                        BurstTally &bt) noexcept;
+    static void complete_direct(Parsed &r) noexcept;
     void send_in_burst(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r, std::uint32_t nhg_index,
                        const NhgEntry &nhg, std::uint64_t now_tsc);
     void send_in_burst(const FibSnapshot &fib, rte_mbuf *m, const Parsed &r, std::uint32_t nhg_index,
