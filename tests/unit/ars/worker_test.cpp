@@ -159,6 +159,62 @@ TEST(Worker, FlowletBurstGivesTheSameAnswersAsSinglePackets) {
     EXPECT_EQ(events[0], events[1]);
 }
 
+// The caller's inline step (flowlet_step / continue_flowlet, then select_in_burst for what it
+// does not answer) against single packets, with gaps of exactly the idle time and one tick
+// more, and with the 48-bit time wrapping: its idle test must agree with idle_for() <= idle.
+TEST(Worker, FlowletStepGivesTheSameAnswersAsSinglePackets) {
+    test::Rig one, many;
+    for (test::Rig *r : {&one, &many})
+        for (PortId p = 0; p < test::kPorts; ++p) r->board.publish_port_quality(p, kBestQuality);
+    auto b = test::builder();
+    b.add_ars_object(test::object(1, Mode::kFlowletRandom));
+    NhgConfig nhg;
+    nhg.id = 5;
+    nhg.ars_object = 1;
+    nhg.members = {test::primary(1, 0), test::primary(2, 1), test::primary(4, 2)};
+    b.add_nhg(nhg);
+    one.adopt(b);
+    many.adopt(b);
+    const Ticks idle = us(256);
+    std::uint32_t x = 777;
+    Ticks now = MacroFlowTable::kTimeMask - 3 * idle;  // wraps after a few bursts
+    std::uint64_t continued = 0;
+    for (int burst = 0; burst < 40; ++burst) {
+        now += burst % 3 == 0 ? idle : burst % 3 == 1 ? idle + 1 : 1;
+        Worker::FlowletBurst fb;
+        ASSERT_TRUE(many.worker.begin_flowlet_burst(5, now, fb));
+        const Worker::FlowletStep step = many.worker.flowlet_step(fb, ~std::uint64_t{0});
+        std::uint64_t stepped = 0;
+        for (int i = 0; i < 32; ++i) {
+            x = x * 1664525u + 1013904223u;
+            const std::uint32_t h = x % 13 * 2654435761u;  // few flows: most have a bucket
+            const MacroFlowTable *table = many.worker.nhg_table(5, 1);
+            const MacroFlowTable::Bucket before = *table->bucket(table->index_of(h));
+            const bool continues = !before.empty() && before.idle_for(now) <= idle;
+            const Egress want = one.worker.select_nhg(5, h, now);
+            const std::uint16_t k = step.continue_flowlet(h);
+            ASSERT_EQ(k != Egress::kNoMember, continues) << burst << " " << i;
+            Egress got;
+            if (k != Egress::kNoMember) {
+                ++stepped;
+                got = Egress{many.worker.burst_port(fb, k), k};
+            } else {
+                got = many.worker.select_in_burst(fb, h);
+            }
+            ASSERT_EQ(got.port, want.port) << burst << " " << i;
+            ASSERT_EQ(got.member, want.member) << burst << " " << i;
+        }
+        many.worker.count_continued(fb, stepped);
+        many.worker.end_flowlet_burst(fb);
+        continued += stepped;
+    }
+    const CounterValues a = one.worker.nhg_counters(5), c = many.worker.nhg_counters(5);
+    EXPECT_EQ(a.decisions, c.decisions);
+    EXPECT_EQ(a.next_hop_reassignments, c.next_hop_reassignments);
+    EXPECT_GT(continued, 0u);
+    EXPECT_GT(a.next_hop_reassignments, 0u);
+}
+
 TEST(Worker, FlowletBurstOnlyForFlowletModes) {
     for (Mode mode : {Mode::kPerPacketQuality, Mode::kPerPacketRandom, Mode::kFixed}) {
         test::Rig rig;
