@@ -178,6 +178,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     std::uint64_t last_nh = kNoRoute;
     const NhgEntry *last_nhg = nullptr;
     bool last_is_ars = false;
+    // A run that stopped at its first frame (new flowlets, e.g.) is not tried again until the
+    // short step answers a frame, so that frames the run cannot take do not pay for it.
+    bool try_run = true;
     // The short step of a direct frame of the direct burst's group.
     auto direct_step = [&](unsigned i, rte_mbuf *m, Parsed &r) __attribute__((always_inline)) {
         unsigned k;
@@ -186,7 +189,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
             if (look_ahead && i + kBucketLookAhead < n)
                 engine.prefetch_in_burst(flowlet_burst_, rec_[i + kBucketLookAhead].hash);
             k = step.continue_flowlet(r.hash);
-            if (k == ars::Egress::kNoMember) {
+            if (k != ars::Egress::kNoMember) {
+                try_run = true;
+            } else {
                 // The engine's full decision (a new flowlet, mostly); its answer is sent from the
                 // gathered members too when it names one of them on its own port.
                 const ars::Egress e = engine.select_in_burst(flowlet_burst_, r.hash);
@@ -203,6 +208,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 complete_direct(r);
                 return send_selected(fib, m, r, burst_index, burst_nhg, now_tsc);
             }
+            try_run = true;
         }
         send_direct(bm, bt, m, k);
     };
@@ -224,13 +230,16 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         if (((slow[i / 64] >> (i % 64)) & 1) == 0) {  // a common IPv4 frame with TTL > 1
             nh = nh4[i4++];
             if (nh == burst_nh) {
-                if (all_direct && in_burst && !look_ahead) {
-                    const unsigned end = direct_run(step, bm, pkts, nh4, burst_nh, i, n, bt);
+                if (all_direct && try_run && !look_ahead) {
+                    const unsigned end = in_burst
+                                             ? direct_run<true>(step, bm, pkts, nh4, burst_nh, i, n, bt)
+                                             : direct_run<false>(step, bm, pkts, nh4, burst_nh, i, n, bt);
                     if (end != i) {  // frames i .. end - 1 sent; the generic path takes frame `end`
                         i4 = end;
                         i = end - 1;
                         continue;
                     }
+                    try_run = false;  // until the short step answers a frame again
                 }
                 direct_step(i, m, r);
                 continue;
@@ -457,11 +466,14 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
 }
 
 // A run of direct frames from `i` (the whole burst direct: nh4 is indexed like the burst) that
-// are routed to the flowlet burst's group and continue their flowlets on gathered members: the
-// flowlet step, rewrite and TX buffering with nothing else per frame. The run stops before
+// are routed to the direct burst's group and go to gathered members without more checks: for
+// an ARS group (Flowlet) those continuing their flowlets, for a hash ECMP group those whose
+// member can send. The flowlet step or ECMP hash, rewrite and TX buffering with nothing else
+// per frame. The run stops before
 // `n`, before the first frame that is not of this kind (which the caller's generic step takes)
 // and before any member's TX buffer could fill (so no frame needs the capacity test). Returns
 // the end of the run; its frames are counted in `bt` as send_direct counts them.
+template <bool Flowlet>
 [[gnu::noinline]] unsigned Worker::direct_run(const ars::Worker::FlowletStep &step, const BurstMembers &bm,
                                               rte_mbuf *const *pkts, const std::uint64_t *nh,
                                               std::uint64_t burst_nh, unsigned i, unsigned n,
@@ -474,8 +486,14 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     unsigned j = i;
     for (; j < end; ++j) {
         if (nh[j] != burst_nh) break;
-        const unsigned k = s.continue_flowlet(rec_[j].hash);
-        if (k == ars::Egress::kNoMember) break;
+        unsigned k;
+        if constexpr (Flowlet) {
+            k = s.continue_flowlet(rec_[j].hash);
+            if (k == ars::Egress::kNoMember) break;
+        } else {
+            k = ecmp_member(rec_[j].hash, bm.count);
+            if (((bm.sendable >> k) & 1) == 0) break;
+        }
         rte_mbuf *m = pkts[j];
         auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
         std::memcpy(frame, &bm.mac_lo[k], 8);
