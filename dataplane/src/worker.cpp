@@ -64,8 +64,6 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
     Parsed &r = rec_[i];
     ParsedPacket &p = parsed_[i];
     r.verdict = parse_mbuf(m, config_.parser, p);
-    r.full = true;
-    r.direct = false;
     if (r.verdict != DropReason::None) return;
     r.hash = p.hash;
     r.l3_offset = p.l3_offset;
@@ -126,10 +124,11 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     std::uint32_t v4_addr[kMaxBurst];
     std::uint8_t v6_addr[kMaxBurst][16];
     // Frames the fast path declined (parsed in full into parsed_[i], record complete), one bit
-    // each; every other frame is direct and its record holds only its hash (direct_record()
+    // each; every other frame is direct and its record holds only its hash (complete_direct
     // completes it where a frame leaves the direct step).
     static_assert(kMaxBurst == 128);
     std::uint64_t slow[2] = {};
+    auto is_direct = [&slow](unsigned i) { return ((slow[i / 64] >> (i % 64)) & 1) == 0; };
     // The sentinel slot past the burst repeats its last frame (see parse_burst).
     pkts[n] = pkts[n - 1];
     BurstParse bp{v4_addr, v6_addr, slow};
@@ -154,7 +153,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     unsigned na = 0;  // ARS frames of this burst left for finish_ars, in a register
     // The direct burst: without ACL rules and capture, the burst's first group (the first frame
     // that reaches selection) gets its members gathered once (gather_burst_members), and every
-    // common IPv4 frame routed to it (record flag `direct`, same route index) is then decided
+    // common IPv4 frame routed to it (not in the `slow` mask, same route index) is then decided
     // and sent by a short step right here: for an ARS group in a flowlet mode the engine's
     // inline flowlet step (ars::Worker::begin_flowlet_burst, flowlet_step), for a hash ECMP
     // group the ECMP hash of EcmpSelector. Anything the short step cannot answer takes the full
@@ -227,7 +226,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         rte_mbuf *m = pkts[i];
         Parsed &r = rec_[i];
         std::uint64_t nh;
-        if (((slow[i / 64] >> (i % 64)) & 1) == 0) {  // a common IPv4 frame with TTL > 1
+        if (is_direct(i)) {  // a common IPv4 frame with TTL > 1
             nh = nh4[i4++];
             if (nh == burst_nh) {
                 if (all_direct && try_run && !look_ahead) {
@@ -290,7 +289,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                     look_ahead = engine.burst_table_bytes(flowlet_burst_) > kPrefetchTableBytes;
                     for (unsigned k = i + 1; look_ahead && k < n && k <= i + kBucketLookAhead; ++k)
                         engine.prefetch_in_burst(flowlet_burst_, rec_[k].hash);
-                    if (((slow[i / 64] >> (i % 64)) & 1) == 0)
+                    if (is_direct(i))
                         direct_step(i, m, r);
                     else
                         send_in_burst(fib, m, r, burst_index, *nhg, now_tsc);
@@ -301,7 +300,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 burst_nhg = nhg;
                 burst_index = index;
                 gather_burst_members(fib, *nhg, bm);
-                if (((slow[i / 64] >> (i % 64)) & 1) == 0) {
+                if (is_direct(i)) {
                     direct_step(i, m, r);
                     continue;
                 }
@@ -512,8 +511,7 @@ template <bool Flowlet>
 
 // A direct frame's record holds only its hash: the rest is the same for every direct frame.
 void Worker::complete_direct(Parsed &r) noexcept {
-    static constexpr Parsed kDirectRecord{
-        0, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None, false, true, 0};
+    static constexpr Parsed kDirectRecord{0, kFastL3Offset, PacketKind::Ipv4, 2, DropReason::None};
     std::memcpy(reinterpret_cast<unsigned char *>(&r) + sizeof r.hash,
                 reinterpret_cast<const unsigned char *>(&kDirectRecord) + sizeof r.hash,
                 sizeof(Parsed) - sizeof r.hash);

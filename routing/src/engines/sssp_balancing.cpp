@@ -286,13 +286,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // lowest port wins.
     auto decide_outer = [&](const LayersView &L, std::uint32_t first) {
         const SwitchIdx *bfs = L.bfs;
-        for (std::uint32_t k = L.mid; k < L.inner; ++k) {
-            const SwitchIdx y = bfs[k];
-            dkey[y] = dist[y] << 32 | pop_rank[y];
-        }
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
-        const std::uint64_t *dk = dkey.data(), *wv = weight.data();
+        const std::uint64_t *wv = weight.data();
 #ifdef WEFT_SSSP_AVX2
         // Wide layers (trees: every spine is a candidate) go eight candidates a step; on
         // narrower ones (tori, random graphs: 1-6 each) the scalar loop is cheaper.
@@ -306,7 +302,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                                             off.data(), used.data());
         }
 #endif
-        outer_choice_scalar(bfs, cand_off, cand, first, L.m, dk, wv, used.data());
+        for (std::uint32_t k = L.mid; k < L.inner; ++k) {
+            const SwitchIdx y = bfs[k];
+            dkey[y] = dist[y] << 32 | pop_rank[y];
+        }
+        outer_choice_scalar(bfs, cand_off, cand, first, L.m, dkey.data(), wv, used.data());
     };
 
     // The same Dijkstra where routes are known to stay minimal (layers L), for the inner layers

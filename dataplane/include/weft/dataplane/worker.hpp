@@ -72,20 +72,19 @@ class Worker {
     };
 
     // What the forwarding stage keeps of a frame of the current burst (12 bytes, so a burst's
-    // records stay in a few cache lines): the fast path fills it alone (a constant beside the
-    // hash: `direct`); a frame it declines, or one with TTL <= 1, is parsed in full into
-    // parsed_[i] and the record copied from there.
+    // records stay in a few cache lines). The fast path writes only a frame's hash (the rest is
+    // the same for all its frames: complete_direct fills it in where needed); a frame it
+    // declines, or one with TTL <= 1, is parsed in full into parsed_[i] and the record copied
+    // from there. Which is which is parse_burst's `slow` mask.
     struct Parsed {
         std::uint32_t hash;
         std::uint16_t l3_offset;
         PacketKind kind;
         std::uint8_t ttl;  // a direct record's: 2, standing for any TTL > 1
         DropReason verdict;
-        bool full;    // parsed_[i] holds the full parse
-        bool direct;  // the fast path's IPv4 frame (header at kFastL3Offset) with TTL > 1
-        std::uint8_t pad = 0;
+        std::uint8_t pad[3] = {};
     };
-    static_assert(sizeof(Parsed) == 12 && offsetof(Parsed, l3_offset) == 4 && offsetof(Parsed, pad) == 11);
+    static_assert(sizeof(Parsed) == 12 && offsetof(Parsed, l3_offset) == 4 && offsetof(Parsed, pad) == 9);
 
     // What parse_burst gathers: the destinations for the bulk lookups, and the frames it left
     // to the full parse (bit i of slow: frame i).
