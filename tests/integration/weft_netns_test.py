@@ -145,18 +145,6 @@ class Weft(LiveWeft):
         args += ["--", "-i", "--cmdline-file", cmds, "--run-time", "40"]
         self.start(args)
 
-    def wait_for(self, pattern, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = re.search(pattern, self.text())
-            if m:
-                return m
-            if self.proc.poll() is not None:
-                time.sleep(0.2)
-                return re.search(pattern, self.text())
-            time.sleep(0.05)
-        return None
-
     def stats(self, timeout=10):
         """weft's `show port stats json`, parsed; None when it does not answer in time."""
         start = len(self.text())
@@ -287,7 +275,7 @@ def run_case(name, work, route_cmds, sticky):
     print("---- %s ----" % name, flush=True)
     weft = Weft(name, work, route_cmds)
     try:
-        done = weft.wait_for(r"cmdline-file \S+ done, (\d+) errors", 20)
+        done = weft.wait_for(r"cmdline-file \S+ done, (\d+) errors", 60)
         check(done is not None and done.group(1) == "0", "%s: weft takes the cmdline file without errors" % name)
         if done is None:
             return

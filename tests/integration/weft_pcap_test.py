@@ -13,10 +13,11 @@ import os
 import re
 import socket
 import struct
-import subprocess
 import sys
 import tempfile
 import time
+
+from weft_session import READY, LiveWeft
 
 WEFT = sys.argv[1]
 IBOE = 0x88B5
@@ -162,17 +163,27 @@ def main():
             "--vdev=net_pcap1,rx_pcap=%s/empty.pcap,tx_pcap=%s/out1.pcap" % (work, work),
             "--vdev=net_pcap2,rx_pcap=%s/empty.pcap,tx_pcap=%s/out2.pcap" % (work, work),
             "--", "--cmdline-file", cmds, "--run-time", "4"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(2.0)
+    weft = LiveWeft()
+    weft.start(args)
     tel = {}
-    try:
-        tel = telemetry(prefix, ["/weft/ports", "/weft/routes", "/weft/drops", "/weft/port_stats,1",
-                                 "/weft/nhg_stats", "/weft/quality"])
-    except OSError as e:
-        print("telemetry socket: %s" % e)
-    out, _ = proc.communicate(timeout=60)
+    # Telemetry is read while weft forwards (it runs 4 s from then on): once the tables are in
+    # and the 12 frames were received, and the quality sampler has run since (every 16 us by default).
+    if weft.wait_for(READY, 120):
+        try:
+            end = time.monotonic() + 3
+            while time.monotonic() < end:
+                drops = telemetry(prefix, ["/weft/drops"])["/weft/drops"].get("/weft/drops", {})
+                if drops.get("rx_packets") == len(frames):
+                    break
+                time.sleep(0.05)
+            time.sleep(0.2)
+            tel = telemetry(prefix, ["/weft/ports", "/weft/routes", "/weft/drops", "/weft/port_stats,1",
+                                     "/weft/nhg_stats", "/weft/quality"])
+        except OSError as e:
+            print("telemetry socket: %s" % e)
+    rc, out = weft.finish(60)
     print(out)
-    check(proc.returncode == 0, "weft exits 0 (rc=%s)" % proc.returncode)
+    check(rc == 0, "weft exits 0 (rc=%s)" % rc)
     check("cmdline-file %s done, 2 errors" % cmds in out, "the two bad commands are refused and counted")
     check(re.search(r"10\.1\.0\.0/16\s+1", out) is not None and "10.2.0.0/16" not in out.split("show route")[-1],
           "show route lists the accepted routes only")

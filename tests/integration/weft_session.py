@@ -1,19 +1,11 @@
 """Drives a weft run through its stdin, the way the integration tests type at its prompt."""
+import re
 import subprocess
 import threading
 import time
 
-
-def run_steps(args, steps, timeout=60):
-    """Starts weft with `args`, writes each (delay, line) of `steps` to its stdin after sleeping
-    `delay` seconds, and returns (exit status, everything weft printed)."""
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for delay, line in steps:
-        time.sleep(delay)
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-    out, _ = proc.communicate(timeout=timeout)
-    return proc.returncode, out
+# weft prints this once its --cmdline-file has run; forwarding and the prompt start right after.
+READY = r"weft: cmdline-file \S+ done, \d+ errors"
 
 
 class LiveWeft:
@@ -35,3 +27,55 @@ class LiveWeft:
     def text(self):
         with self.lock:
             return "".join(self.out)
+
+    def wait_for(self, pattern, timeout):
+        """The first match of `pattern` in weft's output, waiting up to `timeout` seconds for it
+        (None if it does not come, or weft exits without printing it)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            m = re.search(pattern, self.text())
+            if m:
+                return m
+            if self.proc.poll() is not None:
+                self.reader.join(timeout=5)
+                return re.search(pattern, self.text())
+            time.sleep(0.05)
+        return None
+
+    def finish(self, timeout):
+        """Closes stdin, waits for weft to exit (killing it after `timeout` seconds) and returns
+        (exit status, everything it printed)."""
+        try:
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(timeout=10)
+        return self.proc.returncode, self.text()
+
+
+def run_steps(args, steps, timeout=60, ready_timeout=120):
+    """Starts weft with `args`, writes each (delay, line) of `steps` to its stdin after sleeping
+    `delay` seconds, and returns (exit status, everything weft printed).
+
+    With a --cmdline-file the delays count from the moment that file is done, when forwarding
+    starts: on a loaded machine EAL's start-up alone can take seconds, and steps timed from the
+    process start would then reach the prompt together, with no traffic between them."""
+    w = LiveWeft()
+    w.start(args)
+    if "--cmdline-file" in args:
+        w.wait_for(READY, ready_timeout)
+    for delay, line in steps:
+        time.sleep(delay)
+        if w.proc.poll() is not None:
+            break
+        try:
+            w.proc.stdin.write(line + "\n")
+            w.proc.stdin.flush()
+        except BrokenPipeError:
+            break
+    return w.finish(timeout)
