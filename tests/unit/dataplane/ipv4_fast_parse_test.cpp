@@ -1,7 +1,7 @@
 // The worker's IPv4 fast path against the full parser: whatever the fast path accepts, the full
 // parser forwards with the same kind, L3 offset, TTL, destination and flow hash; the common
-// frames are accepted; and everything else (options, fragments, tags, RoCEv2, every malformed
-// header) is declined so the full parser decides it. Frames are built byte by byte, then
+// frames (RoCEv2 among them) are accepted; and everything else (options, fragments, tags, every
+// malformed header) is declined so the full parser decides it. Frames are built byte by byte, then
 // mutated at random (seeded) to reach the edges of every check.
 #include <gtest/gtest.h>
 
@@ -61,11 +61,32 @@ TEST(Ipv4FastParse, AcceptsCommonFramesWithTheFullParsersResult) {
     }
 }
 
+Bytes roce4(std::uint32_t qp, std::uint16_t sport = 49152) {
+    return test::eth(0x0800) + test::ipv4(17, kSrc, kDst, 8 + 28) + test::udp(sport, kRoceV2UdpPort, 28) +
+           test::bth(qp) + test::zeros(16);
+}
+
+TEST(Ipv4FastParse, RoceV2FramesHashWithTheirDestinationQp) {
+    FastParsed a{}, b{}, c{};
+    ASSERT_TRUE(fast(roce4(0x123456), a));
+    ASSERT_TRUE(fast(roce4(0x123457), b));
+    ASSERT_TRUE(fast(roce4(0x123456), c));
+    EXPECT_NE(a.hash, b.hash);  // one flow per queue pair
+    EXPECT_EQ(a.hash, c.hash);
+    expect_agrees(roce4(0x123456), true);
+    expect_agrees(roce4(0xFFFFFF, 1), true);
+    // A UDP length too short for the BTH: declined, and the full parser drops it.
+    Bytes short_bth = test::eth(0x0800) + test::ipv4(17, kSrc, kDst, 8 + 11) +
+                      test::udp(49152, kRoceV2UdpPort, 11) + test::zeros(11 + 20);
+    EXPECT_FALSE(fast(short_bth, a));
+    ParsedPacket p;
+    EXPECT_EQ(
+        parse_frame(std::span<const std::uint8_t>(short_bth.data(), short_bth.size()), ParserConfig{}, p),
+        DropReason::BthTruncated);
+}
+
 TEST(Ipv4FastParse, DeclinesWhatTheFullParserHandlesOtherwise) {
     FastParsed f{};
-    const Bytes roce = test::eth(0x0800) + test::ipv4(17, kSrc, kDst, 8 + 28) +
-                       test::udp(49152, kRoceV2UdpPort, 28) + test::bth(0x123456) + test::zeros(16);
-    EXPECT_FALSE(fast(roce, f));  // RoCEv2: the BTH QP joins the key
     EXPECT_FALSE(fast(test::eth(0x0800) + test::ipv4(17, kSrc, kDst, 26, 64, test::zeros(4)) +
                           test::udp(1, 2, 18) + test::zeros(18),
                       f));  // options
@@ -89,6 +110,7 @@ TEST(Ipv4FastParse, DeclinesWhatTheFullParserHandlesOtherwise) {
 TEST(Ipv4FastParse, MutatedFramesAgreeWithTheFullParser) {
     std::mt19937 rng(20261122);
     const std::vector<Bytes> seeds = {udp4(1234, 80), tcp4(22, 1022), udp4(5, kRoceV2UdpPort - 1, 40),
+                                      roce4(0xABCDEF),
                                       test::eth(0x0800) + test::ipv4(1, kSrc, kDst, 8) + test::zeros(8)};
     unsigned accepted = 0;
     for (int round = 0; round < 20000; ++round) {

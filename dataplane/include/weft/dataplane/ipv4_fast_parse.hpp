@@ -1,9 +1,10 @@
-// The worker's fast path for the most common frame: untagged Ethernet, IPv4 without options,
-// not a fragment, TCP/UDP (not RoCEv2) or another protocol. It reads the header once, checks
-// exactly what parse_frame checks for such a frame and hashes the flow key from registers, so
-// it yields the same result as parse_frame (kind, L3 offset, TTL, flow hash) without building
-// the 80-byte ParsedPacket. Any other frame, and any frame parse_frame would drop, is declined
-// (returns false) and goes through parse_frame, which decides it. A unit test compares the two.
+// The worker's fast path for the most common frames: untagged Ethernet, IPv4 without options,
+// not a fragment, TCP, UDP, RoCEv2 (UDP to 4791 with its BTH) or another protocol. It reads the
+// header once, checks exactly what parse_frame checks for such a frame and hashes the flow key
+// from registers, so it yields the same result as parse_frame (kind, L3 offset, TTL, flow hash)
+// without building the 80-byte ParsedPacket. Any other frame, and any frame parse_frame would
+// drop, is declined (returns false) and goes through parse_frame, which decides it. A unit test
+// compares the two.
 #pragma once
 
 #include <bit>
@@ -77,9 +78,17 @@ struct FastParsed {
         std::memcpy(&udp_len_be, l4 + 4, 2);
         const std::size_t udp_len = __builtin_bswap16(udp_len_be);
         if (udp_len < 8 || udp_len > l4_len) return false;
-        if ((pw >> 16) == __builtin_bswap16(kRoceV2UdpPort)) return false;  // a BTH follows
         ports = std::uint64_t{pw} << 32;  // flow_hash_words takes them in network order
-    } else if (proto == 6) {              // TCP
+        if ((pw >> 16) == __builtin_bswap16(kRoceV2UdpPort)) {
+            // RoCEv2, the fabric's own traffic: the BTH follows, and its destination QP joins the
+            // key (one flow per queue pair). A UDP length that holds the BTH also says the frame
+            // does; a shorter one is declined (the full parse drops it as a truncated BTH).
+            if (udp_len < 8 + 12) return false;
+            std::uint32_t qp;  // BTH bytes 4-7: reserved, then the 24-bit QP in network order
+            std::memcpy(&qp, l4 + 8 + 4, 4);
+            ports |= __builtin_bswap32(qp) & 0xFFFFFF;
+        }
+    } else if (proto == 6) {  // TCP
         if (l4_len < 20) return false;
         const std::uint32_t pw = load32(l4);
         const std::size_t doff = l4[12] >> 4;
