@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "weft/dataplane/ipv4_fast_parse.hpp"
+#include "weft/dataplane/ipv6_fast_parse.hpp"
 #include "weft/dataplane/mbuf_parse.hpp"
 #include "weft/dataplane/rewrite.hpp"
 
@@ -77,6 +78,18 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
     }
 }
 
+// A frame the IPv4 fast path declined, with the fast path on: a common IPv6 frame is parsed by
+// the IPv6 fast path into a complete record (no ParsedPacket), anything else in full.
+[[gnu::noinline]] void Worker::parse_declined_fast(const rte_mbuf *m, unsigned i, BurstParse &out) {
+    FastParsed6 f;
+    if (m->nb_segs == 1 && parse_ipv6_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, f)) {
+        rec_[i] = Parsed{f.hash, kFastL3Offset, PacketKind::Ipv6, f.hop_limit, DropReason::None};
+        std::memcpy(out.v6_addr[out.n6++], f.dst, 16);
+        return;
+    }
+    parse_declined(m, i, out);
+}
+
 // Parses a burst into rec_ (and parsed_ for the frames the fast path declines), gathering the
 // IPv4 and IPv6 destinations for one bulk lookup each. Instantiated per mode (fast path or not,
 // checksum verified or not), so that neither is tested per frame; kept out of line so that its
@@ -108,7 +121,10 @@ template <bool Fast, bool Verify>
         rx_bytes += m->pkt_len;
         slow[i / 64] |= std::uint64_t{1} << (i % 64);
         out.n4 = n4;
-        parse_declined(m, i, out);
+        if constexpr (Fast)
+            parse_declined_fast(m, i, out);
+        else
+            parse_declined(m, i, out);
         n4 = out.n4;
     }
     out.n4 = n4;
@@ -123,9 +139,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     const bool fast = acl == nullptr;
     std::uint32_t v4_addr[kMaxBurst];
     std::uint8_t v6_addr[kMaxBurst][16];
-    // Frames the fast path declined (parsed in full into parsed_[i], record complete), one bit
-    // each; every other frame is direct and its record holds only its hash (complete_direct
-    // completes it where a frame leaves the direct step).
+    // Frames the IPv4 fast path declined (their record complete: IPv6 fast path, or parsed in full
+    // into parsed_[i]), one bit each; every other frame is direct and its record holds only its hash
+    // (complete_direct completes it where a frame leaves the direct step).
     static_assert(kMaxBurst == 128);
     std::uint64_t slow[2] = {};
     auto is_direct = [&slow](unsigned i) { return ((slow[i / 64] >> (i % 64)) & 1) == 0; };

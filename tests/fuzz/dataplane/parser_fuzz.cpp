@@ -1,12 +1,14 @@
 // libFuzzer target: the frame parser on arbitrary bytes. Besides "no crash, no out-of-bounds
 // read" it checks what the forwarding stage relies on: every offset of an accepted frame lies
-// inside the frame, and the hash is the hash of the key. The worker's IPv4 fast path runs on the
-// same bytes: whatever it accepts, the full parser must accept with the same result.
+// inside the frame, and the hash is the hash of the key. The worker's IPv4 and IPv6 fast paths
+// run on the same bytes: whatever they accept, the full parser must accept with the same result.
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <span>
 
 #include "weft/dataplane/ipv4_fast_parse.hpp"
+#include "weft/dataplane/ipv6_fast_parse.hpp"
 #include "weft/dataplane/parser.hpp"
 
 using namespace weft::dataplane;
@@ -29,6 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                 p.ttl != f.ttl || p.hash != f.hash || dst != f.dst4)
                 std::abort();
         }
+        FastParsed6 f6{};
+        if (parse_ipv6_fast(data, size, f6) &&
+            (r != DropReason::None || p.kind != PacketKind::Ipv6 || p.l3_offset != kFastL3Offset ||
+             p.ttl != f6.hop_limit || p.hash != f6.hash || std::memcmp(p.key.dst, f6.dst, 16) != 0))
+            std::abort();
         if (r != DropReason::None) continue;
         if (p.l3_offset < 14 || p.l3_offset >= size) std::abort();
         if (p.l4_offset != 0 && (p.l4_offset <= p.l3_offset || p.l4_offset >= size)) std::abort();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "weft/dataplane/fast_l4.hpp"
 #include "weft/dataplane/flow_key.hpp"
 #include "weft/dataplane/parser.hpp"
 
@@ -33,11 +34,6 @@ struct FastParsed {
                                                    bool verify_checksum, FastParsed &out) noexcept {
     static_assert(std::endian::native == std::endian::little, "the fast path reads little-endian words");
     constexpr std::size_t kL3 = kFastL3Offset;
-    auto load32 = [](const std::uint8_t *p) {
-        std::uint32_t v;
-        std::memcpy(&v, p, 4);
-        return v;
-    };
     auto load64 = [](const std::uint8_t *p) {
         std::uint64_t v;
         std::memcpy(&v, p, 8);
@@ -69,32 +65,8 @@ struct FastParsed {
     const std::uint8_t proto = static_cast<std::uint8_t>(q1 >> 24);
     const std::uint8_t *l4 = f + kL3 + 20;
     const std::size_t l4_len = total - 20;
-    std::uint64_t ports = 0;
-    if (proto == 17) {  // UDP
-        // The frame holds the 8-byte UDP header (len >= kL3 + 28); 8 <= UDP length <= l4_len
-        // also says the IPv4 payload holds it.
-        const std::uint32_t pw = load32(l4);  // source and destination port, network order
-        std::uint16_t udp_len_be;
-        std::memcpy(&udp_len_be, l4 + 4, 2);
-        const std::size_t udp_len = __builtin_bswap16(udp_len_be);
-        if (udp_len < 8 || udp_len > l4_len) return false;
-        ports = std::uint64_t{pw} << 32;  // flow_hash_words takes them in network order
-        if ((pw >> 16) == __builtin_bswap16(kRoceV2UdpPort)) {
-            // RoCEv2, the fabric's own traffic: the BTH follows, and its destination QP joins the
-            // key (one flow per queue pair). A UDP length that holds the BTH also says the frame
-            // does; a shorter one is declined (the full parse drops it as a truncated BTH).
-            if (udp_len < 8 + 12) return false;
-            std::uint32_t qp;  // BTH bytes 4-7: reserved, then the 24-bit QP in network order
-            std::memcpy(&qp, l4 + 8 + 4, 4);
-            ports |= __builtin_bswap32(qp) & 0xFFFFFF;
-        }
-    } else if (proto == 6) {  // TCP
-        if (l4_len < 20) return false;
-        const std::uint32_t pw = load32(l4);
-        const std::size_t doff = l4[12] >> 4;
-        if (doff < 5 || doff * 4 > l4_len) return false;
-        ports = std::uint64_t{pw} << 32;
-    }
+    std::uint64_t ports;
+    if (!fast_l4_ports(proto, l4, l4_len, ports)) return false;
     const std::uint64_t kind = proto | (std::uint64_t{static_cast<std::uint8_t>(PacketKind::Ipv4)} << 8);
     const std::uint32_t src = static_cast<std::uint32_t>(q2), dst = static_cast<std::uint32_t>(q2 >> 32);
     out.hash = flow_hash_words(src, 0, dst, 0, ports, kind);

@@ -98,6 +98,7 @@ class Worker {
     template <bool Fast, bool Verify>
     void parse_burst(rte_mbuf *const *pkts, unsigned n, BurstParse &out);
     void parse_declined(const rte_mbuf *m, unsigned i, BurstParse &out);
+    void parse_declined_fast(const rte_mbuf *m, unsigned i, BurstParse &out);
     // `pkts` has room for n + 1 frames (a sentinel slot).
     void handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbuf **pkts, std::uint16_t n,
                       std::uint64_t now_tsc);
