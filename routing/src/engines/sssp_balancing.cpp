@@ -4,10 +4,39 @@
 #include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 
 namespace weft::routing::engines {
 namespace {
 [[maybe_unused]] const bool outer_choice_avx2_ = has_outer_choice_avx2();  // once per process
+
+// A growing array of trivially copyable elements that is written in place past its end and
+// then committed: no staging copy, and no zero fill of room that is never used.
+template <class T>
+class SsspRoom {
+  public:
+    T *data() { return p_.get(); }
+    std::size_t size() const { return size_; }
+    void reserve(std::size_t cap) {
+        if (cap > cap_) grow(cap);
+    }
+    // Where `more` elements past the end may be written.
+    T *room(std::size_t more) {
+        if (size_ + more > cap_) grow(std::max(size_ + more, cap_ * 2));
+        return p_.get() + size_;
+    }
+    void commit(std::size_t count) { size_ += count; }
+
+  private:
+    void grow(std::size_t cap) {
+        auto q = std::make_unique_for_overwrite<T[]>(cap);
+        if (size_ != 0) std::memcpy(q.get(), p_.get(), size_ * sizeof(T));
+        p_ = std::move(q), cap_ = cap;
+    }
+    std::unique_ptr<T[]> p_;
+    std::size_t size_ = 0, cap_ = 0;
+};
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
@@ -92,64 +121,61 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     heap0.assign(adj, n + 1, kInf);
 
     // The layers of a destination switch: reachable switches by hops (BFS order), each with its
-    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y);
-    // after the first tie at that destination also each switch's links one hop further out, in
-    // port order, which the replay relaxes. Each switch's layers serve its CA LIDs and, later,
-    // its own LID: kept in flat arrays shared by all destinations (a few allocations in all)
-    // while they fit in a modest amount of memory, else rebuilt per LID in scratch arrays.
+    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y).
+    // Each switch's layers serve its CA LIDs and, later, its own LID: kept in flat arrays shared
+    // by all destinations (a few allocations in all) while they fit in a modest amount of
+    // memory. The BFS writes straight into the arrays' free room; past the limit it is left
+    // there uncommitted and serves that LID only.
     using Cand = SsspCand;
     struct LayerStore {
-        std::vector<SwitchIdx> bfs;
-        std::vector<std::uint8_t> hops;
-        std::vector<std::uint32_t> cand_off;  // per bfs entry, plus one: ranges of cand
-        std::vector<Cand> cand;
-        std::vector<std::uint32_t> down_off;  // per bfs entry, plus one: ranges of down
-        std::vector<std::uint32_t> down;
-        void clear() {
-            bfs.clear(), hops.clear(), cand_off.clear(), cand.clear(), down_off.clear(), down.clear();
-        }
+        SsspRoom<SwitchIdx> bfs;
+        SsspRoom<std::uint8_t> hops;
+        SsspRoom<std::uint32_t> cand_off;  // per bfs entry, plus one: ranges of cand
+        SsspRoom<Cand> cand;
     };
-    constexpr std::uint32_t kNoDown = ~std::uint32_t{0};
-    struct Layers {                   // where one destination's layers lie in a store
-        LayerStore *store = nullptr;  // null: not built yet
-        std::uint32_t bfs_at = 0;     // into bfs and hops
-        std::uint32_t cand_off_at = 0, down_off_at = kNoDown;  // m + 1 entries each
-        std::uint32_t m = 0;                                   // switches reached
-        std::uint32_t max_hop = 0;                             // hops to the outermost layer
-        std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
-        std::uint32_t mid = 0;    // switches less than max_hop - 1 hops away (a prefix of inner)
+    struct Layers {                     // where one destination's layers lie in the store
+        std::uint32_t bfs_at = 0;       // into bfs and hops
+        std::uint32_t cand_off_at = 0;  // m + 1 entries
+        std::uint32_t m = 0;            // switches reached; 0: not built
+        std::uint32_t max_hop = 0;      // hops to the outermost layer
+        std::uint32_t inner = 0;        // switches less than max_hop hops away (a prefix of bfs)
+        std::uint32_t mid = 0;          // switches less than max_hop - 1 hops away (a prefix of inner)
     };
-    // Raw pointers into one destination's layers (valid until its store grows).
+    // Raw pointers into one destination's layers (valid until the store grows).
     struct LayersView {
         const SwitchIdx *bfs;
         const std::uint8_t *hops;
         const std::uint32_t *cand_off;
         const Cand *cand;
-        const std::uint32_t *down_off;  // null until with_down; mid + 1 entries
-        const std::uint32_t *down;
         std::uint32_t m, max_hop, inner, mid;
     };
-    LayerStore kept, scratch;
+    LayerStore st;
     std::vector<Layers> memo(n);
     std::size_t kept_bytes = 0;
     constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
+    // Room for every destination up front where that fits the limit (pages are only touched
+    // as they fill): no regrowth copies on small fabrics.
+    st.bfs.reserve(std::min(n * n, kMemoLimit / 9));
+    st.hops.reserve(std::min(n * n, kMemoLimit / 9));
+    st.cand_off.reserve(std::min(n * (n + 1), kMemoLimit / 9));
+    st.cand.reserve(std::min(std::size_t{n} * off[n], kMemoLimit / sizeof(Cand)));
     std::vector<std::uint32_t> hop(n);
-    std::vector<SwitchIdx> bfs_buf(n);
-    std::vector<std::uint32_t> cand_off_buf(n + 1);
-    std::vector<Cand> cand_buf(off[n]);
-    std::vector<std::uint32_t> down_buf(off[n] + 1);  // one spare entry for the unkept write
-    // Appends [p, p + count) to v (trivially copyable elements: one memmove, no zero fill).
-    auto append = [](auto &v, const auto *p, std::size_t count) { v.insert(v.end(), p, p + count); };
     auto layers_of = [&](SwitchIdx d) -> Layers {
-        if (memo[d].store) return memo[d];
+        if (memo[d].m != 0) return memo[d];
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
         std::fill(hop.begin(), hop.end(), kUnseen);
-        SwitchIdx *bfs = bfs_buf.data();
-        Cand *cand = cand_buf.data();
-        std::uint32_t *cand_off = cand_off_buf.data(), *hv = hop.data();
+        Layers L;
+        L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
+        L.cand_off_at = static_cast<std::uint32_t>(st.cand_off.size());
+        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());
+        SwitchIdx *bfs = st.bfs.room(n);
+        std::uint32_t *cand_off = st.cand_off.room(n + 1);
+        Cand *cand = st.cand.room(off[n]) - cand_at;  // indexed by absolute offsets
+        std::uint8_t *hops = st.hops.room(n);
+        std::uint32_t *hv = hop.data();
         const SwitchIdx *pv = peer_of.data();
         const std::uint32_t *rv = reverse.data();
-        std::uint32_t tail = 1, nc = 0;
+        std::uint32_t tail = 1, nc = cand_at;
         bfs[0] = d;
         hv[d] = 0;
         // When x leaves the BFS queue every switch one hop closer already has its hop count.
@@ -167,79 +193,33 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             }
         }
         cand_off[tail] = nc;
-        const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc} * 8;
-        LayerStore &st = kept_bytes + bytes > kMemoLimit ? scratch : kept;
-        if (&st == &scratch)
-            scratch.clear();
-        else
-            kept_bytes += bytes;
-        Layers L;
-        L.store = &st;
-        L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
-        L.cand_off_at = static_cast<std::uint32_t>(st.cand_off.size());
         L.m = tail;
         L.max_hop = hv[bfs[tail - 1]];
         L.inner = tail;
         while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
         L.mid = L.inner;
         while (L.mid > 0 && hv[bfs[L.mid - 1]] + 1 == L.max_hop) --L.mid;
-        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());  // offsets become absolute
-        for (std::uint32_t k = 0; k <= tail; ++k) cand_off[k] += cand_at;
-        append(st.bfs, bfs, tail);
-        st.hops.resize(st.hops.size() + tail);
-        std::uint8_t *hops = st.hops.data() + L.bfs_at;
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
-        append(st.cand_off, cand_off, tail + 1);
-        append(st.cand, cand, nc);
-        if (&st == &kept) memo[d] = L;
+        const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc - cand_at} * 8;
+        if (kept_bytes + bytes <= kMemoLimit) {
+            kept_bytes += bytes;
+            st.bfs.commit(tail), st.hops.commit(tail), st.cand_off.commit(tail + 1),
+                st.cand.commit(nc - cand_at);
+            memo[d] = L;
+        }
         return L;
     };
-    // Adds the outward links to the layers L of destination d (on the first tie there; most
-    // destinations never need them), for the switches before mid only: the replay relaxes no
-    // link from the last inner layer (see replay). A switch's hop count is one more than its
-    // first candidate's, so the link x -> y leads outwards when y's count is one more than x's.
-    auto with_down = [&](SwitchIdx d, Layers & L) __attribute__((noinline)) {
-        if (L.down_off_at != kNoDown) return;
-        LayerStore &st = *L.store;
-        const SwitchIdx *bfs = st.bfs.data() + L.bfs_at;
-        const std::uint32_t *co = st.cand_off.data() + L.cand_off_at;
-        std::uint32_t *hv = hop.data();
-        hv[bfs[0]] = 0;
-        for (std::uint32_t k = 1; k < L.inner; ++k) hv[bfs[k]] = hv[st.cand[co[k]].from] + 1;
-        const std::uint32_t before = static_cast<std::uint32_t>(st.down.size());
-        L.down_off_at = static_cast<std::uint32_t>(st.down_off.size());
-        st.down_off.resize(st.down_off.size() + L.mid + 1);
-        std::uint32_t *doff = st.down_off.data() + L.down_off_at, *down = down_buf.data();
-        const SwitchIdx *pv = peer_of.data();
-        std::uint32_t nd = 0;
-        // Every link is written and kept only when it leads outwards: no branch on a test that
-        // is a coin flip on most fabrics, no push_back.
-        for (std::uint32_t k = 0; k < L.mid; ++k) {
-            const SwitchIdx x = bfs[k];
-            const std::uint32_t h1 = hv[x] + 1;
-            doff[k] = before + nd;
-            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) down[nd] = e, nd += hv[pv[e]] == h1;
-        }
-        doff[L.mid] = before + nd;
-        append(st.down, down, nd);
-        if (&st == &kept) kept_bytes += (nd + L.mid + 1) * 4, memo[d] = L;
-    };
     auto view = [&](const Layers &L) {
-        const LayerStore &st = *L.store;
-        const bool down = L.down_off_at != kNoDown;
         return LayersView{st.bfs.data() + L.bfs_at,
                           st.hops.data() + L.bfs_at,
                           st.cand_off.data() + L.cand_off_at,
                           st.cand.data(),
-                          down ? st.down_off.data() + L.down_off_at : nullptr,
-                          st.down.data(),
                           L.m,
                           L.max_hop,
                           L.inner,
                           L.mid};
     };
-    std::vector<std::uint32_t> pos(n);       // switch -> its place in the replayed destination's bfs
     std::vector<std::uint32_t> pop_rank(n);  // inner switch -> when it left the replayed queue
     std::vector<std::uint64_t> dkey(n);      // last inner layer: cost << 32 | rank
     std::vector<std::uint64_t> dpack(n);     // the same for outer_choice_packed_avx2
@@ -311,7 +291,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
 
     // The same Dijkstra where routes are known to stay minimal (layers L), for the inner layers
     // only: every switch of a layer costs less than every switch of the next, so only the links
-    // one hop further out can replace anything, and only those are tried. The outermost layer
+    // one hop further out can replace anything: a switch's links back or within its layer lead
+    // to switches whose costs are final and lower, and fail the strict test as in OpenSM
+    // (cheaper than listing the outward links per destination). The outermost layer
     // needs no queue updates: its switches leave the queue last and relax nothing, and their
     // keys, once set, exceed every key of the inner layers, so lowering them only reorders them
     // among larger keys and never changes where an inner switch sits or when it leaves. So the
@@ -320,14 +302,17 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // order it left the queue in rank[], which decides the outermost layer (decide_outer).
     auto replay = [&](const LidTarget &tg, const LayersView &L) {
         heap = heap0;
-        for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
+        for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         dist[src] = 0;
         if (tg.is_switch)
             heap.lower_key(src, 0);
         else
             heap.push(src, 0);  // as pushing it unreached and lowering it to 0
-        const std::uint32_t *down = L.down, *down_off = L.down_off, *pp = pos.data();
+        const std::uint32_t *ov = off.data();
+        // A switch h hops out costs at least h * P^2 (+1 for the CA's link) and, while routes
+        // stay minimal, less than (h + 1) * P^2: the switches before mid cost less than this.
+        const std::uint64_t last_inner = std::uint64_t{L.max_hop - 1} * p2 + (tg.is_switch ? 0 : 1);
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
@@ -339,11 +324,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 continue;
             }
             pop_rank[cur] = popped++;
-            const std::uint32_t at = pp[cur];
-            if (at >= L.mid) continue;  // the last inner layer: its links lead outermost
             const std::uint64_t d = dv[cur];
-            for (const std::uint32_t *k = down + down_off[at], *ke = down + down_off[at + 1]; k != ke; ++k) {
-                const std::uint32_t i = *k;
+            if (d >= last_inner) continue;  // the last inner layer: its links lead outermost
+            for (std::uint32_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
                 if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
@@ -426,16 +409,15 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        Layers L = layers_of(tg.sw);
+        const Layers L = layers_of(tg.sw);
         if (minimal(L)) {
-            const std::uint32_t tie = layered(view(L));
+            const LayersView v = view(L);
+            const std::uint32_t tie = layered(v);
             if (tie < L.m) {
-                with_down(tg.sw, L);
-                const LayersView v = view(L);
                 replay(tg, v);
                 decide_outer(v, std::max(tie, L.inner));
             }
-            commit(lid, tg, view(L));
+            commit(lid, tg, v);
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }
