@@ -218,8 +218,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                           L.inner,
                           L.mid};
     };
-    std::vector<std::uint64_t> dkey(n);     // last inner layer: cost << 32 | rank
-    std::vector<std::uint32_t> by_rank(n);  // inner switch of a pop rank
+    std::vector<std::uint64_t> dkey(n);  // last inner layer: cost << 32 | rank
     // Per switch, the least weight of the links into it and how many links have it, kept
     // from the first wide outermost layer on (see decide_wide); weights only grow, so a bound
     // that lags is still a lower bound.
@@ -299,7 +298,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             const SwitchIdx *pv = peer_of.data();
             std::uint64_t *ob = open_best.data();
             for (std::uint32_t r = L.mid; r < L.inner && open != 0; ++r) {
-                const SwitchIdx y = by_rank[r];
+                const SwitchIdx y = heap.pop();
                 const std::uint64_t dy = dist[y];
                 for (std::uint32_t i = off[y], ie = off[y + 1]; i != ie; ++i) {
                     const SwitchIdx x = pv[i];
@@ -316,7 +315,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             return;
         }
         for (std::uint32_t r = L.mid; r < L.inner; ++r) {  // the last inner layer, in pop order
-            const SwitchIdx y = by_rank[r];
+            const SwitchIdx y = heap.pop();
             dkey[y] = dist[y] << 32 | r;
         }
         outer_choice_scalar(bfs, cand_off, cand, first, L.m, dkey.data(), wv, used.data());
@@ -331,8 +330,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // keys, once set, exceed every key of the inner layers, so lowering them only reorders them
     // among larger keys and never changes where an inner switch sits or when it leaves. So the
     // links into it are not relaxed here at all: the queue stops once the inner layers (and
-    // the CA) are out, with used[] final for the inner switches and each one's place in the
-    // order it left the queue in rank[], which decides the outermost layer (decide_outer).
+    // the CA) are out, with used[] final for the inner switches, and even then only up to the
+    // last inner layer: decide_outer takes those from the queue as it needs them (their order
+    // decides the outermost layer; they relax nothing in the queue).
     auto replay = [&](const LidTarget &tg, const LayersView &L) {
         heap = heap0;
         for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf;
@@ -343,22 +343,16 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         else
             heap.push(src, 0);  // as pushing it unreached and lowering it to 0
         const std::uint32_t *ov = off.data();
-        // A switch h hops out costs at least h * P^2 (+1 for the CA's link) and, while routes
-        // stay minimal, less than (h + 1) * P^2: the switches before mid cost less than this.
-        const std::uint64_t last_inner = std::uint64_t{L.max_hop - 1} * p2 + (tg.is_switch ? 0 : 1);
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
-        std::uint32_t popped = 0;
-        for (std::size_t left = L.inner + (tg.is_switch ? 0 : 1); left > 0; --left) {
+        for (std::size_t left = L.mid + (tg.is_switch ? 0 : 1); left > 0; --left) {
             const std::uint32_t cur = heap.pop();
             if (cur == n) {  // the CA: its one link, to its switch
                 dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
                 continue;
             }
-            by_rank[popped++] = cur;
             const std::uint64_t d = dv[cur];
-            if (d >= last_inner) continue;  // the last inner layer: its links lead outermost
             for (std::uint32_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
