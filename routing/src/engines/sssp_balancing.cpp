@@ -138,6 +138,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint32_t max_hop = 0;      // hops to the outermost layer
         std::uint32_t inner = 0;        // switches less than max_hop hops away (a prefix of bfs)
         std::uint32_t mid = 0;          // switches less than max_hop - 1 hops away (a prefix of inner)
+        std::uint32_t end = 0;          // where the layered pass stops: m, or inner if wide (decide_outer)
     };
     // Raw pointers into one destination's layers (valid until the store grows).
     struct LayersView {
@@ -145,7 +146,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint8_t *hops;
         const std::uint32_t *cand_off;
         const Cand *cand;
-        std::uint32_t m, max_hop, inner, mid;
+        std::uint32_t m, max_hop, inner, mid, end;
     };
     LayerStore st;
     std::vector<Layers> memo(n);
@@ -197,6 +198,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
         L.mid = L.inner;
         while (L.mid > 0 && hv[bfs[L.mid - 1]] + 1 == L.max_hop) --L.mid;
+        // A wide outermost layer is always decided after a replay: on trees nearly every LID
+        // ties there, and the replay and decide_outer's early finish cost less than the
+        // layered pass over all its candidates even where none tie.
+        const std::uint32_t outer = tail - L.inner;
+        L.end = outer >= 16 && nc - cand_off[L.inner] >= 8 * outer ? L.inner : tail;
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
         const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc - cand_at} * 8;
@@ -216,7 +222,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                           L.m,
                           L.max_hop,
                           L.inner,
-                          L.mid};
+                          L.mid,
+                          L.end};
     };
     std::vector<std::uint64_t> dkey(n);  // last inner layer: cost << 32 | rank
     // Per switch, the least weight of the links into it and how many links have it, kept
@@ -401,10 +408,10 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
-    // Sets used[] for the LID's switches over layers L up to the first tie; returns where
-    // that is (L.m: none).
+    // Sets used[] for the LID's switches over layers L up to the first tie or L.end; returns
+    // where it stopped (L.m: all done, no tie).
     auto layered = [&](const LayersView &L) -> std::uint32_t {
-        const std::size_t m = L.m;
+        const std::size_t m = L.end;
         const auto *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const SwitchIdx *bfs = L.bfs;
@@ -433,7 +440,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             if (tie) return static_cast<std::uint32_t>(k);
             dv[bfs[k]] = best, used[bfs[k]] = via;
         }
-        return L.m;
+        return L.end;
     };
 
     std::size_t done_lids = 0;
