@@ -198,11 +198,18 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
         L.mid = L.inner;
         while (L.mid > 0 && hv[bfs[L.mid - 1]] + 1 == L.max_hop) --L.mid;
-        // A wide outermost layer is always decided after a replay: on trees nearly every LID
-        // ties there, and the replay and decide_outer's early finish cost less than the
-        // layered pass over all its candidates even where none tie.
-        const std::uint32_t outer = tail - L.inner;
-        L.end = outer >= 16 && nc - cand_off[L.inner] >= 8 * outer ? L.inner : tail;
+        // A wide outermost layer behind a small replay is always decided after one: on 2-level
+        // trees nearly every LID ties there, and the replay and decide_outer's early finish cost
+        // less than the layered pass over all its candidates even where none tie. The replay's
+        // cost: the links of the switches before mid, and a few queue steps per inner switch
+        // (on ft36:hosts=5832, with hundreds of them, forced replays cost +37 %).
+        const std::uint32_t outer = tail - L.inner, outer_cands = nc - cand_off[L.inner];
+        L.end = tail;
+        if (outer >= 16 && outer_cands >= 8 * outer) {
+            std::uint64_t replay_cost = 6 * std::uint64_t{L.inner};
+            for (std::uint32_t k = 0; k < L.mid; ++k) replay_cost += off[bfs[k] + 1] - off[bfs[k]];
+            if (replay_cost < outer_cands) L.end = L.inner;
+        }
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
         const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc - cand_at} * 8;
@@ -340,9 +347,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // the CA) are out, with used[] final for the inner switches, and even then only up to the
     // last inner layer: decide_outer takes those from the queue as it needs them (their order
     // decides the outermost layer; they relax nothing in the queue).
-    auto replay = [&](const LidTarget &tg, const LayersView &L) {
+    // `pops` switches (a prefix of bfs: whole layers before the last inner one) leave the queue
+    // and relax their links, which reach no further than bfs[reset - 1].
+    auto replay = [&](const LidTarget &tg, const LayersView &L, std::uint32_t pops, std::uint32_t reset) {
         heap = heap0;
-        for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf;
+        for (std::uint32_t k = 0; k < reset; ++k) dist[L.bfs[k]] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         dist[src] = 0;
         if (tg.is_switch)
@@ -353,7 +362,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
-        for (std::size_t left = L.mid + (tg.is_switch ? 0 : 1); left > 0; --left) {
+        for (std::size_t left = pops + (tg.is_switch ? 0 : 1); left > 0; --left) {
             const std::uint32_t cur = heap.pop();
             if (cur == n) {  // the CA: its one link, to its switch
                 dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
@@ -408,9 +417,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
-    // Sets used[] for the LID's switches over layers L up to the first tie or L.end; returns
-    // where it stopped (L.m: all done, no tie).
+    // Sets dist[] and used[] for the LID's switches over layers L up to L.end; returns where the
+    // first tie is (L.end: none; L.m: all done) and sets last_tie to the last one. A tie leaves
+    // costs as they are (only the link is in doubt), so the pass goes on past it.
+    constexpr std::uint32_t kNoTie = ~std::uint32_t{0};
+    std::uint32_t last_tie = 0;
     auto layered = [&](const LayersView &L) -> std::uint32_t {
+        std::uint32_t first_tie = kNoTie;
         const std::size_t m = L.end;
         const auto *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
@@ -437,10 +450,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     tie = true;
                 }
             }
-            if (tie) return static_cast<std::uint32_t>(k);
+            if (tie) [[unlikely]] {
+                if (first_tie == kNoTie) first_tie = static_cast<std::uint32_t>(k);
+                last_tie = static_cast<std::uint32_t>(k);
+            }
             dv[bfs[k]] = best, used[bfs[k]] = via;
         }
-        return L.end;
+        return first_tie == kNoTie ? L.end : first_tie;
     };
 
     std::size_t done_lids = 0;
@@ -451,8 +467,21 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             const LayersView v = view(L);
             const std::uint32_t tie = layered(v);
             if (tie < L.m) {
-                replay(tg, v);
-                decide_outer(v, std::max(tie, L.inner));
+                // (last_tie is this LID's only when tie < v.end.)
+                if (tie < v.end && v.end == v.m && L.max_hop < kInfHops - 2u &&
+                    v.hops[last_tie] < L.max_hop) {
+                    const std::uint8_t hl = v.hops[last_tie];
+                    // The ties end before the outermost layer: the queue only as far as the
+                    // layer before the last one, whose order decides it; the layers after it
+                    // keep the layered choices.
+                    std::uint32_t pops = last_tie, reset = last_tie;
+                    while (v.hops[pops - 1] == hl) --pops;
+                    while (v.hops[reset] == hl) ++reset;
+                    replay(tg, v, pops, reset);
+                } else {
+                    replay(tg, v, v.mid, v.inner);
+                    decide_outer(v, std::max(tie, L.inner));
+                }
             }
             if (track_lb)
                 commit.operator()<true>(lid, tg, v);
