@@ -234,9 +234,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     };
     std::vector<std::uint64_t> dkey(n);  // last inner layer: cost << 32 | rank
     // Per switch, the least weight of the links into it and how many links have it, kept
-    // from the first wide outermost layer on (see decide_wide); weights only grow, so a bound
-    // that lags is still a lower bound.
-    std::vector<std::uint64_t> lb_in(n);
+    // from the first time it is in a wide outermost layer on (see decide_outer); weights only
+    // grow, so a bound that lags is still a lower bound. Untracked switches (kUntracked, which
+    // no weight equals) cost commit nothing: on ft36 the spines until their own LIDs, last.
+    constexpr std::uint64_t kUntracked = ~std::uint64_t{0};
+    std::vector<std::uint64_t> lb_in(n, kUntracked);
     std::vector<std::uint32_t> lb_count(n);
     bool track_lb = false;
     auto refresh_lb = [&](SwitchIdx x) {
@@ -303,11 +305,12 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         // switches. Narrow or small layers keep the word per candidate: there the bounds'
         // upkeep in commit would cost more than it saves (random 512: +20 %).
         if (L.m - first >= 16 && cand_off[L.m] - cand_off[first] >= 8 * (L.m - first)) {
-            if (!track_lb) {
-                track_lb = true;
-                for (SwitchIdx x = 0; x < n; ++x) refresh_lb(x);
+            track_lb = true;
+            for (std::uint32_t k = first; k < L.m; ++k) {
+                const SwitchIdx x = bfs[k];
+                open_best[x] = ~std::uint64_t{0};
+                if (lb_in[x] == kUntracked) refresh_lb(x);
             }
-            for (std::uint32_t k = first; k < L.m; ++k) open_best[bfs[k]] = ~std::uint64_t{0};
             std::uint32_t open = L.m - first;
             const SwitchIdx *pv = peer_of.data();
             std::uint64_t *ob = open_best.data();
@@ -511,7 +514,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         }
         for (SwitchIdx s : settled) carried[s] = 0;
         if (track_lb)  // its loads bypassed the bounds' counts
-            for (SwitchIdx s = 0; s < n; ++s) refresh_lb(s);
+            for (SwitchIdx s = 0; s < n; ++s)
+                if (lb_in[s] != kUntracked) refresh_lb(s);
         if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
     }
 }
