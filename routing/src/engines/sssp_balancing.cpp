@@ -454,7 +454,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 }
             }
             if (tie) [[unlikely]] {
-                if (first_tie == kNoTie) first_tie = static_cast<std::uint32_t>(k);
+                if (first_tie == kNoTie) {
+                    first_tie = static_cast<std::uint32_t>(k);
+                    // From the last inner layer on, no replay can stop short of it: stop here.
+                    if (L.hops[k] + 1u >= L.max_hop) {
+                        last_tie = L.m - 1;
+                        return first_tie;
+                    }
+                }
                 last_tie = static_cast<std::uint32_t>(k);
             }
             dv[bfs[k]] = best, used[bfs[k]] = via;
