@@ -174,23 +174,28 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint32_t *hv = hop.data();
         const SwitchIdx *pv = peer_of.data();
         const std::uint32_t *rv = reverse.data();
-        std::uint32_t tail = 1, nc = cand_at;
+        // Write pointers, not indices: fewer instructions per link as compiled.
+        SwitchIdx *bw = bfs + 1;
+        Cand *cw = cand + cand_at;
+        std::uint32_t *ow = cand_off;
         bfs[0] = d;
         hv[d] = 0;
         // When x leaves the BFS queue every switch one hop closer already has its hop count.
-        for (std::uint32_t k = 0; k < tail; ++k) {
-            const SwitchIdx x = bfs[k];
+        for (const SwitchIdx *q = bfs; q != bw; ++q) {
+            const SwitchIdx x = *q;
             const std::uint32_t h = hv[x];
-            cand_off[k] = nc;
+            *ow++ = static_cast<std::uint32_t>(cw - cand);
             for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
                 const SwitchIdx y = pv[e];
                 const std::uint32_t hy = hv[y];
                 if (hy == kUnseen)
-                    hv[y] = h + 1, bfs[tail++] = y;
+                    hv[y] = h + 1, *bw++ = y;
                 else if (hy + 1 == h)
-                    cand[nc++] = {rv[e], y};
+                    *cw++ = {rv[e], y};
             }
         }
+        const std::uint32_t tail = static_cast<std::uint32_t>(bw - bfs);
+        const std::uint32_t nc = static_cast<std::uint32_t>(cw - cand);
         cand_off[tail] = nc;
         L.m = tail;
         L.max_hop = hv[bfs[tail - 1]];
