@@ -256,7 +256,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         }
         lb_in[x] = lo, lb_count[x] = count;
     };
-    // An outermost switch's least cost so far while decide_wide has it open, else 0.
+    // An outermost switch's least cost so far while decide_outer's wide path has it open, else 0.
     std::vector<std::uint64_t> open_best(n, 0);
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
