@@ -4,10 +4,37 @@
 #include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 
 namespace weft::routing::engines {
 namespace {
-[[maybe_unused]] const bool outer_choice_avx2_ = has_outer_choice_avx2();  // once per process
+// A growing array of trivially copyable elements that is written in place past its end and
+// then committed: no staging copy, and no zero fill of room that is never used.
+template <class T>
+class SsspRoom {
+  public:
+    T *data() { return p_.get(); }
+    std::size_t size() const { return size_; }
+    void reserve(std::size_t cap) {
+        if (cap > cap_) grow(cap);
+    }
+    // Where `more` elements past the end may be written.
+    T *room(std::size_t more) {
+        if (size_ + more > cap_) grow(std::max(size_ + more, cap_ * 2));
+        return p_.get() + size_;
+    }
+    void commit(std::size_t count) { size_ += count; }
+
+  private:
+    void grow(std::size_t cap) {
+        auto q = std::make_unique_for_overwrite<T[]>(cap);
+        if (size_ != 0) std::memcpy(q.get(), p_.get(), size_ * sizeof(T));
+        p_ = std::move(q), cap_ = cap;
+    }
+    std::unique_ptr<T[]> p_;
+    std::size_t size_ = 0, cap_ = 0;
+};
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
@@ -92,159 +119,145 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     heap0.assign(adj, n + 1, kInf);
 
     // The layers of a destination switch: reachable switches by hops (BFS order), each with its
-    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y);
-    // after the first tie at that destination also each switch's links one hop further out, in
-    // port order, which the replay relaxes. Each switch's layers serve its CA LIDs and, later,
-    // its own LID: kept in flat arrays shared by all destinations (a few allocations in all)
-    // while they fit in a modest amount of memory, else rebuilt per LID in scratch arrays.
+    // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y).
+    // Each switch's layers serve its CA LIDs and, later, its own LID: kept in flat arrays shared
+    // by all destinations (a few allocations in all) while they fit in a modest amount of
+    // memory. The BFS writes straight into the arrays' free room; past the limit it is left
+    // there uncommitted and serves that LID only.
     using Cand = SsspCand;
     struct LayerStore {
-        std::vector<SwitchIdx> bfs;
-        std::vector<std::uint8_t> hops;
-        std::vector<std::uint32_t> cand_off;  // per bfs entry, plus one: ranges of cand
-        std::vector<Cand> cand;
-        std::vector<std::uint32_t> down_off;  // per bfs entry, plus one: ranges of down
-        std::vector<std::uint32_t> down;
-        void clear() {
-            bfs.clear(), hops.clear(), cand_off.clear(), cand.clear(), down_off.clear(), down.clear();
-        }
+        SsspRoom<SwitchIdx> bfs;
+        SsspRoom<std::uint8_t> hops;
+        SsspRoom<std::uint32_t> cand_off;  // per bfs entry, plus one: ranges of cand
+        SsspRoom<Cand> cand;
     };
-    constexpr std::uint32_t kNoDown = ~std::uint32_t{0};
-    struct Layers {                   // where one destination's layers lie in a store
-        LayerStore *store = nullptr;  // null: not built yet
-        std::uint32_t bfs_at = 0;     // into bfs and hops
-        std::uint32_t cand_off_at = 0, down_off_at = kNoDown;  // m + 1 entries each
-        std::uint32_t m = 0;                                   // switches reached
-        std::uint32_t max_hop = 0;                             // hops to the outermost layer
-        std::uint32_t inner = 0;  // switches less than max_hop hops away (a prefix of bfs)
-        std::uint32_t mid = 0;    // switches less than max_hop - 1 hops away (a prefix of inner)
+    struct Layers {                     // where one destination's layers lie in the store
+        std::uint32_t bfs_at = 0;       // into bfs and hops
+        std::uint32_t cand_off_at = 0;  // m + 1 entries
+        std::uint32_t m = 0;            // switches reached; 0: not built
+        std::uint32_t max_hop = 0;      // hops to the outermost layer
+        std::uint32_t inner = 0;        // switches less than max_hop hops away (a prefix of bfs)
+        std::uint32_t mid = 0;          // switches less than max_hop - 1 hops away (a prefix of inner)
+        std::uint32_t end = 0;          // where the layered pass stops: m, or inner if wide (decide_outer)
     };
-    // Raw pointers into one destination's layers (valid until its store grows).
+    // Raw pointers into one destination's layers (valid until the store grows).
     struct LayersView {
         const SwitchIdx *bfs;
         const std::uint8_t *hops;
         const std::uint32_t *cand_off;
         const Cand *cand;
-        const std::uint32_t *down_off;  // null until with_down; mid + 1 entries
-        const std::uint32_t *down;
-        std::uint32_t m, max_hop, inner, mid;
+        std::uint32_t m, max_hop, inner, mid, end;
     };
-    LayerStore kept, scratch;
+    LayerStore st;
     std::vector<Layers> memo(n);
     std::size_t kept_bytes = 0;
     constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
+    // Room for every destination up front where that fits the limit (pages are only touched
+    // as they fill): no regrowth copies on small fabrics.
+    st.bfs.reserve(std::min(n * n, kMemoLimit / 9));
+    st.hops.reserve(std::min(n * n, kMemoLimit / 9));
+    st.cand_off.reserve(std::min(n * (n + 1), kMemoLimit / 9));
+    st.cand.reserve(std::min(std::size_t{n} * off[n], kMemoLimit / sizeof(Cand)));
     std::vector<std::uint32_t> hop(n);
-    std::vector<SwitchIdx> bfs_buf(n);
-    std::vector<std::uint32_t> cand_off_buf(n + 1);
-    std::vector<Cand> cand_buf(off[n]);
-    std::vector<std::uint32_t> down_buf(off[n] + 1);  // one spare entry for the unkept write
-    // Appends [p, p + count) to v (trivially copyable elements: one memmove, no zero fill).
-    auto append = [](auto &v, const auto *p, std::size_t count) { v.insert(v.end(), p, p + count); };
     auto layers_of = [&](SwitchIdx d) -> Layers {
-        if (memo[d].store) return memo[d];
+        if (memo[d].m != 0) return memo[d];
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
         std::fill(hop.begin(), hop.end(), kUnseen);
-        SwitchIdx *bfs = bfs_buf.data();
-        Cand *cand = cand_buf.data();
-        std::uint32_t *cand_off = cand_off_buf.data(), *hv = hop.data();
+        Layers L;
+        L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
+        L.cand_off_at = static_cast<std::uint32_t>(st.cand_off.size());
+        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());
+        SwitchIdx *bfs = st.bfs.room(n);
+        std::uint32_t *cand_off = st.cand_off.room(n + 1);
+        Cand *cand = st.cand.room(off[n]) - cand_at;  // indexed by absolute offsets
+        std::uint8_t *hops = st.hops.room(n);
+        std::uint32_t *hv = hop.data();
         const SwitchIdx *pv = peer_of.data();
         const std::uint32_t *rv = reverse.data();
-        std::uint32_t tail = 1, nc = 0;
+        // Write pointers, not indices: fewer instructions per link as compiled.
+        SwitchIdx *bw = bfs + 1;
+        Cand *cw = cand + cand_at;
+        std::uint32_t *ow = cand_off;
         bfs[0] = d;
         hv[d] = 0;
         // When x leaves the BFS queue every switch one hop closer already has its hop count.
-        for (std::uint32_t k = 0; k < tail; ++k) {
-            const SwitchIdx x = bfs[k];
+        for (const SwitchIdx *q = bfs; q != bw; ++q) {
+            const SwitchIdx x = *q;
             const std::uint32_t h = hv[x];
-            cand_off[k] = nc;
+            *ow++ = static_cast<std::uint32_t>(cw - cand);
             for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
                 const SwitchIdx y = pv[e];
                 const std::uint32_t hy = hv[y];
                 if (hy == kUnseen)
-                    hv[y] = h + 1, bfs[tail++] = y;
+                    hv[y] = h + 1, *bw++ = y;
                 else if (hy + 1 == h)
-                    cand[nc++] = {rv[e], y};
+                    *cw++ = {rv[e], y};
             }
         }
+        const std::uint32_t tail = static_cast<std::uint32_t>(bw - bfs);
+        const std::uint32_t nc = static_cast<std::uint32_t>(cw - cand);
         cand_off[tail] = nc;
-        const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc} * 8;
-        LayerStore &st = kept_bytes + bytes > kMemoLimit ? scratch : kept;
-        if (&st == &scratch)
-            scratch.clear();
-        else
-            kept_bytes += bytes;
-        Layers L;
-        L.store = &st;
-        L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
-        L.cand_off_at = static_cast<std::uint32_t>(st.cand_off.size());
         L.m = tail;
         L.max_hop = hv[bfs[tail - 1]];
         L.inner = tail;
         while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
         L.mid = L.inner;
         while (L.mid > 0 && hv[bfs[L.mid - 1]] + 1 == L.max_hop) --L.mid;
-        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());  // offsets become absolute
-        for (std::uint32_t k = 0; k <= tail; ++k) cand_off[k] += cand_at;
-        append(st.bfs, bfs, tail);
-        st.hops.resize(st.hops.size() + tail);
-        std::uint8_t *hops = st.hops.data() + L.bfs_at;
+        // A wide outermost layer behind a small replay is always decided after one: on 2-level
+        // trees nearly every LID ties there, and the replay and decide_outer's early finish cost
+        // less than the layered pass over all its candidates even where none tie. The replay's
+        // cost: the links of the switches before mid, and a few queue steps per inner switch
+        // (on ft36:hosts=5832, with hundreds of them, forced replays cost +37 %).
+        const std::uint32_t outer = tail - L.inner, outer_cands = nc - cand_off[L.inner];
+        L.end = tail;
+        if (outer >= 16 && outer_cands >= 8 * outer) {
+            std::uint64_t replay_cost = 6 * std::uint64_t{L.inner};
+            for (std::uint32_t k = 0; k < L.mid; ++k) replay_cost += off[bfs[k] + 1] - off[bfs[k]];
+            if (replay_cost < outer_cands) L.end = L.inner;
+        }
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
-        append(st.cand_off, cand_off, tail + 1);
-        append(st.cand, cand, nc);
-        if (&st == &kept) memo[d] = L;
+        const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc - cand_at} * 8;
+        if (kept_bytes + bytes <= kMemoLimit) {
+            kept_bytes += bytes;
+            st.bfs.commit(tail), st.hops.commit(tail), st.cand_off.commit(tail + 1),
+                st.cand.commit(nc - cand_at);
+            memo[d] = L;
+        }
         return L;
     };
-    // Adds the outward links to the layers L of destination d (on the first tie there; most
-    // destinations never need them), for the switches before mid only: the replay relaxes no
-    // link from the last inner layer (see replay). A switch's hop count is one more than its
-    // first candidate's, so the link x -> y leads outwards when y's count is one more than x's.
-    auto with_down = [&](SwitchIdx d, Layers & L) __attribute__((noinline)) {
-        if (L.down_off_at != kNoDown) return;
-        LayerStore &st = *L.store;
-        const SwitchIdx *bfs = st.bfs.data() + L.bfs_at;
-        const std::uint32_t *co = st.cand_off.data() + L.cand_off_at;
-        std::uint32_t *hv = hop.data();
-        hv[bfs[0]] = 0;
-        for (std::uint32_t k = 1; k < L.inner; ++k) hv[bfs[k]] = hv[st.cand[co[k]].from] + 1;
-        const std::uint32_t before = static_cast<std::uint32_t>(st.down.size());
-        L.down_off_at = static_cast<std::uint32_t>(st.down_off.size());
-        st.down_off.resize(st.down_off.size() + L.mid + 1);
-        std::uint32_t *doff = st.down_off.data() + L.down_off_at, *down = down_buf.data();
-        const SwitchIdx *pv = peer_of.data();
-        std::uint32_t nd = 0;
-        // Every link is written and kept only when it leads outwards: no branch on a test that
-        // is a coin flip on most fabrics, no push_back.
-        for (std::uint32_t k = 0; k < L.mid; ++k) {
-            const SwitchIdx x = bfs[k];
-            const std::uint32_t h1 = hv[x] + 1;
-            doff[k] = before + nd;
-            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) down[nd] = e, nd += hv[pv[e]] == h1;
-        }
-        doff[L.mid] = before + nd;
-        append(st.down, down, nd);
-        if (&st == &kept) kept_bytes += (nd + L.mid + 1) * 4, memo[d] = L;
-    };
     auto view = [&](const Layers &L) {
-        const LayerStore &st = *L.store;
-        const bool down = L.down_off_at != kNoDown;
         return LayersView{st.bfs.data() + L.bfs_at,
                           st.hops.data() + L.bfs_at,
                           st.cand_off.data() + L.cand_off_at,
                           st.cand.data(),
-                          down ? st.down_off.data() + L.down_off_at : nullptr,
-                          st.down.data(),
                           L.m,
                           L.max_hop,
                           L.inner,
-                          L.mid};
+                          L.mid,
+                          L.end};
     };
-    std::vector<std::uint32_t> pos(n);       // switch -> its place in the replayed destination's bfs
-    std::vector<std::uint32_t> pop_rank(n);  // inner switch -> when it left the replayed queue
-    std::vector<std::uint64_t> dkey(n);      // last inner layer: cost << 32 | rank
-    std::vector<std::uint64_t> dpack(n);     // the same for outer_choice_packed_avx2
-    std::vector<std::uint32_t> by_rank(n);   // inner switch of a pop rank (last inner layer)
-    [[maybe_unused]] const bool packed_ranks = has_packed_ranks(n);
+    std::vector<std::uint64_t> dkey(n);  // last inner layer: cost << 32 | rank
+    // Per switch, the least weight of the links into it and how many links have it, kept
+    // from the first time it is in a wide outermost layer on (see decide_outer); weights only
+    // grow, so a bound that lags is still a lower bound. Untracked switches (kUntracked, which
+    // no weight equals) cost commit nothing: on ft36 the spines until their own LIDs, last.
+    constexpr std::uint64_t kUntracked = ~std::uint64_t{0};
+    std::vector<std::uint64_t> lb_in(n, kUntracked);
+    std::vector<std::uint32_t> lb_count(n);
+    bool track_lb = false;
+    auto refresh_lb = [&](SwitchIdx x) {
+        std::uint64_t lo = ~std::uint64_t{0};
+        std::uint32_t count = 0;
+        for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
+            const std::uint64_t w = weight[reverse[e]];
+            count = w < lo ? 1 : count + (w == lo);
+            lo = std::min(lo, w);
+        }
+        lb_in[x] = lo, lb_count[x] = count;
+    };
+    // An outermost switch's least cost so far while decide_outer's wide path has it open, else 0.
+    std::vector<std::uint64_t> open_best(n, 0);
 
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
@@ -289,61 +302,82 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const std::uint64_t *wv = weight.data();
-#ifdef WEFT_SSSP_AVX2
-        // Wide layers (trees: every spine is a candidate) go eight candidates a step; on
-        // narrower ones (tori, random graphs: 1-6 each) the scalar loop is cheaper.
-        if (outer_choice_avx2_ && packed_ranks && cand_off[L.m] - cand_off[first] >= 8 * (L.m - first)) {
-            for (std::uint32_t k = L.mid; k < L.inner; ++k) {
-                const SwitchIdx y = bfs[k];
-                dpack[y] = (dist[y] << 32 | std::uint64_t{pop_rank[y]} << 8) - off[y];
-                by_rank[pop_rank[y]] = y;
+        // Wide layers (trees: every spine is a candidate): OpenSM's own relaxation of the
+        // last inner layer's links in pop order, where each switch's costs are no lower than
+        // the ones before: an outermost switch is settled once its best cost is at most the
+        // current cost plus the least weight into it (a later one can at best tie, and ties
+        // keep the earlier). On balanced trees that is after two or three of the 18-36 closer
+        // switches. Narrow or small layers keep the word per candidate: there the bounds'
+        // upkeep in commit would cost more than it saves (random 512: +20 %).
+        if (L.m - first >= 16 && cand_off[L.m] - cand_off[first] >= 8 * (L.m - first)) {
+            track_lb = true;
+            for (std::uint32_t k = first; k < L.m; ++k) {
+                const SwitchIdx x = bfs[k];
+                open_best[x] = ~std::uint64_t{0};
+                if (lb_in[x] == kUntracked) refresh_lb(x);
             }
-            return outer_choice_packed_avx2(bfs, cand_off, cand, first, L.m, dpack.data(), wv, by_rank.data(),
-                                            off.data(), used.data());
+            std::uint32_t open = L.m - first;
+            const SwitchIdx *pv = peer_of.data();
+            std::uint64_t *ob = open_best.data();
+            for (std::uint32_t r = L.mid; r < L.inner && open != 0; ++r) {
+                const SwitchIdx y = heap.pop();
+                const std::uint64_t dy = dist[y];
+                for (std::uint32_t i = off[y], ie = off[y + 1]; i != ie; ++i) {
+                    const SwitchIdx x = pv[i];
+                    std::uint64_t b = ob[x];
+                    if (b == 0) continue;
+                    const std::uint64_t cost = dy + wv[i];
+                    if (cost < b) b = cost, used[x] = i;
+                    if (b <= dy + lb_in[x]) b = 0, --open;
+                    ob[x] = b;
+                }
+            }
+            if (open != 0)
+                for (std::uint32_t k = first; k < L.m; ++k) ob[bfs[k]] = 0;
+            return;
         }
-#endif
-        for (std::uint32_t k = L.mid; k < L.inner; ++k) {
-            const SwitchIdx y = bfs[k];
-            dkey[y] = dist[y] << 32 | pop_rank[y];
+        for (std::uint32_t r = L.mid; r < L.inner; ++r) {  // the last inner layer, in pop order
+            const SwitchIdx y = heap.pop();
+            dkey[y] = dist[y] << 32 | r;
         }
         outer_choice_scalar(bfs, cand_off, cand, first, L.m, dkey.data(), wv, used.data());
     };
 
     // The same Dijkstra where routes are known to stay minimal (layers L), for the inner layers
     // only: every switch of a layer costs less than every switch of the next, so only the links
-    // one hop further out can replace anything, and only those are tried. The outermost layer
+    // one hop further out can replace anything: a switch's links back or within its layer lead
+    // to switches whose costs are final and lower, and fail the strict test as in OpenSM
+    // (cheaper than listing the outward links per destination). The outermost layer
     // needs no queue updates: its switches leave the queue last and relax nothing, and their
     // keys, once set, exceed every key of the inner layers, so lowering them only reorders them
     // among larger keys and never changes where an inner switch sits or when it leaves. So the
     // links into it are not relaxed here at all: the queue stops once the inner layers (and
-    // the CA) are out, with used[] final for the inner switches and each one's place in the
-    // order it left the queue in rank[], which decides the outermost layer (decide_outer).
-    auto replay = [&](const LidTarget &tg, const LayersView &L) {
+    // the CA) are out, with used[] final for the inner switches, and even then only up to the
+    // last inner layer: decide_outer takes those from the queue as it needs them (their order
+    // decides the outermost layer; they relax nothing in the queue).
+    // `pops` switches (a prefix of bfs: whole layers before the last inner one) leave the queue
+    // and relax their links, which reach no further than bfs[reset - 1].
+    auto replay = [&](const LidTarget &tg, const LayersView &L, std::uint32_t pops, std::uint32_t reset) {
         heap = heap0;
-        for (std::uint32_t k = 0; k < L.inner; ++k) dist[L.bfs[k]] = kInf, pos[L.bfs[k]] = k;
+        for (std::uint32_t k = 0; k < reset; ++k) dist[L.bfs[k]] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
         dist[src] = 0;
         if (tg.is_switch)
             heap.lower_key(src, 0);
         else
             heap.push(src, 0);  // as pushing it unreached and lowering it to 0
-        const std::uint32_t *down = L.down, *down_off = L.down_off, *pp = pos.data();
+        const std::uint32_t *ov = off.data();
         std::uint64_t *dv = dist.data();
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
-        std::uint32_t popped = 0;
-        for (std::size_t left = L.inner + (tg.is_switch ? 0 : 1); left > 0; --left) {
+        for (std::size_t left = pops + (tg.is_switch ? 0 : 1); left > 0; --left) {
             const std::uint32_t cur = heap.pop();
             if (cur == n) {  // the CA: its one link, to its switch
                 dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
                 continue;
             }
-            pop_rank[cur] = popped++;
-            const std::uint32_t at = pp[cur];
-            if (at >= L.mid) continue;  // the last inner layer: its links lead outermost
             const std::uint64_t d = dv[cur];
-            for (const std::uint32_t *k = down + down_off[at], *ke = down + down_off[at + 1]; k != ke; ++k) {
-                const std::uint32_t i = *k;
+            for (std::uint32_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
                 if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
@@ -364,7 +398,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // Forwarding entries and route lengths of LID `lid` from used[] over layers L, and the
     // load: each switch sends one route per LID it has, summed down the tree (children before
     // parents: reverse BFS order). carried[] is zero outside this pass.
-    auto commit = [&](Lid lid, const LidTarget &tg, const LayersView &L) {
+    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const LayersView &L) {
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
@@ -377,8 +411,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
             const std::uint64_t c = cv[x] + lids_at[x];
             cv[x] = 0;
-            top = std::max(top, wv[i] += c);
+            const std::uint64_t was = wv[i];
+            top = std::max(top, wv[i] = was + c);
             cv[from[i]] += c;
+            if constexpr (kTrack)
+                if (was == lb_in[x] && --lb_count[x] == 0) refresh_lb(x);
         }
         cv[tg.sw] = 0;
         max_extra = top - p2;
@@ -388,10 +425,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
-    // Sets used[] for the LID's switches over layers L up to the first tie; returns where
-    // that is (L.m: none).
+    // Sets dist[] and used[] for the LID's switches over layers L up to L.end; returns where the
+    // first tie is (L.end: none; L.m: all done) and sets last_tie to the last one. A tie leaves
+    // costs as they are (only the link is in doubt), so the pass goes on past it.
+    constexpr std::uint32_t kNoTie = ~std::uint32_t{0};
+    std::uint32_t last_tie = 0;
     auto layered = [&](const LayersView &L) -> std::uint32_t {
-        const std::size_t m = L.m;
+        std::uint32_t first_tie = kNoTie;
+        const std::size_t m = L.end;
         const auto *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const SwitchIdx *bfs = L.bfs;
@@ -417,25 +458,50 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     tie = true;
                 }
             }
-            if (tie) return static_cast<std::uint32_t>(k);
+            if (tie) [[unlikely]] {
+                if (first_tie == kNoTie) {
+                    first_tie = static_cast<std::uint32_t>(k);
+                    // From the last inner layer on, no replay can stop short of it: stop here.
+                    if (L.hops[k] + 1u >= L.max_hop) {
+                        last_tie = L.m - 1;
+                        return first_tie;
+                    }
+                }
+                last_tie = static_cast<std::uint32_t>(k);
+            }
             dv[bfs[k]] = best, used[bfs[k]] = via;
         }
-        return L.m;
+        return first_tie == kNoTie ? L.end : first_tie;
     };
 
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        Layers L = layers_of(tg.sw);
+        const Layers L = layers_of(tg.sw);
         if (minimal(L)) {
-            const std::uint32_t tie = layered(view(L));
+            const LayersView v = view(L);
+            const std::uint32_t tie = layered(v);
             if (tie < L.m) {
-                with_down(tg.sw, L);
-                const LayersView v = view(L);
-                replay(tg, v);
-                decide_outer(v, std::max(tie, L.inner));
+                // (last_tie is this LID's only when tie < v.end.)
+                if (tie < v.end && v.end == v.m && L.max_hop < kInfHops - 2u &&
+                    v.hops[last_tie] < L.max_hop) {
+                    const std::uint8_t hl = v.hops[last_tie];
+                    // The ties end before the outermost layer: the queue only as far as the
+                    // layer before the last one, whose order decides it; the layers after it
+                    // keep the layered choices.
+                    std::uint32_t pops = last_tie, reset = last_tie;
+                    while (v.hops[pops - 1] == hl) --pops;
+                    while (v.hops[reset] == hl) ++reset;
+                    replay(tg, v, pops, reset);
+                } else {
+                    replay(tg, v, v.mid, v.inner);
+                    decide_outer(v, std::max(tie, L.inner));
+                }
             }
-            commit(lid, tg, view(L));
+            if (track_lb)
+                commit.operator()<true>(lid, tg, v);
+            else
+                commit.operator()<false>(lid, tg, v);
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }
@@ -459,6 +525,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             carried[from[i]] += carried[s];
         }
         for (SwitchIdx s : settled) carried[s] = 0;
+        if (track_lb)  // its loads bypassed the bounds' counts
+            for (SwitchIdx s = 0; s < n; ++s)
+                if (lb_in[s] != kUntracked) refresh_lb(s);
         if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
     }
 }

@@ -69,32 +69,37 @@ class SsspHeap {
     void place(std::size_t at, std::uint64_t e) {
         entry_[at] = e, where_[item_of(e)] = static_cast<std::uint32_t>(at);
     }
+    // An entry's key exceeds e's exactly when the entry exceeds e | kLow (no shifts).
+    static constexpr std::uint64_t kLow = 0xFFFFFFFF;
     void up(std::size_t at) {
-        const std::uint64_t e = entry_[at], key = key_of(e);
+        const std::uint64_t e = entry_[at], top = e | kLow;
         while (at > 0) {
             const std::size_t parent = (at - 1) / kWays;
-            if (!(key < key_of(entry_[parent]))) break;
-            place(at, entry_[parent]);
+            const std::uint64_t p = entry_[parent];
+            if (p <= top) break;
+            place(at, p);
             at = parent;
         }
         place(at, e);
     }
     void down(std::size_t at) {
-        const std::uint64_t e = entry_[at], key = key_of(e);
+        const std::uint64_t e = entry_[at];
         const std::uint64_t *v = entry_.data();
         const std::size_t n = entry_.size();
         for (std::size_t first = at * kWays + 1; first < n; first = at * kWays + 1) {
+            // best_top: the best child's key with all low bits set, so that a child's key is
+            // no larger exactly when the child's entry is no larger.
             std::size_t best = first;
-            std::uint64_t best_key = key_of(v[first]);
+            std::uint64_t best_top = v[first] | kLow;
             if (first + kWays <= n) {  // all four children: the common case, unrolled
-                if (key_of(v[first + 1]) <= best_key) best = first + 1, best_key = key_of(v[best]);
-                if (key_of(v[first + 2]) <= best_key) best = first + 2, best_key = key_of(v[best]);
-                if (key_of(v[first + 3]) <= best_key) best = first + 3, best_key = key_of(v[best]);
+                if (v[first + 1] <= best_top) best = first + 1, best_top = v[best] | kLow;
+                if (v[first + 2] <= best_top) best = first + 2, best_top = v[best] | kLow;
+                if (v[first + 3] <= best_top) best = first + 3, best_top = v[best] | kLow;
             } else {
                 for (std::size_t c = first + 1; c < n; ++c)
-                    if (key_of(v[c]) <= best_key) best = c, best_key = key_of(v[c]);
+                    if (v[c] <= best_top) best = c, best_top = v[c] | kLow;
             }
-            if (!(key > best_key)) break;
+            if (!(e > best_top)) break;
             place(at, v[best]);
             at = best;
         }
