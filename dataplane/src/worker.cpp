@@ -196,8 +196,9 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     // A run that stopped at its first frame (new flowlets, e.g.) is not tried again until the
     // short step answers a frame, so that frames the run cannot take do not pay for it.
     bool try_run = true;
-    // The short step of a direct frame of the direct burst's group.
-    auto direct_step = [&](unsigned i, rte_mbuf *m, Parsed &r) __attribute__((always_inline)) {
+    // The short step of a direct frame of the direct burst's group, or (v6) of an IPv6 frame of
+    // that group with a hop limit above 1, whose record is complete and must stay so.
+    auto direct_step = [&](unsigned i, rte_mbuf *m, Parsed &r, bool v6) __attribute__((always_inline)) {
         unsigned k;
         if (in_burst) {
             // The bucket of a frame a few places ahead (a guess: most frames are of this group).
@@ -212,7 +213,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 const ars::Egress e = engine.select_in_burst(flowlet_burst_, r.hash);
                 k = e.member;
                 if (k >= bm.count || ((usable >> k) & 1) == 0 || bm.port[k] != e.port) {
-                    complete_direct(r);
+                    if (!v6) complete_direct(r);
                     return send_in_burst(fib, m, r, burst_index, *burst_nhg, now_tsc, e);
                 }
                 ++decided_in_full;
@@ -220,12 +221,15 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
         } else {
             k = ecmp_member(r.hash, bm.count);
             if (((bm.sendable >> k) & 1) == 0) {
-                complete_direct(r);
+                if (!v6) complete_direct(r);
                 return send_selected(fib, m, r, burst_index, burst_nhg, now_tsc);
             }
             try_run = true;
         }
-        send_direct(bm, bt, m, k);
+        if (v6)
+            send_direct(bm, bt, m, k, r.l3_offset);
+        else
+            send_direct(bm, bt, m, k);
     };
     auto end_flowlet_burst = [&] {
         // Every direct frame so far is of this flowlet burst (it began the direct burst).
@@ -256,7 +260,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                     }
                     try_run = false;  // until the short step answers a frame again
                 }
-                direct_step(i, m, r);
+                direct_step(i, m, r, false);
                 continue;
             }
             complete_direct(r);
@@ -269,6 +273,10 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 nh = nh4[i4++];
             } else if (r.kind == PacketKind::Ipv6) {
                 nh = nh6[i6++];
+                if (nh == burst_nh && r.ttl > 1) {
+                    direct_step(i, m, r, true);
+                    continue;
+                }
             } else {
                 if (in_burst) end_flowlet_burst();
                 forward_iboe(fib, in_port, m, parsed_[i], now_tsc);
@@ -305,8 +313,8 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                     look_ahead = engine.burst_table_bytes(flowlet_burst_) > kPrefetchTableBytes;
                     for (unsigned k = i + 1; look_ahead && k < n && k <= i + kBucketLookAhead; ++k)
                         engine.prefetch_in_burst(flowlet_burst_, rec_[k].hash);
-                    if (is_direct(i))
-                        direct_step(i, m, r);
+                    if (is_direct(i) || r.kind == PacketKind::Ipv6)
+                        direct_step(i, m, r, !is_direct(i));
                     else
                         send_in_burst(fib, m, r, burst_index, *nhg, now_tsc);
                     continue;
@@ -316,8 +324,8 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
                 burst_nhg = nhg;
                 burst_index = index;
                 gather_burst_members(fib, *nhg, bm);
-                if (is_direct(i)) {
-                    direct_step(i, m, r);
+                if (is_direct(i) || r.kind == PacketKind::Ipv6) {
+                    direct_step(i, m, r, !is_direct(i));
                     continue;
                 }
             }
@@ -467,6 +475,22 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     std::memcpy(frame, &bm.mac_lo[k], 8);
     std::memcpy(frame + 8, &bm.mac_hi[k], 4);
     ipv4_decrement_ttl(frame + kFastL3Offset);
+    buffer_direct(bm, bt, m, k);
+}
+
+// The same for an IPv6 frame (hop limit > 1) whose header is at l3_offset.
+[[gnu::always_inline]] inline void Worker::send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m,
+                                                       unsigned k, std::uint16_t l3_offset) {
+    auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
+    std::memcpy(frame, &bm.mac_lo[k], 8);
+    std::memcpy(frame + 8, &bm.mac_hi[k], 4);
+    ipv6_decrement_hop_limit(frame + l3_offset);
+    buffer_direct(bm, bt, m, k);
+}
+
+// The TX buffering of send_direct.
+[[gnu::always_inline]] inline void Worker::buffer_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m,
+                                                         unsigned k) {
     const std::uint32_t len = m->pkt_len;
     bt.bytes += len;  // the NHG counts every frame sent to it (fwd + full), as count_nhg does
     TxBuffer &b = *bm.tx[k];

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from weft_session import READY, LiveWeft
+from weft_session import READY, LiveWeft, run_steps
 
 WEFT = sys.argv[1]
 IBOE = 0x88B5
@@ -110,6 +110,67 @@ def telemetry(prefix, commands):
         out[c] = json.loads(s.recv(65536).decode())
     s.close()
     return out
+
+
+def ipv6_ars_check(work):
+    """IPv6 through an ARS group: 32 UDP flows of 4 frames each, two RoCEv2 queue pairs and one
+    frame with a hop-by-hop header (the full parse) over ports 1 and 2, flowlets that never
+    expire in the run (every flow stays on one port); one frame with hop limit 1 expires."""
+    flows = [(4000 + k, "2001:db8:5::%x" % (k + 1)) for k in range(32)]
+    frames = []
+    for rep in range(4):
+        for sport, dst in flows:
+            frames.append(eth(0x86DD) + ipv6(17, "2001:db8:1::1", dst, udp(sport, 9000, bytes([rep]) * 20), hop=20))
+    roce = [eth(0x86DD) + ipv6(17, "2001:db8:1::2", "2001:db8:6::1", udp(49152, 4791, bth(qp) + b"\xcd" * 16))
+            for qp in (0x11, 0x22)]
+    hbh = eth(0x86DD) + ipv6(0, "2001:db8:1::3", "2001:db8:7::1", bytes([17, 0]) + b"\0" * 6 + udp(1, 2, b"ext"))
+    expired = eth(0x86DD) + ipv6(17, "2001:db8:1::4", "2001:db8:8::1", udp(1, 2, b"x"), hop=1)
+    sent = frames + roce + [hbh, expired]
+    write_pcap(os.path.join(work, "in6.pcap"), sent)
+    cmds = os.path.join(work, "cmds6.txt")
+    with open(cmds, "w") as f:
+        f.write("\n".join([
+            "neigh add 10.9.1.2 02:00:00:00:01:02 port 1",
+            "neigh add 10.9.2.2 02:00:00:00:02:02 port 2",
+            "ars object add 1 mode flowlet-random idle-time 1000000 max-flows 1024",
+            "nhg add 1 ars 1 primary 1,2",
+            "route add 2001:db8::/32 nhg 1",
+        ]) + "\n")
+    prefix = "weft_it6_%d" % os.getpid()
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1", "--file-prefix=" + prefix,
+            "--log-level=lib.eal:warning",
+            "--vdev=net_pcap0,rx_pcap=%s/in6.pcap,tx_pcap=%s/out6_0.pcap" % (work, work),
+            "--vdev=net_pcap1,rx_pcap=%s/empty.pcap,tx_pcap=%s/out6_1.pcap" % (work, work),
+            "--vdev=net_pcap2,rx_pcap=%s/empty.pcap,tx_pcap=%s/out6_2.pcap" % (work, work),
+            "--", "-i", "--cmdline-file", cmds, "--run-time", "20"]
+    rc, out = run_steps(args, [(1.5, "show ars nhg 1 json"), (0.0, "show drops json"), (0.2, "quit")])
+    check(rc == 0, "ipv6: weft exits 0 (rc=%s)" % rc)
+    macs = dict((int(p), bytes.fromhex(m.replace(":", ""))) for p, m in re.findall(r"^port (\d+) \(([0-9a-f:]{17})\)", out, re.M))
+    outs = {1: read_pcap(os.path.join(work, "out6_1.pcap")), 2: read_pcap(os.path.join(work, "out6_2.pcap"))}
+    check(not read_pcap(os.path.join(work, "out6_0.pcap")), "ipv6: nothing goes back out of the ingress port")
+    total = len(outs[1]) + len(outs[2])
+    check(total == len(sent) - 1, "ipv6: every frame but the expired one forwarded (%d of %d)" % (total, len(sent)))
+    bad, port_of = [], {}
+    for p, fs in outs.items():
+        for fr in fs:
+            orig = [o for o in sent if o[14:21] == fr[14:21] and o[22:] == fr[22:]]  # all but MACs, hop limit
+            if len(orig) == 0 or fr[21] != orig[0][21] - 1 or fr[0:6] != bytes.fromhex("02000000%02x02" % p) or \
+                    fr[6:12] != macs.get(p) or fr[12:14] != b"\x86\xdd":
+                bad.append((p, fr[:24].hex()))
+            if fr[14 + 6] == 17 and fr[14 + 40 + 2:14 + 40 + 4] == struct.pack("!H", 9000):
+                port_of.setdefault(fr[14 + 40:14 + 40 + 2], set()).add(p)
+    check(not bad, "ipv6: hop limit decremented, the port's and the neighbour's MACs, the rest unchanged (%s)" % bad[:3])
+    check(len(port_of) == 32 and all(len(v) == 1 for v in port_of.values()),
+          "ipv6: each UDP flow stays on one port (%d flows seen)" % len(port_of))
+    used = set(p for v in port_of.values() for p in v)
+    check(used == {1, 2}, "ipv6: the flows spread over both ports (%s)" % sorted(used))
+    js = [json.loads(l) for l in out.splitlines() if l.startswith('{"nhg": 1')]
+    c = js[-1]["counters"] if js else {}
+    check(c.get("packets") == total and c.get("packet_drops") == 0,
+          "ipv6: show ars nhg 1 json counts the frames the ports sent (%s)" % c.get("packets"))
+    drops = [json.loads(l) for l in out.splitlines() if l.startswith("{") and "ttl_expired" in l]
+    check(bool(drops) and drops[-1].get("ttl_expired", drops[-1].get("reasons", {}).get("ttl_expired")) == 1,
+          "ipv6: the hop-limit-1 frame is counted as ttl_expired (%s)" % (drops[-1] if drops else None))
 
 
 def main():
@@ -249,6 +310,8 @@ def main():
         check(nhg.get("1", {}).get("mode") == "ecmp", "telemetry /weft/nhg_stats reports the group mode")
     else:
         check(False, "telemetry reachable")
+
+    ipv6_ars_check(work)
 
     if failures:
         print("%d checks failed" % len(failures))
