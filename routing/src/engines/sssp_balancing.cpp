@@ -172,6 +172,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     st.cand_off.reserve(std::min(n * (n + 1), kMemoLimit / 9));
     st.cand.reserve(std::min(std::size_t{n} * off[n], kMemoLimit / sizeof(Cand)));
     std::vector<std::uint32_t> hop(n);
+    // Per link, the reverse link and the peer in one entry: one stream for the BFS to read.
+    std::vector<SsspCand> peer_rev(off[n]);
+    for (std::uint32_t e = 0; e < off[n]; ++e) peer_rev[e] = {reverse[e], peer_of[e]};
     auto layers_of = [&](SwitchIdx d) -> Layers {
         if (memo[d].m != 0) return memo[d];
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
@@ -185,8 +188,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         Cand *cand = st.cand.room(off[n]) - cand_at;  // indexed by absolute offsets
         std::uint8_t *hops = st.hops.room(n);
         std::uint32_t *hv = hop.data();
-        const SwitchIdx *pv = peer_of.data();
-        const std::uint32_t *rv = reverse.data();
+        const SsspCand *pv = peer_rev.data();
         // Write pointers, not indices: fewer instructions per link as compiled.
         SwitchIdx *bw = bfs + 1;
         Cand *cw = cand + cand_at;
@@ -196,15 +198,15 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         // When x leaves the BFS queue every switch one hop closer already has its hop count.
         for (const SwitchIdx *q = bfs; q != bw; ++q) {
             const SwitchIdx x = *q;
-            const std::uint32_t h = hv[x];
+            const std::uint32_t h = hv[x], closer = h - 1;  // (h = 0: kUnseen, tested first)
             *ow++ = static_cast<std::uint32_t>(cw - cand);
-            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
-                const SwitchIdx y = pv[e];
+            for (const SsspCand *e = pv + off[x], *ee = pv + off[x + 1]; e != ee; ++e) {
+                const SwitchIdx y = e->from;
                 const std::uint32_t hy = hv[y];
                 if (hy == kUnseen)
                     hv[y] = h + 1, *bw++ = y;
-                else if (hy + 1 == h)
-                    *cw++ = {rv[e], y};
+                else if (hy == closer)
+                    *cw++ = *e;  // the entry is the candidate: (reverse link, peer)
             }
         }
         const std::uint32_t tail = static_cast<std::uint32_t>(bw - bfs);
