@@ -383,6 +383,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             heap.push(src, 0);  // as pushing it unreached and lowering it to 0
         const std::uint32_t *ov = off.data();
         std::uint64_t *dv = dist.data();
+        std::uint32_t *uv = used.data();  // (held here: else reloaded through the closure)
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
         for (std::size_t left = pops + (tg.is_switch ? 0 : 1); left > 0; --left) {
@@ -392,10 +393,10 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                 continue;
             }
             const std::uint64_t d = dv[cur];
-            for (std::uint32_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
+            for (std::size_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
-                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
+                if (nd < dv[x]) dv[x] = nd, uv[x] = static_cast<std::uint32_t>(i), heap.lower_key(x, nd);
             }
         }
     };
