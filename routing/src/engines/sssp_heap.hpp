@@ -39,7 +39,7 @@ class SsspHeap {
         if (key < old)
             up(at);
         else if (key > old)
-            down(at);
+            down(at, entry_[at]);
     }
     // set_key for a key known to be lower than the item's current one.
     void lower_key(std::uint32_t item, std::uint64_t key) {
@@ -51,13 +51,9 @@ class SsspHeap {
     std::uint32_t pop() {
         if (entry_.empty()) return kNone;
         const std::uint32_t root = item_of(entry_[0]);
-        const std::size_t last = entry_.size() - 1;
-        if (last != 0) {
-            entry_[0] = entry_[last];
-            where_[item_of(entry_[0])] = 0;
-        }
+        const std::uint64_t last = entry_.back();
         entry_.pop_back();
-        if (!entry_.empty()) down(0);
+        if (!entry_.empty()) down(0, last);  // the last entry, moved to the top, sifts down
         return root;
     }
 
@@ -82,8 +78,8 @@ class SsspHeap {
         }
         place(at, e);
     }
-    void down(std::size_t at) {
-        const std::uint64_t e = entry_[at];
+    // Sifts e down from `at` (whatever entry_[at] holds is overwritten).
+    void down(std::size_t at, const std::uint64_t e) {
         const std::uint64_t *v = entry_.data();
         const std::size_t n = entry_.size();
         for (std::size_t first = at * kWays + 1; first < n; first = at * kWays + 1) {
