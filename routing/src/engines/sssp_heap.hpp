@@ -30,23 +30,18 @@ class SsspHeap {
     void push(std::uint32_t item, std::uint64_t key) {
         where_[item] = static_cast<std::uint32_t>(entry_.size());
         entry_.push_back((key << 32) | item);
-        up(entry_.size() - 1);
+        up(entry_.size() - 1, entry_.back());
     }
     void set_key(std::uint32_t item, std::uint64_t key) {
         const std::size_t at = where_[item];
-        const std::uint64_t old = key_of(entry_[at]);
-        entry_[at] = (key << 32) | item;
+        const std::uint64_t old = key_of(entry_[at]), e = (key << 32) | item;
         if (key < old)
-            up(at);
+            up(at, e);
         else if (key > old)
-            down(at, entry_[at]);
+            down(at, e);
     }
     // set_key for a key known to be lower than the item's current one.
-    void lower_key(std::uint32_t item, std::uint64_t key) {
-        const std::size_t at = where_[item];
-        entry_[at] = (key << 32) | item;
-        up(at);
-    }
+    void lower_key(std::uint32_t item, std::uint64_t key) { up(where_[item], (key << 32) | item); }
     // Removes and returns the root (kNone when empty).
     std::uint32_t pop() {
         if (entry_.empty()) return kNone;
@@ -67,8 +62,9 @@ class SsspHeap {
     }
     // An entry's key exceeds e's exactly when the entry exceeds e | kLow (no shifts).
     static constexpr std::uint64_t kLow = 0xFFFFFFFF;
-    void up(std::size_t at) {
-        const std::uint64_t e = entry_[at], top = e | kLow;
+    // Sifts e up from `at` (whatever entry_[at] holds is overwritten).
+    void up(std::size_t at, const std::uint64_t e) {
+        const std::uint64_t top = e | kLow;
         while (at > 0) {
             const std::size_t parent = (at - 1) / kWays;
             const std::uint64_t p = entry_[parent];
