@@ -62,13 +62,16 @@ LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     const std::size_t n = g.size();
     base_.resize(n);
     width_.resize(n);
-    std::size_t e = 0;
+    std::size_t total = 0;  // one allocation, not one regrowth per switch
     for (SwitchIdx s = 0; s < n; ++s) {
-        base_[s] = static_cast<std::uint32_t>(index_.size());
+        base_[s] = static_cast<std::uint32_t>(total);
         width_[s] = static_cast<PortNum>(f.node(f.switch_node(s)).num_ports + 1);
-        index_.resize(index_.size() + width_[s], -1);
-        for (const SwitchLink &l : g.links(s)) index_[base_[s] + l.port] = static_cast<std::int64_t>(e++);
+        total += width_[s];
     }
+    index_.assign(total, -1);
+    std::size_t e = 0;
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (const SwitchLink &l : g.links(s)) index_[base_[s] + l.port] = static_cast<std::int64_t>(e++);
     links_ = e;
 }
 
