@@ -389,12 +389,12 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint32_t *uv = used.data();  // (held here: else reloaded through the closure)
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
-        for (std::size_t left = pops + (tg.is_switch ? 0 : 1); left > 0; --left) {
+        if (!tg.is_switch) {  // the CA (alone at key 0, so first out): its one link, to its switch
+            heap.pop();
+            dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
+        }
+        for (std::size_t left = pops; left > 0; --left) {
             const std::uint32_t cur = heap.pop();
-            if (cur == n) {  // the CA: its one link, to its switch
-                dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
-                continue;
-            }
             const std::uint64_t d = dv[cur];
             for (std::size_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
                 const SwitchIdx x = pv[i];
