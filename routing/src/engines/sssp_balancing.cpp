@@ -35,19 +35,43 @@ class SsspRoom {
     std::unique_ptr<T[]> p_;
     std::size_t size_ = 0, cap_ = 0;
 };
+
+// OpenSM's destination order (see route_sssp), as one word per LID, (is_switch, rank, port,
+// LID) from the top bits down: a plain sort of the words is the stable sort by the first
+// three, cheaper than comparing targets. Out of line: inlined, it cost route_sssp's main loop
+// more than it saved.
+[[gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
+                                                     const std::vector<std::uint32_t> &rank,
+                                                     std::size_t all_lids) {
+    std::vector<std::uint64_t> key;
+    key.reserve(all_lids);
+    for (Lid l = 1; l <= g.max_lid(); ++l) {
+        const LidTarget &x = g.target(l);
+        if (x.sw != kNoSwitch)
+            key.push_back(std::uint64_t{x.is_switch} << 63 | std::uint64_t{rank[x.sw]} << 40 |
+                          std::uint64_t{x.port} << 32 | l);
+    }
+    std::sort(key.begin(), key.end());
+    std::vector<Lid> order(key.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<Lid>(key[i]);
+    return order;
+}
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     const std::size_t n = g.size();
     base_.resize(n);
     width_.resize(n);
-    std::size_t e = 0;
+    std::size_t total = 0;  // one allocation, not one regrowth per switch
     for (SwitchIdx s = 0; s < n; ++s) {
-        base_[s] = static_cast<std::uint32_t>(index_.size());
+        base_[s] = static_cast<std::uint32_t>(total);
         width_[s] = static_cast<PortNum>(f.node(f.switch_node(s)).num_ports + 1);
-        index_.resize(index_.size() + width_[s], -1);
-        for (const SwitchLink &l : g.links(s)) index_[base_[s] + l.port] = static_cast<std::int64_t>(e++);
+        total += width_[s];
     }
+    index_.assign(total, -1);
+    std::size_t e = 0;
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (const SwitchLink &l : g.links(s)) index_[base_[s] + l.port] = static_cast<std::int64_t>(e++);
     links_ = e;
 }
 
@@ -96,15 +120,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                      [&](SwitchIdx a, SwitchIdx b) { return lids_at[a] > lids_at[b]; });
     std::vector<std::uint32_t> rank(n);
     for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
-    std::vector<Lid> order;
-    for (Lid l = 1; l <= g.max_lid(); ++l)
-        if (g.target(l).sw != kNoSwitch) order.push_back(l);
-    std::stable_sort(order.begin(), order.end(), [&](Lid a, Lid b) {
-        const LidTarget &x = g.target(a), &y = g.target(b);
-        if (x.is_switch != y.is_switch) return y.is_switch;
-        if (x.sw != y.sw) return rank[x.sw] < rank[y.sw];
-        return x.port < y.port;
-    });
+    const std::vector<Lid> order = destination_order(g, rank, all_lids);
 
     // Per-destination state. Vertex n stands for the destination CA (OpenSM's adj_list[0]),
     // joined to its switch by one link of weight 1.
@@ -159,6 +175,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     st.cand_off.reserve(std::min(n * (n + 1), kMemoLimit / 9));
     st.cand.reserve(std::min(std::size_t{n} * off[n], kMemoLimit / sizeof(Cand)));
     std::vector<std::uint32_t> hop(n);
+    // Per link, the reverse link and the peer in one entry: one stream for the BFS to read.
+    std::vector<SsspCand> peer_rev(off[n]);
+    for (std::uint32_t e = 0; e < off[n]; ++e) peer_rev[e] = {reverse[e], peer_of[e]};
     auto layers_of = [&](SwitchIdx d) -> Layers {
         if (memo[d].m != 0) return memo[d];
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
@@ -172,8 +191,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         Cand *cand = st.cand.room(off[n]) - cand_at;  // indexed by absolute offsets
         std::uint8_t *hops = st.hops.room(n);
         std::uint32_t *hv = hop.data();
-        const SwitchIdx *pv = peer_of.data();
-        const std::uint32_t *rv = reverse.data();
+        const SsspCand *pv = peer_rev.data();
         // Write pointers, not indices: fewer instructions per link as compiled.
         SwitchIdx *bw = bfs + 1;
         Cand *cw = cand + cand_at;
@@ -183,15 +201,15 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         // When x leaves the BFS queue every switch one hop closer already has its hop count.
         for (const SwitchIdx *q = bfs; q != bw; ++q) {
             const SwitchIdx x = *q;
-            const std::uint32_t h = hv[x];
+            const std::uint32_t h = hv[x], closer = h - 1;  // (h = 0: kUnseen, tested first)
             *ow++ = static_cast<std::uint32_t>(cw - cand);
-            for (std::uint32_t e = off[x], ee = off[x + 1]; e < ee; ++e) {
-                const SwitchIdx y = pv[e];
+            for (const SsspCand *e = pv + off[x], *ee = pv + off[x + 1]; e != ee; ++e) {
+                const SwitchIdx y = e->from;
                 const std::uint32_t hy = hv[y];
                 if (hy == kUnseen)
                     hv[y] = h + 1, *bw++ = y;
-                else if (hy + 1 == h)
-                    *cw++ = {rv[e], y};
+                else if (hy == closer)
+                    *cw++ = *e;  // the entry is the candidate: (reverse link, peer)
             }
         }
         const std::uint32_t tail = static_cast<std::uint32_t>(bw - bfs);
@@ -368,19 +386,20 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             heap.push(src, 0);  // as pushing it unreached and lowering it to 0
         const std::uint32_t *ov = off.data();
         std::uint64_t *dv = dist.data();
+        std::uint32_t *uv = used.data();  // (held here: else reloaded through the closure)
         const std::uint64_t *wv = weight.data();
         const SwitchIdx *pv = peer_of.data();
-        for (std::size_t left = pops + (tg.is_switch ? 0 : 1); left > 0; --left) {
+        if (!tg.is_switch) {  // the CA (alone at key 0, so first out): its one link, to its switch
+            heap.pop();
+            dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
+        }
+        for (std::size_t left = pops; left > 0; --left) {
             const std::uint32_t cur = heap.pop();
-            if (cur == n) {  // the CA: its one link, to its switch
-                dv[tg.sw] = 1, heap.lower_key(tg.sw, 1);
-                continue;
-            }
             const std::uint64_t d = dv[cur];
-            for (std::uint32_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
+            for (std::size_t i = ov[cur], ie = ov[cur + 1]; i != ie; ++i) {
                 const SwitchIdx x = pv[i];
                 const std::uint64_t nd = d + wv[i];
-                if (nd < dv[x]) dv[x] = nd, used[x] = i, heap.lower_key(x, nd);
+                if (nd < dv[x]) dv[x] = nd, uv[x] = static_cast<std::uint32_t>(i), heap.lower_key(x, nd);
             }
         }
     };

@@ -21,48 +21,45 @@ class SsspHeap {
     // sizes the item -> position index for items 0..items-1.
     void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
         where_.resize(items);
-        entry_.resize(order.size());
+        size_ = order.size();
+        entry_.assign(size_ + 1 + kWays, kPad);  // room for one push without regrowth
         for (std::uint32_t i = 0; i < order.size(); ++i)
             entry_[i] = (key << 32) | order[i], where_[order[i]] = i;
     }
     // Appends an item; with a key no smaller than its parent's (as OpenSM's all-INF start) it
     // stays at the end.
     void push(std::uint32_t item, std::uint64_t key) {
-        where_[item] = static_cast<std::uint32_t>(entry_.size());
-        entry_.push_back((key << 32) | item);
-        up(entry_.size() - 1);
+        if (size_ + kWays >= entry_.size()) entry_.resize(2 * size_ + 1 + kWays, kPad);
+        where_[item] = static_cast<std::uint32_t>(size_);
+        ++size_;
+        up(size_ - 1, (key << 32) | item);
     }
     void set_key(std::uint32_t item, std::uint64_t key) {
         const std::size_t at = where_[item];
-        const std::uint64_t old = key_of(entry_[at]);
-        entry_[at] = (key << 32) | item;
+        const std::uint64_t old = key_of(entry_[at]), e = (key << 32) | item;
         if (key < old)
-            up(at);
+            up(at, e);
         else if (key > old)
-            down(at);
+            down(at, e);
     }
     // set_key for a key known to be lower than the item's current one.
-    void lower_key(std::uint32_t item, std::uint64_t key) {
-        const std::size_t at = where_[item];
-        entry_[at] = (key << 32) | item;
-        up(at);
-    }
+    void lower_key(std::uint32_t item, std::uint64_t key) { up(where_[item], (key << 32) | item); }
     // Removes and returns the root (kNone when empty).
     std::uint32_t pop() {
-        if (entry_.empty()) return kNone;
+        if (size_ == 0) return kNone;
         const std::uint32_t root = item_of(entry_[0]);
-        const std::size_t last = entry_.size() - 1;
-        if (last != 0) {
-            entry_[0] = entry_[last];
-            where_[item_of(entry_[0])] = 0;
-        }
-        entry_.pop_back();
-        if (!entry_.empty()) down(0);
+        const std::uint64_t last = entry_[--size_];
+        entry_[size_] = kPad;
+        if (size_ != 0) down(0, last);  // the last entry, moved to the top, sifts down
         return root;
     }
 
   private:
     static constexpr std::size_t kWays = 4;
+    // Past the last entry: at least kWays - 1 of these, so that every node with a child has
+    // four. A pad is chosen only where the best child's key is 2^32 - 1, and then no entry
+    // moves below it, as with the real children alone.
+    static constexpr std::uint64_t kPad = ~std::uint64_t{0};
     static std::uint64_t key_of(std::uint64_t e) { return e >> 32; }
     static std::uint32_t item_of(std::uint64_t e) { return static_cast<std::uint32_t>(e); }
 
@@ -71,8 +68,9 @@ class SsspHeap {
     }
     // An entry's key exceeds e's exactly when the entry exceeds e | kLow (no shifts).
     static constexpr std::uint64_t kLow = 0xFFFFFFFF;
-    void up(std::size_t at) {
-        const std::uint64_t e = entry_[at], top = e | kLow;
+    // Sifts e up from `at` (whatever entry_[at] holds is overwritten).
+    void up(std::size_t at, const std::uint64_t e) {
+        const std::uint64_t top = e | kLow;
         while (at > 0) {
             const std::size_t parent = (at - 1) / kWays;
             const std::uint64_t p = entry_[parent];
@@ -82,23 +80,19 @@ class SsspHeap {
         }
         place(at, e);
     }
-    void down(std::size_t at) {
-        const std::uint64_t e = entry_[at];
+    // Sifts e down from `at` (whatever entry_[at] holds is overwritten).
+    void down(std::size_t at, const std::uint64_t e) {
         const std::uint64_t *v = entry_.data();
-        const std::size_t n = entry_.size();
+        const std::size_t n = size_;
         for (std::size_t first = at * kWays + 1; first < n; first = at * kWays + 1) {
             // best_top: the best child's key with all low bits set, so that a child's key is
-            // no larger exactly when the child's entry is no larger.
+            // no larger exactly when the child's entry is no larger. Four children always
+            // (pads past the end).
             std::size_t best = first;
             std::uint64_t best_top = v[first] | kLow;
-            if (first + kWays <= n) {  // all four children: the common case, unrolled
-                if (v[first + 1] <= best_top) best = first + 1, best_top = v[best] | kLow;
-                if (v[first + 2] <= best_top) best = first + 2, best_top = v[best] | kLow;
-                if (v[first + 3] <= best_top) best = first + 3, best_top = v[best] | kLow;
-            } else {
-                for (std::size_t c = first + 1; c < n; ++c)
-                    if (v[c] <= best_top) best = c, best_top = v[c] | kLow;
-            }
+            if (v[first + 1] <= best_top) best = first + 1, best_top = v[best] | kLow;
+            if (v[first + 2] <= best_top) best = first + 2, best_top = v[best] | kLow;
+            if (v[first + 3] <= best_top) best = first + 3, best_top = v[best] | kLow;
             if (!(e > best_top)) break;
             place(at, v[best]);
             at = best;
@@ -106,7 +100,8 @@ class SsspHeap {
         place(at, e);
     }
 
-    std::vector<std::uint64_t> entry_;  // key << 32 | item, in heap order
+    std::vector<std::uint64_t> entry_;  // key << 32 | item, in heap order, then kPad
+    std::size_t size_ = 0;              // entries in the heap
     std::vector<std::uint32_t> where_;  // item -> its place in entry_
 };
 
