@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "engines/nue/cdg_dijkstra.hpp"
@@ -66,6 +68,69 @@ std::uint64_t even_spread(const SwitchGraph &g, const Channels &ch, ShortestPath
     return (total + ch.size() - 1) / ch.size();
 }
 
+// Threads that help race the candidate runs, started before the route's set-up so that their
+// start-up overlaps it; they wait until the race opens. If a thread cannot be started, the race
+// runs on fewer.
+class Helpers {
+  public:
+    explicit Helpers(std::size_t count) : failed_(count) {
+        try {
+            for (std::size_t i = 0; i < count; ++i)
+                threads_.emplace_back([this, i] {
+                    std::function<void()> work;
+                    {
+                        std::unique_lock lock(mutex_);
+                        opened_cv_.wait(lock, [this] { return opened_; });
+                        work = work_;
+                    }
+                    if (!work) return;
+                    try {
+                        work();
+                    } catch (...) {
+                        failed_[i] = std::current_exception();
+                    }
+                });
+        } catch (const std::system_error &) {
+        }
+    }
+    Helpers(const Helpers &) = delete;
+    Helpers &operator=(const Helpers &) = delete;
+    ~Helpers() {
+        open({});
+        for (auto &t : threads_)
+            if (t.joinable()) t.join();
+    }
+    std::size_t count() const { return threads_.size(); }
+    // Lets the helpers run work (an empty one sends them home); only the first call counts.
+    void open(std::function<void()> work) {
+        {
+            const std::lock_guard lock(mutex_);
+            if (opened_) return;
+            work_ = std::move(work);
+            opened_ = true;
+        }
+        opened_cv_.notify_all();
+    }
+    // Waits for the helpers to finish (sends them home if the race never opened); rethrows own,
+    // else the first error a helper hit.
+    void join(std::exception_ptr own) {
+        open({});
+        for (auto &t : threads_)
+            if (t.joinable()) t.join();
+        if (own) std::rethrow_exception(own);
+        for (auto &e : failed_)
+            if (e) std::rethrow_exception(e);
+    }
+
+  private:
+    std::vector<std::thread> threads_;
+    std::vector<std::exception_ptr> failed_;  // one per thread asked for
+    std::mutex mutex_;
+    std::condition_variable opened_cv_;
+    bool opened_ = false;
+    std::function<void()> work_;
+};
+
 }  // namespace
 
 bool nue_has_metis() {
@@ -78,6 +143,18 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     if (g.size() == 0) return HookResult::failure("not a switched subnet");
     const std::size_t n = g.size();
     const Channels ch(f, g);
+    // Threads racing the candidate runs (at most four; see the race below); the kept routes do not
+    // depend on their number. By default two where the hardware has them and the race is long
+    // enough to repay a thread: on the 2-vCPU VM measured, a new thread took 0.25 ms to create and
+    // started ~1 ms later, so races of 1.5-7 ms (LIDs x channels up to 74k) got slower, 10 ms
+    // ones (164k) faster.
+    const bool long_race = std::size_t{g.max_lid()} * ch.size() >= (std::size_t{1} << 17);
+    const std::size_t threads =
+        std::min<std::size_t>(o.nue_threads ? o.nue_threads
+                              : long_race   ? std::clamp(std::thread::hardware_concurrency(), 1u, 2u)
+                                            : 1,
+                              4);
+    Helpers helpers(threads - 1);  // started now: their start-up overlaps the set-up below
     NueStats local;
     NueStats &st = stats ? *stats : local;
     st = NueStats{};
@@ -150,15 +227,12 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return port_table_key(a) < port_table_key(b);
     });
 
-    // Threads racing the candidate runs (see the race below); the kept routes do not depend on it.
-    const std::size_t threads =
-        o.nue_threads ? o.nue_threads : std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
     // With METIS chosen by default and several layers, OpenSM's round-robin partition is a fourth
     // candidate whose plan needs no METIS, and it is the 8-layer winner on the bench tori,
     // dragonfly and random graph. With a second thread it starts routing while METIS partitions;
     // if METIS then fails (no fourth candidate, as with one thread) its routes are dropped.
-    const bool early_round_robin = threads > 1 && partitioner == NuePartitioner::Auto && metis_available() &&
-                                   st.layers_allowed > 1 && !dests.empty();
+    const bool early_round_robin = helpers.count() > 0 && partitioner == NuePartitioner::Auto &&
+                                   metis_available() && st.layers_allowed > 1 && !dests.empty();
     LayerPartition part;
     auto partition = [&] {
         if (partitioner == NuePartitioner::PortGuidRoundRobin) {
@@ -360,8 +434,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return kept != kNone &&
                (bound(i) > runs[kept]->busiest || (bound(i) == runs[kept]->busiest && i > kept));
     };
+    // With helpers a thread stays with its run among equal bounds (its tables stay in its cache).
+    const bool sticky = helpers.count() > 0;
     auto race = [&] {
         std::unique_lock lock(race_mutex);
+        std::size_t last = kNone;
         for (;;) {
             std::size_t pick = kNone;
             for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -370,8 +447,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                     runs[i].reset();  // cannot beat the finished one any more
                     continue;
                 }
-                if (pick == kNone || bound(i) < bound(pick)) pick = i;
+                if (pick == kNone || bound(i) < bound(pick) ||
+                    (sticky && i == last && bound(i) == bound(pick)))
+                    pick = i;
             }
+            last = pick;
             if (pick == kNone) {
                 if (complete) return;  // what is left is being routed by other threads
                 more.wait(lock);
@@ -402,20 +482,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             }
         }
     };
-    std::vector<std::thread> helpers;
-    std::vector<std::exception_ptr> failed(std::min(threads, runs.size()));
-    auto start_helpers = [&] {
-        for (std::size_t i = 1; i < failed.size(); ++i)
-            helpers.emplace_back([&, i] {
-                try {
-                    race();
-                } catch (...) {
-                    failed[i] = std::current_exception();
-                }
-            });
-    };
     // Stops every run (on an error) and waits for the helpers.
-    auto finish = [&](bool stop) {
+    auto finish = [&](bool stop, std::exception_ptr own) {
         if (stop) {
             const std::lock_guard lock(race_mutex);
             for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -425,22 +493,20 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             complete = true;
             more.notify_all();
         }
-        for (auto &h : helpers) h.join();
-        for (auto &e : failed)
-            if (e) std::rethrow_exception(e);
+        helpers.join(own);
     };
     try {
         if (!early_round_robin) {
             add_partition_runs();
             if (partitioner == NuePartitioner::Auto && plans[0]->part.metis) add_round_robin_run();
             complete = true;
-            start_helpers();
+            helpers.open(race);
         } else {
-            add_round_robin_run();  // before any helper starts, so no lock needed
-            start_helpers();
+            add_round_robin_run();  // before the race opens, so no lock needed
+            helpers.open(race);
             partition();           // METIS, while the helpers route OpenSM's partition
             if (part.used == 0) {  // not with Auto (it falls back to the semi-random split)
-                finish(true);
+                finish(true, nullptr);
                 return HookResult::failure("nue: " + part.note);
             }
             const bool metis = part.metis;
@@ -457,17 +523,15 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             more.notify_all();
         }
     } catch (...) {
-        finish(true);
-        throw;
+        finish(true, std::current_exception());
     }
-    bool ok = true;
+    std::exception_ptr own;
     try {
         race();
     } catch (...) {
-        failed[0] = std::current_exception();
-        ok = false;
+        own = std::current_exception();
     }
-    finish(!ok);
+    finish(own != nullptr, own);
     if (kept == kNone) kept = 0;  // no destinations: every order is empty
     OrderRun &win = *runs[kept];
     if (!win.started()) win.start(f, ch, p2);

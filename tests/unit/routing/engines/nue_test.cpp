@@ -241,6 +241,18 @@ TEST(Nue, AutoFallsBackWhenMetisCannotSplit) {
     EXPECT_EQ(t.vls_used, 4u);
     RoutingTables m;
     EXPECT_FALSE(route_nue(f, nue_options(4), m, NuePartitioner::Metis).ok);
+    // With helper threads OpenSM's round-robin run starts before METIS fails; it is then no
+    // candidate, as with one thread.
+    for (unsigned threads : {1u, 2u, 4u}) {
+        RoutingOptions o = nue_options(4);
+        o.nue_threads = threads;
+        NueStats many;
+        const auto u = route(f, o, NuePartitioner::Auto, &many);
+        EXPECT_EQ(u.lft, t.lft) << threads;
+        EXPECT_EQ(u.path_sl, t.path_sl) << threads;
+        EXPECT_EQ(many.partition_note, st.partition_note) << threads;
+        EXPECT_EQ(many.order, st.order) << threads;
+    }
 }
 
 TEST(Nue, BudgetAutoAndQosLimits) {
