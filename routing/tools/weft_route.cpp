@@ -60,6 +60,7 @@ Routing (OpenSM's option names)
   --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
   --nue_max_num_vls N      --nue_include_switches    --no_port_equalization (dor)
   --nue_no_metis           nue: split destinations over layers as OpenSM built without METIS does
+  --nue_threads N          nue: threads racing the candidate runs (default 2 on larger fabrics; same tables)
   -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
                            went down or came back (see --reroute)
   --reroute FILE           after routing, route this topology (the fabric after a change; LIDs
@@ -128,6 +129,7 @@ Args parse_args(int argc, char **argv) {
         kNueMaxVls,
         kNueSwitches,
         kNueNoMetis,
+        kNueThreads,
         kNoEqualize,
         kReroute
     };
@@ -171,6 +173,7 @@ Args parse_args(int argc, char **argv) {
         {"nue_max_num_vls", required_argument, nullptr, kNueMaxVls},
         {"nue_include_switches", no_argument, nullptr, kNueSwitches},
         {"nue_no_metis", no_argument, nullptr, kNueNoMetis},
+        {"nue_threads", required_argument, nullptr, kNueThreads},
         {"no_port_equalization", no_argument, nullptr, kNoEqualize},
         {"ucast_cache", no_argument, nullptr, 'A'},
         {"reroute", required_argument, nullptr, kReroute},
@@ -265,6 +268,9 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kNueNoMetis:
                 a.engine.nue_metis = false;
+                break;
+            case kNueThreads:
+                a.engine.nue_threads = static_cast<unsigned>(number("--nue_threads", optarg, 64));
                 break;
             case kNoEqualize:
                 a.engine.port_equalization = false;

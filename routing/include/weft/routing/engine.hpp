@@ -59,6 +59,9 @@ struct RoutingOptions {
     // --nue_no_metis: split the destinations over the layers as an OpenSM built without METIS
     // does (Debian's), to compare with it; otherwise METIS when the build has it.
     bool nue_metis = true;
+    // --nue_threads: threads racing Nue's candidate runs (0 = min(2, hardware threads) where the
+    // fabric is large enough to repay a thread, else 1). The kept routes do not depend on it.
+    unsigned nue_threads = 0;
 
     // unicast cache (-A / --ucast_cache)
     bool ucast_cache = false;

@@ -64,11 +64,12 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
     std::vector<std::uint8_t> in_tree(n, 0);
     level_.assign(n, 0);
     std::vector<std::pair<ChannelId, ChannelId>> edges;  // tree cables, both directions
+    std::vector<SwitchIdx> queue;
     auto grow = [&](SwitchIdx start) {
         in_tree[start] = 1;
-        queue_.assign(1, start);
-        for (std::size_t i = 0; i < queue_.size(); ++i) {
-            const SwitchIdx v = queue_[i];
+        queue.assign(1, start);
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+            const SwitchIdx v = queue[i];
             for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
                 const SwitchIdx w = ch.head(c);
                 if (in_tree[w]) continue;
@@ -76,7 +77,7 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
                 parent[w] = c;
                 level_[w] = level_[v] + 1;
                 edges.emplace_back(c, ch.reverse(c));
-                queue_.push_back(w);
+                queue.push_back(w);
             }
         }
     };
@@ -91,24 +92,25 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
     for (auto [a, b] : edges) tree_[fill[ch.tail(a)]++] = a, tree_[fill[ch.tail(b)]++] = b;
 }
 
-void EscapeTree::toward(SwitchIdx d, std::vector<ChannelId> &next) const {
+void EscapeTree::toward(SwitchIdx d, std::vector<ChannelId> &next, std::vector<SwitchIdx> &queue) const {
     next.assign(tree_off_.size() - 1, kNoChannel);
-    queue_.assign(1, d);
-    for (std::size_t i = 0; i < queue_.size(); ++i) {
-        const SwitchIdx v = queue_[i];
+    queue.assign(1, d);
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const SwitchIdx v = queue[i];
         for (std::uint32_t k = tree_off_[v]; k < tree_off_[v + 1]; ++k) {
             const SwitchIdx w = ch_.head(tree_[k]);
             if (w == d || next[w] != kNoChannel) continue;
             next[w] = ch_.reverse(tree_[k]);
-            queue_.push_back(w);
+            queue.push_back(w);
         }
     }
 }
 
 void EscapeTree::mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const {
     std::vector<ChannelId> next;
+    std::vector<SwitchIdx> queue;
     for (SwitchIdx d : dest_switches) {
-        toward(d, next);
+        toward(d, next, queue);
         for (SwitchIdx v = 0; v < next.size(); ++v) {
             if (next[v] == kNoChannel) continue;
             const SwitchIdx w = ch_.head(next[v]);

@@ -52,7 +52,8 @@ class EscapeTree {
     // Tree depth of each switch (0 at the root; each further tree of the forest from 0).
     const std::vector<std::uint32_t> &levels() const { return level_; }
     // next[s] = the tree channel s takes toward d; kNoChannel for d and switches not connected to d.
-    void toward(SwitchIdx d, std::vector<ChannelId> &next) const;
+    // queue is the caller's scratch (the tree is shared by runs on several threads).
+    void toward(SwitchIdx d, std::vector<ChannelId> &next, std::vector<SwitchIdx> &queue) const;
     // Marks the dependencies of the tree routes toward each destination switch as used.
     void mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const;
 
@@ -62,7 +63,6 @@ class EscapeTree {
     std::vector<std::uint32_t> tree_off_;  // tree channels out of each switch (CSR)
     std::vector<ChannelId> tree_;
     std::vector<std::uint32_t> level_;
-    mutable std::vector<SwitchIdx> queue_;
 };
 
 }  // namespace weft::routing::engines::nue

@@ -4,11 +4,17 @@
 // for several destination orders, searches and partitions, of which the best-balanced is kept.
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <functional>
 #include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/complete_cdg.hpp"
@@ -62,6 +68,69 @@ std::uint64_t even_spread(const SwitchGraph &g, const Channels &ch, ShortestPath
     return (total + ch.size() - 1) / ch.size();
 }
 
+// Threads that help race the candidate runs, started before the route's set-up so that their
+// start-up overlaps it; they wait until the race opens. If a thread cannot be started, the race
+// runs on fewer.
+class Helpers {
+  public:
+    explicit Helpers(std::size_t count) : failed_(count) {
+        try {
+            for (std::size_t i = 0; i < count; ++i)
+                threads_.emplace_back([this, i] {
+                    std::function<void()> work;
+                    {
+                        std::unique_lock lock(mutex_);
+                        opened_cv_.wait(lock, [this] { return opened_; });
+                        work = work_;
+                    }
+                    if (!work) return;
+                    try {
+                        work();
+                    } catch (...) {
+                        failed_[i] = std::current_exception();
+                    }
+                });
+        } catch (const std::system_error &) {
+        }
+    }
+    Helpers(const Helpers &) = delete;
+    Helpers &operator=(const Helpers &) = delete;
+    ~Helpers() {
+        open({});
+        for (auto &t : threads_)
+            if (t.joinable()) t.join();
+    }
+    std::size_t count() const { return threads_.size(); }
+    // Lets the helpers run work (an empty one sends them home); only the first call counts.
+    void open(std::function<void()> work) {
+        {
+            const std::lock_guard lock(mutex_);
+            if (opened_) return;
+            work_ = std::move(work);
+            opened_ = true;
+        }
+        opened_cv_.notify_all();
+    }
+    // Waits for the helpers to finish (sends them home if the race never opened); rethrows own,
+    // else the first error a helper hit.
+    void join(std::exception_ptr own) {
+        open({});
+        for (auto &t : threads_)
+            if (t.joinable()) t.join();
+        if (own) std::rethrow_exception(own);
+        for (auto &e : failed_)
+            if (e) std::rethrow_exception(e);
+    }
+
+  private:
+    std::vector<std::thread> threads_;
+    std::vector<std::exception_ptr> failed_;  // one per thread asked for
+    std::mutex mutex_;
+    std::condition_variable opened_cv_;
+    bool opened_ = false;
+    std::function<void()> work_;
+};
+
 }  // namespace
 
 bool nue_has_metis() {
@@ -74,6 +143,18 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     if (g.size() == 0) return HookResult::failure("not a switched subnet");
     const std::size_t n = g.size();
     const Channels ch(f, g);
+    // Threads racing the candidate runs (at most four; see the race below); the kept routes do not
+    // depend on their number. By default two where the hardware has them and the race is long
+    // enough to repay a thread: on the 2-vCPU VM measured, a new thread took 0.25 ms to create and
+    // started ~1 ms later, so races of 1.5-7 ms (LIDs x channels up to 74k) got slower, 10 ms
+    // ones (164k) faster.
+    const bool long_race = std::size_t{g.max_lid()} * ch.size() >= (std::size_t{1} << 17);
+    const std::size_t threads =
+        std::min<std::size_t>(o.nue_threads ? o.nue_threads
+                              : long_race   ? std::clamp(std::thread::hardware_concurrency(), 1u, 2u)
+                                            : 1,
+                              4);
+    Helpers helpers(threads - 1);  // started now: their start-up overlaps the set-up below
     NueStats local;
     NueStats &st = stats ? *stats : local;
     st = NueStats{};
@@ -146,17 +227,28 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return port_table_key(a) < port_table_key(b);
     });
 
+    // With METIS chosen by default and several layers, OpenSM's round-robin partition is a fourth
+    // candidate whose plan needs no METIS, and it is the 8-layer winner on the bench tori,
+    // dragonfly and random graph. With a second thread it starts routing while METIS partitions;
+    // if METIS then fails (no fourth candidate, as with one thread) its routes are dropped.
+    const bool early_round_robin = helpers.count() > 0 && partitioner == NuePartitioner::Auto &&
+                                   metis_available() && st.layers_allowed > 1 && !dests.empty();
     LayerPartition part;
-    if (partitioner == NuePartitioner::PortGuidRoundRobin) {
-        part = deal_round_robin(g, port_table, st.layers_allowed);
-    } else {
-        part = partition_layers(g, dests, st.layers_allowed, partitioner != NuePartitioner::SemiRandom,
-                                partitioner == NuePartitioner::Metis, o.seed);
+    auto partition = [&] {
+        if (partitioner == NuePartitioner::PortGuidRoundRobin) {
+            part = deal_round_robin(g, port_table, st.layers_allowed);
+        } else {
+            part = partition_layers(g, dests, st.layers_allowed, partitioner != NuePartitioner::SemiRandom,
+                                    partitioner == NuePartitioner::Metis, o.seed);
+        }
+        st.metis_used = part.metis;
+        st.partition_note = part.note;
+        st.layers_used = part.used;
+    };
+    if (!early_round_robin) {
+        partition();
+        if (part.used == 0) return HookResult::failure("nue: " + part.note);
     }
-    if (part.used == 0) return HookResult::failure("nue: " + part.note);
-    st.metis_used = part.metis;
-    st.partition_note = part.note;
-    st.layers_used = part.used;
 
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
@@ -195,7 +287,9 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return plan;
     };
     ShortestPaths paths(g);  // shared by every layer's central node and the even-spread floor
+    std::mutex start_mutex;  // a layer start is built by the first run to enter it; paths is shared
     auto layer_start = [&](Plan &plan, unsigned layer) -> const LayerStart & {
+        const std::lock_guard lock(start_mutex);
         auto &start = plan.starts[layer];
         if (!start) {
             const auto &m = plan.members[layer];
@@ -208,7 +302,6 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return *start;
     };
     std::vector<std::unique_ptr<Plan>> plans;
-    plans.push_back(make_plan(std::move(part)));
     // Writes the last search's routes toward lid into out.
     auto store = [&](const auto &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
@@ -256,17 +349,23 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
                                                                     {&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
-    std::vector<std::unique_ptr<OrderRun>> runs;
-    auto add_runs = [&](bool osm, Plan &plan, std::initializer_list<NueOrder> which_orders) {
+    // The candidates' slots, in the order that decides ties (see add_candidates); empty once a
+    // run is dropped, or while it is not (yet) a candidate.
+    std::vector<std::unique_ptr<OrderRun>> runs(4);
+    // Fills runs from slot on; returns the next slot.
+    auto add_runs = [&](std::size_t slot, bool osm, Plan &plan,
+                        std::initializer_list<NueOrder> which_orders) {
         for (const auto &[order, which] : orders) {
             if (std::find(which_orders.begin(), which_orders.end(), which) == which_orders.end()) continue;
-            auto &r = *runs.emplace_back(std::make_unique<OrderRun>(which, osm, plan));
+            auto &r = *(runs[slot++] = std::make_unique<OrderRun>(which, osm, plan));
             for (unsigned layer = 0; layer < plan.part.used; ++layer)
                 for (Lid l : *order)
                     if (plan.part.layer[l] == layer) r.seq.push_back(l);
         }
+        return slot;
     };
-    // Routes r's next destination.
+    // Routes r's next destination; returns the busiest channel of r's routes so far. Touches only
+    // r and the layer starts, so two runs can step at once.
     auto step = [&](OrderRun &r) {
         const Lid lid = r.seq[r.next];
         if (!r.started()) r.start(f, ch, p2);  // P^2 + load
@@ -277,34 +376,38 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             r.cdg.emplace(start.cdg);
         }
         const SwitchIdx d = g.target(lid).sw;
-        const EscapeTree *escape = &r.plan->starts[r.layer]->escape;
+        const EscapeTree *escape = &r.plan->starts[r.layer]->escape;  // built before r entered the layer
         const bool own =
             r.osm ? r.osm_search->route(d, &*r.cdg, escape) : r.search->route(d, &*r.cdg, escape);
         if (!own) ++r.stats.escape_routed;
         const std::uint64_t heaviest = r.osm ? r.osm_search->add_load(sources) : r.search->add_load(sources);
-        if (heaviest >= p2) r.busiest = std::max(r.busiest, heaviest - p2);
         if (r.osm)
             store(*r.osm_search, r.out, lid);
         else
             store(*r.search, r.out, lid);
         ++r.next;
-        if (progress && (++done % 256 == 0)) progress(done, total);
+        return heaviest >= p2 ? std::max(r.busiest, heaviest - p2) : r.busiest;
     };
     // The candidates, in the order that decides ties: weft's search per switch and interleaved,
-    // OpenSM's search with its port-table order, and with METIS chosen by default (Auto) and
-    // several layers OpenSM's own partition (Debian's OpenSM has no METIS: CA LIDs dealt
-    // round-robin in port-table order) with weft's search, interleaved. Left out, for 10-25% of
-    // the race's steps on the torus, dragonfly and random graph: weft's search with the port-table
-    // order (kept only on the dragonfly with 1 VL: 222 routes on the busiest channel, 236 with
-    // OpenSM's search, OpenSM 254) and OpenSM's partition per switch or in port-table order (never
-    // a busiest channel lower than the kept run's on the bench fabrics with 1, 2 and 8 VLs).
-    add_runs(false, *plans[0], {NueOrder::PerSwitch, NueOrder::Interleaved});
-    add_runs(true, *plans[0], {NueOrder::PortTable});  // OpenSM's search: its own order
-    if (partitioner == NuePartitioner::Auto && plans[0]->part.metis) {
+    // OpenSM's search with its port-table order (slots 0-2, on the partition part), and with
+    // METIS chosen by default (Auto) and several layers OpenSM's own partition (Debian's OpenSM
+    // has no METIS: CA LIDs dealt round-robin in port-table order) with weft's search,
+    // interleaved (slot 3). Left out, for 10-25% of the race's steps on the torus, dragonfly and
+    // random graph: weft's search with the port-table order (kept only on the dragonfly with 1 VL:
+    // 222 routes on the busiest channel, 236 with OpenSM's search, OpenSM 254) and OpenSM's
+    // partition per switch or in port-table order (never a busiest channel lower than the kept
+    // run's on the bench fabrics with 1, 2 and 8 VLs).
+    auto add_partition_runs = [&] {
+        plans.push_back(make_plan(std::move(part)));
+        const std::size_t slot =
+            add_runs(0, false, *plans.back(), {NueOrder::PerSwitch, NueOrder::Interleaved});
+        add_runs(slot, true, *plans.back(), {NueOrder::PortTable});  // OpenSM's search: its own order
+    };
+    auto add_round_robin_run = [&] {
         plans.push_back(make_plan(deal_round_robin(g, port_table, st.layers_allowed)));
         plans.back()->stats.partition_note = "OpenSM's round-robin partition balanced better than METIS";
-        add_runs(false, *plans.back(), {NueOrder::Interleaved});
-    }
+        add_runs(3, false, *plans.back(), {NueOrder::Interleaved});
+    };
     // Nue keeps the run whose busiest channel carries the fewest routes, the earliest of equals.
     // A lower bound on a run's final busiest channel: loads only grow, so its busiest so far, and
     // no routes can load their busiest channel less than the minimal routes' total load spread
@@ -314,34 +417,142 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // the floor in the bound, the earliest run stays ahead while it is at the floor, so a run
     // that finishes there rules out every later one before it routes a destination.
     const std::uint64_t floor = even_spread(g, ch, paths, dests, sources);
-    auto bound = [&](std::size_t i) { return std::max(runs[i]->busiest, floor); };
+    // With several threads each takes the lowest-bound run that no other thread is routing. The
+    // kept run is still the one with the fewest routes on its busiest channel, the earliest of
+    // equals: a run is dropped only when a finished one provably beats it, whatever the timing
+    // (or when it turns out not to be a candidate), and a run's routes depend on its own steps
+    // only. Run state (slots, busiest, next) is read and changed under race_mutex, except by the
+    // thread stepping the run.
     constexpr std::size_t kNone = ~std::size_t{0};
     std::size_t kept = kNone;
-    for (;;) {
-        std::size_t pick = kNone;
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-            if (!runs[i] || runs[i]->done()) continue;
-            if (kept != kNone &&
-                (bound(i) > runs[kept]->busiest || (bound(i) == runs[kept]->busiest && i > kept))) {
-                runs[i].reset();  // cannot beat the finished one any more
+    std::mutex race_mutex;
+    std::condition_variable more;  // the last candidates were added, or a held-back run is free
+    bool complete = false;         // every candidate is in its slot
+    std::vector<char> busy(runs.size(), 0), cancelled(runs.size(), 0);
+    auto bound = [&](std::size_t i) { return std::max(runs[i]->busiest, floor); };
+    auto beaten = [&](std::size_t i) {
+        return kept != kNone &&
+               (bound(i) > runs[kept]->busiest || (bound(i) == runs[kept]->busiest && i > kept));
+    };
+    // With helpers a thread stays with its run among equal bounds (its tables stay in its cache).
+    const bool sticky = helpers.count() > 0;
+    // A run at the floor is held back while an earlier one at the floor is being routed: if that
+    // one finishes there, it rules the later one out (on fat trees the first run always does, and
+    // a helper routing the others only slowed the race: ft36:hosts=648 nue:8 10.0 -> 15.4 ms).
+    auto held_back = [&](std::size_t i) {
+        if (bound(i) != floor) return false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (runs[j] && busy[j] && bound(j) == floor) return true;
+        return false;
+    };
+    std::size_t waiting = 0;  // threads waiting on more for a step or the last candidates
+    auto race = [&] {
+        std::unique_lock lock(race_mutex);
+        std::size_t last = kNone;
+        for (;;) {
+            std::size_t pick = kNone;
+            bool held = false;
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                if (!runs[i] || busy[i] || runs[i]->done()) continue;
+                if (beaten(i)) {
+                    runs[i].reset();  // cannot beat the finished one any more
+                    continue;
+                }
+                if (held_back(i)) {
+                    held = true;
+                    continue;
+                }
+                if (pick == kNone || bound(i) < bound(pick) ||
+                    (sticky && i == last && bound(i) == bound(pick)))
+                    pick = i;
+            }
+            last = pick;
+            if (pick == kNone) {
+                if (complete && !held) return;  // what is left is being routed by other threads
+                ++waiting;
+                more.wait(lock);
+                --waiting;
                 continue;
             }
-            if (pick == kNone || bound(i) < bound(pick)) pick = i;
+            OrderRun &r = *runs[pick];
+            busy[pick] = 1;
+            lock.unlock();
+            const std::uint64_t busiest = step(r);
+            lock.lock();
+            busy[pick] = 0;
+            ++done;
+            if (progress && done % 256 == 0) progress(done, total);
+            // Runs held back behind this one are free once it leaves the floor, finishes or is
+            // dropped; waking the waiters after every step cost more than the helper saved.
+            const bool frees = cancelled[pick] || r.done() || (r.busiest <= floor && busiest > floor);
+            if (waiting && frees) more.notify_all();
+            if (cancelled[pick]) {
+                runs[pick].reset();
+                continue;
+            }
+            r.busiest = busiest;
+            if (!r.done()) continue;
+            // Finished: it beats every run finished before it, else it would have been dropped.
+            // Compared anyway, in case both finished in the same instant on two threads.
+            if (kept != kNone &&
+                (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
+                runs[pick].reset();
+            else {
+                if (kept != kNone) runs[kept].reset();
+                kept = pick;
+            }
         }
-        if (pick == kNone) break;
-        OrderRun &r = *runs[pick];
-        step(r);
-        if (!r.done()) continue;
-        // Finished: it is the best so far (it was routed on only while its bound was lowest,
-        // and every other finished one already beat it or was beaten).
-        if (kept != kNone &&
-            (runs[kept]->busiest < r.busiest || (runs[kept]->busiest == r.busiest && kept < pick)))
-            runs[pick].reset();
-        else {
-            if (kept != kNone) runs[kept].reset();
-            kept = pick;
+    };
+    // Stops every run (on an error) and waits for the helpers.
+    auto finish = [&](bool stop, std::exception_ptr own) {
+        if (stop) {
+            const std::lock_guard lock(race_mutex);
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                cancelled[i] = 1;
+                if (!busy[i]) runs[i].reset();
+            }
+            complete = true;
+            more.notify_all();
         }
+        helpers.join(own);
+    };
+    try {
+        if (!early_round_robin) {
+            add_partition_runs();
+            if (partitioner == NuePartitioner::Auto && plans[0]->part.metis) add_round_robin_run();
+            complete = true;
+            helpers.open(race);
+        } else {
+            add_round_robin_run();  // before the race opens, so no lock needed
+            helpers.open(race);
+            partition();           // METIS, while the helpers route OpenSM's partition
+            if (part.used == 0) {  // not with Auto (it falls back to the semi-random split)
+                finish(true, nullptr);
+                return HookResult::failure("nue: " + part.note);
+            }
+            const bool metis = part.metis;
+            {
+                const std::lock_guard lock(race_mutex);
+                add_partition_runs();
+                if (!metis) {  // no fourth candidate, as with one thread
+                    cancelled[3] = 1;
+                    if (!busy[3]) runs[3].reset();
+                    if (kept == 3) kept = kNone;
+                }
+                complete = true;
+            }
+            more.notify_all();
+        }
+    } catch (...) {
+        finish(true, std::current_exception());
     }
+    std::exception_ptr own;
+    try {
+        race();
+    } catch (...) {
+        own = std::current_exception();
+    }
+    finish(own != nullptr, own);
     if (kept == kNone) kept = 0;  // no destinations: every order is empty
     OrderRun &win = *runs[kept];
     if (!win.started()) win.start(f, ch, p2);

@@ -30,7 +30,7 @@ RouteTree::RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight) : c
 
 void RouteTree::route_along_escape(SwitchIdx d, const EscapeTree &escape) {
     const std::size_t n = ch_.switches();
-    escape.toward(d, next_);
+    escape.toward(d, next_, order_);  // order_ as scratch: rebuilt below
     std::fill(hops_.begin(), hops_.end(), kInfHops);
     hops_[d] = 0;
     std::vector<std::vector<SwitchIdx>> children(n);

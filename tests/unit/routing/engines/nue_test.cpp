@@ -241,6 +241,18 @@ TEST(Nue, AutoFallsBackWhenMetisCannotSplit) {
     EXPECT_EQ(t.vls_used, 4u);
     RoutingTables m;
     EXPECT_FALSE(route_nue(f, nue_options(4), m, NuePartitioner::Metis).ok);
+    // With helper threads OpenSM's round-robin run starts before METIS fails; it is then no
+    // candidate, as with one thread.
+    for (unsigned threads : {1u, 2u, 4u}) {
+        RoutingOptions o = nue_options(4);
+        o.nue_threads = threads;
+        NueStats many;
+        const auto u = route(f, o, NuePartitioner::Auto, &many);
+        EXPECT_EQ(u.lft, t.lft) << threads;
+        EXPECT_EQ(u.path_sl, t.path_sl) << threads;
+        EXPECT_EQ(many.partition_note, st.partition_note) << threads;
+        EXPECT_EQ(many.order, st.order) << threads;
+    }
 }
 
 TEST(Nue, BudgetAutoAndQosLimits) {
@@ -433,6 +445,46 @@ TEST(Nue, AutoTriesOpenSMsPartitionWhenMetisBalancesWorse) {
     expect_sound(dragonfly, a, 8, "dragonfly, round-robin partition kept");
     EXPECT_LT(busiest_channel(dragonfly, a), busiest_channel(dragonfly, m));
     EXPECT_LE(a.vls_used, 8u);
+}
+
+TEST(Nue, ThreadsDoNotChangeTheKeptRoutes) {
+    // The candidate runs race on several threads; which run is kept and its routes must not depend
+    // on the thread count or the timing. Repeated, so that different interleavings get a chance.
+    const char *specs[] = {
+        "torus:4x4x4,hosts=2",
+        "dragonfly:a=4,p=2,h=2",
+        "random:switches=32,degree=6,hosts=2,seed=7",
+        "torus:4x4x4,hosts=1/fail-links=3,seed=1",
+        "kary:k=4,n=3",
+    };
+    for (const char *spec : specs) {
+        const Fabric f = gen(spec);
+        for (unsigned k : {1u, 2u, 8u}) {
+            RoutingOptions o = nue_options(k);
+            o.nue_threads = 1;
+            NueStats one;
+            const auto t = route(f, o, NuePartitioner::Auto, &one);
+            for (unsigned threads : {2u, 3u, 4u, 8u}) {
+                o.nue_threads = threads;
+                for (int rep = 0; rep < 3; ++rep) {
+                    NueStats many;
+                    const auto u = route(f, o, NuePartitioner::Auto, &many);
+                    const std::string what = std::string(spec) + " nue_max_num_vls=" + std::to_string(k) +
+                                             " threads=" + std::to_string(threads);
+                    EXPECT_EQ(u.lft, t.lft) << what;
+                    EXPECT_EQ(u.hops, t.hops) << what;
+                    EXPECT_EQ(u.path_sl, t.path_sl) << what;
+                    EXPECT_EQ(u.vls_used, t.vls_used) << what;
+                    EXPECT_EQ(u.warnings, t.warnings) << what;
+                    EXPECT_EQ(many.order, one.order) << what;
+                    EXPECT_EQ(many.metis_used, one.metis_used) << what;
+                    EXPECT_EQ(many.central_nodes, one.central_nodes) << what;
+                    EXPECT_EQ(many.escape_routed, one.escape_routed) << what;
+                    EXPECT_EQ(many.rejected_dependencies, one.rejected_dependencies) << what;
+                }
+            }
+        }
+    }
 }
 
 }  // namespace
