@@ -146,9 +146,10 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // Threads racing the candidate runs (at most four; see the race below); the kept routes do not
     // depend on their number. By default two where the hardware has them and the race is long
     // enough to repay a thread: on the 2-vCPU VM measured, a new thread took 0.25 ms to create and
-    // started ~1 ms later, so races of 1.5-7 ms (LIDs x channels up to 74k) got slower, 10 ms
-    // ones (164k) faster.
-    const bool long_race = std::size_t{g.max_lid()} * ch.size() >= (std::size_t{1} << 17);
+    // started ~1 ms later, so races of 1.5-7 ms got slower; the 648-host tree's 9 ms race (LIDs x
+    // channels ~2M; its losing runs are cut early) too, by 2-8 ms of the process's 50; the 5832-host
+    // tree's (~10^8) went from 2.29 to 1.24 s wall with nue:8.
+    const bool long_race = std::size_t{g.max_lid()} * ch.size() >= (std::size_t{1} << 22);
     const std::size_t threads =
         std::min<std::size_t>(o.nue_threads ? o.nue_threads
                               : long_race   ? std::clamp(std::thread::hardware_concurrency(), 1u, 2u)
