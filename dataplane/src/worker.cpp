@@ -226,10 +226,7 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
             }
             try_run = true;
         }
-        if (v6)
-            send_direct(bm, bt, m, k, r.l3_offset);
-        else
-            send_direct(bm, bt, m, k);
+        send_direct(bm, bt, m, k, v6, r.l3_offset);
     };
     auto end_flowlet_burst = [&] {
         // Every direct frame so far is of this flowlet burst (it began the direct burst).
@@ -466,31 +463,18 @@ void Worker::finish_ars(const FibSnapshot &fib, std::uint64_t now_tsc) {
     return static_cast<unsigned>((static_cast<std::uint64_t>(hash) * count) >> 32);
 }
 
-// A common IPv4 frame (TTL > 1, header at kFastL3Offset) to gathered member k: rewrite and TX
-// buffer from the gathered members. NHG and forwarded counts go to `bt`, added once after the
-// burst.
+// A common IPv4 frame (TTL > 1, header at kFastL3Offset), or (v6) an IPv6 frame (hop limit > 1,
+// header at l3_offset), to gathered member k: rewrite and TX buffer from the gathered members.
+// NHG and forwarded counts go to `bt`, added once after the burst.
 [[gnu::always_inline]] inline void Worker::send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m,
-                                                       unsigned k) {
+                                                       unsigned k, bool v6, std::uint16_t l3_offset) {
     auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
     std::memcpy(frame, &bm.mac_lo[k], 8);
     std::memcpy(frame + 8, &bm.mac_hi[k], 4);
-    ipv4_decrement_ttl(frame + kFastL3Offset);
-    buffer_direct(bm, bt, m, k);
-}
-
-// The same for an IPv6 frame (hop limit > 1) whose header is at l3_offset.
-[[gnu::always_inline]] inline void Worker::send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m,
-                                                       unsigned k, std::uint16_t l3_offset) {
-    auto *frame = rte_pktmbuf_mtod(m, std::uint8_t *);
-    std::memcpy(frame, &bm.mac_lo[k], 8);
-    std::memcpy(frame + 8, &bm.mac_hi[k], 4);
-    ipv6_decrement_hop_limit(frame + l3_offset);
-    buffer_direct(bm, bt, m, k);
-}
-
-// The TX buffering of send_direct.
-[[gnu::always_inline]] inline void Worker::buffer_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m,
-                                                         unsigned k) {
+    if (v6)
+        ipv6_decrement_hop_limit(frame + l3_offset);
+    else
+        ipv4_decrement_ttl(frame + kFastL3Offset);
     const std::uint32_t len = m->pkt_len;
     bt.bytes += len;  // the NHG counts every frame sent to it (fwd + full), as count_nhg does
     TxBuffer &b = *bm.tx[k];

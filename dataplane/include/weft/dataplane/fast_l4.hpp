@@ -1,14 +1,25 @@
-// The L4 step of the worker's fast parses (IPv4 and IPv6): the ports word of a TCP or UDP header,
-// with a RoCEv2 BTH's destination QP, as flow_hash_words takes it, after exactly the checks the
-// full parser makes (parse_l4); false declines the frame to the full parser.
+// What the worker's fast parses (IPv4 and IPv6) share: a little-endian word load, and the L4 step,
+// the ports word of a TCP or UDP header, with a RoCEv2 BTH's destination QP, as flow_hash_words
+// takes it, after exactly the checks the full parser makes (parse_l4); false declines the frame
+// to the full parser.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
 #include "weft/dataplane/parser.hpp"
 
 namespace weft::dataplane {
+
+static_assert(std::endian::native == std::endian::little, "the fast parses read little-endian words");
+
+// Eight bytes at p as one little-endian word (x86 byte order: byte 0 is the low byte).
+[[gnu::always_inline]] inline std::uint64_t load_le64(const std::uint8_t *p) noexcept {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
 
 // `l4` points at the L4 header, `l4_len` is what the IP header says follows it (the frame holds
 // at least 8 bytes there: the caller checked). Any protocol but TCP and UDP gives ports 0.

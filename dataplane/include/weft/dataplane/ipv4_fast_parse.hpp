@@ -32,17 +32,11 @@ struct FastParsed {
 // shorter than Ethernet + IPv4 + 8 bytes is declined (no Ethernet frame is: the minimum is 60).
 [[gnu::always_inline]] inline bool parse_ipv4_fast(const std::uint8_t *f, std::size_t len,
                                                    bool verify_checksum, FastParsed &out) noexcept {
-    static_assert(std::endian::native == std::endian::little, "the fast path reads little-endian words");
     constexpr std::size_t kL3 = kFastL3Offset;
-    auto load64 = [](const std::uint8_t *p) {
-        std::uint64_t v;
-        std::memcpy(&v, p, 8);
-        return v;
-    };
     if (len < kL3 + 28) return false;
-    const std::uint64_t q0 = load64(f + 12);  // EtherType, header bytes 0-5
-    const std::uint64_t q1 = load64(f + 20);  // header bytes 6-13
-    const std::uint64_t q2 = load64(f + 26);  // header bytes 12-19: source, destination address
+    const std::uint64_t q0 = load_le64(f + 12);  // EtherType, header bytes 0-5
+    const std::uint64_t q1 = load_le64(f + 20);  // header bytes 6-13
+    const std::uint64_t q2 = load_le64(f + 26);  // header bytes 12-19: source, destination address
     // EtherType 0x0800, version 4 without options, in one comparison (bytes 08 00 45).
     if ((q0 & 0xFFFFFF) != 0x450008) return false;
     const std::size_t total = __builtin_bswap16(static_cast<std::uint16_t>(q0 >> 32));

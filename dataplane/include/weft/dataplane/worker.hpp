@@ -130,9 +130,8 @@ class Worker {
     static constexpr std::uint64_t kNoBurstRoute = ~std::uint64_t{0};
     std::uint64_t flowlet_usable(const BurstMembers &bm) const noexcept;
     static unsigned ecmp_member(std::uint32_t hash, unsigned count) noexcept;
-    void send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m, unsigned k);
-    void send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m, unsigned k, std::uint16_t l3_offset);
-    void buffer_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m, unsigned k);
+    void send_direct(BurstMembers &bm, BurstTally &bt, rte_mbuf *m, unsigned k, bool v6,
+                     std::uint16_t l3_offset);
     template <bool Flowlet>
     unsigned direct_run(const ars::Worker::FlowletStep &step, const BurstMembers &bm, rte_mbuf *const *pkts,
                         const std::uint64_t *nh, std::uint64_t burst_nh, unsigned i, unsigned n,
