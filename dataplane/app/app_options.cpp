@@ -38,6 +38,7 @@ enum Opt {
     kTxd,
     kMbufs,
     kNoCsum,
+    kNoCsumOffload,
     kScript,
 };
 
@@ -58,6 +59,7 @@ void print_app_usage(const char *prog) {
         "  --mbufs N                mbufs in the pool (default 16383)\n"
         "  --iboe-ethertype T       EtherType of IB-over-Ethernet frames (default 0x88B5)\n"
         "  --no-ipv4-csum-check     accept IPv4 headers without verifying their checksum\n"
+        "  --no-rx-csum-offload     verify IPv4 header checksums in software even where the NIC can\n"
         "  --run-time SECONDS       exit after this long (default: until quit or a signal)\n"
         "  -h, --help               this text\n",
         prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst);
@@ -79,6 +81,7 @@ std::optional<AppOptions> parse_app_options(int argc, char **argv) {
         {"txd", required_argument, nullptr, kTxd},
         {"mbufs", required_argument, nullptr, kMbufs},
         {"no-ipv4-csum-check", no_argument, nullptr, kNoCsum},
+        {"no-rx-csum-offload", no_argument, nullptr, kNoCsumOffload},
         {nullptr, 0, nullptr, 0},
     };
     AppOptions o;
@@ -118,6 +121,9 @@ std::optional<AppOptions> parse_app_options(int argc, char **argv) {
                 break;
             case kNoCsum:
                 dp.parser.verify_ipv4_checksum = false;
+                break;
+            case kNoCsumOffload:
+                dp.rx_ipv4_cksum_offload = false;
                 break;
             case kCmdlineFile:
                 o.cmdline_file = optarg;

@@ -72,7 +72,10 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         wc.tx_queues = config_.tx_queues;
         wc.burst = config_.burst;
         wc.parser = config_.parser;
-        for (std::uint16_t p = 0; p < num_ports_; ++p) wc.port_mac[p] = ports_[p].mac;
+        for (std::uint16_t p = 0; p < num_ports_; ++p) {
+            wc.port_mac[p] = ports_[p].mac;
+            wc.nic_ipv4_cksum[p] = ports_[p].nic_ipv4_cksum;
+        }
         wc.clone_pool = pool_;
         wc.capture = capture_->slot(w);
         workers_.push_back(
@@ -113,6 +116,9 @@ void Dataplane::configure_port(std::uint16_t port) {
         conf.rx_adv_conf.rss_conf.rss_key = nullptr;  // the PMD's default key
         conf.rx_adv_conf.rss_conf.rss_hf = rss;
     }
+    pr.nic_ipv4_cksum = config_.rx_ipv4_cksum_offload && config_.parser.verify_ipv4_checksum &&
+                        (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM) != 0;
+    if (pr.nic_ipv4_cksum) conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
     pr.lsc = info.dev_flags != nullptr && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
     conf.intr_conf.lsc = pr.lsc ? 1 : 0;
     rc = rte_eth_dev_configure(port, config_.rx_queues, txq, &conf);
@@ -258,6 +264,7 @@ PortStatus Dataplane::port_status(std::uint16_t port) const {
     s.speed_mbps = pr.speed;
     s.lsc_interrupt = pr.lsc;
     s.link_changes = pr.changes;
+    s.nic_ipv4_cksum = pr.nic_ipv4_cksum;
     return s;
 }
 

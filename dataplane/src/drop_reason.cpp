@@ -26,6 +26,8 @@ const char *drop_reason_name(DropReason r) noexcept {
             return "ipv4_total_length_past_buffer";
         case DropReason::Ipv4BadChecksum:
             return "ipv4_bad_checksum";
+        case DropReason::Ipv4NicBadChecksum:
+            return "ipv4_nic_bad_checksum";
         case DropReason::Ipv6Truncated:
             return "ipv6_truncated";
         case DropReason::Ipv6BadVersion:

@@ -64,7 +64,20 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
 [[gnu::noinline]] void Worker::parse_declined(const rte_mbuf *m, unsigned i, BurstParse &out) {
     Parsed &r = rec_[i];
     ParsedPacket &p = parsed_[i];
-    r.verdict = parse_mbuf(m, config_.parser, p);
+    // The NIC's verdict on the IPv4 header checksum stands; a frame it did not check (or flagged
+    // RTE_MBUF_F_RX_IP_CKSUM_NONE: the header is sound but its checksum field is not, which
+    // forwarding would carry on) is checked here.
+    const std::uint64_t nic = out.check == Ipv4Check::Nic ? m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK : 0;
+    const bool nic_checked = nic == RTE_MBUF_F_RX_IP_CKSUM_GOOD || nic == RTE_MBUF_F_RX_IP_CKSUM_BAD;
+    if (nic_checked) {
+        ParserConfig trusting = config_.parser;
+        trusting.verify_ipv4_checksum = false;
+        r.verdict = parse_mbuf(m, trusting, p);
+        if (r.verdict == DropReason::None && p.kind == PacketKind::Ipv4 && nic == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+            r.verdict = DropReason::Ipv4NicBadChecksum;
+    } else {
+        r.verdict = parse_mbuf(m, config_.parser, p);
+    }
     if (r.verdict != DropReason::None) return;
     r.hash = p.hash;
     r.l3_offset = p.l3_offset;
@@ -91,11 +104,12 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
 }
 
 // Parses a burst into rec_ (and parsed_ for the frames the fast path declines), gathering the
-// IPv4 and IPv6 destinations for one bulk lookup each. Instantiated per mode (fast path or not,
-// checksum verified or not), so that neither is tested per frame; kept out of line so that its
-// loop gets the registers to itself. The next frame's data is prefetched one frame ahead, from
-// pkts[n] (a sentinel) at the last frame, so that the loop has no bounds test for it.
-template <bool Fast, bool Verify>
+// IPv4 and IPv6 destinations for one bulk lookup each. Instantiated per mode (fast path or not;
+// for the fast path, who checks IPv4 header checksums), so that neither is tested per frame;
+// kept out of line so that its loop gets the registers to itself. The next frame's data is
+// prefetched one frame ahead, from pkts[n] (a sentinel) at the last frame, so that the loop has
+// no bounds test for it.
+template <bool Fast, Worker::Ipv4Check Check>
 [[gnu::noinline]] void Worker::parse_burst(rte_mbuf *const *pkts, unsigned n, BurstParse &out) {
     std::uint32_t *const v4_addr = out.v4_addr;
     std::uint64_t *const slow = out.slow;
@@ -109,9 +123,13 @@ template <bool Fast, bool Verify>
             FastParsed f;
             // A frame with TTL <= 1 is left to the full parse. A single segment's pkt_len is
             // its data_len, which the fast parse reads anyway.
+            // A frame the NIC flagged bad is left to the full parse, which drops it.
             const std::uint16_t len = m->data_len;
-            if (m->nb_segs == 1 &&
-                parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), len, Verify, f) && f.ttl > 1) {
+            const std::uint64_t nic = Check == Ipv4Check::Nic ? m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK : 0;
+            const bool verify = Check == Ipv4Check::Software ||
+                                (Check == Ipv4Check::Nic && nic != RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+            if (m->nb_segs == 1 && nic != RTE_MBUF_F_RX_IP_CKSUM_BAD &&
+                parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), len, verify, f) && f.ttl > 1) {
                 rx_bytes += len;
                 rec_[i].hash = f.hash;
                 v4_addr[n4++] = f.dst4;
@@ -147,13 +165,18 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     auto is_direct = [&slow](unsigned i) { return ((slow[i / 64] >> (i % 64)) & 1) == 0; };
     // The sentinel slot past the burst repeats its last frame (see parse_burst).
     pkts[n] = pkts[n - 1];
-    BurstParse bp{v4_addr, v6_addr, slow};
-    if (!fast)
-        parse_burst<false, false>(pkts, n, bp);
-    else if (config_.parser.verify_ipv4_checksum)
-        parse_burst<true, true>(pkts, n, bp);
+    const Ipv4Check check = !config_.parser.verify_ipv4_checksum ? Ipv4Check::Off
+                            : config_.nic_ipv4_cksum[in_port]    ? Ipv4Check::Nic
+                                                                 : Ipv4Check::Software;
+    BurstParse bp{v4_addr, v6_addr, slow, check};
+    if (!fast)  // every frame through parse_declined, which reads bp.check
+        parse_burst<false, Ipv4Check::Off>(pkts, n, bp);
+    else if (check == Ipv4Check::Software)
+        parse_burst<true, Ipv4Check::Software>(pkts, n, bp);
+    else if (check == Ipv4Check::Nic)
+        parse_burst<true, Ipv4Check::Nic>(pkts, n, bp);
     else
-        parse_burst<true, false>(pkts, n, bp);
+        parse_burst<true, Ipv4Check::Off>(pkts, n, bp);
     const unsigned n4 = bp.n4, n6 = bp.n6;
     const std::uint64_t rx_bytes = bp.rx_bytes;
     counters_->rx_pkts.add(n);

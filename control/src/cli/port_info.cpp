@@ -1,6 +1,7 @@
 // show port info <p>|all [json]: what testpmd's `show port info` shows of a port (driver,
 // device, MAC, link, MTU, promiscuous and all-multicast modes, queue and descriptor limits,
-// RSS), plus weft's own view of it (started, administrative state, link state source).
+// RSS, RX offloads), plus weft's own view of it (started, administrative state, link state
+// source, who verifies IPv4 header checksums).
 #include <cmdline.h>
 #include <rte_ethdev.h>
 
@@ -25,8 +26,9 @@ struct PortInfo {
     bool link_known = false;
     std::uint16_t mtu = 0;
     int promiscuous = -1, allmulticast = -1;  // 1 on, 0 off, -1 unknown
-    std::uint64_t rss_active = 0;
+    std::uint64_t rss_active = 0, rx_offloads = 0;
     dp::PortStatus weft;
+    const char *ipv4_checksum = "";  // who verifies received IPv4 header checksums
 };
 
 PortInfo read_port(const CommandContext &ctx, std::uint16_t p) {
@@ -43,8 +45,14 @@ PortInfo read_port(const CommandContext &ctx, std::uint16_t p) {
     r.promiscuous = rte_eth_promiscuous_get(p);
     r.allmulticast = rte_eth_allmulticast_get(p);
     rte_eth_conf conf{};
-    if (rte_eth_dev_conf_get(p, &conf) == 0) r.rss_active = conf.rx_adv_conf.rss_conf.rss_hf;
+    if (rte_eth_dev_conf_get(p, &conf) == 0) {
+        r.rss_active = conf.rx_adv_conf.rss_conf.rss_hf;
+        r.rx_offloads = conf.rxmode.offloads;
+    }
     r.weft = ctx.dp->port_status(p);
+    r.ipv4_checksum = r.weft.nic_ipv4_cksum                          ? "nic"
+                      : ctx.dp->config().parser.verify_ipv4_checksum ? "software"
+                                                                     : "off";
     char mac[RTE_ETHER_ADDR_FMT_SIZE];
     rte_ether_format_addr(mac, sizeof mac, &r.weft.mac);
     r.mac = mac;
@@ -82,6 +90,9 @@ void print_text(struct cmdline *cl, const PortInfo &r) {
                    "Current number of TX queues: %u\nMax possible TX queues: %u\n"
                    "Max possible number of TXDs per queue: %u\nMin possible number of TXDs per queue: %u\n",
                    i.nb_tx_queues, i.max_tx_queues, i.tx_desc_lim.nb_max, i.tx_desc_lim.nb_min);
+    cmdline_printf(cl, "RX offloads capability: 0x%llx\nActive RX offloads: 0x%llx\n", ull(i.rx_offload_capa),
+                   ull(r.rx_offloads));
+    cmdline_printf(cl, "IPv4 header checksums verified by: %s\n", r.ipv4_checksum);
     cmdline_printf(cl, "weft: %s, admin %s, link %s, link state %s, %llu link changes seen\n",
                    r.weft.started ? "started" : "stopped", r.weft.admin_up ? "up" : "down",
                    r.weft.link_up ? "up" : "down",
@@ -100,6 +111,7 @@ void print_json(struct cmdline *cl, const PortInfo &r, bool first) {
         "\"max_rx_pktlen\": %u, \"hash_key_size\": %u, \"rss_offloads\": %llu, \"rss_active\": %llu, "
         "\"rx_queues\": %u, \"max_rx_queues\": %u, \"rx_desc_max\": %u, \"rx_desc_min\": %u, "
         "\"tx_queues\": %u, \"max_tx_queues\": %u, \"tx_desc_max\": %u, \"tx_desc_min\": %u, "
+        "\"rx_offload_capa\": %llu, \"rx_offloads\": %llu, \"ipv4_checksum\": \"%s\", "
         "\"started\": %s, \"admin_up\": %s, \"weft_link_up\": %s, \"lsc_interrupt\": %s, "
         "\"link_changes\": %llu}",
         first ? "" : ", ", r.port, r.mac.c_str(), r.name, r.driver.c_str(), r.firmware.c_str(), r.socket,
@@ -109,7 +121,8 @@ void print_json(struct cmdline *cl, const PortInfo &r, bool first) {
         mode(r.promiscuous), mode(r.allmulticast), i.max_mac_addrs, i.max_rx_pktlen, i.hash_key_size,
         ull(i.flow_type_rss_offloads), ull(r.rss_active), i.nb_rx_queues, i.max_rx_queues,
         i.rx_desc_lim.nb_max, i.rx_desc_lim.nb_min, i.nb_tx_queues, i.max_tx_queues, i.tx_desc_lim.nb_max,
-        i.tx_desc_lim.nb_min, r.weft.started ? "true" : "false", r.weft.admin_up ? "true" : "false",
+        i.tx_desc_lim.nb_min, ull(i.rx_offload_capa), ull(r.rx_offloads), r.ipv4_checksum,
+        r.weft.started ? "true" : "false", r.weft.admin_up ? "true" : "false",
         r.weft.link_up ? "true" : "false", r.weft.lsc_interrupt ? "true" : "false", ull(r.weft.link_changes));
 }
 

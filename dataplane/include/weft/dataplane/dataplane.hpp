@@ -36,6 +36,9 @@ struct DataplaneConfig {
     std::uint16_t tx_desc = 1024;
     unsigned mbufs = 16383;
     ParserConfig parser;
+    // Let a port's NIC verify IPv4 header checksums where it can (RX offload), so that the
+    // workers skip the check for frames it flags good; the rest are verified in software.
+    bool rx_ipv4_cksum_offload = true;
 };
 
 struct PortStatus {
@@ -46,6 +49,7 @@ struct PortStatus {
     std::uint32_t speed_mbps = 0;
     bool lsc_interrupt = false;  // the PMD raises LSC events
     std::uint64_t link_changes = 0;
+    bool nic_ipv4_cksum = false;  // the NIC verifies IPv4 header checksums (RX offload on)
 };
 
 // Input of the port-quality sampler for one port.
@@ -110,6 +114,7 @@ class Dataplane {
         bool link_up = false;
         std::uint32_t speed = 0;
         bool lsc = false;
+        bool nic_ipv4_cksum = false;
         std::uint64_t changes = 0;
         rte_ether_addr mac{};
         std::atomic<std::uint32_t> lsc_events{0};  // written by the interrupt thread

@@ -21,6 +21,7 @@ enum class DropReason : std::uint8_t {
     Ipv4BadTotalLength,
     Ipv4TotalLengthPastBuffer,
     Ipv4BadChecksum,
+    Ipv4NicBadChecksum,  // the RX checksum offload flagged the header checksum bad
     // IPv6.
     Ipv6Truncated,
     Ipv6BadVersion,

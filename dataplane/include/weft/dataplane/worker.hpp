@@ -39,6 +39,9 @@ struct WorkerConfig {
     std::uint16_t burst = 32;
     ParserConfig parser;
     std::array<rte_ether_addr, kMaxPorts> port_mac{};
+    // Ports whose NIC verifies IPv4 header checksums: their frames carry its verdict in
+    // ol_flags, and only the frames it could not check are verified in software.
+    std::array<bool, kMaxPorts> nic_ipv4_cksum{};
     rte_mempool *clone_pool = nullptr;  // for multicast copies
     CaptureSlot *capture = nullptr;     // monitoring capture of reassigned packets, if any
 };
@@ -86,16 +89,20 @@ class Worker {
     };
     static_assert(sizeof(Parsed) == 12 && offsetof(Parsed, l3_offset) == 4 && offsetof(Parsed, pad) == 9);
 
+    // Who checks a burst's IPv4 header checksums: nobody (--no-ipv4-csum-check), weft, or the
+    // RX port's NIC, whose verdict is in each frame's ol_flags (weft checks what it could not).
+    enum class Ipv4Check : std::uint8_t { Off, Software, Nic };
     // What parse_burst gathers: the destinations for the bulk lookups, and the frames it left
     // to the full parse (bit i of slow: frame i).
     struct BurstParse {
         std::uint32_t *v4_addr;
         std::uint8_t (*v6_addr)[16];
         std::uint64_t *slow;
+        Ipv4Check check;
         unsigned n4 = 0, n6 = 0;
         std::uint64_t rx_bytes = 0;
     };
-    template <bool Fast, bool Verify>
+    template <bool Fast, Ipv4Check Check>
     void parse_burst(rte_mbuf *const *pkts, unsigned n, BurstParse &out);
     void parse_declined(const rte_mbuf *m, unsigned i, BurstParse &out);
     void parse_declined_fast(const rte_mbuf *m, unsigned i, BurstParse &out);
