@@ -4,6 +4,7 @@
 // Exit codes: 0 ok, 1 verification failed (unreachable pairs, loops, credit loop, or
 // --compare-lfts reachability differs), 2 usage or input error.
 #include <getopt.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -368,6 +369,14 @@ class Progress {
     std::chrono::steady_clock::time_point last_{};
 };
 
+// Page faults of this process so far: on a VM a first touch of a page can cost as much as tens
+// of thousands of instructions, so a routing step's time is its instructions and its faults.
+long page_faults() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt + u.ru_majflt;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -478,16 +487,18 @@ int run(const Args &a) {
     if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(slurp(a.ids_file), a.ids_file);
     RoutingTables t;
     UcastCache cache;
+    const long faults_before = page_faults();
     t0 = std::chrono::steady_clock::now();
     const ChainResult cr = cache.route(a.chain, f, ro, t, progress.step("routing")).chain;
     const double route_s = seconds_since(t0);
+    const long route_faults = page_faults() - faults_before;
     for (const auto &why : cr.failures) std::fprintf(stderr, "weft-route: fell through: %s\n", why.c_str());
     if (!cr.ok) {
         std::fprintf(stderr, "weft-route: no engine of '%s' could route this fabric\n", a.chain.c_str());
         return kExitVerify;
     }
-    std::printf("routing: %s (chain %s) %.6f s, VLs %u\n", cr.engine.c_str(), a.chain.c_str(), route_s,
-                t.vls_used);
+    std::printf("routing: %s (chain %s) %.6f s, VLs %u, %ld page faults\n", cr.engine.c_str(),
+                a.chain.c_str(), route_s, t.vls_used, route_faults);
     for (const auto &w : t.warnings)
         std::fprintf(stderr, "weft-route: warning: %s: %s\n", cr.engine.c_str(), w.c_str());
     if (!a.dump.empty()) spill(a.dump, write_lft_dump(f, t));
