@@ -21,6 +21,7 @@ import json
 import os
 import re
 import select
+import shutil
 import socket
 import struct
 import sys
@@ -131,6 +132,7 @@ def run(offload):
         w.proc.stdin.flush()
     finally:
         rc, out = w.finish(30)
+        shutil.rmtree(tmp, ignore_errors=True)
     mode = "offload" if offload else "software"
     check(rc == 0, "%s: weft exits 0 (%s)" % (mode, rc))
     info = json_line(out, '"ipv4_checksum"').get("ports", [{}])[0]
