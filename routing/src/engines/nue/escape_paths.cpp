@@ -1,5 +1,7 @@
 #include "engines/nue/escape_paths.hpp"
 
+#include "engines/nue/osm_heap.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -62,8 +64,6 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
     const std::size_t n = g.size();
     std::vector<ChannelId> parent(n, kNoChannel);  // channel from the parent into the switch
     std::vector<std::uint8_t> in_tree(n, 0);
-    level_.assign(n, 0);
-    std::vector<std::pair<ChannelId, ChannelId>> edges;  // tree cables, both directions
     std::vector<SwitchIdx> queue;
     auto grow = [&](SwitchIdx start) {
         in_tree[start] = 1;
@@ -75,8 +75,6 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
                 if (in_tree[w]) continue;
                 in_tree[w] = 1;
                 parent[w] = c;
-                level_[w] = level_[v] + 1;
-                edges.emplace_back(c, ch.reverse(c));
                 queue.push_back(w);
             }
         }
@@ -84,12 +82,69 @@ EscapeTree::EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root)
     if (n) grow(root);
     for (SwitchIdx s = 0; s < n; ++s)
         if (!in_tree[s]) grow(s);
+    build(parent);
+}
+
+EscapeTree::EscapeTree(const Channels &ch, SwitchIdx root, const std::vector<ChannelId> &parent)
+    : ch_(ch), root_(root) {
+    build(parent);
+}
+
+EscapeTree EscapeTree::osm(const Channels &ch, SwitchIdx root, const std::vector<SwitchIdx> &node_order,
+                           const std::vector<std::uint64_t> &weight) {
+    const std::size_t n = ch.switches();
+    constexpr std::uint64_t kFar = ~std::uint64_t{0};
+    std::vector<std::uint64_t> dist(n, kFar);
+    std::vector<ChannelId> parent(n, kNoChannel);
+    // OpenSM puts every switch in the heap first, unreached, then lowers the root's key.
+    OsmHeap heap(n);
+    for (const SwitchIdx s : node_order) heap.insert(s, kFar);
+    dist[root] = 0;
+    heap.change(root, 0);
+    while (!heap.empty()) {
+        const SwitchIdx v = heap.pop();
+        if (dist[v] == kFar) continue;  // another component: no tree edge into it
+        for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
+            const SwitchIdx w = ch.head(c);
+            const std::uint64_t nd = dist[v] + weight[ch.reverse(c)];
+            if (nd < dist[w]) {
+                dist[w] = nd;
+                parent[w] = c;
+                heap.change(w, nd);
+            }
+        }
+    }
+    return EscapeTree(ch, root, parent);
+}
+
+void EscapeTree::build(const std::vector<ChannelId> &parent) {
+    const std::size_t n = parent.size();
+    parent_ = parent;
+    // Levels: a switch's parent may come later in the index order, so walk up to a known one.
+    constexpr std::uint32_t kUnknown = ~std::uint32_t{0};
+    level_.assign(n, kUnknown);
+    std::vector<SwitchIdx> path;
+    for (SwitchIdx s = 0; s < n; ++s) {
+        SwitchIdx x = s;
+        path.clear();
+        while (level_[x] == kUnknown && parent[x] != kNoChannel) path.push_back(x), x = ch_.tail(parent[x]);
+        if (level_[x] == kUnknown) level_[x] = 0;  // a root
+        for (auto it = path.rbegin(); it != path.rend(); ++it) level_[*it] = level_[x] + 1, x = *it;
+    }
     tree_off_.assign(n + 1, 0);
-    for (auto [a, b] : edges) ++tree_off_[ch.tail(a) + 1], ++tree_off_[ch.tail(b) + 1];
+    for (SwitchIdx s = 0; s < n; ++s)
+        if (parent[s] != kNoChannel) ++tree_off_[ch_.tail(parent[s]) + 1], ++tree_off_[s + 1];
     for (std::size_t s = 0; s < n; ++s) tree_off_[s + 1] += tree_off_[s];
     tree_.resize(tree_off_[n]);
     std::vector<std::uint32_t> fill(tree_off_.begin(), tree_off_.end() - 1);
-    for (auto [a, b] : edges) tree_[fill[ch.tail(a)]++] = a, tree_[fill[ch.tail(b)]++] = b;
+    // Any order of a switch's tree channels gives the same routes: a tree has one path between
+    // two switches.
+    for (SwitchIdx s = 0; s < n; ++s) {
+        const ChannelId c = parent[s];
+        if (c == kNoChannel) continue;
+        tree_[fill[ch_.tail(c)]++] = c;
+        tree_[fill[s]++] = ch_.reverse(c);
+    }
 }
 
 void EscapeTree::toward(SwitchIdx d, std::vector<ChannelId> &next, std::vector<SwitchIdx> &queue) const {
@@ -119,6 +174,123 @@ void EscapeTree::mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &
                 throw std::logic_error("nue: escape paths on a spanning tree closed a dependency cycle");
         }
     }
+}
+
+void EscapeTree::mark_osm(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const {
+    const std::size_t n = parent_.size();
+    auto use = [&](ChannelId c1, ChannelId c2) {
+        if (cdg.try_add(c1, c2) == CompleteCdg::Add::Cycle)
+            throw std::logic_error("nue: escape paths on a spanning tree closed a dependency cycle");
+    };
+    // Up: from each switch x to its parent p and on to p's parent.
+    for (SwitchIdx x = 0; x < n; ++x) {
+        const ChannelId down = parent_[x];
+        if (down == kNoChannel) continue;
+        const ChannelId up_next = parent_[ch_.tail(down)];
+        if (up_next != kNoChannel) use(ch_.reverse(down), ch_.reverse(up_next));
+    }
+    // At the root: from each child to each other child.
+    for (std::uint32_t i = tree_off_[root_]; i < tree_off_[root_ + 1]; ++i)
+        for (std::uint32_t j = tree_off_[root_]; j < tree_off_[root_ + 1]; ++j)
+            if (i != j) use(ch_.reverse(tree_[i]), tree_[j]);
+    // Down toward each destination switch, below the root.
+    for (const SwitchIdx d : dest_switches)
+        for (SwitchIdx x = d; parent_[x] != kNoChannel;) {
+            const ChannelId down = parent_[x];
+            const SwitchIdx p = ch_.tail(down);
+            if (parent_[p] == kNoChannel) break;  // p is the root: done above
+            use(parent_[p], down);
+            for (std::uint32_t k = tree_off_[p]; k < tree_off_[p + 1]; ++k) {
+                const ChannelId c = tree_[k];  // out of p: to its parent or a child
+                if (c != down && c != ch_.reverse(parent_[p])) use(ch_.reverse(c), down);
+            }
+            x = p;
+        }
+}
+
+SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &node_order,
+                           const std::vector<SwitchIdx> &members,
+                           const std::vector<std::uint32_t> &terminals) {
+    const std::size_t n = ch.switches();
+    constexpr std::uint32_t kFar = ~std::uint32_t{0};
+    std::vector<std::uint8_t> hull(n, 0), processed(n, 0);
+    for (const SwitchIdx m : members) hull[m] = 1;
+    std::vector<std::uint32_t> dist(n);
+    std::vector<SwitchIdx> queue;
+    queue.reserve(n);
+    // The hull grows while OpenSM walks it: a switch added behind the one being walked is walked too.
+    for (const SwitchIdx a : node_order) {
+        if (!hull[a]) continue;
+        std::fill(dist.begin(), dist.end(), kFar);
+        std::fill(processed.begin(), processed.end(), 0);
+        dist[a] = 0;
+        processed[a] = 1;
+        queue.assign(1, a);
+        for (std::size_t i = 0; i < queue.size(); ++i)
+            for (ChannelId c = ch.begin(queue[i]); c < ch.end(queue[i]); ++c)
+                if (dist[ch.head(c)] == kFar)
+                    dist[ch.head(c)] = dist[queue[i]] + 1, queue.push_back(ch.head(c));
+        for (const SwitchIdx b : node_order) {
+            if (!hull[b] || processed[b]) continue;
+            processed[b] = 1;
+            queue.assign(1, b);
+            for (std::size_t i = 0; i < queue.size(); ++i) {
+                const SwitchIdx v = queue[i];
+                for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
+                    const SwitchIdx u = ch.head(c);
+                    if (processed[u] || dist[u] == kFar || dist[u] + 1 != dist[v]) continue;
+                    hull[u] = processed[u] = 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    // Brandes' accumulation inside the hull, in OpenSM's arithmetic: every switch is a target,
+    // and so is each terminal (as one more target on its switch); a source with terminals
+    // accumulates once for itself and once for each of them.
+    std::vector<double> between(n, 0.0), delta(n);
+    std::vector<std::uint64_t> sigma(n);
+    std::vector<std::uint32_t> pred_off(n + 1);
+    std::vector<SwitchIdx> preds(ch.size());
+    std::vector<std::uint32_t> npred(n);
+    for (SwitchIdx s = 0; s < n; ++s) pred_off[s + 1] = pred_off[s] + (ch.end(s) - ch.begin(s));
+    for (const SwitchIdx s : node_order) {
+        if (!hull[s]) continue;
+        std::fill(dist.begin(), dist.end(), kFar);
+        std::fill(sigma.begin(), sigma.end(), 0);
+        std::fill(npred.begin(), npred.end(), 0);
+        dist[s] = 0;
+        sigma[s] = 1;
+        queue.assign(1, s);
+        for (std::size_t i = 0; i < queue.size(); ++i) {
+            const SwitchIdx u = queue[i];
+            for (ChannelId c = ch.begin(u); c < ch.end(u); ++c) {
+                const SwitchIdx v = ch.head(c);
+                if (!hull[v]) continue;
+                if (dist[v] == kFar) dist[v] = dist[u] + 1, queue.push_back(v);
+                if (dist[v] == dist[u] + 1) sigma[v] += sigma[u], preds[pred_off[v] + npred[v]++] = u;
+            }
+        }
+        for (std::uint32_t j = 0; j <= terminals[s]; ++j) {
+            std::fill(delta.begin(), delta.end(), 0.0);
+            for (std::size_t i = queue.size(); i-- > 0;) {
+                const SwitchIdx v = queue[i];
+                const std::uint32_t extra = v != s || j == 0 ? terminals[v] : terminals[v] - 1;
+                for (std::uint32_t k = 0; k < extra; ++k) delta[v] += 1.0;
+                for (std::uint32_t k = 0; k < npred[v]; ++k) {
+                    const SwitchIdx u = preds[pred_off[v] + k];
+                    delta[u] += (1.0 * static_cast<double>(sigma[u])) / static_cast<double>(sigma[v]) *
+                                (1 + delta[v]);
+                }
+                if (j > 0 || v != s) between[v] += delta[v];
+            }
+        }
+    }
+    SwitchIdx best = kNoSwitch;
+    double most = -1.0;
+    for (const SwitchIdx s : node_order)
+        if (hull[s] && most < between[s]) best = s, most = between[s];
+    return best == kNoSwitch ? 0 : best;
 }
 
 }  // namespace weft::routing::engines::nue
