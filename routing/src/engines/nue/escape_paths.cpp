@@ -209,27 +209,20 @@ void EscapeTree::mark_osm(const std::vector<SwitchIdx> &dest_switches, CompleteC
 }
 
 SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &node_order,
-                           const std::vector<SwitchIdx> &members,
-                           const std::vector<std::uint32_t> &terminals) {
+                           const std::vector<SwitchIdx> &members, const std::vector<std::uint32_t> &terminals,
+                           ShortestPaths &paths) {
     const std::size_t n = ch.switches();
-    constexpr std::uint32_t kFar = ~std::uint32_t{0};
+    constexpr std::uint32_t kFar = ShortestPaths::kFar;
     std::vector<std::uint8_t> hull(n, 0), processed(n, 0);
     for (const SwitchIdx m : members) hull[m] = 1;
-    std::vector<std::uint32_t> dist(n);
     std::vector<SwitchIdx> queue;
     queue.reserve(n);
     // The hull grows while OpenSM walks it: a switch added behind the one being walked is walked too.
     for (const SwitchIdx a : node_order) {
         if (!hull[a]) continue;
-        std::fill(dist.begin(), dist.end(), kFar);
+        const std::uint32_t *const dist = paths.from(a).dist;
         std::fill(processed.begin(), processed.end(), 0);
-        dist[a] = 0;
         processed[a] = 1;
-        queue.assign(1, a);
-        for (std::size_t i = 0; i < queue.size(); ++i)
-            for (ChannelId c = ch.begin(queue[i]); c < ch.end(queue[i]); ++c)
-                if (dist[ch.head(c)] == kFar)
-                    dist[ch.head(c)] = dist[queue[i]] + 1, queue.push_back(ch.head(c));
         for (const SwitchIdx b : node_order) {
             if (!hull[b] || processed[b]) continue;
             processed[b] = 1;
@@ -246,45 +239,54 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
         }
     }
     // Brandes' accumulation inside the hull, in OpenSM's arithmetic: every switch is a target,
-    // and so is each terminal (as one more target on its switch); a source with terminals
-    // accumulates once for itself and once for each of them.
-    std::vector<double> between(n, 0.0), delta(n);
-    std::vector<std::uint64_t> sigma(n);
-    std::vector<std::uint32_t> pred_off(n + 1);
-    std::vector<SwitchIdx> preds(ch.size());
-    std::vector<std::uint32_t> npred(n);
-    for (SwitchIdx s = 0; s < n; ++s) pred_off[s + 1] = pred_off[s] + (ch.end(s) - ch.begin(s));
+    // and so is each terminal (as one more target on its switch). A hull of every switch searches
+    // as the whole graph does, so the shared searches serve; path counts are exact in doubles.
+    const bool whole = std::all_of(hull.begin(), hull.end(), [](std::uint8_t h) { return h != 0; });
+    std::vector<double> between(n, 0.0), delta(n), own_sigma(n);
+    std::vector<std::uint32_t> own_dist(n);
     for (const SwitchIdx s : node_order) {
         if (!hull[s]) continue;
-        std::fill(dist.begin(), dist.end(), kFar);
-        std::fill(sigma.begin(), sigma.end(), 0);
-        std::fill(npred.begin(), npred.end(), 0);
-        dist[s] = 0;
-        sigma[s] = 1;
-        queue.assign(1, s);
-        for (std::size_t i = 0; i < queue.size(); ++i) {
-            const SwitchIdx u = queue[i];
-            for (ChannelId c = ch.begin(u); c < ch.end(u); ++c) {
-                const SwitchIdx v = ch.head(c);
-                if (!hull[v]) continue;
-                if (dist[v] == kFar) dist[v] = dist[u] + 1, queue.push_back(v);
-                if (dist[v] == dist[u] + 1) sigma[v] += sigma[u], preds[pred_off[v] + npred[v]++] = u;
-            }
-        }
-        for (std::uint32_t j = 0; j <= terminals[s]; ++j) {
-            std::fill(delta.begin(), delta.end(), 0.0);
-            for (std::size_t i = queue.size(); i-- > 0;) {
-                const SwitchIdx v = queue[i];
-                const std::uint32_t extra = v != s || j == 0 ? terminals[v] : terminals[v] - 1;
-                for (std::uint32_t k = 0; k < extra; ++k) delta[v] += 1.0;
-                for (std::uint32_t k = 0; k < npred[v]; ++k) {
-                    const SwitchIdx u = preds[pred_off[v] + k];
-                    delta[u] += (1.0 * static_cast<double>(sigma[u])) / static_cast<double>(sigma[v]) *
-                                (1 + delta[v]);
+        const std::uint32_t *dist = own_dist.data();
+        const double *sigma = own_sigma.data();
+        const SwitchIdx *order = queue.data();
+        std::size_t reached = 0;
+        if (whole) {
+            const ShortestPaths::From p = paths.from(s);
+            dist = p.dist, sigma = p.sigma, order = p.order, reached = p.reached;
+        } else {
+            std::fill(own_dist.begin(), own_dist.end(), kFar);
+            std::fill(own_sigma.begin(), own_sigma.end(), 0.0);
+            own_dist[s] = 0;
+            own_sigma[s] = 1;
+            queue.assign(1, s);
+            for (std::size_t i = 0; i < queue.size(); ++i) {
+                const SwitchIdx u = queue[i];
+                for (ChannelId c = ch.begin(u); c < ch.end(u); ++c) {
+                    const SwitchIdx v = ch.head(c);
+                    if (!hull[v]) continue;
+                    if (own_dist[v] == kFar) own_dist[v] = own_dist[u] + 1, queue.push_back(v);
+                    if (own_dist[v] == own_dist[u] + 1) own_sigma[v] += own_sigma[u];
                 }
-                if (j > 0 || v != s) between[v] += delta[v];
             }
+            order = queue.data(), reached = queue.size();
         }
+        // OpenSM repeats the accumulation for each of the source's terminals, which changes only
+        // the source's own delta (it comes last): one pass, then the same additions, in order.
+        // Each delta[u] takes its shares in the order OpenSM adds them (by v, reverse BFS).
+        std::fill(delta.begin(), delta.end(), 0.0);
+        for (std::size_t i = reached; i-- > 1;) {
+            const SwitchIdx v = order[i];
+            for (std::uint32_t k = 0; k < terminals[v]; ++k) delta[v] += 1.0;
+            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
+                const SwitchIdx u = ch.head(c);
+                if (dist[u] + 1 == dist[v]) delta[u] += (1.0 * sigma[u]) / sigma[v] * (1 + delta[v]);
+            }
+            for (std::uint32_t j = 0; j <= terminals[s]; ++j) between[v] += delta[v];
+        }
+        // The source itself counts from the second pass on, with one terminal fewer.
+        double own = delta[s];
+        for (std::uint32_t k = 1; k < terminals[s]; ++k) own += 1.0;
+        for (std::uint32_t j = 1; j <= terminals[s]; ++j) between[s] += own;
     }
     SwitchIdx best = kNoSwitch;
     double most = -1.0;

@@ -50,8 +50,8 @@ SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &membe
 // destination behind it (terminals, per switch) counts as a target; the first of equals in
 // node_order (OpenSM's: by LID in network byte order).
 SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &node_order,
-                           const std::vector<SwitchIdx> &members,
-                           const std::vector<std::uint32_t> &terminals);
+                           const std::vector<SwitchIdx> &members, const std::vector<std::uint32_t> &terminals,
+                           ShortestPaths &paths);
 
 class EscapeTree {
   public:

@@ -370,7 +370,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     auto osm_root = [&](Plan &plan, unsigned layer) {
         const std::lock_guard lock(start_mutex);
         auto &root = plan.osm_roots[layer];
-        if (!root) root = osm_central_node(ch, osm_node_order, plan.members[layer], plan.terminals[layer]);
+        if (!root)
+            root = osm_central_node(ch, osm_node_order, plan.members[layer], plan.terminals[layer], paths);
         return *root;
     };
     const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
