@@ -217,8 +217,12 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
     for (const SwitchIdx m : members) hull[m] = 1;
     std::vector<SwitchIdx> queue;
     queue.reserve(n);
-    // The hull grows while OpenSM walks it: a switch added behind the one being walked is walked too.
+    // The hull grows while OpenSM walks it: a switch added behind the one being walked is walked
+    // too. Once it holds every switch, walking on adds nothing.
+    std::size_t in_hull = 0;
+    for (const std::uint8_t h : hull) in_hull += h;
     for (const SwitchIdx a : node_order) {
+        if (in_hull == n) break;
         if (!hull[a]) continue;
         const std::uint32_t *const dist = paths.from(a).dist;
         std::fill(processed.begin(), processed.end(), 0);
@@ -232,6 +236,7 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
                 for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
                     const SwitchIdx u = ch.head(c);
                     if (processed[u] || dist[u] == kFar || dist[u] + 1 != dist[v]) continue;
+                    in_hull += !hull[u];
                     hull[u] = processed[u] = 1;
                     queue.push_back(u);
                 }
@@ -241,7 +246,7 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
     // Brandes' accumulation inside the hull, in OpenSM's arithmetic: every switch is a target,
     // and so is each terminal (as one more target on its switch). A hull of every switch searches
     // as the whole graph does, so the shared searches serve; path counts are exact in doubles.
-    const bool whole = std::all_of(hull.begin(), hull.end(), [](std::uint8_t h) { return h != 0; });
+    const bool whole = in_hull == n;
     std::vector<double> between(n, 0.0), delta(n), own_sigma(n);
     std::vector<std::uint32_t> own_dist(n);
     for (const SwitchIdx s : node_order) {
