@@ -43,19 +43,12 @@ void OsmCdgDijkstra::start_noting() {
     }
 }
 
-void OsmCdgDijkstra::push_alternative(SwitchIdx x, ChannelId c, std::uint64_t nd) {
-    chan_dist_[c] = nd;
-    ChannelId *const first = alt_.data() + ch_.begin(x);
-    ChannelId *const last = first + alt_count_[x];
-    if (std::find(first, last, c) == last) *last = c, ++alt_count_[x];
-}
-
 // Inlined into relax_from: the call cost as much as the usual early return.
 [[gnu::always_inline]] inline void OsmCdgDijkstra::relax(SwitchIdx x, ChannelId c, ChannelId out,
                                                          std::uint64_t nd, bool used) {
     if (nd >= dist_[x]) {
         // OpenSM keeps no alternatives for switches reached before the last backtracking.
-        if (used && !(step_ && next_[x] != kNoChannel)) push_alternative(x, c, nd);
+        if (used && !(step_ && next_[x] != kNoChannel)) keep_alternative(x, c, nd);
         return;
     }
     bool added = false;
@@ -120,7 +113,7 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
                 if (used != (pass == 0)) continue;
                 const std::uint64_t nd = dv + weight_[c];
                 if (nd >= dist_[x]) {
-                    if (used) push_alternative(x, c, nd);
+                    if (used) keep_alternative(x, c, nd);
                     continue;
                 }
                 sink_offered_.push_back(c);
@@ -238,7 +231,11 @@ SwitchIdx OsmCdgDijkstra::backtrack() {
                 next_[a] = k;
                 found = u;
             } else {
-                push_alternative(u, e, nd);
+                const ChannelId *const first = alt_.data() + ch_.begin(u);
+                if (std::find(first, first + alt_count_[u], e) == first + alt_count_[u])
+                    keep_alternative(u, e, nd);
+                else
+                    chan_dist_[e] = nd;
             }
         }
         if (found != kNoSwitch) return found;

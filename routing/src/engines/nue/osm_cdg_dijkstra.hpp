@@ -43,8 +43,12 @@ class OsmCdgDijkstra : public RouteTree {
     // kNoChannel at the destination); `used` says the turn is a used dependency already.
     void relax(SwitchIdx x, ChannelId c, ChannelId out, std::uint64_t nd, bool used);
     void relax_from(SwitchIdx v);
-    // Keeps c (into x, its turn used) as one of x's alternatives, reached at distance nd.
-    void push_alternative(SwitchIdx x, ChannelId c, std::uint64_t nd);
+    // Keeps c (into x, its turn used) as one of x's alternatives, reached at distance nd. The
+    // search offers each channel once, so only backtracking can offer one again (and skips it).
+    void keep_alternative(SwitchIdx x, ChannelId c, std::uint64_t nd) {
+        chan_dist_[c] = nd;
+        alt_[ch_.begin(x) + alt_count_[x]++] = c;
+    }
     // OpenSM's local backtracking: the unreached switch it attaches, or kNoSwitch.
     SwitchIdx backtrack();
     // Whether x, reached before the last backtracking, may move to the shorter channel c.
