@@ -47,7 +47,7 @@ void OsmCdgDijkstra::start_noting() {
 [[gnu::always_inline]] inline void OsmCdgDijkstra::relax(SwitchIdx x, ChannelId c, ChannelId out,
                                                          std::uint64_t nd, bool used) {
     if (nd >= dist_[x]) {
-        // OpenSM keeps no alternatives for switches reached before the last backtracking.
+        // After a backtracking step OpenSM keeps no more alternatives for switches already reached.
         if (used && !(step_ && next_[x] != kNoChannel)) keep_alternative(x, c, nd);
         return;
     }
