@@ -18,6 +18,7 @@ OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &w
     alt_.assign(ch.size(), kNoChannel);
     alt_count_.assign(n, 0);
     chan_dist_.assign(ch.size(), 0);
+    candidate_.assign(ch.size(), 0);
     found_after_.assign(n, -1);
 }
 
@@ -43,14 +44,26 @@ void OsmCdgDijkstra::start_noting() {
     }
 }
 
+// Before the first backtracking, the alternatives OpenSM would have kept, in its order: each
+// settled switch v offered every channel x -> v once, in port order, when it was settled, and
+// kept the ones that did not improve x (never a candidate) with the turn into v's channel used.
+// That turn has not changed since: only x's candidacy through it adds or takes it back.
+void OsmCdgDijkstra::recall_alternatives() {
+    std::fill(alt_count_.begin(), alt_count_.end(), 0);
+    for (const SwitchIdx v : order_) {
+        const ChannelId out = next_[v];
+        for (ChannelId o = ch_.begin(v); o < ch_.end(v); ++o) {
+            const ChannelId c = ch_.reverse(o);
+            if (candidate_[c] == stamp_) continue;
+            if (v == dest_ ? cdg_->sink_used(c) : cdg_->used(c, out))
+                keep_alternative(ch_.head(o), c, dist_[v] + weight_[c]);
+        }
+    }
+}
+
 // Inlined into relax_from: the call cost as much as the usual early return.
 [[gnu::always_inline]] inline void OsmCdgDijkstra::relax(SwitchIdx x, ChannelId c, ChannelId out,
                                                          std::uint64_t nd, bool used) {
-    if (nd >= dist_[x]) {
-        // After a backtracking step OpenSM keeps no more alternatives for switches already reached.
-        if (used && !(step_ && next_[x] != kNoChannel)) keep_alternative(x, c, nd);
-        return;
-    }
     bool added = false;
     if (!used) {
         const auto r = add_turn(c, out);
@@ -78,6 +91,7 @@ void OsmCdgDijkstra::start_noting() {
     }
     next_[x] = c;
     fresh_[x] = added;
+    candidate_[c] = stamp_;
     dist_[x] = nd;
     heap_.insert(x, nd);
 }
@@ -112,10 +126,7 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
                 const bool used = cdg_->sink_used(c);
                 if (used != (pass == 0)) continue;
                 const std::uint64_t nd = dv + weight_[c];
-                if (nd >= dist_[x]) {
-                    if (used) keep_alternative(x, c, nd);
-                    continue;
-                }
+                if (nd >= dist_[x]) continue;  // an alternative: recall_alternatives() finds it
                 sink_offered_.push_back(c);
                 relax(x, c, kNoChannel, nd, true);
             }
@@ -123,7 +134,10 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
     }
     // The distance test comes first: it is the cheapest. The first pass notes the channels the
     // second may take: distances only drop in between, and no turn into out becomes used other
-    // than the one a relaxation adds for its own channel.
+    // than the one a relaxation adds for its own channel. A channel that does not improve x but
+    // whose turn is used is an alternative of x: before the first backtracking
+    // recall_alternatives() finds those afterwards; from then on (OpenSM keeps no more for
+    // switches already reached) they are kept as they come.
     const ChannelId out = next_[v];
     ChannelId *const later = later_.data();
     std::size_t n_later = 0;
@@ -131,9 +145,11 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
         const SwitchIdx x = ch_.head(o);
         const ChannelId c = ch_.reverse(o);
         const std::uint64_t nd = dv + weight_[c];
-        const bool used = cdg_->used(c, out);
-        if (nd >= dist_[x] && !used) continue;
-        if (used)
+        if (nd >= dist_[x]) {
+            if (step_ && next_[x] == kNoChannel && cdg_->used(c, out)) keep_alternative(x, c, nd);
+            continue;
+        }
+        if (cdg_->used(c, out))
             relax(x, c, out, nd, true);
         else
             later[n_later++] = o;
@@ -273,12 +289,12 @@ bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *esca
     dest_ = d;
     if (++stamp_ == 0) {
         std::fill(done_.begin(), done_.end(), 0);
+        std::fill(candidate_.begin(), candidate_.end(), 0);
         stamp_ = 1;
     }
     std::fill(next_.begin(), next_.end(), kNoChannel);
     std::fill(hops_.begin(), hops_.end(), kInfHops);
     std::fill(dist_.begin(), dist_.end(), kFar);
-    std::fill(alt_count_.begin(), alt_count_.end(), 0);
     heap_.clear();
     sink_offered_.clear();
     step_ = 0;
@@ -298,7 +314,7 @@ bool OsmCdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *esca
                 static_cast<std::uint8_t>(std::min<unsigned>(hops_[ch_.head(next_[x])] + 1u, kInfHops - 1u));
         } else {
             if (order_.size() == reachable || !cdg || !escape) break;
-            if (!noting_) start_noting();
+            if (!noting_) start_noting(), recall_alternatives();
             x = backtrack();
             if (x == kNoSwitch) {
                 // Impasse: take this destination's dependencies back and use the escape paths.

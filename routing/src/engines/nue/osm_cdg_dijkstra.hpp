@@ -59,6 +59,8 @@ class OsmCdgDijkstra : public RouteTree {
     bool wet(ChannelId c1, ChannelId c2) const;
     // From the first backtracking on, every turn this route adds is noted.
     void start_noting();
+    // Fills the alternatives at the first backtracking (see relax_from).
+    void recall_alternatives();
     // Hops and settling order from the final next channels (backtracking and shortcuts move
     // switches that routes were already laid through).
     void rebuild_order();
@@ -78,6 +80,7 @@ class OsmCdgDijkstra : public RouteTree {
     std::vector<ChannelId> alt_;
     std::vector<std::uint32_t> alt_count_;
     std::vector<std::uint64_t> chan_dist_;
+    std::vector<std::uint32_t> candidate_;  // stamp: was a switch's candidate in this route
     // Backtracking steps so far in this route, and the step each switch was first reached after.
     std::int32_t step_ = 0;
     std::vector<std::int32_t> found_after_;
