@@ -405,6 +405,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                 r.stats.central_nodes.push_back(root);
                 r.escape.emplace(EscapeTree::osm(ch, root, osm_node_order, r.weight));
                 r.cdg.emplace(ch, r.escape->levels());
+                r.cdg->block_tried_only();
                 r.escape->mark_osm(r.plan->members[r.layer], *r.cdg);
             } else {
                 const LayerStart &start = layer_start(*r.plan, r.layer);
