@@ -1,9 +1,9 @@
 #include "engines/nue/escape_paths.hpp"
 
-#include "engines/nue/osm_heap.hpp"
-
 #include <algorithm>
 #include <stdexcept>
+
+#include "engines/nue/osm_heap.hpp"
 
 namespace weft::routing::engines::nue {
 
