@@ -208,11 +208,12 @@ void EscapeTree::mark_osm(const std::vector<SwitchIdx> &dest_switches, CompleteC
         }
 }
 
-SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &node_order,
-                           const std::vector<SwitchIdx> &members, const std::vector<std::uint32_t> &terminals,
-                           ShortestPaths &paths) {
+namespace {
+
+// OpenSM's convex hull of one layer's member switches (see osm_central_nodes).
+std::vector<std::uint8_t> osm_hull(const Channels &ch, const std::vector<SwitchIdx> &node_order,
+                                   const std::vector<SwitchIdx> &members, ShortestPaths &paths) {
     const std::size_t n = ch.switches();
-    constexpr std::uint32_t kFar = ShortestPaths::kFar;
     std::vector<std::uint8_t> hull(n, 0), processed(n, 0);
     for (const SwitchIdx m : members) hull[m] = 1;
     std::vector<SwitchIdx> queue;
@@ -235,7 +236,7 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
                 const SwitchIdx v = queue[i];
                 for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
                     const SwitchIdx u = ch.head(c);
-                    if (processed[u] || dist[u] == kFar || dist[u] + 1 != dist[v]) continue;
+                    if (processed[u] || dist[u] == ShortestPaths::kFar || dist[u] + 1 != dist[v]) continue;
                     in_hull += !hull[u];
                     hull[u] = processed[u] = 1;
                     queue.push_back(u);
@@ -243,22 +244,71 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
             }
         }
     }
+    return hull;
+}
+
+}  // namespace
+
+std::vector<SwitchIdx> osm_central_nodes(const Channels &ch, const std::vector<SwitchIdx> &node_order,
+                                         const std::vector<std::vector<SwitchIdx>> &members,
+                                         const std::vector<std::vector<std::uint32_t>> &terminals,
+                                         ShortestPaths &paths) {
+    const std::size_t n = ch.switches(), layers = members.size();
+    constexpr std::uint32_t kFar = ShortestPaths::kFar;
+    std::vector<std::vector<std::uint8_t>> hull(layers);
+    std::vector<std::size_t> whole, part;  // layers whose hull holds every switch, and the others
+    for (std::size_t l = 0; l < layers; ++l) {
+        hull[l] = osm_hull(ch, node_order, members[l], paths);
+        (std::all_of(hull[l].begin(), hull[l].end(), [](std::uint8_t h) { return h != 0; }) ? whole : part)
+            .push_back(l);
+    }
     // Brandes' accumulation inside the hull, in OpenSM's arithmetic: every switch is a target,
-    // and so is each terminal (as one more target on its switch). A hull of every switch searches
-    // as the whole graph does, so the shared searches serve; path counts are exact in doubles.
-    const bool whole = in_hull == n;
-    std::vector<double> between(n, 0.0), delta(n), own_sigma(n);
+    // and so is each terminal (as one more target on its switch). OpenSM repeats it for each of
+    // the source's terminals, which changes only the source's own delta (it comes last): one
+    // pass, then the same additions, in order; each delta[u] takes its shares in the order
+    // OpenSM adds them (by v, reverse search order). Hulls of every switch search as the whole
+    // graph does: the shared searches serve, and those layers accumulate side by side, each
+    // share divided once (path counts are exact in doubles).
+    std::vector<std::vector<double>> between(layers, std::vector<double>(n, 0.0));
+    std::vector<double> delta(std::max<std::size_t>(whole.size(), 1) * n), own_sigma(n);
     std::vector<std::uint32_t> own_dist(n);
+    std::vector<SwitchIdx> queue;
+    queue.reserve(n);
+    // Accumulates from source s into the layers ls (delta holds one row per layer of ls).
+    auto accumulate = [&](SwitchIdx s, const std::vector<std::size_t> &ls, const std::uint32_t *dist,
+                          const double *sigma, const SwitchIdx *order, std::size_t reached) {
+        const std::size_t w = ls.size();
+        std::fill(delta.begin(), delta.begin() + w * n, 0.0);
+        for (std::size_t i = reached; i-- > 1;) {
+            const SwitchIdx v = order[i];
+            for (std::size_t j = 0; j < w; ++j)
+                for (std::uint32_t k = 0; k < terminals[ls[j]][v]; ++k) delta[j * n + v] += 1.0;
+            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
+                const SwitchIdx u = ch.head(c);
+                if (dist[u] + 1 != dist[v]) continue;
+                const double share = (1.0 * sigma[u]) / sigma[v];
+                for (std::size_t j = 0; j < w; ++j) delta[j * n + u] += share * (1 + delta[j * n + v]);
+            }
+            for (std::size_t j = 0; j < w; ++j)
+                for (std::uint32_t k = 0; k <= terminals[ls[j]][s]; ++k)
+                    between[ls[j]][v] += delta[j * n + v];
+        }
+        // The source itself counts from the second pass on, with one terminal fewer.
+        for (std::size_t j = 0; j < w; ++j) {
+            const std::uint32_t t = terminals[ls[j]][s];
+            double own = delta[j * n + s];
+            for (std::uint32_t k = 1; k < t; ++k) own += 1.0;
+            for (std::uint32_t k = 1; k <= t; ++k) between[ls[j]][s] += own;
+        }
+    };
+    std::vector<std::size_t> one(1);
     for (const SwitchIdx s : node_order) {
-        if (!hull[s]) continue;
-        const std::uint32_t *dist = own_dist.data();
-        const double *sigma = own_sigma.data();
-        const SwitchIdx *order = queue.data();
-        std::size_t reached = 0;
-        if (whole) {
+        if (!whole.empty()) {
             const ShortestPaths::From p = paths.from(s);
-            dist = p.dist, sigma = p.sigma, order = p.order, reached = p.reached;
-        } else {
+            accumulate(s, whole, p.dist, p.sigma, p.order, p.reached);
+        }
+        for (const std::size_t l : part) {
+            if (!hull[l][s]) continue;
             std::fill(own_dist.begin(), own_dist.end(), kFar);
             std::fill(own_sigma.begin(), own_sigma.end(), 0.0);
             own_dist[s] = 0;
@@ -268,36 +318,22 @@ SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &nod
                 const SwitchIdx u = queue[i];
                 for (ChannelId c = ch.begin(u); c < ch.end(u); ++c) {
                     const SwitchIdx v = ch.head(c);
-                    if (!hull[v]) continue;
+                    if (!hull[l][v]) continue;
                     if (own_dist[v] == kFar) own_dist[v] = own_dist[u] + 1, queue.push_back(v);
                     if (own_dist[v] == own_dist[u] + 1) own_sigma[v] += own_sigma[u];
                 }
             }
-            order = queue.data(), reached = queue.size();
+            one[0] = l;
+            accumulate(s, one, own_dist.data(), own_sigma.data(), queue.data(), queue.size());
         }
-        // OpenSM repeats the accumulation for each of the source's terminals, which changes only
-        // the source's own delta (it comes last): one pass, then the same additions, in order.
-        // Each delta[u] takes its shares in the order OpenSM adds them (by v, reverse BFS).
-        std::fill(delta.begin(), delta.end(), 0.0);
-        for (std::size_t i = reached; i-- > 1;) {
-            const SwitchIdx v = order[i];
-            for (std::uint32_t k = 0; k < terminals[v]; ++k) delta[v] += 1.0;
-            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
-                const SwitchIdx u = ch.head(c);
-                if (dist[u] + 1 == dist[v]) delta[u] += (1.0 * sigma[u]) / sigma[v] * (1 + delta[v]);
-            }
-            for (std::uint32_t j = 0; j <= terminals[s]; ++j) between[v] += delta[v];
-        }
-        // The source itself counts from the second pass on, with one terminal fewer.
-        double own = delta[s];
-        for (std::uint32_t k = 1; k < terminals[s]; ++k) own += 1.0;
-        for (std::uint32_t j = 1; j <= terminals[s]; ++j) between[s] += own;
     }
-    SwitchIdx best = kNoSwitch;
-    double most = -1.0;
-    for (const SwitchIdx s : node_order)
-        if (hull[s] && most < between[s]) best = s, most = between[s];
-    return best == kNoSwitch ? 0 : best;
+    std::vector<SwitchIdx> roots(layers, 0);
+    for (std::size_t l = 0; l < layers; ++l) {
+        double most = -1.0;
+        for (const SwitchIdx s : node_order)
+            if (hull[l][s] && most < between[l][s]) roots[l] = s, most = between[l][s];
+    }
+    return roots;
 }
 
 }  // namespace weft::routing::engines::nue

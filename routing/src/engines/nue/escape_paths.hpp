@@ -44,14 +44,15 @@ class ShortestPaths {
 // then the lowest index.
 SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths);
 
-// OpenSM's central node of a layer: the switches of its destinations (members) and every switch
-// on a shortest path between two switches already in the set (grown in OpenSM's node order),
-// then the highest betweenness centrality within that set, where each switch and each CA
-// destination behind it (terminals, per switch) counts as a target; the first of equals in
+// OpenSM's central node of each layer: the switches of its destinations (members) and every
+// switch on a shortest path between two switches already in the set (grown in OpenSM's node
+// order), then the highest betweenness centrality within that set, where each switch and each
+// CA destination behind it (terminals, per switch) counts as a target; the first of equals in
 // node_order (OpenSM's: by LID in network byte order).
-SwitchIdx osm_central_node(const Channels &ch, const std::vector<SwitchIdx> &node_order,
-                           const std::vector<SwitchIdx> &members, const std::vector<std::uint32_t> &terminals,
-                           ShortestPaths &paths);
+std::vector<SwitchIdx> osm_central_nodes(const Channels &ch, const std::vector<SwitchIdx> &node_order,
+                                         const std::vector<std::vector<SwitchIdx>> &members,
+                                         const std::vector<std::vector<std::uint32_t>> &terminals,
+                                         ShortestPaths &paths);
 
 class EscapeTree {
   public:

@@ -269,7 +269,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::vector<std::vector<SwitchIdx>> members;        // per layer, its destinations' switches
         std::vector<std::vector<std::uint32_t>> terminals;  // per layer, its CA destinations per switch
         std::vector<std::optional<LayerStart>> starts;
-        std::vector<std::optional<SwitchIdx>> osm_roots;  // OpenSM's central node per layer
+        std::vector<SwitchIdx> osm_roots;  // OpenSM's central node per layer, once one is needed
         NueStats stats;
     };
     auto make_plan = [&](LayerPartition p) {
@@ -283,7 +283,6 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         plan->starts.resize(pt.used);
         plan->members.resize(pt.used);
         plan->terminals.assign(pt.used, std::vector<std::uint32_t>(n, 0));
-        plan->osm_roots.resize(pt.used);
         for (Lid l : dests) {
             plan->members[pt.layer[l]].push_back(g.target(l).sw);
             if (!g.target(l).is_switch) ++plan->terminals[pt.layer[l]][g.target(l).sw];
@@ -367,12 +366,12 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     };
     std::stable_sort(osm_node_order.begin(), osm_node_order.end(),
                      [&](SwitchIdx a, SwitchIdx b) { return net_order_lid(a) < net_order_lid(b); });
+    // All layers at once: their searches are shared, and the OpenSM run mostly enters most layers.
     auto osm_root = [&](Plan &plan, unsigned layer) {
         const std::lock_guard lock(start_mutex);
-        auto &root = plan.osm_roots[layer];
-        if (!root)
-            root = osm_central_node(ch, osm_node_order, plan.members[layer], plan.terminals[layer], paths);
-        return *root;
+        if (plan.osm_roots.empty())
+            plan.osm_roots = osm_central_nodes(ch, osm_node_order, plan.members, plan.terminals, paths);
+        return plan.osm_roots[layer];
     };
     const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
                                                                     {&interleaved, NueOrder::Interleaved},
