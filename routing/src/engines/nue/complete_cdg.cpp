@@ -105,7 +105,8 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     // Every channel x into c2's tail that c2 reaches closes a cycle with the turn x -> c2 as c1
     // would: remember those too, the search may ask about them next (Nue tries the channels
     // into one switch in turn).
-    const ChannelId turn_from = ch_.after(c1);  // identifies head(c1): channels out of it start here
+    // identifies head(c1): channels out of it start here (kNoChannel: remember none)
+    const ChannelId turn_from = tried_only_ ? kNoChannel : ch_.after(c1);
     while (top) {
         const ChannelId x = stack[--top];
         fwd[nf++] = x;

@@ -87,6 +87,9 @@ class CompleteCdg {
     // close a cycle stay blocked (OpenSM's way); forget_blocked() drops that memory.
     void remove(ChannelId c1, ChannelId c2) { set(c1, c2, false); }
     void forget_blocked() { std::fill(blocked_.begin(), blocked_.end(), 0); }
+    // OpenSM blocks only the turns it tries: a turn found on the way to close a cycle too may fit
+    // again once a dependency is taken back. Off by default (weft's searches skip those early).
+    void block_tried_only() { tried_only_ = true; }
     // Channels into a destination's own switch that a route toward a LID on that switch took
     // in this layer (OpenSM's used edges out of the destination's fake channel): tried first.
     bool sink_used(ChannelId c) const { return sink_used_[c] != 0; }
@@ -130,6 +133,7 @@ class CompleteCdg {
     std::vector<ChannelId> fwd_, bwd_, stack_;
     std::vector<std::uint32_t> pool_;
     std::vector<std::uint32_t> count_;  // reset's bucket offsets
+    bool tried_only_ = false;
 };
 
 }  // namespace weft::routing::engines::nue

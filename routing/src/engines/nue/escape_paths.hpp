@@ -44,10 +44,25 @@ class ShortestPaths {
 // then the lowest index.
 SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths);
 
+// OpenSM's central node of each layer: the switches of its destinations (members) and every
+// switch on a shortest path between two switches already in the set (grown in OpenSM's node
+// order), then the highest betweenness centrality within that set, where each switch and each
+// CA destination behind it (terminals, per switch) counts as a target; the first of equals in
+// node_order (OpenSM's: by LID in network byte order).
+std::vector<SwitchIdx> osm_central_nodes(const Channels &ch, const std::vector<SwitchIdx> &node_order,
+                                         const std::vector<std::vector<SwitchIdx>> &members,
+                                         const std::vector<std::vector<std::uint32_t>> &terminals,
+                                         ShortestPaths &paths);
+
 class EscapeTree {
   public:
     // Breadth-first spanning forest: from root, then from each switch no earlier tree reached.
     EscapeTree(const SwitchGraph &g, const Channels &ch, SwitchIdx root);
+    // OpenSM's spanning tree: Dijkstra from root over the channel weights the routes so far left
+    // (a tree edge toward x weighs what x's traffic toward its parent weighs), so later layers
+    // get other trees; ties as its heap leaves them, switches entering it in node_order.
+    static EscapeTree osm(const Channels &ch, SwitchIdx root, const std::vector<SwitchIdx> &node_order,
+                          const std::vector<std::uint64_t> &weight);
     SwitchIdx root() const { return root_; }
     // Tree depth of each switch (0 at the root; each further tree of the forest from 0).
     const std::vector<std::uint32_t> &levels() const { return level_; }
@@ -56,13 +71,22 @@ class EscapeTree {
     void toward(SwitchIdx d, std::vector<ChannelId> &next, std::vector<SwitchIdx> &queue) const;
     // Marks the dependencies of the tree routes toward each destination switch as used.
     void mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const;
+    // OpenSM's escape dependencies: every turn up the tree toward the root; every turn at the
+    // root between two of its children; and from each destination switch up to the root the
+    // turns down toward it and into it from the parent's other children.
+    void mark_osm(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const;
 
   private:
+    // The tree from parent[s] = the channel from s's parent into s (kNoChannel at roots).
+    EscapeTree(const Channels &ch, SwitchIdx root, const std::vector<ChannelId> &parent);
+    void build(const std::vector<ChannelId> &parent);
+
     const Channels &ch_;
     SwitchIdx root_;
     std::vector<std::uint32_t> tree_off_;  // tree channels out of each switch (CSR)
     std::vector<ChannelId> tree_;
     std::vector<std::uint32_t> level_;
+    std::vector<ChannelId> parent_;  // channel from each switch's parent into it
 };
 
 }  // namespace weft::routing::engines::nue

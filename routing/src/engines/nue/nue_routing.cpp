@@ -254,7 +254,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::uint64_t p2 = std::max<std::uint64_t>(all_lids, 1) * std::max<std::uint64_t>(all_lids, 1);
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
-    const std::size_t total = 4 * dests.size() + switch_lids.size();  // at most 2 + 1 + 1 runs
+    const std::size_t total = 5 * dests.size() + switch_lids.size();  // at most 2 + 1 + 1 + 1 runs
     // What a layer starts from does not depend on the destination order: its central node, escape
     // tree and the complete CDG with the escape paths marked. Built once, when a run first enters
     // the layer (runs dropped early never need the later layers), and copied for each run.
@@ -266,8 +266,10 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // A partition of the destinations with its layers' starts, and the stats it reports.
     struct Plan {
         LayerPartition part;
-        std::vector<std::vector<SwitchIdx>> members;  // per layer, its destinations' switches
+        std::vector<std::vector<SwitchIdx>> members;        // per layer, its destinations' switches
+        std::vector<std::vector<std::uint32_t>> terminals;  // per layer, its CA destinations per switch
         std::vector<std::optional<LayerStart>> starts;
+        std::vector<SwitchIdx> osm_roots;  // OpenSM's central node per layer, once one is needed
         NueStats stats;
     };
     auto make_plan = [&](LayerPartition p) {
@@ -280,7 +282,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         const LayerPartition &pt = plan->part;
         plan->starts.resize(pt.used);
         plan->members.resize(pt.used);
-        for (Lid l : dests) plan->members[pt.layer[l]].push_back(g.target(l).sw);
+        plan->terminals.assign(pt.used, std::vector<std::uint32_t>(n, 0));
+        for (Lid l : dests) {
+            plan->members[pt.layer[l]].push_back(g.target(l).sw);
+            if (!g.target(l).is_switch) ++plan->terminals[pt.layer[l]][g.target(l).sw];
+        }
         for (auto &m : plan->members) {
             std::sort(m.begin(), m.end());
             m.erase(std::unique(m.begin(), m.end()), m.end());
@@ -319,6 +325,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     struct OrderRun {
         NueOrder which;
         bool osm;              // OpenSM's search instead of weft's
+        bool osm_escape;       // and OpenSM's central nodes and escape paths instead of weft's
         Plan *plan;            // the partition it routes with (its layer starts are built on demand)
         std::vector<Lid> seq;  // the order's destinations grouped by layer, layer 0 first
         std::size_t next = 0;
@@ -330,15 +337,18 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::optional<CdgDijkstra> search;
         std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;
-        OrderRun(NueOrder w, bool o, Plan &pl) : which(w), osm(o), plan(&pl), stats(pl.stats) {}
+        std::optional<EscapeTree> escape;  // with OpenSM's escape paths: its own tree (on its weights)
+        OrderRun(NueOrder w, bool o, bool oe, Plan &pl)
+            : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats) {}
         // Its tables, weights and search, built when it routes its first destination: a run that
         // a finished one rules out before it starts costs nothing.
         bool started() const { return search || osm_search; }
-        void start(const Fabric &f, const Channels &c, std::uint64_t base) {
+        void start(const Fabric &f, const Channels &c, std::uint64_t base,
+                   const std::vector<SwitchIdx> &node_order) {
             out.reset(f);
             weight.assign(c.size(), base);
             if (osm)
-                osm_search.emplace(c, weight);
+                osm_search.emplace(c, weight, node_order);
             else
                 search.emplace(c, weight);
         }
@@ -347,18 +357,34 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             return !started() ? 0 : osm ? osm_search->rejected() : search->rejected();
         }
     };
+    // OpenSM keeps its switches sorted by LID in network byte order; its backtracking walks them so.
+    std::vector<SwitchIdx> osm_node_order(n);
+    std::iota(osm_node_order.begin(), osm_node_order.end(), 0);
+    auto net_order_lid = [&](SwitchIdx s) {
+        const Lid l = f.port(f.switch_node(s), 0).lid;
+        return static_cast<std::uint16_t>((l >> 8) | ((l & 0xFF) << 8));
+    };
+    std::stable_sort(osm_node_order.begin(), osm_node_order.end(),
+                     [&](SwitchIdx a, SwitchIdx b) { return net_order_lid(a) < net_order_lid(b); });
+    // All layers at once: their searches are shared, and the OpenSM run mostly enters most layers.
+    auto osm_root = [&](Plan &plan, unsigned layer) {
+        const std::lock_guard lock(start_mutex);
+        if (plan.osm_roots.empty())
+            plan.osm_roots = osm_central_nodes(ch, osm_node_order, plan.members, plan.terminals, paths);
+        return plan.osm_roots[layer];
+    };
     const std::pair<const std::vector<Lid> *, NueOrder> orders[] = {{&dests, NueOrder::PerSwitch},
                                                                     {&interleaved, NueOrder::Interleaved},
                                                                     {&port_table, NueOrder::PortTable}};
     // The candidates' slots, in the order that decides ties (see add_candidates); empty once a
     // run is dropped, or while it is not (yet) a candidate.
-    std::vector<std::unique_ptr<OrderRun>> runs(4);
+    std::vector<std::unique_ptr<OrderRun>> runs(5);
     // Fills runs from slot on; returns the next slot.
-    auto add_runs = [&](std::size_t slot, bool osm, Plan &plan,
+    auto add_runs = [&](std::size_t slot, bool osm, bool osm_escape, Plan &plan,
                         std::initializer_list<NueOrder> which_orders) {
         for (const auto &[order, which] : orders) {
             if (std::find(which_orders.begin(), which_orders.end(), which) == which_orders.end()) continue;
-            auto &r = *(runs[slot++] = std::make_unique<OrderRun>(which, osm, plan));
+            auto &r = *(runs[slot++] = std::make_unique<OrderRun>(which, osm, osm_escape, plan));
             for (unsigned layer = 0; layer < plan.part.used; ++layer)
                 for (Lid l : *order)
                     if (plan.part.layer[l] == layer) r.seq.push_back(l);
@@ -369,15 +395,26 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // r and the layer starts, so two runs can step at once.
     auto step = [&](OrderRun &r) {
         const Lid lid = r.seq[r.next];
-        if (!r.started()) r.start(f, ch, p2);  // P^2 + load
+        if (!r.started()) r.start(f, ch, p2, osm_node_order);  // P^2 + load
         if (!r.cdg || r.plan->part.layer[lid] != r.layer) {
             r.layer = r.plan->part.layer[lid];
-            const LayerStart &start = layer_start(*r.plan, r.layer);
-            r.stats.central_nodes.push_back(start.root);
-            r.cdg.emplace(start.cdg);
+            if (r.osm_escape) {
+                // As OpenSM: its central node, and a tree grown on this run's weights so far.
+                const SwitchIdx root = osm_root(*r.plan, r.layer);
+                r.stats.central_nodes.push_back(root);
+                r.escape.emplace(EscapeTree::osm(ch, root, osm_node_order, r.weight));
+                r.cdg.emplace(ch, r.escape->levels());
+                r.cdg->block_tried_only();
+                r.escape->mark_osm(r.plan->members[r.layer], *r.cdg);
+            } else {
+                const LayerStart &start = layer_start(*r.plan, r.layer);
+                r.stats.central_nodes.push_back(start.root);
+                r.cdg.emplace(start.cdg);
+            }
         }
         const SwitchIdx d = g.target(lid).sw;
-        const EscapeTree *escape = &r.plan->starts[r.layer]->escape;  // built before r entered the layer
+        // Built before r entered the layer.
+        const EscapeTree *escape = r.osm_escape ? &*r.escape : &r.plan->starts[r.layer]->escape;
         const bool own =
             r.osm ? r.osm_search->route(d, &*r.cdg, escape) : r.search->route(d, &*r.cdg, escape);
         if (!own) ++r.stats.escape_routed;
@@ -390,25 +427,39 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return heaviest >= p2 ? std::max(r.busiest, heaviest - p2) : r.busiest;
     };
     // The candidates, in the order that decides ties: weft's search per switch and interleaved,
-    // OpenSM's search with its port-table order (slots 0-2, on the partition part), and with
-    // METIS chosen by default (Auto) and several layers OpenSM's own partition (Debian's OpenSM
-    // has no METIS: CA LIDs dealt round-robin in port-table order) with weft's search,
-    // interleaved (slot 3). Left out, for 10-25% of the race's steps on the torus, dragonfly and
-    // random graph: weft's search with the port-table order (kept only on the dragonfly with 1 VL:
-    // 222 routes on the busiest channel, 236 with OpenSM's search, OpenSM 254) and OpenSM's
-    // partition per switch or in port-table order (never a busiest channel lower than the kept
-    // run's on the bench fabrics with 1, 2 and 8 VLs).
+    // OpenSM's search with its port-table order (slots 0-2, on the partition part; slot 2 on
+    // weft's central nodes and escape trees), and with METIS chosen by default (Auto) and
+    // several layers OpenSM's own partition (Debian's OpenSM has no METIS: CA LIDs dealt
+    // round-robin in port-table order) with weft's search, interleaved (slot 3). Slot 4 is
+    // OpenSM itself: its partition, order, search, central nodes and escape trees (on
+    // dragonfly:a=4,p=2,h=2 with 8 VLs the same CA routes as Debian's OpenSM 3.3.23), so the
+    // kept routes never balance worse than OpenSM's. Left out, for 10-25% of the race's steps on the torus,
+    // dragonfly and random graph: weft's search with the port-table order (kept only on the dragonfly with 1
+    // VL: 222 routes on the busiest channel, 236 with OpenSM's search, OpenSM 254) and OpenSM's partition per
+    // switch or in port-table order (never a busiest channel lower than the kept run's on the bench fabrics
+    // with 1, 2 and 8 VLs).
     auto add_partition_runs = [&] {
         plans.push_back(make_plan(std::move(part)));
         const std::size_t slot =
-            add_runs(0, false, *plans.back(), {NueOrder::PerSwitch, NueOrder::Interleaved});
-        add_runs(slot, true, *plans.back(), {NueOrder::PortTable});  // OpenSM's search: its own order
+            add_runs(0, false, false, *plans.back(), {NueOrder::PerSwitch, NueOrder::Interleaved});
+        add_runs(slot, true, false, *plans.back(), {NueOrder::PortTable});  // OpenSM's search: its own order
+    };
+    // OpenSM's partition: a plan of its own with several layers by default; the partition part
+    // with one layer or a partitioner asked for (OpenSM built with METIS would partition with it).
+    Plan *round_robin = nullptr;
+    const bool own_round_robin = st.layers_allowed > 1 && partitioner == NuePartitioner::Auto;
+    auto round_robin_plan = [&]() -> Plan & {
+        if (!round_robin) {
+            plans.push_back(make_plan(deal_round_robin(g, port_table, st.layers_allowed)));
+            round_robin = plans.back().get();
+            round_robin->stats.partition_note = "OpenSM's round-robin partition balanced better";
+        }
+        return *round_robin;
     };
     auto add_round_robin_run = [&] {
-        plans.push_back(make_plan(deal_round_robin(g, port_table, st.layers_allowed)));
-        plans.back()->stats.partition_note = "OpenSM's round-robin partition balanced better than METIS";
-        add_runs(3, false, *plans.back(), {NueOrder::Interleaved});
+        add_runs(3, false, false, round_robin_plan(), {NueOrder::Interleaved});
     };
+    auto add_opensm_run = [&](Plan &plan) { add_runs(4, true, true, plan, {NueOrder::PortTable}); };
     // Nue keeps the run whose busiest channel carries the fewest routes, the earliest of equals.
     // A lower bound on a run's final busiest channel: loads only grow, so its busiest so far, and
     // no routes can load their busiest channel less than the minimal routes' total load spread
@@ -521,10 +572,12 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         if (!early_round_robin) {
             add_partition_runs();
             if (partitioner == NuePartitioner::Auto && plans[0]->part.metis) add_round_robin_run();
+            add_opensm_run(own_round_robin ? round_robin_plan() : *plans[0]);
             complete = true;
             helpers.open(race);
         } else {
             add_round_robin_run();  // before the race opens, so no lock needed
+            add_opensm_run(round_robin_plan());
             helpers.open(race);
             partition();           // METIS, while the helpers route OpenSM's partition
             if (part.used == 0) {  // not with Auto (it falls back to the semi-random split)
@@ -556,7 +609,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     finish(own != nullptr, own);
     if (kept == kNone) kept = 0;  // no destinations: every order is empty
     OrderRun &win = *runs[kept];
-    if (!win.started()) win.start(f, ch, p2);
+    if (!win.started()) win.start(f, ch, p2, osm_node_order);
     win.stats.destinations = win.seq.size();
     win.stats.rejected_dependencies = win.rejected();
     win.stats.order = win.which;
