@@ -4,6 +4,7 @@
 #include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace weft::routing::engines {
 namespace {
@@ -406,24 +407,31 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint64_t *wv = weight.data();
         dv[bfs[0]] = 0;
         for (std::size_t k = 1; k < m; ++k) {
+            // Each candidate as one word, link | peer << 32, and its order key cost << 32 |
+            // the peer's cost: the least key wins, and equal keys from two peers tie. The
+            // least key is kept with conditional moves (as a branch, cost against cost, it was
+            // mispredicted about every third candidate); equal keys are rare enough to branch.
+            static_assert(std::endian::native == std::endian::little);  // link in the low half
             const auto *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
-            std::uint32_t via = c->link;
-            SwitchIdx vy = c->from;
-            std::uint64_t best = dv[vy] + wv[via];
-            bool tie = false;
+            std::uint64_t sel = std::bit_cast<std::uint64_t>(*c);
+            std::uint64_t bk = (dv[sel >> 32] + wv[static_cast<std::uint32_t>(sel)]) << 32 | dv[sel >> 32];
+            std::uint64_t tie = 0;
             for (++c; c < ce; ++c) {
-                const std::uint64_t nd = dv[c->from] + wv[c->link];
-                if (nd > best) continue;
-                if (nd < best) {
-                    best = nd, via = c->link, vy = c->from, tie = false;
-                } else if (c->from == vy) {
-                    via = std::min(via, c->link);
-                } else if (dv[c->from] < dv[vy]) {
-                    via = c->link, vy = c->from, tie = false;
-                } else if (dv[c->from] == dv[vy]) {
-                    tie = true;
+                const std::uint64_t e = std::bit_cast<std::uint64_t>(*c), dy = dv[e >> 32];
+                const std::uint64_t key = (dy + wv[static_cast<std::uint32_t>(e)]) << 32 | dy;
+                if (key == bk) [[unlikely]] {
+                    // Parallel links from one peer: the lowest wins (on a tie any may stand,
+                    // the replay decides).
+                    tie |= (e ^ sel) >> 32;
+                    if (static_cast<std::uint32_t>(e) < static_cast<std::uint32_t>(sel)) sel = e;
                 }
+                const bool lt = key < bk;
+                bk = lt ? key : bk;
+                sel = lt ? e : sel;
+                tie = lt ? 0 : tie;
             }
+            const std::uint64_t best = bk >> 32;
+            const auto via = static_cast<std::uint32_t>(sel);
             if (tie) [[unlikely]] {
                 if (first_tie == kNoTie) {
                     first_tie = static_cast<std::uint32_t>(k);
