@@ -4,17 +4,39 @@
 #include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 namespace weft::routing::engines {
 namespace {
+// Sorts v stably by a 64-bit key: a radix sort, one byte per pass, skipping the bytes that are
+// the same in every key. Here rather than std::sort and std::stable_sort: their out-of-line
+// instantiations land outside the routing step's hot text, one more page for a fresh process to
+// fault in (~12 us in this VM), more than these sorts take on a small fabric. Out of line:
+// inlined, it made route_sssp's main loop compile worse (torus 8x8x8 +1.4 % instructions).
+template <class T, class Key>
+[[gnu::hot, gnu::noinline]] void sort_by_key(std::vector<T> &v, Key key) {
+    if (v.size() < 2) return;
+    std::uint64_t differ = 0;
+    for (const T &x : v) differ |= key(x) ^ key(v[0]);
+    std::vector<T> out(v.size());
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        if ((differ >> shift & 0xFF) == 0) continue;
+        std::array<std::size_t, 257> at{};  // per byte value, where its run starts in out
+        for (const T &x : v) ++at[(key(x) >> shift & 0xFF) + 1];
+        for (unsigned b = 0; b < 256; ++b) at[b + 1] += at[b];
+        for (const T &x : v) out[at[key(x) >> shift & 0xFF]++] = x;
+        v.swap(out);
+    }
+}
+
 // OpenSM's destination order (see route_sssp), as one word per LID, (is_switch, rank, port,
 // LID) from the top bits down: a plain sort of the words is the stable sort by the first
 // three, cheaper than comparing targets. Out of line: inlined, it cost route_sssp's main loop
 // more than it saved.
-[[gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
-                                                     const std::vector<std::uint32_t> &rank,
-                                                     std::size_t all_lids) {
+[[gnu::hot, gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
+                                                               const std::vector<std::uint32_t> &rank,
+                                                               std::size_t all_lids) {
     std::vector<std::uint64_t> key;
     key.reserve(all_lids);
     for (Lid l = 1; l <= g.max_lid(); ++l) {
@@ -23,7 +45,7 @@ namespace {
             key.push_back(std::uint64_t{x.is_switch} << 63 | std::uint64_t{rank[x.sw]} << 40 |
                           std::uint64_t{x.port} << 32 | l);
     }
-    std::sort(key.begin(), key.end());
+    sort_by_key(key, [](std::uint64_t w) { return w; });
     std::vector<Lid> order(key.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<Lid>(key[i]);
     return order;
@@ -34,9 +56,9 @@ namespace {
 // peer one hop closer) in cand[cand_off[k]] .. cand[cand_off[k + 1]]. Returns the switches
 // reached. cand needs one spare entry. Out of line: inlined into route_sssp, it had fewer
 // registers and more instructions per link.
-[[gnu::noinline]] std::uint32_t layers_bfs(SwitchIdx d, const std::uint32_t *off, const SsspCand *pv,
-                                           std::uint32_t *hv, SwitchIdx *bfs, std::uint32_t *cand_off,
-                                           SsspCand *cand) {
+[[gnu::hot, gnu::noinline]] std::uint32_t layers_bfs(SwitchIdx d, const std::uint32_t *off,
+                                                     const SsspCand *pv, std::uint32_t *hv, SwitchIdx *bfs,
+                                                     std::uint32_t *cand_off, SsspCand *cand) {
     constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
     // Write pointers, not indices: fewer instructions per link as compiled.
     SwitchIdx *bw = bfs + 1;
@@ -65,7 +87,7 @@ namespace {
 }
 }  // namespace
 
-LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
+[[gnu::hot]] LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     const std::size_t n = g.size();
     base_.resize(n);
     width_.resize(n);
@@ -82,8 +104,8 @@ LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     links_ = e;
 }
 
-void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
-                const std::function<void(std::size_t, std::size_t)> &progress) {
+[[gnu::hot]] void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
+                             const std::function<void(std::size_t, std::size_t)> &progress) {
     const std::size_t n = g.size();
     // Links are numbered in CSR order (per switch, by port). Link i belongs to switch from[i]
     // and leads to peer_of[i]; as in OpenSM, the Dijkstra from a destination walks links
@@ -121,10 +143,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     for (SwitchIdx s = 0; s < n; ++s) adj[s] = s;
     std::vector<std::uint64_t> map_key(n);
     for (SwitchIdx s = 0; s < n; ++s) map_key[s] = osm_table_key(f.node(f.switch_node(s)).guid);
-    std::sort(adj.begin(), adj.end(), [&](SwitchIdx a, SwitchIdx b) { return map_key[a] < map_key[b]; });
+    sort_by_key(adj, [&](SwitchIdx s) { return map_key[s]; });
     std::vector<SwitchIdx> sws = adj;
-    std::stable_sort(sws.begin(), sws.end(),
-                     [&](SwitchIdx a, SwitchIdx b) { return lids_at[a] > lids_at[b]; });
+    sort_by_key(sws, [&](SwitchIdx s) { return ~lids_at[s]; });  // most LIDs first
     std::vector<std::uint32_t> rank(n);
     for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     const std::vector<Lid> order = destination_order(g, rank, all_lids);
@@ -169,7 +190,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // Per link, the reverse link and the peer in one entry: one stream for the BFS to read.
     std::vector<SsspCand> peer_rev(off[n]);
     for (std::uint32_t e = 0; e < off[n]; ++e) peer_rev[e] = {reverse[e], peer_of[e]};
-    auto layers_of = [&](SwitchIdx d) -> const Layers & {
+    auto layers_of = [&](SwitchIdx d) __attribute__((hot))->const Layers & {
         if (layers_at == d) return lay;
         layers_at = d;
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
@@ -212,7 +233,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<std::uint64_t> lb_in(n, kUntracked);
     std::vector<std::uint32_t> lb_count(n);
     bool track_lb = false;
-    auto refresh_lb = [&](SwitchIdx x) {
+    auto refresh_lb = [&](SwitchIdx x) __attribute__((hot)) {
         std::uint64_t lo = ~std::uint64_t{0};
         std::uint32_t count = 0;
         for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
@@ -231,7 +252,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // switch already taken has a cost no higher than the current one, and every link costs at
     // least 1, so it is never replaced: no need to mark them.) Used when routes may not stay
     // minimal (see `layered`).
-    auto dijkstra = [&](const LidTarget &tg) {
+    auto dijkstra = [&](const LidTarget &tg) __attribute__((hot)) {
         heap.assign(adj, n + 1, kInf);
         for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -263,7 +284,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // (cost, rank of the closer switch, link) over each switch's candidates. Costs stay below
     // 2^31, so one word holds cost << 32 | rank; equal words mean one closer switch, whose
     // lowest port wins.
-    auto decide_outer = [&](const Layers &L, std::uint32_t first) {
+    auto decide_outer = [&](const Layers &L, std::uint32_t first) __attribute__((hot)) {
         const SwitchIdx *bfs = L.bfs;
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
@@ -323,7 +344,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // decides the outermost layer; they relax nothing in the queue).
     // `pops` switches (a prefix of bfs: whole layers before the last inner one) leave the queue
     // and relax their links, which reach no further than bfs[reset - 1].
-    auto replay = [&](const LidTarget &tg, const Layers &L, std::uint32_t pops, std::uint32_t reset) {
+    auto replay = [&](const LidTarget &tg, const Layers &L, std::uint32_t pops, std::uint32_t reset)
+        __attribute__((hot)) {
         heap = heap0;
         for (std::uint32_t k = 0; k < reset; ++k) dist[L.bfs[k]] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -365,7 +387,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // Forwarding entries and route lengths of LID `lid` from used[] over layers L, and the
     // load: each switch sends one route per LID it has, summed down the tree (children before
     // parents: reverse BFS order). carried[] is zero outside this pass.
-    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const Layers &L) {
+    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const Layers &L) __attribute__((hot)) {
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
@@ -388,7 +410,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         max_extra = top - p2;
     };
     // Whether routes to a destination over layers L are sure to stay minimal (see above).
-    auto minimal = [&](const Layers &L) {
+    auto minimal = [&](const Layers &L) __attribute__((hot)) {
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
@@ -397,7 +419,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // costs as they are (only the link is in doubt), so the pass goes on past it.
     constexpr std::uint32_t kNoTie = ~std::uint32_t{0};
     std::uint32_t last_tie = 0;
-    auto layered = [&](const Layers &L) -> std::uint32_t {
+    auto layered = [&](const Layers &L) __attribute__((hot))->std::uint32_t {
         std::uint32_t first_tie = kNoTie;
         const std::size_t m = L.end;
         const auto *cand = L.cand;
