@@ -4,45 +4,39 @@
 #include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <memory>
+#include <array>
+#include <bit>
 
 namespace weft::routing::engines {
 namespace {
-// A growing array of trivially copyable elements that is written in place past its end and
-// then committed: no staging copy, and no zero fill of room that is never used.
-template <class T>
-class SsspRoom {
-  public:
-    T *data() { return p_.get(); }
-    std::size_t size() const { return size_; }
-    void reserve(std::size_t cap) {
-        if (cap > cap_) grow(cap);
+// Sorts v stably by a 64-bit key: a radix sort, one byte per pass, skipping the bytes that are
+// the same in every key. Here rather than std::sort and std::stable_sort: their out-of-line
+// instantiations land outside the routing step's hot text, one more page for a fresh process to
+// fault in (~12 us in this VM), more than these sorts take on a small fabric. Out of line:
+// inlined, it made route_sssp's main loop compile worse (torus 8x8x8 +1.4 % instructions).
+template <class T, class Key>
+[[gnu::hot, gnu::noinline]] void sort_by_key(std::vector<T> &v, Key key) {
+    if (v.size() < 2) return;
+    std::uint64_t differ = 0;
+    for (const T &x : v) differ |= key(x) ^ key(v[0]);
+    std::vector<T> out(v.size());
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        if ((differ >> shift & 0xFF) == 0) continue;
+        std::array<std::size_t, 257> at{};  // per byte value, where its run starts in out
+        for (const T &x : v) ++at[(key(x) >> shift & 0xFF) + 1];
+        for (unsigned b = 0; b < 256; ++b) at[b + 1] += at[b];
+        for (const T &x : v) out[at[key(x) >> shift & 0xFF]++] = x;
+        v.swap(out);
     }
-    // Where `more` elements past the end may be written.
-    T *room(std::size_t more) {
-        if (size_ + more > cap_) grow(std::max(size_ + more, cap_ * 2));
-        return p_.get() + size_;
-    }
-    void commit(std::size_t count) { size_ += count; }
-
-  private:
-    void grow(std::size_t cap) {
-        auto q = std::make_unique_for_overwrite<T[]>(cap);
-        if (size_ != 0) std::memcpy(q.get(), p_.get(), size_ * sizeof(T));
-        p_ = std::move(q), cap_ = cap;
-    }
-    std::unique_ptr<T[]> p_;
-    std::size_t size_ = 0, cap_ = 0;
-};
+}
 
 // OpenSM's destination order (see route_sssp), as one word per LID, (is_switch, rank, port,
 // LID) from the top bits down: a plain sort of the words is the stable sort by the first
 // three, cheaper than comparing targets. Out of line: inlined, it cost route_sssp's main loop
 // more than it saved.
-[[gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
-                                                     const std::vector<std::uint32_t> &rank,
-                                                     std::size_t all_lids) {
+[[gnu::hot, gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
+                                                               const std::vector<std::uint32_t> &rank,
+                                                               std::size_t all_lids) {
     std::vector<std::uint64_t> key;
     key.reserve(all_lids);
     for (Lid l = 1; l <= g.max_lid(); ++l) {
@@ -51,14 +45,49 @@ class SsspRoom {
             key.push_back(std::uint64_t{x.is_switch} << 63 | std::uint64_t{rank[x.sw]} << 40 |
                           std::uint64_t{x.port} << 32 | l);
     }
-    std::sort(key.begin(), key.end());
+    sort_by_key(key, [](std::uint64_t w) { return w; });
     std::vector<Lid> order(key.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<Lid>(key[i]);
     return order;
 }
+// The BFS of a destination's layers (see route_sssp) from switch d over the links in CSR
+// order (off, and per link its reverse link and peer in pv), with hv[] all kUnseen on entry:
+// the switches in BFS order with their hops in hv[], and for each the candidates (reverse link,
+// peer one hop closer) in cand[cand_off[k]] .. cand[cand_off[k + 1]]. Returns the switches
+// reached. cand needs one spare entry. Out of line: inlined into route_sssp, it had fewer
+// registers and more instructions per link.
+[[gnu::hot, gnu::noinline]] std::uint32_t layers_bfs(SwitchIdx d, const std::uint32_t *off,
+                                                     const SsspCand *pv, std::uint32_t *hv, SwitchIdx *bfs,
+                                                     std::uint32_t *cand_off, SsspCand *cand) {
+    constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
+    // Write pointers, not indices: fewer instructions per link as compiled.
+    SwitchIdx *bw = bfs + 1;
+    SsspCand *cw = cand;
+    std::uint32_t *ow = cand_off;
+    bfs[0] = d;
+    hv[d] = 0;
+    // When x leaves the BFS queue every switch one hop closer already has its hop count.
+    // Every link writes a candidate, and the write pointer moves past it if it is one: the
+    // test as a branch mispredicted often (the unseen test less so, and as one costs fewer
+    // instructions on the torus).
+    for (const SwitchIdx *q = bfs; q != bw; ++q) {
+        const SwitchIdx x = *q;
+        const std::uint32_t h = hv[x], closer = h != 0 ? h - 1 : kUnseen - 1;
+        *ow++ = static_cast<std::uint32_t>(cw - cand);
+        for (const SsspCand *e = pv + off[x], *ee = pv + off[x + 1]; e != ee; ++e) {
+            const SwitchIdx y = e->from;
+            const std::uint32_t hy = hv[y];
+            if (hy == kUnseen) hv[y] = h + 1, *bw++ = y;
+            *cw = *e, cw += hy == closer;  // the entry is the candidate: (reverse link, peer)
+        }
+    }
+    const auto tail = static_cast<std::uint32_t>(bw - bfs);
+    cand_off[tail] = static_cast<std::uint32_t>(cw - cand);
+    return tail;
+}
 }  // namespace
 
-LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
+[[gnu::hot]] LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     const std::size_t n = g.size();
     base_.resize(n);
     width_.resize(n);
@@ -75,8 +104,8 @@ LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     links_ = e;
 }
 
-void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
-                const std::function<void(std::size_t, std::size_t)> &progress) {
+[[gnu::hot]] void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
+                             const std::function<void(std::size_t, std::size_t)> &progress) {
     const std::size_t n = g.size();
     // Links are numbered in CSR order (per switch, by port). Link i belongs to switch from[i]
     // and leads to peer_of[i]; as in OpenSM, the Dijkstra from a destination walks links
@@ -114,10 +143,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     for (SwitchIdx s = 0; s < n; ++s) adj[s] = s;
     std::vector<std::uint64_t> map_key(n);
     for (SwitchIdx s = 0; s < n; ++s) map_key[s] = osm_table_key(f.node(f.switch_node(s)).guid);
-    std::sort(adj.begin(), adj.end(), [&](SwitchIdx a, SwitchIdx b) { return map_key[a] < map_key[b]; });
+    sort_by_key(adj, [&](SwitchIdx s) { return map_key[s]; });
     std::vector<SwitchIdx> sws = adj;
-    std::stable_sort(sws.begin(), sws.end(),
-                     [&](SwitchIdx a, SwitchIdx b) { return lids_at[a] > lids_at[b]; });
+    sort_by_key(sws, [&](SwitchIdx s) { return ~lids_at[s]; });  // most LIDs first
     std::vector<std::uint32_t> rank(n);
     for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     const std::vector<Lid> order = destination_order(g, rank, all_lids);
@@ -136,124 +164,65 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
 
     // The layers of a destination switch: reachable switches by hops (BFS order), each with its
     // hop count and the links (y -> x, y one hop closer) it can be reached over, as (link, y).
-    // Each switch's layers serve its CA LIDs and, later, its own LID: kept in flat arrays shared
-    // by all destinations (a few allocations in all) while they fit in a modest amount of
-    // memory. The BFS writes straight into the arrays' free room; past the limit it is left
-    // there uncommitted and serves that LID only.
+    // Only the current switch's are kept, for its CA LIDs (which come in a row); its own LID,
+    // near the end, runs the BFS again. Keeping every switch's layers cost more: each fresh
+    // page of the store faults (~12 us in this VM, the time of several BFS's on a small
+    // fabric), and the store is written once per switch, never reused (torus 4x4x4: 33 pages).
     using Cand = SsspCand;
-    struct LayerStore {
-        SsspRoom<SwitchIdx> bfs;
-        SsspRoom<std::uint8_t> hops;
-        SsspRoom<std::uint32_t> cand_off;  // per bfs entry, plus one: ranges of cand
-        SsspRoom<Cand> cand;
-    };
-    struct Layers {                     // where one destination's layers lie in the store
-        std::uint32_t bfs_at = 0;       // into bfs and hops
-        std::uint32_t cand_off_at = 0;  // m + 1 entries
-        std::uint32_t m = 0;            // switches reached; 0: not built
-        std::uint32_t max_hop = 0;      // hops to the outermost layer
-        std::uint32_t inner = 0;        // switches less than max_hop hops away (a prefix of bfs)
-        std::uint32_t mid = 0;          // switches less than max_hop - 1 hops away (a prefix of inner)
-        std::uint32_t end = 0;          // where the layered pass stops: m, or inner if wide (decide_outer)
-    };
-    // Raw pointers into one destination's layers (valid until the store grows).
-    struct LayersView {
+    struct Layers {
         const SwitchIdx *bfs;
         const std::uint8_t *hops;
-        const std::uint32_t *cand_off;
+        const std::uint32_t *cand_off;  // per bfs entry, plus one: ranges of cand
         const Cand *cand;
-        std::uint32_t m, max_hop, inner, mid, end;
+        std::uint32_t m;        // switches reached
+        std::uint32_t max_hop;  // hops to the outermost layer
+        std::uint32_t inner;    // switches less than max_hop hops away (a prefix of bfs)
+        std::uint32_t mid;      // switches less than max_hop - 1 hops away (a prefix of inner)
+        std::uint32_t end;      // where the layered pass stops: m, or inner if wide (decide_outer)
     };
-    LayerStore st;
-    std::vector<Layers> memo(n);
-    std::size_t kept_bytes = 0;
-    constexpr std::size_t kMemoLimit = std::size_t{64} << 20;
-    // Room for every destination up front where that fits the limit (pages are only touched
-    // as they fill): no regrowth copies on small fabrics.
-    st.bfs.reserve(std::min(n * n, kMemoLimit / 9));
-    st.hops.reserve(std::min(n * n, kMemoLimit / 9));
-    st.cand_off.reserve(std::min(n * (n + 1), kMemoLimit / 9));
-    st.cand.reserve(std::min(std::size_t{n} * off[n], kMemoLimit / sizeof(Cand)));
+    std::vector<SwitchIdx> bfs_of(n);
+    std::vector<std::uint8_t> hops_of(n);
+    std::vector<std::uint32_t> cand_off_of(n + 1);
+    std::vector<Cand> cand_of(off[n] + 1);  // (one spare entry for the BFS's blind write)
+    SwitchIdx layers_at = kNoSwitch;        // whose layers the arrays hold
+    Layers lay{bfs_of.data(), hops_of.data(), cand_off_of.data(), cand_of.data(), 0, 0, 0, 0, 0};
     std::vector<std::uint32_t> hop(n);
     // Per link, the reverse link and the peer in one entry: one stream for the BFS to read.
     std::vector<SsspCand> peer_rev(off[n]);
     for (std::uint32_t e = 0; e < off[n]; ++e) peer_rev[e] = {reverse[e], peer_of[e]};
-    auto layers_of = [&](SwitchIdx d) -> Layers {
-        if (memo[d].m != 0) return memo[d];
+    auto layers_of = [&](SwitchIdx d) __attribute__((hot))->const Layers & {
+        if (layers_at == d) return lay;
+        layers_at = d;
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
         std::fill(hop.begin(), hop.end(), kUnseen);
-        Layers L;
-        L.bfs_at = static_cast<std::uint32_t>(st.bfs.size());
-        L.cand_off_at = static_cast<std::uint32_t>(st.cand_off.size());
-        const std::uint32_t cand_at = static_cast<std::uint32_t>(st.cand.size());
-        SwitchIdx *bfs = st.bfs.room(n);
-        std::uint32_t *cand_off = st.cand_off.room(n + 1);
-        Cand *cand = st.cand.room(off[n]) - cand_at;  // indexed by absolute offsets
-        std::uint8_t *hops = st.hops.room(n);
-        std::uint32_t *hv = hop.data();
-        const SsspCand *pv = peer_rev.data();
-        // Write pointers, not indices: fewer instructions per link as compiled.
-        SwitchIdx *bw = bfs + 1;
-        Cand *cw = cand + cand_at;
-        std::uint32_t *ow = cand_off;
-        bfs[0] = d;
-        hv[d] = 0;
-        // When x leaves the BFS queue every switch one hop closer already has its hop count.
-        for (const SwitchIdx *q = bfs; q != bw; ++q) {
-            const SwitchIdx x = *q;
-            const std::uint32_t h = hv[x], closer = h - 1;  // (h = 0: kUnseen, tested first)
-            *ow++ = static_cast<std::uint32_t>(cw - cand);
-            for (const SsspCand *e = pv + off[x], *ee = pv + off[x + 1]; e != ee; ++e) {
-                const SwitchIdx y = e->from;
-                const std::uint32_t hy = hv[y];
-                if (hy == kUnseen)
-                    hv[y] = h + 1, *bw++ = y;
-                else if (hy == closer)
-                    *cw++ = *e;  // the entry is the candidate: (reverse link, peer)
-            }
-        }
-        const std::uint32_t tail = static_cast<std::uint32_t>(bw - bfs);
-        const std::uint32_t nc = static_cast<std::uint32_t>(cw - cand);
-        cand_off[tail] = nc;
-        L.m = tail;
-        L.max_hop = hv[bfs[tail - 1]];
-        L.inner = tail;
-        while (L.inner > 0 && hv[bfs[L.inner - 1]] == L.max_hop) --L.inner;
-        L.mid = L.inner;
-        while (L.mid > 0 && hv[bfs[L.mid - 1]] + 1 == L.max_hop) --L.mid;
+        const SwitchIdx *bfs = bfs_of.data();
+        const std::uint32_t *hv = hop.data();
+        const std::uint32_t tail = layers_bfs(d, off.data(), peer_rev.data(), hop.data(), bfs_of.data(),
+                                              cand_off_of.data(), cand_of.data());
+        const std::uint32_t *cand_off = cand_off_of.data();
+        const std::uint32_t nc = cand_off[tail];
+        std::uint8_t *hops = hops_of.data();
+        lay.m = tail;
+        lay.max_hop = hv[bfs[tail - 1]];
+        lay.inner = tail;
+        while (lay.inner > 0 && hv[bfs[lay.inner - 1]] == lay.max_hop) --lay.inner;
+        lay.mid = lay.inner;
+        while (lay.mid > 0 && hv[bfs[lay.mid - 1]] + 1 == lay.max_hop) --lay.mid;
         // A wide outermost layer behind a small replay is always decided after one: on 2-level
         // trees nearly every LID ties there, and the replay and decide_outer's early finish cost
         // less than the layered pass over all its candidates even where none tie. The replay's
         // cost: the links of the switches before mid, and a few queue steps per inner switch
         // (on ft36:hosts=5832, with hundreds of them, forced replays cost +37 %).
-        const std::uint32_t outer = tail - L.inner, outer_cands = nc - cand_off[L.inner];
-        L.end = tail;
+        const std::uint32_t outer = tail - lay.inner, outer_cands = nc - cand_off[lay.inner];
+        lay.end = tail;
         if (outer >= 16 && outer_cands >= 8 * outer) {
-            std::uint64_t replay_cost = 6 * std::uint64_t{L.inner};
-            for (std::uint32_t k = 0; k < L.mid; ++k) replay_cost += off[bfs[k] + 1] - off[bfs[k]];
-            if (replay_cost < outer_cands) L.end = L.inner;
+            std::uint64_t replay_cost = 6 * std::uint64_t{lay.inner};
+            for (std::uint32_t k = 0; k < lay.mid; ++k) replay_cost += off[bfs[k] + 1] - off[bfs[k]];
+            if (replay_cost < outer_cands) lay.end = lay.inner;
         }
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
-        const std::size_t bytes = std::size_t{tail} * 9 + std::size_t{nc - cand_at} * 8;
-        if (kept_bytes + bytes <= kMemoLimit) {
-            kept_bytes += bytes;
-            st.bfs.commit(tail), st.hops.commit(tail), st.cand_off.commit(tail + 1),
-                st.cand.commit(nc - cand_at);
-            memo[d] = L;
-        }
-        return L;
-    };
-    auto view = [&](const Layers &L) {
-        return LayersView{st.bfs.data() + L.bfs_at,
-                          st.hops.data() + L.bfs_at,
-                          st.cand_off.data() + L.cand_off_at,
-                          st.cand.data(),
-                          L.m,
-                          L.max_hop,
-                          L.inner,
-                          L.mid,
-                          L.end};
+        return lay;
     };
     std::vector<std::uint64_t> dkey(n);  // last inner layer: cost << 32 | rank
     // Per switch, the least weight of the links into it and how many links have it, kept
@@ -264,7 +233,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::vector<std::uint64_t> lb_in(n, kUntracked);
     std::vector<std::uint32_t> lb_count(n);
     bool track_lb = false;
-    auto refresh_lb = [&](SwitchIdx x) {
+    auto refresh_lb = [&](SwitchIdx x) __attribute__((hot)) {
         std::uint64_t lo = ~std::uint64_t{0};
         std::uint32_t count = 0;
         for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
@@ -283,7 +252,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // switch already taken has a cost no higher than the current one, and every link costs at
     // least 1, so it is never replaced: no need to mark them.) Used when routes may not stay
     // minimal (see `layered`).
-    auto dijkstra = [&](const LidTarget &tg) {
+    auto dijkstra = [&](const LidTarget &tg) __attribute__((hot)) {
         heap.assign(adj, n + 1, kInf);
         for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -315,7 +284,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // (cost, rank of the closer switch, link) over each switch's candidates. Costs stay below
     // 2^31, so one word holds cost << 32 | rank; equal words mean one closer switch, whose
     // lowest port wins.
-    auto decide_outer = [&](const LayersView &L, std::uint32_t first) {
+    auto decide_outer = [&](const Layers &L, std::uint32_t first) __attribute__((hot)) {
         const SwitchIdx *bfs = L.bfs;
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
@@ -375,7 +344,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // decides the outermost layer; they relax nothing in the queue).
     // `pops` switches (a prefix of bfs: whole layers before the last inner one) leave the queue
     // and relax their links, which reach no further than bfs[reset - 1].
-    auto replay = [&](const LidTarget &tg, const LayersView &L, std::uint32_t pops, std::uint32_t reset) {
+    auto replay = [&](const LidTarget &tg, const Layers &L, std::uint32_t pops, std::uint32_t reset)
+        __attribute__((hot)) {
         heap = heap0;
         for (std::uint32_t k = 0; k < reset; ++k) dist[L.bfs[k]] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -417,7 +387,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // Forwarding entries and route lengths of LID `lid` from used[] over layers L, and the
     // load: each switch sends one route per LID it has, summed down the tree (children before
     // parents: reverse BFS order). carried[] is zero outside this pass.
-    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const LayersView &L) {
+    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const Layers &L) __attribute__((hot)) {
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
@@ -440,7 +410,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         max_extra = top - p2;
     };
     // Whether routes to a destination over layers L are sure to stay minimal (see above).
-    auto minimal = [&](const Layers &L) {
+    auto minimal = [&](const Layers &L) __attribute__((hot)) {
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
@@ -449,7 +419,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // costs as they are (only the link is in doubt), so the pass goes on past it.
     constexpr std::uint32_t kNoTie = ~std::uint32_t{0};
     std::uint32_t last_tie = 0;
-    auto layered = [&](const LayersView &L) -> std::uint32_t {
+    auto layered = [&](const Layers &L) __attribute__((hot))->std::uint32_t {
         std::uint32_t first_tie = kNoTie;
         const std::size_t m = L.end;
         const auto *cand = L.cand;
@@ -459,24 +429,31 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint64_t *wv = weight.data();
         dv[bfs[0]] = 0;
         for (std::size_t k = 1; k < m; ++k) {
+            // Each candidate as one word, link | peer << 32, and its order key cost << 32 |
+            // the peer's cost: the least key wins, and equal keys from two peers tie. The
+            // least key is kept with conditional moves (as a branch, cost against cost, it was
+            // mispredicted about every third candidate); equal keys are rare enough to branch.
+            static_assert(std::endian::native == std::endian::little);  // link in the low half
             const auto *c = cand + cand_off[k], *ce = cand + cand_off[k + 1];
-            std::uint32_t via = c->link;
-            SwitchIdx vy = c->from;
-            std::uint64_t best = dv[vy] + wv[via];
-            bool tie = false;
+            std::uint64_t sel = std::bit_cast<std::uint64_t>(*c);
+            std::uint64_t bk = (dv[sel >> 32] + wv[static_cast<std::uint32_t>(sel)]) << 32 | dv[sel >> 32];
+            std::uint64_t tie = 0;
             for (++c; c < ce; ++c) {
-                const std::uint64_t nd = dv[c->from] + wv[c->link];
-                if (nd > best) continue;
-                if (nd < best) {
-                    best = nd, via = c->link, vy = c->from, tie = false;
-                } else if (c->from == vy) {
-                    via = std::min(via, c->link);
-                } else if (dv[c->from] < dv[vy]) {
-                    via = c->link, vy = c->from, tie = false;
-                } else if (dv[c->from] == dv[vy]) {
-                    tie = true;
+                const std::uint64_t e = std::bit_cast<std::uint64_t>(*c), dy = dv[e >> 32];
+                const std::uint64_t key = (dy + wv[static_cast<std::uint32_t>(e)]) << 32 | dy;
+                if (key == bk) [[unlikely]] {
+                    // Parallel links from one peer: the lowest wins (on a tie any may stand,
+                    // the replay decides).
+                    tie |= (e ^ sel) >> 32;
+                    if (static_cast<std::uint32_t>(e) < static_cast<std::uint32_t>(sel)) sel = e;
                 }
+                const bool lt = key < bk;
+                bk = lt ? key : bk;
+                sel = lt ? e : sel;
+                tie = lt ? 0 : tie;
             }
+            const std::uint64_t best = bk >> 32;
+            const auto via = static_cast<std::uint32_t>(sel);
             if (tie) [[unlikely]] {
                 if (first_tie == kNoTie) {
                     first_tie = static_cast<std::uint32_t>(k);
@@ -496,14 +473,13 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     std::size_t done_lids = 0;
     for (Lid lid : order) {
         const LidTarget &tg = g.target(lid);
-        const Layers L = layers_of(tg.sw);
-        if (minimal(L)) {
-            const LayersView v = view(L);
+        const Layers v = layers_of(tg.sw);
+        if (minimal(v)) {
             const std::uint32_t tie = layered(v);
-            if (tie < L.m) {
+            if (tie < v.m) {
                 // (last_tie is this LID's only when tie < v.end.)
-                if (tie < v.end && v.end == v.m && L.max_hop < kInfHops - 2u &&
-                    v.hops[last_tie] < L.max_hop) {
+                if (tie < v.end && v.end == v.m && v.max_hop < kInfHops - 2u &&
+                    v.hops[last_tie] < v.max_hop) {
                     const std::uint8_t hl = v.hops[last_tie];
                     // The ties end before the outermost layer: the queue only as far as the
                     // layer before the last one, whose order decides it; the layers after it
@@ -514,7 +490,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     replay(tg, v, pops, reset);
                 } else {
                     replay(tg, v, v.mid, v.inner);
-                    decide_outer(v, std::max(tie, L.inner));
+                    decide_outer(v, std::max(tie, v.inner));
                 }
             }
             if (track_lb)

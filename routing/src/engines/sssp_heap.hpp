@@ -18,8 +18,9 @@ class SsspHeap {
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
     // Fills the heap with `order`, all at one key (what pushing them in turn would give), and
-    // sizes the item -> position index for items 0..items-1.
-    void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
+    // sizes the item -> position index for items 0..items-1. (Hot: out of line, it would land
+    // outside the routing step's text.)
+    [[gnu::hot]] void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
         where_.resize(items);
         size_ = order.size();
         entry_.assign(size_ + 1 + kWays, kPad);  // room for one push without regrowth
@@ -85,15 +86,19 @@ class SsspHeap {
         const std::uint64_t *v = entry_.data();
         const std::size_t n = size_;
         for (std::size_t first = at * kWays + 1; first < n; first = at * kWays + 1) {
-            // best_top: the best child's key with all low bits set, so that a child's key is
-            // no larger exactly when the child's entry is no larger. Four children always
-            // (pads past the end).
-            std::size_t best = first;
-            std::uint64_t best_top = v[first] | kLow;
-            if (v[first + 1] <= best_top) best = first + 1, best_top = v[best] | kLow;
-            if (v[first + 2] <= best_top) best = first + 2, best_top = v[best] | kLow;
-            if (v[first + 3] <= best_top) best = first + 3, best_top = v[best] | kLow;
-            if (!(e > best_top)) break;
+            // The best child without branches (which child wins is data, and was often
+            // mispredicted): the least of key << 2 | (3 - place), i.e. the least key, then
+            // the last place among equal keys. Four children always (pads past the end).
+            // (GCC makes branches of std::min here; the masks stay as they are.)
+            const std::uint64_t *c = v + first;
+            auto word = [](std::uint64_t x, std::uint64_t place) { return key_of(x) << 2 | (3 - place); };
+            auto least = [](std::uint64_t a, std::uint64_t b) {
+                return a ^ ((a ^ b) & (0 - std::uint64_t{b < a}));
+            };
+            const std::uint64_t w =
+                least(least(word(c[0], 0), word(c[1], 1)), least(word(c[2], 2), word(c[3], 3)));
+            if (!(key_of(e) > w >> 2)) break;
+            const std::size_t best = first + 3 - (w & 3);
             place(at, v[best]);
             at = best;
         }
