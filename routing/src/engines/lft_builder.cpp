@@ -3,45 +3,12 @@
 #include <algorithm>
 #include <numeric>
 
+#include "engines/hot_sort.hpp"
 #include "engines/osm_guid_order.hpp"
 
 namespace weft::routing::engines {
 
 namespace {
-
-// Sorts v by a strict total order (so the result is std::sort's). Here rather than std::sort
-// because this code sits with the rest of the routing step ([[gnu::hot]]), while std::sort's
-// out-of-line instantiation lands elsewhere in the binary: one more text page for a fresh
-// process to fault in, which costs more than sorting a small fabric's switches. Insertion sort
-// on runs of 16, then bottom-up merges through a buffer.
-template <class T, class Less>
-[[gnu::hot]] void sort_total(std::vector<T> &v, Less less) {
-    const std::size_t n = v.size();
-    constexpr std::size_t kRun = 16;
-    for (std::size_t b = 0; b < n; b += kRun) {
-        const std::size_t e = std::min(n, b + kRun);
-        for (std::size_t i = b + 1; i < e; ++i) {
-            const T x = v[i];
-            std::size_t j = i;
-            for (; j > b && less(x, v[j - 1]); --j) v[j] = v[j - 1];
-            v[j] = x;
-        }
-    }
-    if (n <= kRun) return;
-    std::vector<T> buf(n);
-    T *src = v.data(), *dst = buf.data();
-    for (std::size_t w = kRun; w < n; w *= 2) {
-        for (std::size_t lo = 0; lo < n; lo += 2 * w) {
-            const std::size_t mid = std::min(n, lo + w), hi = std::min(n, lo + 2 * w);
-            std::size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) dst[k++] = less(src[j], src[i]) ? src[j++] : src[i++];
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
-        }
-        std::swap(src, dst);
-    }
-    if (src != v.data()) std::copy(src, src + n, v.data());
-}
 
 // The default order with the entries of the listed port GUIDs moved to the front, in list order.
 std::vector<RouteOrderEntry> listed_first(const Fabric &f, std::vector<RouteOrderEntry> order,

@@ -1,35 +1,14 @@
 #include "engines/sssp_balancing.hpp"
+#include "engines/hot_sort.hpp"
 #include "engines/osm_guid_order.hpp"
 #include "engines/sssp_heap.hpp"
 #include "engines/sssp_outer_choice.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 
 namespace weft::routing::engines {
 namespace {
-// Sorts v stably by a 64-bit key: a radix sort, one byte per pass, skipping the bytes that are
-// the same in every key. Here rather than std::sort and std::stable_sort: their out-of-line
-// instantiations land outside the routing step's hot text, one more page for a fresh process to
-// fault in (~12 us in this VM), more than these sorts take on a small fabric. Out of line:
-// inlined, it made route_sssp's main loop compile worse (torus 8x8x8 +1.4 % instructions).
-template <class T, class Key>
-[[gnu::hot, gnu::noinline]] void sort_by_key(std::vector<T> &v, Key key) {
-    if (v.size() < 2) return;
-    std::uint64_t differ = 0;
-    for (const T &x : v) differ |= key(x) ^ key(v[0]);
-    std::vector<T> out(v.size());
-    for (unsigned shift = 0; shift < 64; shift += 8) {
-        if ((differ >> shift & 0xFF) == 0) continue;
-        std::array<std::size_t, 257> at{};  // per byte value, where its run starts in out
-        for (const T &x : v) ++at[(key(x) >> shift & 0xFF) + 1];
-        for (unsigned b = 0; b < 256; ++b) at[b + 1] += at[b];
-        for (const T &x : v) out[at[key(x) >> shift & 0xFF]++] = x;
-        v.swap(out);
-    }
-}
-
 // OpenSM's destination order (see route_sssp), as one word per LID, (is_switch, rank, port,
 // LID) from the top bits down: a plain sort of the words is the stable sort by the first
 // three, cheaper than comparing targets. Out of line: inlined, it cost route_sssp's main loop
