@@ -255,13 +255,13 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
     const std::size_t total = 5 * dests.size() + switch_lids.size();  // at most 2 + 1 + 1 + 1 runs
-    // What a layer starts from does not depend on the destination order: its central node, escape
-    // tree and the complete CDG with the escape paths marked. Built once, when a run first enters
-    // the layer (runs dropped early never need the later layers), and copied for each run.
+    // What a layer starts from does not depend on the destination order: its central node and
+    // escape tree. Built once, when a run first enters the layer (runs dropped early never need
+    // the later layers). Each run marks the escape paths in its own complete CDG: rebuilding
+    // costs less than keeping every layer's marked CDG alive and copying it (fresh pages fault).
     struct LayerStart {
         SwitchIdx root;
         EscapeTree escape;
-        CompleteCdg cdg;
     };
     // A partition of the destinations with its layers' starts, and the stats it reports.
     struct Plan {
@@ -299,12 +299,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         const std::lock_guard lock(start_mutex);
         auto &start = plan.starts[layer];
         if (!start) {
-            const auto &m = plan.members[layer];
-            const SwitchIdx root = central_node(g, m, paths);
-            EscapeTree escape(g, ch, root);
-            CompleteCdg cdg(ch, escape.levels());
-            start.emplace(LayerStart{root, std::move(escape), std::move(cdg)});
-            start->escape.mark(m, start->cdg);
+            const SwitchIdx root = central_node(g, plan.members[layer], paths);
+            start.emplace(LayerStart{root, EscapeTree(g, ch, root)});
         }
         return *start;
     };
@@ -336,7 +332,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::vector<std::uint64_t> weight;
         std::optional<CdgDijkstra> search;
         std::optional<OsmCdgDijkstra> osm_search;
-        std::optional<CompleteCdg> cdg;
+        std::optional<CompleteCdg> cdg;    // of its current layer, reset on entering the next
         std::optional<EscapeTree> escape;  // with OpenSM's escape paths: its own tree (on its weights)
         OrderRun(NueOrder w, bool o, bool oe, Plan &pl)
             : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats) {}
@@ -398,18 +394,27 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         if (!r.started()) r.start(f, ch, p2, osm_node_order);  // P^2 + load
         if (!r.cdg || r.plan->part.layer[lid] != r.layer) {
             r.layer = r.plan->part.layer[lid];
+            const std::vector<SwitchIdx> &members = r.plan->members[r.layer];
+            // The run's CDG is reset in place: its storage is reused from layer to layer.
+            auto fresh_cdg = [&](const EscapeTree &escape) {
+                if (r.cdg)
+                    r.cdg->reset(escape.levels());
+                else
+                    r.cdg.emplace(ch, escape.levels());
+            };
             if (r.osm_escape) {
                 // As OpenSM: its central node, and a tree grown on this run's weights so far.
                 const SwitchIdx root = osm_root(*r.plan, r.layer);
                 r.stats.central_nodes.push_back(root);
                 r.escape.emplace(EscapeTree::osm(ch, root, osm_node_order, r.weight));
-                r.cdg.emplace(ch, r.escape->levels());
+                fresh_cdg(*r.escape);
                 r.cdg->block_tried_only();
-                r.escape->mark_osm(r.plan->members[r.layer], *r.cdg);
+                r.escape->mark_osm(members, *r.cdg);
             } else {
                 const LayerStart &start = layer_start(*r.plan, r.layer);
                 r.stats.central_nodes.push_back(start.root);
-                r.cdg.emplace(start.cdg);
+                fresh_cdg(start.escape);
+                start.escape.mark(members, *r.cdg);
             }
         }
         const SwitchIdx d = g.target(lid).sw;
