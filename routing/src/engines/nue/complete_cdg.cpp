@@ -39,10 +39,11 @@ CompleteCdg::CompleteCdg(const Channels &ch)
 
 // The rows start out empty, so only the order needs building (a layer's start builds one CDG).
 CompleteCdg::CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &level) : ch_(ch) {
-    words_ = std::max<std::size_t>(1, (ch.max_degree() + 63) / 64);
-    out_.assign(ch.size() * words_, 0);
-    in_.assign(ch.size() * words_, 0);
-    blocked_.assign(ch.size() * words_, 0);
+    row_bits_ = ch.max_degree() <= 8 ? 8 : 64 * ((ch.max_degree() + 63) / 64);
+    const std::size_t words = (ch.size() * row_bits_ + 63) / 64;
+    out_.assign(words, 0);
+    in_.assign(words, 0);
+    blocked_.assign(words, 0);
     sink_used_.assign(ch.size(), 0);
     seen_.assign(ch.size(), 0);
     stack_.resize(ch.size());
@@ -81,20 +82,29 @@ void CompleteCdg::order_by(const std::vector<std::uint32_t> &level) {
     for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 
-template <bool kOneWord>
+template <std::size_t kRowBits>
 CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
-    const std::size_t words = kOneWord ? 1 : words_;
+    const std::size_t row_bits = kRowBits ? kRowBits : row_bits_, words = kRowBits == 8 ? 1 : row_bits / 64;
+    // Word w of row x (a byte row is the whole row).
+    auto row_word = [row_bits](const std::vector<std::uint64_t> &rows, ChannelId x, std::size_t w) {
+        if constexpr (kRowBits == 8) {
+            // On little-endian machines row x is byte x (char may read any object).
+            if constexpr (std::endian::native == std::endian::little)
+                return std::uint64_t{reinterpret_cast<const unsigned char *>(rows.data())[x]};
+            return (rows[x / 8] >> (x % 8 * 8)) & 0xFF;
+        }
+        return rows[std::size_t{x} * (row_bits / 64) + w];
+    };
     const std::uint32_t lo = ord_[c2], hi = ord_[c1];
     const std::size_t k = c2 - ch_.after(c1);
-    std::uint64_t &refused = blocked_[std::size_t{c1} * words + k / 64];
-    const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+    std::uint64_t &refused = blocked_[(std::size_t{c1} * row_bits + k) / 64];
+    const std::uint64_t bit = std::uint64_t{1} << ((std::size_t{c1} * row_bits + k) % 64);
     if (refused & bit) return Add::Cycle;
     if (stamp_ >= ~std::uint32_t{0} - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
     stamp_ += 2;  // stamp_ marks the forward set, stamp_ - 1 the backward one
     const std::uint32_t fwd_mark = stamp_, back = stamp_ - 1;
     std::uint32_t *const seen = seen_.data();
     const std::uint32_t *const ord = ord_.data();
-    const std::uint64_t *const out = out_.data();
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
     // Each channel enters a search's stack at most once, so the stack is a plain array.
     ChannelId *const stack = stack_.data();
@@ -111,9 +121,12 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         const ChannelId x = stack[--top];
         fwd[nf++] = x;
         const ChannelId first = ch_.after(x);
-        if (first == turn_from) blocked_[std::size_t{x} * words + k / 64] |= bit;
+        if (first == turn_from) {
+            const std::size_t b = std::size_t{x} * row_bits + k;
+            blocked_[b / 64] |= std::uint64_t{1} << (b % 64);
+        }
         for (std::size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = out[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
+            for (std::uint64_t bits = row_word(out_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
                 if (y == c1) {
                     refused |= bit;
@@ -124,7 +137,6 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
     // channel in both would lie on a path from c2 to c1, which the forward search would have found.
-    const std::uint64_t *const in = in_.data();
     ChannelId *const bwd = bwd_.data();
     std::size_t nb = 0;
     stack[top++] = c1;
@@ -134,7 +146,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         bwd[nb++] = x;
         const ChannelId first = ch_.before(x);
         for (std::size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = in [std::size_t{x} * words + w]; bits; bits &= bits - 1) {
+            for (std::uint64_t bits = row_word(in_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
                 if (seen[y] != back && ord[y] > lo) seen[y] = back, stack[top++] = y;
@@ -182,7 +194,8 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     return Add::Added;
 }
 
-template CompleteCdg::Add CompleteCdg::add_against_order<true>(ChannelId, ChannelId);
-template CompleteCdg::Add CompleteCdg::add_against_order<false>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<8>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<64>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<0>(ChannelId, ChannelId);
 
 }  // namespace weft::routing::engines::nue

@@ -60,28 +60,30 @@ class CompleteCdg {
     // the escape paths among them, add their dependencies without reordering.
     void reset(const std::vector<std::uint32_t> &level);
     bool used(ChannelId c1, ChannelId c2) const {
-        const std::size_t k = c2 - ch_.after(c1);
-        return (out_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
+        const std::size_t b = bit_of(c1, c2);
+        return (out_[b / 64] >> (b % 64)) & 1;
     }
     // Whether c1 -> c2 was found to close a cycle (since forget_blocked()). Refusing a turn is
     // always safe, and a search may skip it without asking try_add.
     bool blocked(ChannelId c1, ChannelId c2) const {
-        const std::size_t k = c2 - ch_.after(c1);
-        return (blocked_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
+        const std::size_t b = bit_of(c1, c2);
+        return (blocked_[b / 64] >> (b % 64)) & 1;
     }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies. Most calls find the
     // turn used already or agreeing with the order: those stay inline, the rest search.
     Add try_add(ChannelId c1, ChannelId c2) {
-        const std::size_t k = c2 - ch_.after(c1);
-        std::uint64_t &row = out_[std::size_t{c1} * words_ + k / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+        const std::size_t b = bit_of(c1, c2);
+        std::uint64_t &row = out_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
         if (row & bit) return Add::Present;
         if (ord_[c1] < ord_[c2]) {
             row |= bit;
             set_in(c1, c2, true);
             return Add::Added;
         }
-        return words_ == 1 ? add_against_order<true>(c1, c2) : add_against_order<false>(c1, c2);
+        return row_bits_ == 8    ? add_against_order<8>(c1, c2)
+               : row_bits_ == 64 ? add_against_order<64>(c1, c2)
+                                 : add_against_order<0>(c1, c2);
     }
     // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns known to
     // close a cycle stay blocked (OpenSM's way); forget_blocked() drops that memory.
@@ -98,29 +100,35 @@ class CompleteCdg {
   private:
     // reset()'s starting order alone.
     void order_by(const std::vector<std::uint32_t> &level);
+    // c1 -> c2's bit in out_ and blocked_.
+    std::size_t bit_of(ChannelId c1, ChannelId c2) const {
+        return std::size_t{c1} * row_bits_ + (c2 - ch_.after(c1));
+    }
     void set(ChannelId c1, ChannelId c2, bool on) {
-        const std::size_t k = c2 - ch_.after(c1);
-        std::uint64_t &o = out_[std::size_t{c1} * words_ + k / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+        const std::size_t b = bit_of(c1, c2);
+        std::uint64_t &o = out_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
         o = on ? o | bit : o & ~bit;
         set_in(c1, c2, on);
     }
     // The in_ half of set(): c1's reverse is the j-th channel out of head(c1) = tail(c2).
     void set_in(ChannelId c1, ChannelId c2, bool on) {
-        const std::size_t j = ch_.reverse(c1) - ch_.after(c1);
-        std::uint64_t &i = in_[std::size_t{c2} * words_ + j / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (j % 64);
+        const std::size_t b = std::size_t{c2} * row_bits_ + (ch_.reverse(c1) - ch_.after(c1));
+        std::uint64_t &i = in_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
         i = on ? i | bit : i & ~bit;
     }
     // try_add for a turn against the order: Pearce and Kelly's bounded search and local
-    // reordering. kOneWord: every switch has at most 64 channels, so a row is one word.
-    template <bool kOneWord>
+    // reordering. kRowBits: row_bits_ if it is 8 or 64, else 0.
+    template <std::size_t kRowBits>
     Add add_against_order(ChannelId c1, ChannelId c2);
     // Used dependencies as bit rows, so searches visit only the used ones: out_ row of c, bit k
     // = c -> the k-th channel out of head(c); in_ row of c, bit j = reverse(j-th channel out of
-    // tail(c)) -> c.
+    // tail(c)) -> c. Row c starts at bit c * row_bits_: 8 where no switch has more than 8
+    // channels (most small fabrics: an eighth of the pages to fault in and clear per layer),
+    // else whole words.
     const Channels &ch_;
-    std::size_t words_ = 1;
+    std::size_t row_bits_ = 8;
     std::vector<std::uint64_t> out_, in_;
     // Turns found to close a cycle (same layout as out_).
     std::vector<std::uint64_t> blocked_;
