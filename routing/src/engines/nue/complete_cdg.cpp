@@ -45,11 +45,6 @@ CompleteCdg::CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &l
     in_.assign(words, 0);
     blocked_.assign(words, 0);
     sink_used_.assign(ch.size(), 0);
-    seen_.assign(ch.size(), 0);
-    stack_.resize(ch.size());
-    fwd_.resize(ch.size());
-    bwd_.resize(ch.size());
-    pool_.resize(ch.size());
     ord_.resize(ch.size());
     at_.resize(ch.size());
     order_by(level);
@@ -100,15 +95,24 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     std::uint64_t &refused = blocked_[(std::size_t{c1} * row_bits + k) / 64];
     const std::uint64_t bit = std::uint64_t{1} << ((std::size_t{c1} * row_bits + k) % 64);
     if (refused & bit) return Add::Cycle;
-    if (stamp_ >= ~std::uint32_t{0} - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
-    stamp_ += 2;  // stamp_ marks the forward set, stamp_ - 1 the backward one
-    const std::uint32_t fwd_mark = stamp_, back = stamp_ - 1;
-    std::uint32_t *const seen = seen_.data();
+    CdgScratch &sc = scratch_ ? *scratch_ : own_;
+    if (sc.seen_.size() < ch_.size()) {
+        sc.seen_.assign(ch_.size(), 0);
+        sc.stamp_ = 0;
+        sc.stack_.resize(ch_.size());
+        sc.fwd_.resize(ch_.size());
+        sc.bwd_.resize(ch_.size());
+        sc.pool_.resize(ch_.size());
+    }
+    if (sc.stamp_ >= ~std::uint32_t{0} - 2) std::fill(sc.seen_.begin(), sc.seen_.end(), 0), sc.stamp_ = 0;
+    sc.stamp_ += 2;  // it marks the forward set, one less the backward one
+    const std::uint32_t fwd_mark = sc.stamp_, back = sc.stamp_ - 1;
+    std::uint32_t *const seen = sc.seen_.data();
     const std::uint32_t *const ord = ord_.data();
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
     // Each channel enters a search's stack at most once, so the stack is a plain array.
-    ChannelId *const stack = stack_.data();
-    ChannelId *const fwd = fwd_.data();
+    ChannelId *const stack = sc.stack_.data();
+    ChannelId *const fwd = sc.fwd_.data();
     std::size_t top = 0, nf = 0;
     stack[top++] = c2;
     seen[c2] = fwd_mark;
@@ -137,7 +141,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
     // channel in both would lie on a path from c2 to c1, which the forward search would have found.
-    ChannelId *const bwd = bwd_.data();
+    ChannelId *const bwd = sc.bwd_.data();
     std::size_t nb = 0;
     stack[top++] = c1;
     seen[c1] = back;
@@ -153,7 +157,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
-    std::uint32_t *const pool = pool_.data();
+    std::uint32_t *const pool = sc.pool_.data();
     const std::size_t moved = nf + nb;
     if (std::size_t{hi - lo} < moved * std::bit_width(moved)) {
         // The two sets fill much of lo..hi: one pass over those positions lists both in order,

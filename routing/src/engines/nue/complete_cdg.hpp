@@ -46,6 +46,18 @@ class Channels {
     std::size_t max_deg_ = 0;
 };
 
+// The search scratch of CompleteCdg::try_add, one slot per channel. A CDG searches only inside
+// try_add, so the CDGs one thread works on can share one: each is a dozen pages to fault in on
+// small fabrics.
+class CdgScratch {
+    friend class CompleteCdg;
+    std::vector<std::uint32_t> seen_;  // search stamps
+    std::uint32_t stamp_ = 0;
+    // Each set holds a channel at most once.
+    std::vector<ChannelId> fwd_, bwd_, stack_;
+    std::vector<std::uint32_t> pool_;
+};
+
 class CompleteCdg {
   public:
     // No dependency used; the starting order as reset(level) gives it (all levels 0 without one).
@@ -96,6 +108,9 @@ class CompleteCdg {
     // in this layer (OpenSM's used edges out of the destination's fake channel): tried first.
     bool sink_used(ChannelId c) const { return sink_used_[c] != 0; }
     void mark_sink_used(ChannelId c) { sink_used_[c] = 1; }
+    // Searches in scratch, which must outlive the next try_add calls, instead of the CDG's own
+    // (allocated when first needed).
+    void use_scratch(CdgScratch &scratch) { scratch_ = &scratch; }
 
   private:
     // reset()'s starting order alone.
@@ -133,13 +148,10 @@ class CompleteCdg {
     // Turns found to close a cycle (same layout as out_).
     std::vector<std::uint64_t> blocked_;
     std::vector<std::uint8_t> sink_used_;
-    std::vector<std::uint32_t> ord_;   // position of each channel in the topological order
-    std::vector<ChannelId> at_;        // channel at each position
-    std::vector<std::uint32_t> seen_;  // search stamps
-    std::uint32_t stamp_ = 0;
-    // Scratch of add_against_order, one slot per channel (each set holds a channel at most once).
-    std::vector<ChannelId> fwd_, bwd_, stack_;
-    std::vector<std::uint32_t> pool_;
+    std::vector<std::uint32_t> ord_;  // position of each channel in the topological order
+    std::vector<ChannelId> at_;       // channel at each position
+    CdgScratch own_;
+    CdgScratch *scratch_ = nullptr;     // nullptr: own_
     std::vector<std::uint32_t> count_;  // reset's bucket offsets
     bool tried_only_ = false;
 };

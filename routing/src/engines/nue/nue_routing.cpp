@@ -5,6 +5,7 @@
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <initializer_list>
@@ -389,18 +390,21 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     };
     // Routes r's next destination; returns the busiest channel of r's routes so far. Touches only
     // r and the layer starts, so two runs can step at once.
-    auto step = [&](OrderRun &r) {
+    auto step = [&](OrderRun &r, CdgScratch &scratch) {
         const Lid lid = r.seq[r.next];
         if (!r.started()) r.start(f, ch, p2, osm_node_order);  // P^2 + load
+        if (r.cdg) r.cdg->use_scratch(scratch);                // the stepping thread's
         if (!r.cdg || r.plan->part.layer[lid] != r.layer) {
             r.layer = r.plan->part.layer[lid];
             const std::vector<SwitchIdx> &members = r.plan->members[r.layer];
             // The run's CDG is reset in place: its storage is reused from layer to layer.
             auto fresh_cdg = [&](const EscapeTree &escape) {
-                if (r.cdg)
+                if (r.cdg) {
                     r.cdg->reset(escape.levels());
-                else
+                } else {
                     r.cdg.emplace(ch, escape.levels());
+                    r.cdg->use_scratch(scratch);
+                }
             };
             if (r.osm_escape) {
                 // As OpenSM: its central node, and a tree grown on this run's weights so far.
@@ -502,9 +506,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             if (runs[j] && busy[j] && bound(j) == floor) return true;
         return false;
     };
-    std::size_t waiting = 0;  // threads waiting on more for a step or the last candidates
+    std::size_t waiting = 0;           // threads waiting on more for a step or the last candidates
+    std::deque<CdgScratch> scratches;  // one per thread racing (under race_mutex)
     auto race = [&] {
         std::unique_lock lock(race_mutex);
+        CdgScratch &scratch = scratches.emplace_back();
         std::size_t last = kNone;
         for (;;) {
             std::size_t pick = kNone;
@@ -534,7 +540,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             OrderRun &r = *runs[pick];
             busy[pick] = 1;
             lock.unlock();
-            const std::uint64_t busiest = step(r);
+            const std::uint64_t busiest = step(r, scratch);
             lock.lock();
             busy[pick] = 0;
             ++done;
