@@ -306,15 +306,66 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         return *start;
     };
     std::vector<std::unique_ptr<Plan>> plans;
-    // Writes the last search's routes toward lid into out.
+    // Writes the last search's routes toward lid into out: the ports, and the hops unless out
+    // has none (see fill_hops).
     auto store = [&](const auto &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
         const std::uint8_t extra = tg.is_switch ? 0 : 1;
         const auto &next = search.next();
         const auto &hops = search.hops();
+        const bool with_hops = !out.hops.empty();
         for (SwitchIdx s : search.settled()) {
             out.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
-            out.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+            if (with_hops)
+                out.hops[s][lid] =
+                    static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+        }
+    };
+    // The hops store would have written toward each of seq's LIDs, from out's ports: a route's
+    // length follows its ports (memoized per LID). So the runs after the first keep only their
+    // ports and fault in half the table memory. The first keeps its hops: on fat trees it is the
+    // only run that starts (it finishes at the floor), and this pass would cost more than the
+    // pages it saves (ft36:hosts=648: 2M instructions, no page).
+    auto fill_hops = [&](RoutingTables &out, const std::vector<Lid> &seq) {
+        std::vector<std::uint32_t> port_off(n + 1, 0);  // peer[port_off[s] + p]: behind port p of s
+        for (SwitchIdx s = 0; s < n; ++s) {
+            std::size_t ports = 0;
+            for (const SwitchLink &l : g.links(s)) ports = std::max<std::size_t>(ports, l.port + 1u);
+            port_off[s + 1] = port_off[s] + static_cast<std::uint32_t>(ports);
+        }
+        std::vector<SwitchIdx> peer(port_off[n], kNoSwitch);
+        for (SwitchIdx s = 0; s < n; ++s)
+            for (const SwitchLink &l : g.links(s)) peer[port_off[s] + l.port] = l.peer;
+        out.hops.resize(n);
+        for (auto &row : out.hops) row = std::vector<std::uint8_t>(lids, kInfHops);
+        // Raw rows and arrays: byte stores may alias anything, so vectors would be reloaded.
+        std::vector<const PortNum *> port_row(n);
+        std::vector<std::uint8_t *> hops_row(n);
+        for (SwitchIdx s = 0; s < n; ++s) port_row[s] = out.lft[s].data(), hops_row[s] = out.hops[s].data();
+        std::vector<SwitchIdx> walk_buf(n);
+        std::vector<std::uint8_t> len_buf(n);  // per LID, each switch's hops (kInfHops: not yet known)
+        const PortNum *const *const ports = port_row.data();
+        std::uint8_t *const *const hops = hops_row.data();
+        const std::uint32_t *const off = port_off.data();
+        const SwitchIdx *const behind = peer.data();
+        SwitchIdx *const walk = walk_buf.data();
+        std::uint8_t *const len = len_buf.data();
+        for (const Lid lid : seq) {
+            const LidTarget &tg = g.target(lid);
+            std::fill(len, len + n, kInfHops);
+            len[tg.sw] = tg.is_switch ? 0 : 1;
+            // Every routed switch leads to a routed one, and the routes end at tg.sw.
+            for (SwitchIdx s = 0; s < n; ++s) {
+                std::size_t top = 0;
+                SwitchIdx x = s;
+                for (PortNum p; len[x] == kInfHops && (p = ports[x][lid]) != kNoPort; x = behind[off[x] + p])
+                    walk[top++] = x;
+                for (unsigned h = len[x]; top;) {
+                    h = std::min<unsigned>(h + 1, kInfHops - 1u);
+                    len[walk[--top]] = static_cast<std::uint8_t>(h);
+                }
+            }
+            for (SwitchIdx s = 0; s < n; ++s) hops[s][lid] = len[s];
         }
     };
     // One destination order being routed (CA LIDs, and switch LIDs that count as endpoints),
@@ -335,14 +386,20 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;    // of its current layer, reset on entering the next
         std::optional<EscapeTree> escape;  // with OpenSM's escape paths: its own tree (on its weights)
-        OrderRun(NueOrder w, bool o, bool oe, Plan &pl)
-            : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats) {}
+        bool first;                        // in slot 0: keeps its hops (see fill_hops)
+        OrderRun(NueOrder w, bool o, bool oe, Plan &pl, bool fst)
+            : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats), first(fst) {}
         // Its tables, weights and search, built when it routes its first destination: a run that
         // a finished one rules out before it starts costs nothing.
         bool started() const { return search || osm_search; }
         void start(const Fabric &f, const Channels &c, std::uint64_t base,
                    const std::vector<SwitchIdx> &node_order) {
-            out.reset(f);
+            if (first) {
+                out.reset(f);
+            } else {
+                out.lft.resize(f.switch_count());
+                for (auto &row : out.lft) row = std::vector<PortNum>(std::size_t{f.max_lid()} + 1, kNoPort);
+            }
             weight.assign(c.size(), base);
             if (osm)
                 osm_search.emplace(c, weight, node_order);
@@ -381,7 +438,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                         std::initializer_list<NueOrder> which_orders) {
         for (const auto &[order, which] : orders) {
             if (std::find(which_orders.begin(), which_orders.end(), which) == which_orders.end()) continue;
-            auto &r = *(runs[slot++] = std::make_unique<OrderRun>(which, osm, osm_escape, plan));
+            auto &r = *(runs[slot] = std::make_unique<OrderRun>(which, osm, osm_escape, plan, slot == 0));
+            ++slot;
             for (unsigned layer = 0; layer < plan.part.used; ++layer)
                 for (Lid l : *order)
                     if (plan.part.layer[l] == layer) r.seq.push_back(l);
@@ -627,6 +685,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     win.out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
     for (SwitchIdx s = 0; s < n; ++s)
         for (Lid lid : win.seq) win.out.path_sl[s][lid] = win.plan->part.layer[lid];
+    if (win.out.hops.empty()) fill_hops(win.out, win.seq);
     t = std::move(win.out);
     st = std::move(win.stats);
     std::vector<std::uint64_t> kept_weight = std::move(win.weight);
