@@ -71,9 +71,13 @@ void CompleteCdg::order_by(const std::vector<std::uint32_t> &level) {
         return std::size_t{deepest} + 2 + from;
     };
     count_.assign(buckets + 1, 0);
-    for (ChannelId c = 0; c < ch_.size(); ++c) ++count_[bucket(c) + 1];
+    // ord_ holds each channel's bucket until the positions replace it.
+    for (ChannelId c = 0; c < ch_.size(); ++c) {
+        ord_[c] = static_cast<std::uint32_t>(bucket(c));
+        ++count_[ord_[c] + 1];
+    }
     for (std::size_t b = 0; b < buckets; ++b) count_[b + 1] += count_[b];
-    for (ChannelId c = 0; c < ch_.size(); ++c) at_[count_[bucket(c)]++] = c;
+    for (ChannelId c = 0; c < ch_.size(); ++c) at_[count_[ord_[c]]++] = c;
     for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 
