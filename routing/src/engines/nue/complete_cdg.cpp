@@ -37,7 +37,8 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
 CompleteCdg::CompleteCdg(const Channels &ch)
     : CompleteCdg(ch, std::vector<std::uint32_t>(ch.switches(), 0)) {}
 
-// The rows start out empty, so only the order needs building (a layer's start builds one CDG).
+// The rows start out empty, so only the order needs building (a run builds one CDG, then resets
+// it per layer).
 CompleteCdg::CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &level) : ch_(ch) {
     row_bits_ = ch.max_degree() <= 8 ? 8 : 64 * ((ch.max_degree() + 63) / 64);
     const std::size_t words = (ch.size() * row_bits_ + 63) / 64;
