@@ -43,6 +43,7 @@ template <class Queue>
 bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
     cdg_ = cdg;
     dest_ = d;
+    queue.prepare();
     if (++stamp_ == 0) {
         std::fill(done_.begin(), done_.end(), 0);
         std::fill(refused_.begin(), refused_.end(), 0);

@@ -37,18 +37,15 @@ Channels::Channels(const Fabric &f, const SwitchGraph &g) {
 CompleteCdg::CompleteCdg(const Channels &ch)
     : CompleteCdg(ch, std::vector<std::uint32_t>(ch.switches(), 0)) {}
 
-// The rows start out empty, so only the order needs building (a layer's start builds one CDG).
+// The rows start out empty, so only the order needs building (a run builds one CDG, then resets
+// it per layer).
 CompleteCdg::CompleteCdg(const Channels &ch, const std::vector<std::uint32_t> &level) : ch_(ch) {
-    words_ = std::max<std::size_t>(1, (ch.max_degree() + 63) / 64);
-    out_.assign(ch.size() * words_, 0);
-    in_.assign(ch.size() * words_, 0);
-    blocked_.assign(ch.size() * words_, 0);
+    row_bits_ = ch.max_degree() <= 8 ? 8 : 64 * ((ch.max_degree() + 63) / 64);
+    const std::size_t words = (ch.size() * row_bits_ + 63) / 64;
+    out_.assign(words, 0);
+    in_.assign(words, 0);
+    blocked_.assign(words, 0);
     sink_used_.assign(ch.size(), 0);
-    seen_.assign(ch.size(), 0);
-    stack_.resize(ch.size());
-    fwd_.resize(ch.size());
-    bwd_.resize(ch.size());
-    pool_.resize(ch.size());
     ord_.resize(ch.size());
     at_.resize(ch.size());
     order_by(level);
@@ -75,30 +72,52 @@ void CompleteCdg::order_by(const std::vector<std::uint32_t> &level) {
         return std::size_t{deepest} + 2 + from;
     };
     count_.assign(buckets + 1, 0);
-    for (ChannelId c = 0; c < ch_.size(); ++c) ++count_[bucket(c) + 1];
+    // ord_ holds each channel's bucket until the positions replace it.
+    for (ChannelId c = 0; c < ch_.size(); ++c) {
+        ord_[c] = static_cast<std::uint32_t>(bucket(c));
+        ++count_[ord_[c] + 1];
+    }
     for (std::size_t b = 0; b < buckets; ++b) count_[b + 1] += count_[b];
-    for (ChannelId c = 0; c < ch_.size(); ++c) at_[count_[bucket(c)]++] = c;
+    for (ChannelId c = 0; c < ch_.size(); ++c) at_[count_[ord_[c]]++] = c;
     for (std::uint32_t i = 0; i < at_.size(); ++i) ord_[at_[i]] = i;
 }
 
-template <bool kOneWord>
+template <std::size_t kRowBits>
 CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
-    const std::size_t words = kOneWord ? 1 : words_;
+    const std::size_t row_bits = kRowBits ? kRowBits : row_bits_, words = kRowBits == 8 ? 1 : row_bits / 64;
+    // Word w of row x (a byte row is the whole row).
+    auto row_word = [row_bits](const std::vector<std::uint64_t> &rows, ChannelId x, std::size_t w) {
+        if constexpr (kRowBits == 8) {
+            // On little-endian machines row x is byte x (char may read any object).
+            if constexpr (std::endian::native == std::endian::little)
+                return std::uint64_t{reinterpret_cast<const unsigned char *>(rows.data())[x]};
+            return (rows[x / 8] >> (x % 8 * 8)) & 0xFF;
+        }
+        return rows[std::size_t{x} * (row_bits / 64) + w];
+    };
     const std::uint32_t lo = ord_[c2], hi = ord_[c1];
     const std::size_t k = c2 - ch_.after(c1);
-    std::uint64_t &refused = blocked_[std::size_t{c1} * words + k / 64];
-    const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+    std::uint64_t &refused = blocked_[(std::size_t{c1} * row_bits + k) / 64];
+    const std::uint64_t bit = std::uint64_t{1} << ((std::size_t{c1} * row_bits + k) % 64);
     if (refused & bit) return Add::Cycle;
-    if (stamp_ >= ~std::uint32_t{0} - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
-    stamp_ += 2;  // stamp_ marks the forward set, stamp_ - 1 the backward one
-    const std::uint32_t fwd_mark = stamp_, back = stamp_ - 1;
-    std::uint32_t *const seen = seen_.data();
+    CdgScratch &sc = scratch_ ? *scratch_ : own_;
+    if (sc.seen_.size() < ch_.size()) {
+        sc.seen_.assign(ch_.size(), 0);
+        sc.stamp_ = 0;
+        sc.stack_.resize(ch_.size());
+        sc.fwd_.resize(ch_.size());
+        sc.bwd_.resize(ch_.size());
+        sc.pool_.resize(ch_.size());
+    }
+    if (sc.stamp_ >= ~std::uint32_t{0} - 2) std::fill(sc.seen_.begin(), sc.seen_.end(), 0), sc.stamp_ = 0;
+    sc.stamp_ += 2;  // it marks the forward set, one less the backward one
+    const std::uint32_t fwd_mark = sc.stamp_, back = sc.stamp_ - 1;
+    std::uint32_t *const seen = sc.seen_.data();
     const std::uint32_t *const ord = ord_.data();
-    const std::uint64_t *const out = out_.data();
     // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
     // Each channel enters a search's stack at most once, so the stack is a plain array.
-    ChannelId *const stack = stack_.data();
-    ChannelId *const fwd = fwd_.data();
+    ChannelId *const stack = sc.stack_.data();
+    ChannelId *const fwd = sc.fwd_.data();
     std::size_t top = 0, nf = 0;
     stack[top++] = c2;
     seen[c2] = fwd_mark;
@@ -111,9 +130,12 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         const ChannelId x = stack[--top];
         fwd[nf++] = x;
         const ChannelId first = ch_.after(x);
-        if (first == turn_from) blocked_[std::size_t{x} * words + k / 64] |= bit;
+        if (first == turn_from) {
+            const std::size_t b = std::size_t{x} * row_bits + k;
+            blocked_[b / 64] |= std::uint64_t{1} << (b % 64);
+        }
         for (std::size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = out[std::size_t{x} * words + w]; bits; bits &= bits - 1) {
+            for (std::uint64_t bits = row_word(out_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
                 if (y == c1) {
                     refused |= bit;
@@ -124,8 +146,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
     // channel in both would lie on a path from c2 to c1, which the forward search would have found.
-    const std::uint64_t *const in = in_.data();
-    ChannelId *const bwd = bwd_.data();
+    ChannelId *const bwd = sc.bwd_.data();
     std::size_t nb = 0;
     stack[top++] = c1;
     seen[c1] = back;
@@ -134,14 +155,14 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         bwd[nb++] = x;
         const ChannelId first = ch_.before(x);
         for (std::size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = in [std::size_t{x} * words + w]; bits; bits &= bits - 1) {
+            for (std::uint64_t bits = row_word(in_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
                 if (seen[y] != back && ord[y] > lo) seen[y] = back, stack[top++] = y;
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
-    std::uint32_t *const pool = pool_.data();
+    std::uint32_t *const pool = sc.pool_.data();
     const std::size_t moved = nf + nb;
     if (std::size_t{hi - lo} < moved * std::bit_width(moved)) {
         // The two sets fill much of lo..hi: one pass over those positions lists both in order,
@@ -182,7 +203,8 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     return Add::Added;
 }
 
-template CompleteCdg::Add CompleteCdg::add_against_order<true>(ChannelId, ChannelId);
-template CompleteCdg::Add CompleteCdg::add_against_order<false>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<8>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<64>(ChannelId, ChannelId);
+template CompleteCdg::Add CompleteCdg::add_against_order<0>(ChannelId, ChannelId);
 
 }  // namespace weft::routing::engines::nue

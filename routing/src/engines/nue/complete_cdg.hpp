@@ -46,6 +46,18 @@ class Channels {
     std::size_t max_deg_ = 0;
 };
 
+// The search scratch of CompleteCdg::try_add, one slot per channel. A CDG searches only inside
+// try_add, so the CDGs one thread works on can share one (20 bytes per channel to fault in, more
+// than the 12 of the rest of a CDG with one-byte rows).
+class CdgScratch {
+    friend class CompleteCdg;
+    std::vector<std::uint32_t> seen_;  // search stamps
+    std::uint32_t stamp_ = 0;
+    // Each set holds a channel at most once.
+    std::vector<ChannelId> fwd_, bwd_, stack_;
+    std::vector<std::uint32_t> pool_;
+};
+
 class CompleteCdg {
   public:
     // No dependency used; the starting order as reset(level) gives it (all levels 0 without one).
@@ -60,28 +72,30 @@ class CompleteCdg {
     // the escape paths among them, add their dependencies without reordering.
     void reset(const std::vector<std::uint32_t> &level);
     bool used(ChannelId c1, ChannelId c2) const {
-        const std::size_t k = c2 - ch_.after(c1);
-        return (out_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
+        const std::size_t b = bit_of(c1, c2);
+        return (out_[b / 64] >> (b % 64)) & 1;
     }
     // Whether c1 -> c2 was found to close a cycle (since forget_blocked()). Refusing a turn is
     // always safe, and a search may skip it without asking try_add.
     bool blocked(ChannelId c1, ChannelId c2) const {
-        const std::size_t k = c2 - ch_.after(c1);
-        return (blocked_[std::size_t{c1} * words_ + k / 64] >> (k % 64)) & 1;
+        const std::size_t b = bit_of(c1, c2);
+        return (blocked_[b / 64] >> (b % 64)) & 1;
     }
     // Marks c1 -> c2 used unless that closes a cycle of used dependencies. Most calls find the
     // turn used already or agreeing with the order: those stay inline, the rest search.
     Add try_add(ChannelId c1, ChannelId c2) {
-        const std::size_t k = c2 - ch_.after(c1);
-        std::uint64_t &row = out_[std::size_t{c1} * words_ + k / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+        const std::size_t b = bit_of(c1, c2);
+        std::uint64_t &row = out_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
         if (row & bit) return Add::Present;
         if (ord_[c1] < ord_[c2]) {
             row |= bit;
             set_in(c1, c2, true);
             return Add::Added;
         }
-        return words_ == 1 ? add_against_order<true>(c1, c2) : add_against_order<false>(c1, c2);
+        return row_bits_ == 8    ? add_against_order<8>(c1, c2)
+               : row_bits_ == 64 ? add_against_order<64>(c1, c2)
+                                 : add_against_order<0>(c1, c2);
     }
     // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns known to
     // close a cycle stay blocked (OpenSM's way); forget_blocked() drops that memory.
@@ -94,44 +108,50 @@ class CompleteCdg {
     // in this layer (OpenSM's used edges out of the destination's fake channel): tried first.
     bool sink_used(ChannelId c) const { return sink_used_[c] != 0; }
     void mark_sink_used(ChannelId c) { sink_used_[c] = 1; }
+    // Searches in scratch, which must outlive the next try_add calls, instead of the CDG's own
+    // (allocated when first needed).
+    void use_scratch(CdgScratch &scratch) { scratch_ = &scratch; }
 
   private:
     // reset()'s starting order alone.
     void order_by(const std::vector<std::uint32_t> &level);
+    // c1 -> c2's bit in out_ and blocked_.
+    std::size_t bit_of(ChannelId c1, ChannelId c2) const {
+        return std::size_t{c1} * row_bits_ + (c2 - ch_.after(c1));
+    }
     void set(ChannelId c1, ChannelId c2, bool on) {
-        const std::size_t k = c2 - ch_.after(c1);
-        std::uint64_t &o = out_[std::size_t{c1} * words_ + k / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (k % 64);
+        const std::size_t b = bit_of(c1, c2);
+        std::uint64_t &o = out_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
         o = on ? o | bit : o & ~bit;
         set_in(c1, c2, on);
     }
     // The in_ half of set(): c1's reverse is the j-th channel out of head(c1) = tail(c2).
     void set_in(ChannelId c1, ChannelId c2, bool on) {
-        const std::size_t j = ch_.reverse(c1) - ch_.after(c1);
-        std::uint64_t &i = in_[std::size_t{c2} * words_ + j / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (j % 64);
+        const std::size_t b = std::size_t{c2} * row_bits_ + (ch_.reverse(c1) - ch_.after(c1));
+        std::uint64_t &i = in_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
         i = on ? i | bit : i & ~bit;
     }
     // try_add for a turn against the order: Pearce and Kelly's bounded search and local
-    // reordering. kOneWord: every switch has at most 64 channels, so a row is one word.
-    template <bool kOneWord>
+    // reordering. kRowBits: row_bits_ if it is 8 or 64, else 0.
+    template <std::size_t kRowBits>
     Add add_against_order(ChannelId c1, ChannelId c2);
     // Used dependencies as bit rows, so searches visit only the used ones: out_ row of c, bit k
     // = c -> the k-th channel out of head(c); in_ row of c, bit j = reverse(j-th channel out of
-    // tail(c)) -> c.
+    // tail(c)) -> c. Row c starts at bit c * row_bits_: 8 where no switch has more than 8
+    // channels (most small fabrics: an eighth of the pages to fault in and clear per layer),
+    // else whole words.
     const Channels &ch_;
-    std::size_t words_ = 1;
+    std::size_t row_bits_ = 8;
     std::vector<std::uint64_t> out_, in_;
     // Turns found to close a cycle (same layout as out_).
     std::vector<std::uint64_t> blocked_;
     std::vector<std::uint8_t> sink_used_;
-    std::vector<std::uint32_t> ord_;   // position of each channel in the topological order
-    std::vector<ChannelId> at_;        // channel at each position
-    std::vector<std::uint32_t> seen_;  // search stamps
-    std::uint32_t stamp_ = 0;
-    // Scratch of add_against_order, one slot per channel (each set holds a channel at most once).
-    std::vector<ChannelId> fwd_, bwd_, stack_;
-    std::vector<std::uint32_t> pool_;
+    std::vector<std::uint32_t> ord_;  // position of each channel in the topological order
+    std::vector<ChannelId> at_;       // channel at each position
+    CdgScratch own_;
+    CdgScratch *scratch_ = nullptr;     // nullptr: own_
     std::vector<std::uint32_t> count_;  // reset's bucket offsets
     bool tried_only_ = false;
 };

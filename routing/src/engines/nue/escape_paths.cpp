@@ -131,6 +131,12 @@ void EscapeTree::build(const std::vector<ChannelId> &parent) {
         if (level_[x] == kUnknown) level_[x] = 0;  // a root
         for (auto it = path.rbegin(); it != path.rend(); ++it) level_[*it] = level_[x] + 1, x = *it;
     }
+    // Switches by level: a stable counting sort.
+    std::vector<std::uint32_t> start(n + 1, 0);
+    for (SwitchIdx s = 0; s < n; ++s) ++start[level_[s] + 1];
+    for (std::size_t l = 0; l < n; ++l) start[l + 1] += start[l];
+    by_level_.resize(n);
+    for (SwitchIdx s = 0; s < n; ++s) by_level_[start[level_[s]]++] = s;
     tree_off_.assign(n + 1, 0);
     for (SwitchIdx s = 0; s < n; ++s)
         if (parent[s] != kNoChannel) ++tree_off_[ch_.tail(parent[s]) + 1], ++tree_off_[s + 1];
@@ -162,18 +168,31 @@ void EscapeTree::toward(SwitchIdx d, std::vector<ChannelId> &next, std::vector<S
 }
 
 void EscapeTree::mark(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const {
-    std::vector<ChannelId> next;
-    std::vector<SwitchIdx> queue;
-    for (SwitchIdx d : dest_switches) {
-        toward(d, next, queue);
-        for (SwitchIdx v = 0; v < next.size(); ++v) {
-            if (next[v] == kNoChannel) continue;
-            const SwitchIdx w = ch_.head(next[v]);
-            if (w == d) continue;
-            if (cdg.try_add(next[v], next[w]) == CompleteCdg::Add::Cycle)
-                throw std::logic_error("nue: escape paths on a spanning tree closed a dependency cycle");
-        }
+    // The tree route from a toward d turns at w from a -> w into w -> b exactly when d lies
+    // beyond b (in b's part of the tree without w). So each turn between two tree channels at w
+    // is used iff a destination lies beyond its second one: one pass over member counts per
+    // subtree instead of a route per destination. Every such turn agrees with the starting order
+    // (see CompleteCdg::reset), so the order of the additions cannot matter.
+    const std::size_t n = parent_.size();
+    std::vector<std::uint32_t> below(n, 0);  // destinations in each switch's subtree
+    for (const SwitchIdx d : dest_switches) ++below[d];
+    for (std::size_t i = n; i-- > 0;) {  // children before their parents
+        const SwitchIdx s = by_level_[i];
+        if (parent_[s] != kNoChannel) below[ch_.tail(parent_[s])] += below[s];
     }
+    std::vector<std::uint32_t> tree_total(n);  // destinations in each switch's tree of the forest
+    for (const SwitchIdx s : by_level_)
+        tree_total[s] = parent_[s] == kNoChannel ? below[s] : tree_total[ch_.tail(parent_[s])];
+    for (SwitchIdx w = 0; w < n; ++w)
+        for (std::uint32_t k = tree_off_[w]; k < tree_off_[w + 1]; ++k) {
+            const ChannelId out = tree_[k];
+            const SwitchIdx b = ch_.head(out);
+            const std::uint32_t beyond = parent_[b] == out ? below[b] : tree_total[w] - below[w];
+            if (beyond == 0) continue;
+            for (std::uint32_t j = tree_off_[w]; j < tree_off_[w + 1]; ++j)
+                if (j != k && cdg.try_add(ch_.reverse(tree_[j]), out) == CompleteCdg::Add::Cycle)
+                    throw std::logic_error("nue: escape paths on a spanning tree closed a dependency cycle");
+        }
 }
 
 void EscapeTree::mark_osm(const std::vector<SwitchIdx> &dest_switches, CompleteCdg &cdg) const {

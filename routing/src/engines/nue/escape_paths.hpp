@@ -86,7 +86,8 @@ class EscapeTree {
     std::vector<std::uint32_t> tree_off_;  // tree channels out of each switch (CSR)
     std::vector<ChannelId> tree_;
     std::vector<std::uint32_t> level_;
-    std::vector<ChannelId> parent_;  // channel from each switch's parent into it
+    std::vector<ChannelId> parent_;    // channel from each switch's parent into it
+    std::vector<SwitchIdx> by_level_;  // switches, roots first, each after its parent
 };
 
 }  // namespace weft::routing::engines::nue

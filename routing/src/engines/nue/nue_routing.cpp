@@ -5,6 +5,7 @@
 // Every switch gets the destination's layer as path SL; SL2VL maps SL i to VL i % budget.
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <initializer_list>
@@ -255,13 +256,13 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     const std::size_t lids = std::size_t{g.max_lid()} + 1;
     std::size_t done = 0;
     const std::size_t total = 5 * dests.size() + switch_lids.size();  // at most 2 + 1 + 1 + 1 runs
-    // What a layer starts from does not depend on the destination order: its central node, escape
-    // tree and the complete CDG with the escape paths marked. Built once, when a run first enters
-    // the layer (runs dropped early never need the later layers), and copied for each run.
+    // What a layer starts from does not depend on the destination order: its central node and
+    // escape tree. Built once, when a run first enters the layer (runs dropped early never need
+    // the later layers). Each run marks the escape paths in its own complete CDG: rebuilding
+    // costs less than keeping every layer's marked CDG alive and copying it (fresh pages fault).
     struct LayerStart {
         SwitchIdx root;
         EscapeTree escape;
-        CompleteCdg cdg;
     };
     // A partition of the destinations with its layers' starts, and the stats it reports.
     struct Plan {
@@ -299,25 +300,72 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         const std::lock_guard lock(start_mutex);
         auto &start = plan.starts[layer];
         if (!start) {
-            const auto &m = plan.members[layer];
-            const SwitchIdx root = central_node(g, m, paths);
-            EscapeTree escape(g, ch, root);
-            CompleteCdg cdg(ch, escape.levels());
-            start.emplace(LayerStart{root, std::move(escape), std::move(cdg)});
-            start->escape.mark(m, start->cdg);
+            const SwitchIdx root = central_node(g, plan.members[layer], paths);
+            start.emplace(LayerStart{root, EscapeTree(g, ch, root)});
         }
         return *start;
     };
     std::vector<std::unique_ptr<Plan>> plans;
-    // Writes the last search's routes toward lid into out.
+    // Writes the last search's routes toward lid into out: the ports, and the hops unless out
+    // has none (see fill_hops).
     auto store = [&](const auto &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
         const std::uint8_t extra = tg.is_switch ? 0 : 1;
         const auto &next = search.next();
         const auto &hops = search.hops();
+        const bool with_hops = !out.hops.empty();
         for (SwitchIdx s : search.settled()) {
             out.lft[s][lid] = s == tg.sw ? tg.port : ch.port(next[s]);
-            out.hops[s][lid] = static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+            if (with_hops)
+                out.hops[s][lid] =
+                    static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
+        }
+    };
+    // The hops store would have written toward each of seq's LIDs, from out's ports: a route's
+    // length follows its ports (memoized per LID). So the runs after the first keep only their
+    // ports and fault in half the table memory. The first keeps its hops: on fat trees it is the
+    // only run that starts (it finishes at the floor), and this pass would cost more than the
+    // pages it saves (ft36:hosts=648: 2M instructions, no page).
+    auto fill_hops = [&](RoutingTables &out, const std::vector<Lid> &seq) {
+        std::vector<std::uint32_t> port_off(n + 1, 0);  // peer[port_off[s] + p]: behind port p of s
+        for (SwitchIdx s = 0; s < n; ++s) {
+            std::size_t ports = 0;
+            for (const SwitchLink &l : g.links(s)) ports = std::max<std::size_t>(ports, l.port + 1u);
+            port_off[s + 1] = port_off[s] + static_cast<std::uint32_t>(ports);
+        }
+        std::vector<SwitchIdx> peer(port_off[n], kNoSwitch);
+        for (SwitchIdx s = 0; s < n; ++s)
+            for (const SwitchLink &l : g.links(s)) peer[port_off[s] + l.port] = l.peer;
+        out.hops.resize(n);
+        for (auto &row : out.hops) row = std::vector<std::uint8_t>(lids, kInfHops);
+        // Raw rows and arrays: byte stores may alias anything, so vectors would be reloaded.
+        std::vector<const PortNum *> port_row(n);
+        std::vector<std::uint8_t *> hops_row(n);
+        for (SwitchIdx s = 0; s < n; ++s) port_row[s] = out.lft[s].data(), hops_row[s] = out.hops[s].data();
+        std::vector<SwitchIdx> walk_buf(n);
+        std::vector<std::uint8_t> len_buf(n);  // per LID, each switch's hops (kInfHops: not yet known)
+        const PortNum *const *const ports = port_row.data();
+        std::uint8_t *const *const hops = hops_row.data();
+        const std::uint32_t *const off = port_off.data();
+        const SwitchIdx *const behind = peer.data();
+        SwitchIdx *const walk = walk_buf.data();
+        std::uint8_t *const len = len_buf.data();
+        for (const Lid lid : seq) {
+            const LidTarget &tg = g.target(lid);
+            std::fill(len, len + n, kInfHops);
+            len[tg.sw] = tg.is_switch ? 0 : 1;
+            // Every routed switch leads to a routed one, and the routes end at tg.sw.
+            for (SwitchIdx s = 0; s < n; ++s) {
+                std::size_t top = 0;
+                SwitchIdx x = s;
+                for (PortNum p; len[x] == kInfHops && (p = ports[x][lid]) != kNoPort; x = behind[off[x] + p])
+                    walk[top++] = x;
+                for (unsigned h = len[x]; top;) {
+                    h = std::min<unsigned>(h + 1, kInfHops - 1u);
+                    len[walk[--top]] = static_cast<std::uint8_t>(h);
+                }
+            }
+            for (SwitchIdx s = 0; s < n; ++s) hops[s][lid] = len[s];
         }
     };
     // One destination order being routed (CA LIDs, and switch LIDs that count as endpoints),
@@ -336,16 +384,22 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::vector<std::uint64_t> weight;
         std::optional<CdgDijkstra> search;
         std::optional<OsmCdgDijkstra> osm_search;
-        std::optional<CompleteCdg> cdg;
+        std::optional<CompleteCdg> cdg;    // of its current layer, reset on entering the next
         std::optional<EscapeTree> escape;  // with OpenSM's escape paths: its own tree (on its weights)
-        OrderRun(NueOrder w, bool o, bool oe, Plan &pl)
-            : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats) {}
+        bool first;                        // in slot 0: keeps its hops (see fill_hops)
+        OrderRun(NueOrder w, bool o, bool oe, Plan &pl, bool fst)
+            : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats), first(fst) {}
         // Its tables, weights and search, built when it routes its first destination: a run that
         // a finished one rules out before it starts costs nothing.
         bool started() const { return search || osm_search; }
         void start(const Fabric &f, const Channels &c, std::uint64_t base,
                    const std::vector<SwitchIdx> &node_order) {
-            out.reset(f);
+            if (first) {
+                out.reset(f);
+            } else {
+                out.lft.resize(f.switch_count());
+                for (auto &row : out.lft) row = std::vector<PortNum>(std::size_t{f.max_lid()} + 1, kNoPort);
+            }
             weight.assign(c.size(), base);
             if (osm)
                 osm_search.emplace(c, weight, node_order);
@@ -384,7 +438,8 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                         std::initializer_list<NueOrder> which_orders) {
         for (const auto &[order, which] : orders) {
             if (std::find(which_orders.begin(), which_orders.end(), which) == which_orders.end()) continue;
-            auto &r = *(runs[slot++] = std::make_unique<OrderRun>(which, osm, osm_escape, plan));
+            auto &r = *(runs[slot] = std::make_unique<OrderRun>(which, osm, osm_escape, plan, slot == 0));
+            ++slot;
             for (unsigned layer = 0; layer < plan.part.used; ++layer)
                 for (Lid l : *order)
                     if (plan.part.layer[l] == layer) r.seq.push_back(l);
@@ -393,23 +448,35 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     };
     // Routes r's next destination; returns the busiest channel of r's routes so far. Touches only
     // r and the layer starts, so two runs can step at once.
-    auto step = [&](OrderRun &r) {
+    auto step = [&](OrderRun &r, CdgScratch &scratch) {
         const Lid lid = r.seq[r.next];
         if (!r.started()) r.start(f, ch, p2, osm_node_order);  // P^2 + load
+        if (r.cdg) r.cdg->use_scratch(scratch);                // the stepping thread's
         if (!r.cdg || r.plan->part.layer[lid] != r.layer) {
             r.layer = r.plan->part.layer[lid];
+            const std::vector<SwitchIdx> &members = r.plan->members[r.layer];
+            // The run's CDG is reset in place: its storage is reused from layer to layer.
+            auto fresh_cdg = [&](const EscapeTree &escape) {
+                if (r.cdg) {
+                    r.cdg->reset(escape.levels());
+                } else {
+                    r.cdg.emplace(ch, escape.levels());
+                    r.cdg->use_scratch(scratch);
+                }
+            };
             if (r.osm_escape) {
                 // As OpenSM: its central node, and a tree grown on this run's weights so far.
                 const SwitchIdx root = osm_root(*r.plan, r.layer);
                 r.stats.central_nodes.push_back(root);
                 r.escape.emplace(EscapeTree::osm(ch, root, osm_node_order, r.weight));
-                r.cdg.emplace(ch, r.escape->levels());
+                fresh_cdg(*r.escape);
                 r.cdg->block_tried_only();
-                r.escape->mark_osm(r.plan->members[r.layer], *r.cdg);
+                r.escape->mark_osm(members, *r.cdg);
             } else {
                 const LayerStart &start = layer_start(*r.plan, r.layer);
                 r.stats.central_nodes.push_back(start.root);
-                r.cdg.emplace(start.cdg);
+                fresh_cdg(start.escape);
+                start.escape.mark(members, *r.cdg);
             }
         }
         const SwitchIdx d = g.target(lid).sw;
@@ -497,9 +564,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             if (runs[j] && busy[j] && bound(j) == floor) return true;
         return false;
     };
-    std::size_t waiting = 0;  // threads waiting on more for a step or the last candidates
+    std::size_t waiting = 0;           // threads waiting on more for a step or the last candidates
+    std::deque<CdgScratch> scratches;  // one per thread racing (under race_mutex)
     auto race = [&] {
         std::unique_lock lock(race_mutex);
+        CdgScratch &scratch = scratches.emplace_back();
         std::size_t last = kNone;
         for (;;) {
             std::size_t pick = kNone;
@@ -529,7 +598,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             OrderRun &r = *runs[pick];
             busy[pick] = 1;
             lock.unlock();
-            const std::uint64_t busiest = step(r);
+            const std::uint64_t busiest = step(r, scratch);
             lock.lock();
             busy[pick] = 0;
             ++done;
@@ -616,6 +685,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     win.out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
     for (SwitchIdx s = 0; s < n; ++s)
         for (Lid lid : win.seq) win.out.path_sl[s][lid] = win.plan->part.layer[lid];
+    if (win.out.hops.empty()) fill_hops(win.out, win.seq);
     t = std::move(win.out);
     st = std::move(win.stats);
     std::vector<std::uint64_t> kept_weight = std::move(win.weight);

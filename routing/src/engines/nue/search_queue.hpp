@@ -33,10 +33,16 @@ class SearchQueue {
     // is queued again only after one of its channels was refused); channel ids are below it.
     SearchQueue(std::size_t switches, std::size_t channels)
         : sorted_(switches <= kSortedUpTo),
-          entries_(sorted_ ? switches + channels + 1 : switches),
-          pos_(sorted_ ? 0 : switches, kNone),
+          slots_(sorted_ ? switches + channels + 1 : switches),
           switch_bits_(kWide ? 32u : static_cast<unsigned>(std::bit_width(switches))),
           dist_shift_(kWide ? 64u : switch_bits_ + static_cast<unsigned>(std::bit_width(channels))) {}
+    // Allocates the queue before a search's first use: a search mostly uses only one of its two
+    // queues, and untouched pages are not faulted in.
+    void prepare() {
+        if (!entries_.empty()) return;
+        entries_.resize(slots_);
+        if (!sorted_) pos_.assign(slots_, kNone);
+    }
 
     Key key(std::uint64_t dist, ChannelId c, SwitchIdx sw) const {
         if constexpr (kWide) return Key{dist} << 64 | Key{c} << 32 | Key{sw};
@@ -134,6 +140,7 @@ class SearchQueue {
     }
 
     bool sorted_;
+    std::size_t slots_;
     std::vector<Key> entries_;        // sorted: head_..tail_ ascending; heap: 0..tail_
     std::vector<std::uint32_t> pos_;  // heap: each queued switch's slot
     std::uint32_t head_ = 0, tail_ = 0;

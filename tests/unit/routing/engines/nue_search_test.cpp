@@ -21,6 +21,7 @@ void exercise_queue(std::size_t switches, std::uint64_t seed) {
     using Queue = SearchQueue<Key>;
     const std::size_t channels = 4 * switches;
     Queue q(switches, channels);
+    q.prepare();
     ASSERT_GE(q.max_dist(), 50u);
     std::mt19937_64 rng(seed);
     std::set<Key> ref;
