@@ -113,7 +113,7 @@ class LayerAssigner {
                 out[at++] = static_cast<std::uint32_t>(e);
                 s = head_[e];
             }
-            path_off_[r + 1] = at;
+            path_off_[r + 1] = static_cast<std::uint32_t>(at);
         }
         path_.resize(at);
     }
@@ -127,16 +127,18 @@ class LayerAssigner {
     // The working arrays are members, so later layers reuse their memory.
     void break_cycles(const std::vector<std::uint32_t> &in, std::vector<std::uint32_t> &moved) {
         // Dependencies as edges between channels, each with the routes that induce it (CSR).
-        // Edge ids in order of first appearance; edge_slot_ maps a dependency to its id.
+        // Edge ids in order of first appearance; edge_slot_ maps a dependency to its id. Sized
+        // for the most there can be (every dependency slot used, or every dependency of every
+        // route distinct, whichever is fewer) and written by index; `keys` is the part this
+        // layer filled. Memory a fresh process has not touched yet costs a page fault per 4 KiB
+        // (~12 us in this VM), so nothing here is sized per route step but route_of.
         std::vector<std::uint64_t> &edge_key = edge_key_;
-        std::vector<std::uint32_t> &edge_count = edge_count_;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> &uses = uses_;  // (edge, route)
-        // Sized for the most there can be (every dependency of every route distinct) and written
-        // by index; `keys` and `used` are the parts this layer filled.
-        if (edge_key.size() < path_.size())  // only the first layer grows them
-            edge_key.resize(path_.size()), edge_count.resize(path_.size()), uses.resize(path_.size());
+        std::vector<std::uint32_t> &edge_count = edge_count_, &edge_routes = edge_routes_;
+        const std::size_t most = std::min(path_.size(), edge_slot_.size());
+        if (edge_key.size() < most)  // only the first layer grows them
+            edge_key.resize(most), edge_count.resize(most), edge_routes.resize(most);
         std::uint32_t edges = 0;
-        std::size_t nu = 0;
+        std::size_t nu = 0;  // (edge, route) uses
         for (std::uint32_t r : in) {
             const std::uint32_t *path = path_.data() + path_off_[r];
             const std::size_t len = path_off_[r + 1] - path_off_[r];
@@ -147,13 +149,14 @@ class LayerAssigner {
                     id = edges++;
                     edge_key[id] = (std::uint64_t{path[i]} << 32) | path[i + 1];
                     edge_count[id] = 0;
+                    edge_routes[id] = 0;
                 }
                 edge_count[id] += src;
-                uses[nu++] = {id, r};
+                ++edge_routes[id];
             }
+            nu += len != 0 ? len - 1 : 0;
         }
         const std::span<const std::uint64_t> keys(edge_key.data(), edges);
-        const std::span<const std::pair<std::uint32_t, std::uint32_t>> used(uses.data(), nu);
         const std::size_t channels_n = idx_.links();
         std::vector<std::uint32_t> &out_off = out_off_, &out_edges = out_edges_, &fill = fill_;
         out_off.assign(channels_n + 1, 0);
@@ -162,13 +165,19 @@ class LayerAssigner {
         for (std::size_t c = 0; c < channels_n; ++c) out_off[c + 1] += out_off[c];
         fill.assign(out_off.begin(), out_off.end() - 1);
         for (std::uint32_t e = 0; e < keys.size(); ++e) out_edges[fill[edge_key[e] >> 32]++] = e;
+        // Each edge's routes in the order they were met: a second walk of the paths.
         std::vector<std::uint32_t> &route_off = route_off_, &route_of = route_of_;
-        route_off.assign(keys.size() + 1, 0);
-        route_of.resize(used.size());
-        for (const auto &u : used) ++route_off[u.first + 1];
-        for (std::size_t e = 0; e < keys.size(); ++e) route_off[e + 1] += route_off[e];
+        route_off.resize(keys.size() + 1);
+        route_off[0] = 0;
+        for (std::size_t e = 0; e < keys.size(); ++e) route_off[e + 1] = route_off[e] + edge_routes[e];
+        route_of.resize(nu);
         fill.assign(route_off.begin(), route_off.end() - 1);
-        for (const auto &u : used) route_of[fill[u.first]++] = u.second;
+        for (std::uint32_t r : in) {
+            const std::uint32_t *path = path_.data() + path_off_[r];
+            const std::size_t len = path_off_[r + 1] - path_off_[r];
+            for (std::size_t i = 0; i + 1 < len; ++i)
+                route_of[fill[edge_slot_[dep_slot(path[i], path[i + 1])]]++] = r;
+        }
         std::vector<std::uint8_t> &gone = gone_;  // moved out of this layer (all clear on entry)
         moved.clear();
 
@@ -243,14 +252,15 @@ class LayerAssigner {
     std::vector<std::uint32_t> ch_begin_, head_;
     std::size_t max_deg_ = 0;
     std::vector<std::uint32_t> edge_slot_;  // dep_slot -> edge id of the current layer
-    std::vector<std::size_t> path_off_;     // route -> its channels in path_
+    std::vector<std::uint32_t> path_off_;   // route -> its channels in path_
     std::vector<std::uint32_t> path_;
     std::vector<std::uint32_t> sources_;  // route -> source LIDs it stands for
     std::vector<std::uint8_t> gone_;      // route -> moved out of the current layer
     // break_cycles' working arrays (see there).
     std::vector<std::uint64_t> edge_key_;
-    std::vector<std::uint32_t> edge_count_, out_off_, out_edges_, fill_, route_off_, route_of_, via_;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> uses_, stack_;
+    std::vector<std::uint32_t> edge_count_, edge_routes_, out_off_, out_edges_, fill_, route_off_, route_of_,
+        via_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack_;
     std::vector<std::uint8_t> color_;
 };
 
