@@ -4,6 +4,7 @@
 // behind the cycle's least-used dependency move up one layer. More layers than max_vls: fail. The layer is
 // the path SL (SL n on VL n).
 #include <algorithm>
+#include <memory>
 #include <span>
 
 #include "engines/engines.hpp"
@@ -97,13 +98,19 @@ class LayerAssigner {
     // port) or unrouted.
     void trace_paths(const std::vector<Route> &routes) {
         path_off_.assign(routes.size() + 1, 0);
-        // Written by index into a guessed size (most fabrics' routes are short), doubled when a
-        // walk could outgrow it; trimmed at the end.
-        path_.resize(std::max<std::size_t>(routes.size() * 4, g_.size() + 1));
+        // Written by index into a guessed capacity (most fabrics' routes are short), doubled
+        // when a walk could outgrow it. Not zero-filled: only the pages written get touched.
+        std::size_t cap = std::max<std::size_t>(routes.size() * 4, g_.size() + 1);
+        path_ = std::make_unique_for_overwrite<std::uint32_t[]>(cap);
         std::size_t at = 0;
         for (std::size_t r = 0; r < routes.size(); ++r) {
-            if (path_.size() - at < g_.size() + 1) path_.resize(2 * path_.size());
-            std::uint32_t *out = path_.data();
+            if (cap - at < g_.size() + 1) {
+                auto more = std::make_unique_for_overwrite<std::uint32_t[]>(2 * cap);
+                std::copy(path_.get(), path_.get() + at, more.get());
+                path_ = std::move(more);
+                cap *= 2;
+            }
+            std::uint32_t *out = path_.get();
             SwitchIdx s = routes[r].src;
             const Lid dst = routes[r].dst;
             for (std::size_t steps = 0; steps <= g_.size(); ++steps) {
@@ -115,7 +122,7 @@ class LayerAssigner {
             }
             path_off_[r + 1] = static_cast<std::uint32_t>(at);
         }
-        path_.resize(at);
+        path_len_ = at;
     }
 
     // Dense slot of the dependency c1 -> c2 (c2 leaves the switch c1 enters).
@@ -134,13 +141,13 @@ class LayerAssigner {
         // (~12 us in this VM), so nothing here is sized per route step but route_of.
         std::vector<std::uint64_t> &edge_key = edge_key_;
         std::vector<std::uint32_t> &edge_count = edge_count_, &edge_routes = edge_routes_;
-        const std::size_t most = std::min(path_.size(), edge_slot_.size());
+        const std::size_t most = std::min(path_len_, edge_slot_.size());
         if (edge_key.size() < most)  // only the first layer grows them
             edge_key.resize(most), edge_count.resize(most), edge_routes.resize(most);
         std::uint32_t edges = 0;
         std::size_t nu = 0;  // (edge, route) uses
         for (std::uint32_t r : in) {
-            const std::uint32_t *path = path_.data() + path_off_[r];
+            const std::uint32_t *path = path_.get() + path_off_[r];
             const std::size_t len = path_off_[r + 1] - path_off_[r];
             const std::uint32_t src = sources_[r];
             for (std::size_t i = 0; i + 1 < len; ++i) {
@@ -173,7 +180,7 @@ class LayerAssigner {
         route_of.resize(nu);
         fill.assign(route_off.begin(), route_off.end() - 1);
         for (std::uint32_t r : in) {
-            const std::uint32_t *path = path_.data() + path_off_[r];
+            const std::uint32_t *path = path_.get() + path_off_[r];
             const std::size_t len = path_off_[r + 1] - path_off_[r];
             for (std::size_t i = 0; i + 1 < len; ++i)
                 route_of[fill[edge_slot_[dep_slot(path[i], path[i + 1])]]++] = r;
@@ -221,7 +228,7 @@ class LayerAssigner {
                     if (gone[r]) continue;
                     gone[r] = 1;
                     moved.push_back(r);
-                    const std::uint32_t *path = path_.data() + path_off_[r];
+                    const std::uint32_t *path = path_.get() + path_off_[r];
                     const std::size_t len = path_off_[r + 1] - path_off_[r];
                     for (std::size_t k = 0; k + 1 < len; ++k)
                         edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]] -= sources_[r];
@@ -251,9 +258,10 @@ class LayerAssigner {
     static constexpr std::uint32_t kNoEdge = 0xFFFFFFFFu;
     std::vector<std::uint32_t> ch_begin_, head_;
     std::size_t max_deg_ = 0;
-    std::vector<std::uint32_t> edge_slot_;  // dep_slot -> edge id of the current layer
-    std::vector<std::uint32_t> path_off_;   // route -> its channels in path_
-    std::vector<std::uint32_t> path_;
+    std::vector<std::uint32_t> edge_slot_;   // dep_slot -> edge id of the current layer
+    std::vector<std::uint32_t> path_off_;    // route -> its channels in path_
+    std::unique_ptr<std::uint32_t[]> path_;  // every route's channels, path_len_ of them
+    std::size_t path_len_ = 0;
     std::vector<std::uint32_t> sources_;  // route -> source LIDs it stands for
     std::vector<std::uint8_t> gone_;      // route -> moved out of the current layer
     // break_cycles' working arrays (see there).
