@@ -18,6 +18,14 @@ struct Route {
     Lid dst;
 };
 
+// The routes a layer holds: ids[0..n), or with no ids every route (layer 0, spared a list of all
+// of them: a fresh page costs a fault).
+struct RouteSet {
+    const std::uint32_t *ids;
+    std::size_t n;
+    std::uint32_t at(std::size_t k) const { return ids != nullptr ? ids[k] : static_cast<std::uint32_t>(k); }
+};
+
 class LayerAssigner {
   public:
     LayerAssigner(const Fabric &f, const SwitchGraph &g, RoutingTables &t)
@@ -32,7 +40,8 @@ class LayerAssigner {
         // channel, out of the CA, differs, and nothing leads into it), so they move between
         // layers together: one route per (source switch, destination LID), counted once per CA
         // LID behind the switch when the least-used dependency of a cycle is chosen.
-        std::vector<std::uint32_t> ca_lids(g_.size(), 0);
+        std::vector<std::uint32_t> &ca_lids = ca_lids_;
+        ca_lids.assign(g_.size(), 0);
         for (Lid l = 1; l <= g_.max_lid(); ++l)
             if (g_.target(l).sw != kNoSwitch && !g_.target(l).is_switch) ++ca_lids[g_.target(l).sw];
         // Sized up front (routes from each such switch to every LID not its own): a small
@@ -44,31 +53,31 @@ class LayerAssigner {
         std::size_t routes_n = 0;
         for (SwitchIdx s = 0; s < g_.size(); ++s)
             if (ca_lids[s]) routes_n += all_lids - lids_on[s];
-        std::vector<Route> routes(routes_n);
-        sources_.resize(routes_n);
+        std::vector<Route> &routes = routes_;
+        routes.resize(routes_n);
         std::size_t next = 0;
         for (SwitchIdx s = 0; s < g_.size(); ++s) {
             if (!ca_lids[s]) continue;
             for (Lid l = 1; l <= g_.max_lid(); ++l) {
                 const LidTarget &tg = g_.target(l);
-                if (tg.sw != kNoSwitch && tg.sw != s)
-                    routes[next] = {s, l}, sources_[next] = ca_lids[s], ++next;
+                if (tg.sw != kNoSwitch && tg.sw != s) routes[next++] = {s, l};
             }
         }
         trace_paths(routes);
-        std::vector<std::uint32_t> current(routes.size()), moved;
-        for (std::uint32_t i = 0; i < current.size(); ++i) current[i] = i;
+        std::vector<std::uint32_t> current, moved;
+        RouteSet in{nullptr, routes.size()};
         t_.path_sl.assign(g_.size(), std::vector<std::uint8_t>(std::size_t{g_.max_lid()} + 1, 0));
         gone_.assign(routes.size(), 0);
         unsigned layer = 0;
-        while (!current.empty()) {
+        while (in.n != 0) {
             if (layer >= max_layers) return 0;
-            break_cycles(current, moved);
+            break_cycles(in, moved);
             for (std::uint32_t r : moved)
                 t_.path_sl[routes[r].src][routes[r].dst] = static_cast<std::uint8_t>(layer + 1);
             if (moved.empty()) return layer + 1;
             for (std::uint32_t r : moved) gone_[r] = 0;  // they start the next layer
             current.swap(moved);
+            in = {current.data(), current.size()};
             ++layer;
         }
         return std::max(layer, 1u);
@@ -132,7 +141,7 @@ class LayerAssigner {
 
     // Breaks every cycle among `in` (route ids); `moved` gets the routes moved to the next layer.
     // The working arrays are members, so later layers reuse their memory.
-    void break_cycles(const std::vector<std::uint32_t> &in, std::vector<std::uint32_t> &moved) {
+    void break_cycles(RouteSet in, std::vector<std::uint32_t> &moved) {
         // Dependencies as edges between channels, each with the routes that induce it (CSR).
         // Edge ids in order of first appearance; edge_slot_ maps a dependency to its id. Sized
         // for the most there can be (every dependency slot used, or every dependency of every
@@ -146,10 +155,11 @@ class LayerAssigner {
             edge_key.resize(most), edge_count.resize(most), edge_routes.resize(most);
         std::uint32_t edges = 0;
         std::size_t nu = 0;  // (edge, route) uses
-        for (std::uint32_t r : in) {
+        for (std::size_t k = 0; k < in.n; ++k) {
+            const std::uint32_t r = in.at(k);
             const std::uint32_t *path = path_.get() + path_off_[r];
             const std::size_t len = path_off_[r + 1] - path_off_[r];
-            const std::uint32_t src = sources_[r];
+            const std::uint32_t src = ca_lids_[routes_[r].src];
             for (std::size_t i = 0; i + 1 < len; ++i) {
                 std::uint32_t &id = edge_slot_[dep_slot(path[i], path[i + 1])];
                 if (id == kNoEdge) {
@@ -179,7 +189,8 @@ class LayerAssigner {
         for (std::size_t e = 0; e < keys.size(); ++e) route_off[e + 1] = route_off[e] + edge_routes[e];
         route_of.resize(nu);
         fill.assign(route_off.begin(), route_off.end() - 1);
-        for (std::uint32_t r : in) {
+        for (std::size_t k = 0; k < in.n; ++k) {
+            const std::uint32_t r = in.at(k);
             const std::uint32_t *path = path_.get() + path_off_[r];
             const std::size_t len = path_off_[r + 1] - path_off_[r];
             for (std::size_t i = 0; i + 1 < len; ++i)
@@ -231,7 +242,7 @@ class LayerAssigner {
                     const std::uint32_t *path = path_.get() + path_off_[r];
                     const std::size_t len = path_off_[r + 1] - path_off_[r];
                     for (std::size_t k = 0; k + 1 < len; ++k)
-                        edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]] -= sources_[r];
+                        edge_count[edge_slot_[dep_slot(path[k], path[k + 1])]] -= ca_lids_[routes_[r].src];
                 }
                 // Go on as a search restarted from `start` would (OpenSM's order). Every edge
                 // before a stack entry's slot, other than the one taken to the next entry, is
@@ -262,7 +273,8 @@ class LayerAssigner {
     std::vector<std::uint32_t> path_off_;    // route -> its channels in path_
     std::unique_ptr<std::uint32_t[]> path_;  // every route's channels, path_len_ of them
     std::size_t path_len_ = 0;
-    std::vector<std::uint32_t> sources_;  // route -> source LIDs it stands for
+    std::vector<Route> routes_;           // one per (source switch with CAs, destination LID)
+    std::vector<std::uint32_t> ca_lids_;  // per switch, the CA LIDs a route from it stands for
     std::vector<std::uint8_t> gone_;      // route -> moved out of the current layer
     // break_cycles' working arrays (see there).
     std::vector<std::uint64_t> edge_key_;
