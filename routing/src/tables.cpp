@@ -26,6 +26,7 @@ namespace weft::routing {
     }
     path_sl.clear();
     sl2vl.clear();
+    sl2vl_all.reset();
     vls_used = 1;
     warnings.clear();
     engine.clear();

@@ -148,6 +148,7 @@ struct UcastCache::State {
     };
     std::unordered_map<Guid, Rows> rows;
     bool has_path_sl = false, has_sl2vl = false;
+    std::optional<Sl2Vl> sl2vl_all;
     // What the previous lookup found missing, to report what came back.
     std::unordered_set<Guid> missing_ends, missing_sws;
 };
@@ -176,6 +177,7 @@ void UcastCache::store(const Fabric &f, std::string_view chain, const RoutingOpt
     s->vls_used = t.vls_used;
     s->has_path_sl = !t.path_sl.empty();
     s->has_sl2vl = !t.sl2vl.empty();
+    s->sl2vl_all = t.sl2vl_all;
     for (SwitchIdx i = 0; i < f.switch_count(); ++i) {
         const Guid g = f.node(f.switch_node(i)).guid;
         if (!s->topo.sw(g)) continue;
@@ -289,6 +291,7 @@ CacheDecision UcastCache::lookup(const Fabric &f, std::string_view chain, const 
     const std::size_t width = std::size_t{f.max_lid()} + 1;
     if (st.has_path_sl) out.path_sl.assign(f.switch_count(), std::vector<std::uint8_t>(width, 0));
     if (st.has_sl2vl) out.sl2vl.assign(f.switch_count(), {});
+    out.sl2vl_all = st.sl2vl_all;
     for (SwitchIdx i = 0; i < f.switch_count(); ++i) {
         auto it = st.rows.find(f.node(f.switch_node(i)).guid);
         if (it == st.rows.end() || !now.sw(it->first)) continue;

@@ -137,9 +137,11 @@ CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, con
     const std::size_t S = f.switch_count();
     // VLs in play: SL2VL tables decide; without them VL = SL.
     unsigned vls = 1;
-    if (t.sl2vl.empty()) {
+    if (!t.has_sl2vl()) {
         for (const auto &row : t.path_sl)
             for (auto sl : row) vls = std::max<unsigned>(vls, std::min<unsigned>(sl, 15) + 1u);
+    } else if (t.sl2vl_all) {
+        for (auto vl : *t.sl2vl_all) vls = std::max<unsigned>(vls, std::min<unsigned>(vl, 15) + 1u);
     } else {
         for (const auto &sw : t.sl2vl)
             for (const auto &tab : sw)
@@ -164,7 +166,8 @@ CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, con
     }
     g.set_far_end(far);
     auto vl_of = [&](SwitchIdx s, PortNum in, PortNum out, unsigned sl) -> unsigned {
-        if (t.sl2vl.empty() || in == 0) return std::min<unsigned>(sl, vls - 1);
+        if (!t.has_sl2vl() || in == 0) return std::min<unsigned>(sl, vls - 1);
+        if (t.sl2vl_all) return std::min<unsigned>((*t.sl2vl_all)[sl & 15], vls - 1);
         const unsigned radix = f.node(f.switch_node(s)).num_ports;
         const auto &tabs = t.sl2vl[s];
         const std::size_t i = std::size_t{in} * (radix + 1) + out;
@@ -185,7 +188,7 @@ CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, con
             const unsigned own = s == w.owner_switch ? 1 : 0;
             if (w.ca_sources[s] > own) {
                 const auto sl = static_cast<std::uint8_t>(t.sl(s, d) & 15);
-                if (t.sl2vl.empty()) {
+                if (!t.has_sl2vl()) {
                     arrivals[s].push_back({0, sl, sl, kNone});
                 } else {
                     for (PortNum p : ca_ports[s])

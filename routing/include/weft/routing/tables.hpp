@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,11 @@ struct RoutingTables {
     std::vector<std::vector<std::uint8_t>> path_sl;
 
     // SL2VL per (switch, in port, out port), flattened as [s][in * (radix+1) + out]; empty =
-    // identity (SL n on VL n) everywhere.
+    // sl2vl_all, or without that identity (SL n on VL n) everywhere.
     std::vector<std::vector<Sl2Vl>> sl2vl;
+    // One map for every switch and port pair (nue's SL i -> VL i % VLs), kept once: per port pair
+    // it was a megabyte of equal maps on a 648-host tree, and fresh pages cost a routing step.
+    std::optional<Sl2Vl> sl2vl_all;
 
     unsigned vls_used = 1;  // virtual lanes (or virtual layers) the routing needs
 
@@ -44,6 +48,7 @@ struct RoutingTables {
 
     void reset(const Fabric &f);  // sizes lft/hops for f, everything unrouted
     std::uint8_t sl(SwitchIdx src, Lid dst) const { return path_sl.empty() ? 0 : path_sl[src][dst]; }
+    bool has_sl2vl() const { return !sl2vl.empty() || sl2vl_all.has_value(); }
 };
 
 // A multicast group: the end ports (CA/router ports, or switches as port 0) that joined mlid.

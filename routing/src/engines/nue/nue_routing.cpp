@@ -711,11 +711,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             std::clamp((o.qos && o.qos_max_vls) ? o.qos_max_vls : o.max_vls, 1u, 15u);
         Sl2Vl map{};
         for (unsigned sl = 0; sl < 16; ++sl) map[sl] = static_cast<std::uint8_t>(sl % operational);
-        t.sl2vl.resize(n);
-        for (SwitchIdx s = 0; s < n; ++s) {
-            const std::size_t w = std::size_t{f.node(f.switch_node(s)).num_ports} + 1;
-            t.sl2vl[s].assign(w * w, map);
-        }
+        t.sl2vl_all = map;
     }
     return HookResult::success();
 }

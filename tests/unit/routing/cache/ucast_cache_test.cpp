@@ -71,6 +71,25 @@ TEST(UcastCache, NothingChangedIsAHit) {
     EXPECT_EQ(t2.engine, "minhop");
 }
 
+// A hit hands back the SL2VL the routing came with, nue's one map for every port pair included
+// (a hit that dropped it would leave nue's layers on VL 0 and their credit loops open).
+TEST(UcastCache, HitKeepsTheSlToVlMap) {
+    const Fabric f = test::two_level(4, 2, 2);
+    RoutingOptions o = cached();
+    o.qos = true;
+    o.nue_max_num_vls = 2;
+    UcastCache cache;
+    RoutingTables t1, t2;
+    ASSERT_TRUE(cache.route("nue", f, o, t1).chain.ok);
+    ASSERT_TRUE(t1.sl2vl_all.has_value());
+    const auto r = cache.route("nue", f, o, t2);
+    EXPECT_TRUE(r.cache.hit);
+    ASSERT_TRUE(t2.sl2vl_all.has_value());
+    EXPECT_EQ(*t2.sl2vl_all, *t1.sl2vl_all);
+    EXPECT_EQ(t2.path_sl, t1.path_sl);
+    EXPECT_EQ(t2.vls_used, t1.vls_used);
+}
+
 class HostReboot : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(HostReboot, TwoHitsAndTheSameTablesAsARecomputation) {

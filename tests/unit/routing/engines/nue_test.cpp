@@ -96,7 +96,7 @@ TEST(Nue, RingNeedsADetourInOneLayer) {
     const auto t = route(f, nue_options(1), NuePartitioner::Auto, &st);
     expect_sound(f, t, 1, "ring");
     EXPECT_EQ(t.vls_used, 1u);
-    EXPECT_TRUE(t.sl2vl.empty());  // one layer: no SL2VL needed
+    EXPECT_FALSE(t.has_sl2vl());  // one layer: no SL2VL needed
     EXPECT_GT(st.rejected_dependencies, 0u);
     const PathReport pr = trace_paths(f, t);
     EXPECT_GT(pr.non_minimal, 0u);
@@ -270,8 +270,9 @@ TEST(Nue, BudgetAutoAndQosLimits) {
     EXPECT_EQ(st.layers_allowed, 4u);
     // SL i -> VL i % operational VLs on every switch.
     const auto t = route(f, o, NuePartitioner::SemiRandom, &st);
-    ASSERT_EQ(t.sl2vl.size(), f.switch_count());
-    for (unsigned sl = 0; sl < 16; ++sl) EXPECT_EQ(t.sl2vl[0][0][sl], sl % 4);
+    ASSERT_TRUE(t.sl2vl_all.has_value());
+    EXPECT_TRUE(t.sl2vl.empty());
+    for (unsigned sl = 0; sl < 16; ++sl) EXPECT_EQ((*t.sl2vl_all)[sl], sl % 4);
 }
 
 TEST(Nue, LayersWithoutQosFallBackToOneLikeOpenSm) {
@@ -284,7 +285,7 @@ TEST(Nue, LayersWithoutQosFallBackToOneLikeOpenSm) {
     const auto t = route(f, o, NuePartitioner::SemiRandom, &st);
     EXPECT_EQ(st.layers_allowed, 1u);
     EXPECT_EQ(t.vls_used, 1u);
-    EXPECT_TRUE(t.sl2vl.empty());
+    EXPECT_FALSE(t.has_sl2vl());
     ASSERT_EQ(t.warnings.size(), 1u);
     EXPECT_NE(t.warnings[0].find("needs QoS"), std::string::npos) << t.warnings[0];
     EXPECT_EQ(test::cdg_cycles(f, t), 0u);
