@@ -64,20 +64,7 @@ unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {
 [[gnu::noinline]] void Worker::parse_declined(const rte_mbuf *m, unsigned i, BurstParse &out) {
     Parsed &r = rec_[i];
     ParsedPacket &p = parsed_[i];
-    // The NIC's verdict on the IPv4 header checksum stands; a frame it did not check (or flagged
-    // RTE_MBUF_F_RX_IP_CKSUM_NONE: the header is sound but its checksum field is not, which
-    // forwarding would carry on) is checked here.
-    const std::uint64_t nic = out.check == Ipv4Check::Nic ? m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK : 0;
-    const bool nic_checked = nic == RTE_MBUF_F_RX_IP_CKSUM_GOOD || nic == RTE_MBUF_F_RX_IP_CKSUM_BAD;
-    if (nic_checked) {
-        ParserConfig trusting = config_.parser;
-        trusting.verify_ipv4_checksum = false;
-        r.verdict = parse_mbuf(m, trusting, p);
-        if (r.verdict == DropReason::None && p.kind == PacketKind::Ipv4 && nic == RTE_MBUF_F_RX_IP_CKSUM_BAD)
-            r.verdict = DropReason::Ipv4NicBadChecksum;
-    } else {
-        r.verdict = parse_mbuf(m, config_.parser, p);
-    }
+    r.verdict = parse_mbuf(m, config_.parser, p, out.check == Ipv4Check::Nic);
     if (r.verdict != DropReason::None) return;
     r.hash = p.hash;
     r.l3_offset = p.l3_offset;
@@ -125,7 +112,7 @@ template <bool Fast, Worker::Ipv4Check Check>
             // its data_len, which the fast parse reads anyway.
             // A frame the NIC flagged bad is left to the full parse, which drops it.
             const std::uint16_t len = m->data_len;
-            const std::uint64_t nic = Check == Ipv4Check::Nic ? m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK : 0;
+            const std::uint64_t nic = Check == Ipv4Check::Nic ? nic_ipv4_cksum(m) : 0;
             const bool verify = Check == Ipv4Check::Software ||
                                 (Check == Ipv4Check::Nic && nic != RTE_MBUF_F_RX_IP_CKSUM_GOOD);
             if (m->nb_segs == 1 && nic != RTE_MBUF_F_RX_IP_CKSUM_BAD &&
