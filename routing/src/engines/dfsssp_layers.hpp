@@ -1,0 +1,26 @@
+// dfsssp's virtual-layer assignment (OpenSM's dfsssp_remove_deadlocks, our own code): every route
+// from a CA starts in layer 0; while a layer's channel dependency graph has a cycle, the routes
+// behind the cycle's least-used dependency move up one layer. A route's channels are read off the
+// LFTs each time they are needed, nothing kept per route: on the VM measured a fresh 4 KiB page
+// costs a 12-18 us fault, and stored paths cost more in faults than the walks cost in
+// instructions on every fabric tried (dragonfly a=4 36 -> 12 faults, ft36:hosts=11664 2.66 ->
+// 2.14 s).
+#pragma once
+
+#include <string>
+
+#include "engines/switch_graph.hpp"
+#include "weft/routing/engine.hpp"
+
+namespace weft::routing::engines {
+
+struct DfssspLayers {
+    unsigned used = 0;  // 0: failed, `error` says why (t's path_sl is then incomplete)
+    std::string error;
+};
+
+// Assigns t.path_sl (the layer of every route from a CA LID, by source switch and destination
+// LID) from t.lft, in at most max_layers layers.
+DfssspLayers assign_dfsssp_layers(const SwitchGraph &g, RoutingTables &t, unsigned max_layers);
+
+}  // namespace weft::routing::engines
