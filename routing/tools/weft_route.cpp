@@ -389,8 +389,7 @@ void print_stats(const char *name, const LoadStats &s) {
 RoutingTables load_dump(const Fabric &f, const std::string &path) {
     RoutingTables t;
     t.reset(f);
-    const LftDump d = read_lft_dump(slurp(path), path);
-    const LftApplyReport r = apply_lft_dump(d, f, t);
+    const LftApplyReport r = load_lft_dump(path, f, t);
     if (r.switches_unknown || r.rejected)
         std::fprintf(stderr, "weft-route: %s: %zu switches not in the fabric, %zu entries rejected\n",
                      path.c_str(), r.switches_unknown, r.rejected);

@@ -1,9 +1,13 @@
 #include "weft/routing/lft_dump.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <numeric>
+#include <stdexcept>
 
 namespace weft::routing {
 namespace {
@@ -121,45 +125,210 @@ std::string_view node_type_name(NodeType t) {
     return "???";
 }
 
+// Hex digit values by character, -1 for the rest: one load per digit.
+constexpr auto kHexValue = [] {
+    std::array<std::int8_t, 256> v{};
+    for (int c = 0; c < 256; ++c)
+        v[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c >= '0' && c <= '9'   ? c - '0'
+                                                                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                                                         : -1);
+    return v;
+}();
+int hex_digit(char c) {
+    return kHexValue[static_cast<unsigned char>(c)];
+}
+
+// The value of the n (at most 8) hex digits at p, or -1 if one of them is not a hex digit.
+template <int n>
+std::int64_t hex_run(const char *p) {
+    static_assert(n <= 8);
+    std::int64_t v = 0;
+    int bad = 0;
+#pragma GCC unroll 8
+    for (int k = 0; k < n; ++k) {
+        const int d = hex_digit(p[k]);
+        bad |= d;
+        v = v << 4 | (d & 0xF);
+    }
+    return bad < 0 ? -1 : v;
+}
+
+// The entry line exactly as OpenSM writes it, "0x0001 003 # Channel Adapter portguid
+// 0x0002c90300000001: 'h1'" (4 LID digits, 3 port digits, 16 GUID digits), read without the
+// general line reader. False for anything else, which the general reader then takes, so both
+// accept (with the same values) and reject the same lines. A dump is mostly such lines.
+bool fast_entry(std::string_view raw, LftDumpEntry &e) {
+    const char *p = raw.data();
+    const std::size_t size = raw.size();
+    // "0xLLLL PPP" and the end or a space.
+    if (size < 10 || p[0] != '0' || p[1] != 'x' || p[6] != ' ' || (size > 10 && p[10] != ' ')) return false;
+    const std::int64_t lid = hex_run<4>(p + 2);
+    const unsigned d0 = static_cast<unsigned>(p[7] - '0'), d1 = static_cast<unsigned>(p[8] - '0'),
+                   d2 = static_cast<unsigned>(p[9] - '0');
+    const unsigned port = d0 * 100 + d1 * 10 + d2;
+    if (lid < 0 || d0 > 9 || d1 > 9 || d2 > 9 || port > 255) return false;
+    e.lid = static_cast<Lid>(lid);
+    e.port = static_cast<PortNum>(port);
+    e.port_guid = 0;
+    if (size == 10) return true;
+    // Where OpenSM's comment names the owner, its " portguid 0x" is the first in the line.
+    const std::string_view rest = raw.substr(10);
+    static constexpr std::string_view kOwners[] = {" # Channel Adapter portguid 0x", " # Switch portguid 0x",
+                                                   " # Router portguid 0x"};
+    std::size_t skip = 0;
+    for (const std::string_view k : kOwners)
+        if (rest.starts_with(k)) {
+            skip = k.size();
+            break;
+        }
+    if (skip == 0 || rest.size() < skip + 16) return false;
+    const char *g = rest.data() + skip;
+    // The top half and the bottom half: a 16-digit value needs all 64 bits.
+    const std::int64_t hi = hex_run<8>(g), lo = hex_run<8>(g + 8);
+    const std::size_t after = skip + 16;
+    if (hi < 0 || lo < 0 || (after < rest.size() && rest[after] != ':' && !space(rest[after]))) return false;
+    e.port_guid = static_cast<std::uint64_t>(hi) << 32 | static_cast<std::uint64_t>(lo);
+    return true;
+}
+
+// Collects what a parser hands it into an LftDump.
+class DumpBuilder final : public LftDumpSink {
+  public:
+    explicit DumpBuilder(LftDump &d) : d_(d) {}
+    void on_switch(const LftDumpSwitch &sw) override { d_.switches.push_back(sw); }
+    void on_entry(const LftDumpEntry &e) override { d_.switches.back().entries.push_back(e); }
+
+  private:
+    LftDump &d_;
+};
+
+// Writes dump entries into a fabric's LFTs (see apply_lft_dump).
+class LftApplier final : public LftDumpSink {
+  public:
+    LftApplier(const Fabric &f, RoutingTables &t)
+        : f_(f), t_(t), max_lid_(f.max_lid()), owner_guid_(max_lid_ + 1, 0) {
+        // Per LID, the port GUID that names its owner without a remap (checked the way on_entry
+        // looks it up), so that most entries need no lookup by GUID.
+        for (Lid l = 1; l <= max_lid_; ++l)
+            if (auto o = f.lid_owner(l)) {
+                const Guid g = f.port(o->node, o->port).guid;
+                if (g != 0 && remapped(g, l) == l) owner_guid_[l] = g;
+            }
+    }
+    void on_switch(const LftDumpSwitch &sw) override {
+        row_ = nullptr;
+        auto n = f_.find_guid(sw.guid);
+        if (!n || !f_.node(*n).is_switch()) {
+            ++rep_.switches_unknown;
+            return;
+        }
+        ++rep_.switches_applied;
+        node_ = &f_.node(*n);
+        auto &lft = t_.lft[node_->sw];
+        std::fill(lft.begin(), lft.end(), kNoPort);
+        row_ = lft.data();
+    }
+    void on_entry(const LftDumpEntry &e) override {
+        if (!row_) return;  // a switch not in the fabric
+        Lid lid = e.lid;
+        if (e.port_guid && (lid > max_lid_ || owner_guid_[lid] != e.port_guid)) {
+            lid = remapped(e.port_guid, lid);
+            rep_.remapped += lid != e.lid;
+        }
+        if (lid == 0 || lid > max_lid_ || (e.port > node_->num_ports && e.port != kNoPort)) {
+            ++rep_.rejected;
+            return;
+        }
+        row_[lid] = e.port;
+        ++rep_.entries;
+    }
+    const LftApplyReport &report() const { return rep_; }
+
+  private:
+    // OpenSM's remap_lid: lid moved into the LID range the port with GUID g owns now, when g
+    // names a port that has LIDs and lid is outside them.
+    Lid remapped(Guid g, Lid lid) const {
+        if (auto o = f_.find_port_guid(g)) {
+            const Port &p = f_.port(o->node, o->port);
+            const bool sw = f_.node(o->node).is_switch();
+            const Lid lo = sw ? f_.port(o->node, 0).lid : p.lid;
+            const std::uint8_t lmc = sw ? f_.port(o->node, 0).lmc : p.lmc;
+            const Lid hi = lo + (Lid{1} << lmc) - 1;
+            if (lo != 0 && (lid < lo || lid > hi)) return lo + (lid & ((Lid{1} << lmc) - 1));
+        }
+        return lid;
+    }
+
+    const Fabric &f_;
+    RoutingTables &t_;
+    const Lid max_lid_;
+    std::vector<Guid> owner_guid_;  // see the constructor
+    const Node *node_ = nullptr;
+    PortNum *row_ = nullptr;  // the current switch's LFT, null while skipping one
+    LftApplyReport rep_;
+};
+
 }  // namespace
+
+void LftDumpParser::parse(std::string_view lines) {
+    const char *const base = lines.data();
+    const std::size_t size = lines.size();
+    // One search for a NUL in the whole piece; the line holding it is rejected when reached.
+    const void *nul = std::memchr(base, '\0', size);
+    const std::size_t nul_at = nul ? static_cast<std::size_t>(static_cast<const char *>(nul) - base) : size;
+    std::size_t pos = 0;
+    while (pos < size) {
+        const void *nl = std::memchr(base + pos, '\n', size - pos);
+        const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char *>(nl) - base) : size;
+        const std::string_view raw(base + pos, end - pos);
+        ++line_;
+        if (nul_at >= pos && nul_at < end)
+            throw ParseError(name_, line_, nul_at - pos + 1, "text", "a NUL byte");
+        pos = end + 1;
+        LftDumpEntry e;
+        if (in_switch_ && fast_entry(raw, e)) {
+            e.line = line_;
+            sink_.on_entry(e);
+        } else {
+            parse_line(raw);
+        }
+    }
+}
+
+void LftDumpParser::parse_line(std::string_view raw) {
+    Line ln(name_, raw, line_);
+    ln.skip_space();
+    if (ln.at_end() || ln.peek() == '#') return;
+    if (ln.accept("Multicast mlids")) ln.fail(0, "a unicast LFT dump (this is a multicast dump)");
+    if (ln.accept("Unicast lids")) {
+        LftDumpSwitch sw;
+        sw.line = line_;
+        parse_header(ln, sw);
+        in_switch_ = true;
+        sink_.on_switch(sw);
+        return;
+    }
+    if (ln.rest().substr(0, 2) == "0x") {
+        if (!in_switch_) ln.fail_here("a 'Unicast lids ... of switch' header before LID entries");
+        LftDumpEntry e;
+        e.line = line_;
+        parse_entry(ln, e);
+        sink_.on_entry(e);
+        return;
+    }
+    if (ln.peek() >= '0' && ln.peek() <= '9') {  // "N lids dumped" / "N lids in use"
+        ln.number_in(10, ~std::uint64_t{0}, "a LID count");
+        ln.skip_space();
+        if (ln.accept("lids")) return;
+    }
+    ln.fail(ln.pos(), "a 'Unicast lids' header, a '0x<LID> <port>' entry or an 'N lids dumped' trailer");
+}
 
 LftDump read_lft_dump(std::string_view text, const std::string &name) {
     LftDump d;
-    std::size_t number = 0, pos = 0;
-    while (pos < text.size()) {
-        auto nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) nl = text.size();
-        std::string_view raw = text.substr(pos, nl - pos);
-        pos = nl + 1;
-        ++number;
-        if (raw.find('\0') != std::string_view::npos)
-            throw ParseError(name, number, raw.find('\0') + 1, "text", "a NUL byte");
-        Line ln(name, raw, number);
-        ln.skip_space();
-        if (ln.at_end() || ln.peek() == '#') continue;
-        if (ln.accept("Multicast mlids")) ln.fail(0, "a unicast LFT dump (this is a multicast dump)");
-        if (ln.accept("Unicast lids")) {
-            LftDumpSwitch sw;
-            sw.line = number;
-            parse_header(ln, sw);
-            d.switches.push_back(std::move(sw));
-            continue;
-        }
-        if (ln.rest().substr(0, 2) == "0x") {
-            if (d.switches.empty()) ln.fail_here("a 'Unicast lids ... of switch' header before LID entries");
-            LftDumpEntry e;
-            e.line = number;
-            parse_entry(ln, e);
-            d.switches.back().entries.push_back(e);
-            continue;
-        }
-        if (ln.peek() >= '0' && ln.peek() <= '9') {  // "N lids dumped" / "N lids in use"
-            ln.number_in(10, ~std::uint64_t{0}, "a LID count");
-            ln.skip_space();
-            if (ln.accept("lids")) continue;
-        }
-        ln.fail(ln.pos(), "a 'Unicast lids' header, a '0x<LID> <port>' entry or an 'N lids dumped' trailer");
-    }
+    DumpBuilder builder(d);
+    LftDumpParser(name, builder).parse(text);
     return d;
 }
 
@@ -206,41 +375,43 @@ std::string write_lft_dump(const Fabric &f, const RoutingTables &t) {
 }
 
 LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &t) {
-    LftApplyReport rep;
-    const Lid max_lid = f.max_lid();
+    LftApplier apply(f, t);
     for (const LftDumpSwitch &sw : d.switches) {
-        auto n = f.find_guid(sw.guid);
-        if (!n || !f.node(*n).is_switch()) {
-            ++rep.switches_unknown;
+        apply.on_switch(sw);
+        for (const LftDumpEntry &e : sw.entries) apply.on_entry(e);
+    }
+    return apply.report();
+}
+
+LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t) {
+    const std::unique_ptr<std::FILE, int (*)(std::FILE *)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!in) throw std::runtime_error("cannot open LFT dump '" + path + "'");
+    std::setvbuf(in.get(), nullptr, _IONBF, 0);  // read straight into the chunk
+    LftApplier apply(f, t);
+    LftDumpParser parser(path, apply);
+    // Chunks of whole lines through one small buffer: its pages are the only fresh memory the
+    // load touches (a fault each on the VM measured), where a copy of the file would fault in
+    // one per 4 KiB of it. A line longer than the buffer grows it.
+    std::vector<char> buf(std::size_t{16} << 10);
+    std::size_t have = 0;
+    for (;;) {
+        const std::size_t got = std::fread(buf.data() + have, 1, buf.size() - have, in.get());
+        if (got == 0) {
+            if (std::ferror(in.get())) throw std::runtime_error("cannot read LFT dump '" + path + "'");
+            parser.parse({buf.data(), have});  // the end: a last line without its newline
+            return apply.report();
+        }
+        have += got;
+        const void *nl = memrchr(buf.data(), '\n', have);
+        if (!nl) {
+            if (have == buf.size()) buf.resize(2 * buf.size());
             continue;
         }
-        ++rep.switches_applied;
-        const Node &node = f.node(*n);
-        auto &lft = t.lft[node.sw];
-        std::fill(lft.begin(), lft.end(), kNoPort);
-        for (const LftDumpEntry &e : sw.entries) {
-            Lid lid = e.lid;
-            if (e.port_guid) {
-                if (auto o = f.find_port_guid(e.port_guid)) {
-                    const Port &p = f.port(o->node, o->port);
-                    const Lid lo = f.node(o->node).is_switch() ? f.port(o->node, 0).lid : p.lid;
-                    const std::uint8_t lmc = f.node(o->node).is_switch() ? f.port(o->node, 0).lmc : p.lmc;
-                    const Lid hi = lo + (Lid{1} << lmc) - 1;
-                    if (lo != 0 && (lid < lo || lid > hi)) {
-                        lid = lo + (lid & ((Lid{1} << lmc) - 1));
-                        ++rep.remapped;
-                    }
-                }
-            }
-            if (lid == 0 || lid > max_lid || (e.port > node.num_ports && e.port != kNoPort)) {
-                ++rep.rejected;
-                continue;
-            }
-            lft[lid] = e.port;
-            ++rep.entries;
-        }
+        const std::size_t whole = static_cast<std::size_t>(static_cast<const char *>(nl) - buf.data()) + 1;
+        parser.parse({buf.data(), whole});
+        std::memmove(buf.data(), buf.data() + whole, have - whole);
+        have -= whole;
     }
-    return rep;
 }
 
 }  // namespace weft::routing

@@ -101,8 +101,18 @@ void hops_from_lfts(const Fabric &f, RoutingTables &t) {
     const engines::SwitchGraph g(f);
     const std::size_t n = g.size();
     constexpr std::uint8_t kUnknown = 0xFE, kOnWalk = 0xFD;
+    // The switch behind each port (peer[base[s] + p]; kNoSwitch for port 0, CA ports and unlinked
+    // ones), and raw rows: the walk is a few loads a step.
+    std::vector<std::uint32_t> base(n + 1, 0);
+    for (SwitchIdx s = 0; s < n; ++s) base[s + 1] = base[s] + f.node(f.switch_node(s)).num_ports + 1u;
+    std::vector<SwitchIdx> peer(base[n], kNoSwitch);
+    for (SwitchIdx s = 0; s < n; ++s)
+        for (const engines::SwitchLink &l : g.links(s)) peer[base[s] + l.port] = l.peer;
+    std::vector<const PortNum *> lft(n);
+    for (SwitchIdx s = 0; s < n; ++s) lft[s] = t.lft[s].data();
     std::vector<std::uint8_t> len(n);
     std::vector<SwitchIdx> walk;
+    walk.reserve(n);
     for (Lid l = 1; l <= g.max_lid(); ++l) {
         const engines::LidTarget &tg = g.target(l);
         if (tg.sw == kNoSwitch) {
@@ -110,7 +120,7 @@ void hops_from_lfts(const Fabric &f, RoutingTables &t) {
             continue;
         }
         std::fill(len.begin(), len.end(), kUnknown);
-        len[tg.sw] = tg.is_switch ? 0 : (t.lft[tg.sw][l] == tg.port ? 1 : kInfHops);
+        len[tg.sw] = tg.is_switch ? 0 : (lft[tg.sw][l] == tg.port ? 1 : kInfHops);
         for (SwitchIdx s = 0; s < n; ++s) {
             walk.clear();
             SwitchIdx u = s;
@@ -118,15 +128,13 @@ void hops_from_lfts(const Fabric &f, RoutingTables &t) {
             while (len[u] == kUnknown) {
                 len[u] = kOnWalk;
                 walk.push_back(u);
-                const PortNum p = t.lft[u][l];
-                const NodeIdx node = f.switch_node(u);
-                const Port *x =
-                    (p == kNoPort || p == 0 || p > f.node(node).num_ports) ? nullptr : &f.port(node, p);
-                if (!x || !x->linked() || !f.node(x->peer).is_switch()) {
+                const PortNum p = lft[u][l];
+                const SwitchIdx next = p < base[u + 1] - base[u] ? peer[base[u] + p] : kNoSwitch;
+                if (next == kNoSwitch) {
                     dead_end = true;
                     break;
                 }
-                u = f.node(x->peer).sw;
+                u = next;
             }
             unsigned v = (dead_end || len[u] == kOnWalk) ? kInfHops : len[u];
             for (auto it = walk.rbegin(); it != walk.rend(); ++it) {

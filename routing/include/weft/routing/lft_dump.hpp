@@ -41,6 +41,30 @@ struct LftDump {
     std::vector<LftDumpSwitch> switches;
 };
 
+// Receives a dump's switch headers and LID entries as they are parsed; an entry belongs to the
+// header before it.
+class LftDumpSink {
+  public:
+    virtual ~LftDumpSink() = default;
+    virtual void on_switch(const LftDumpSwitch &sw) = 0;  // sw.entries is empty
+    virtual void on_entry(const LftDumpEntry &e) = 0;
+};
+
+// Parses dump text into a sink, fed in pieces of whole lines (the last piece's last line may
+// lack its newline), so a file can be read in chunks. Throws ParseError as read_lft_dump does.
+class LftDumpParser {
+  public:
+    LftDumpParser(std::string name, LftDumpSink &sink) : name_(std::move(name)), sink_(sink) {}
+    void parse(std::string_view lines);
+
+  private:
+    void parse_line(std::string_view raw);
+    std::string name_;
+    LftDumpSink &sink_;
+    std::size_t line_ = 0;    // lines parsed so far
+    bool in_switch_ = false;  // a header was seen
+};
+
 LftDump read_lft_dump(std::string_view text, const std::string &name);
 std::string write_lft_dump(const Fabric &f, const RoutingTables &t);
 
@@ -56,5 +80,10 @@ struct LftApplyReport {
 // LFT cleared first; a LID whose port GUID now owns a different range is remapped into it
 // (OpenSM's remap_lid).
 LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &t);
+
+// read_lft_dump and apply_lft_dump on the file at path, read in chunks and applied as it is
+// parsed (no copy of the whole file, no LftDump). Throws ParseError on bad text, and
+// std::runtime_error naming the path when it cannot be read.
+LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t);
 
 }  // namespace weft::routing

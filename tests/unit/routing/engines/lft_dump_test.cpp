@@ -52,6 +52,19 @@ constexpr const char *kOpenSmDump =
     "0x0005 002 # Channel Adapter portguid 0x0000000000100005: 'h3'\n"
     "5 lids dumped\n";
 
+void expect_error(const std::string &text, std::size_t line, std::size_t column,
+                  const std::string &expected_part) {
+    try {
+        read_lft_dump(text, "bad.dump");
+        ADD_FAILURE() << "accepted: " << text;
+    } catch (const ParseError &e) {
+        EXPECT_EQ(e.file(), "bad.dump");
+        EXPECT_EQ(e.line(), line) << e.what();
+        EXPECT_EQ(e.column(), column) << e.what();
+        EXPECT_NE(e.expected().find(expected_part), std::string::npos) << e.what();
+    }
+}
+
 TEST(LftDump, MinhopMatchesOpenSmByteForByte) {
     const Fabric f = ibsim_pair();
     RoutingTables t;
@@ -110,6 +123,80 @@ TEST(LftDump, FileEngineLoadsDumpAndSkipsUnknownSwitches) {
     std::remove(path.c_str());
 }
 
+// load_lft_dump reads a file in 16 KiB chunks of whole lines: the same LFTs and report as the
+// whole text parsed at once, wherever the chunk boundaries fall, with lines longer than a chunk
+// and without a final newline; an error deep in the file names its line.
+TEST(LftDump, LoadingAFileInChunksMatchesTheWholeText) {
+    const Fabric f = test::kary_ntree(4, 3);  // 48 switches, 64 hosts: a dump of ~300 KB
+    RoutingTables t;
+    ASSERT_TRUE(run_chain("minhop", f, {}, t).ok);
+    std::string text = write_lft_dump(f, t);
+    ASSERT_GT(text.size(), std::size_t{64} << 10);
+    // A comment line longer than a chunk, and no newline after the last line.
+    text.insert(text.find('\n') + 1, "# " + std::string(40000, 'x') + "\n");
+    text.pop_back();
+    const std::string path = ::testing::TempDir() + "/weft-chunks.dump";
+    std::ofstream(path, std::ios::binary) << text;
+    RoutingTables whole, loaded;
+    whole.reset(f);
+    loaded.reset(f);
+    const auto a = apply_lft_dump(read_lft_dump(text, path), f, whole);
+    const auto b = load_lft_dump(path, f, loaded);
+    EXPECT_EQ(loaded.lft, whole.lft);
+    EXPECT_EQ(loaded.lft, t.lft);
+    EXPECT_EQ(b.entries, a.entries);
+    EXPECT_EQ(b.switches_applied, f.switch_count());
+    // A bad entry 3000 lines in: the same located error from both.
+    std::size_t at = 0;
+    for (int i = 0; i < 3000; ++i) at = text.find('\n', at) + 1;
+    text.replace(at, 6, "0x00g1");
+    std::ofstream(path, std::ios::binary) << text;
+    try {
+        load_lft_dump(path, f, loaded);
+        ADD_FAILURE() << "accepted a bad entry";
+    } catch (const ParseError &e) {
+        EXPECT_EQ(e.line(), 3001u) << e.what();
+        EXPECT_EQ(e.column(), 5u) << e.what();
+    }
+    std::remove(path.c_str());
+    EXPECT_THROW(load_lft_dump(path, f, loaded), std::runtime_error);  // gone
+}
+
+// Entry lines in OpenSM's own shape take a shortcut past the general line reader; lines just off
+// that shape must still read (or fail) exactly as the general reader has them.
+TEST(LftDump, EntriesOffOpenSmsShapeReadTheSame) {
+    const std::string head = "Unicast lids [0-5] of switch Lid 1 guid 0x10 ('x'):\n";
+    const struct {
+        const char *line;
+        Lid lid;
+        PortNum port;
+        Guid guid;
+    } cases[] = {
+        {"0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'", 3, 3, 0x100001},
+        {"0x3 3 # Switch portguid 0x10: 'x'", 3, 3, 0x10},                      // short numbers
+        {"0x0003\t003 # Router portguid 0x0000000000000011: 'r'", 3, 3, 0x11},  // a tab
+        {"0x0003 003 # Channel Adapter portguid 0x0000000000100001\r", 3, 3, 0x100001},
+        {"0x0003 003 # Channel Adapter portguid 0x00000000001000AB: 'h1'", 3, 3, 0x1000ab},
+        {"0x0003 003 : (Channel Adapter portguid 0x0000000000100001: 'h1')", 3, 3, 0x100001},
+        {"0x0003 003 # unknown node and type", 3, 3, 0},
+        {"0x0003 003", 3, 3, 0},
+        {"0x00003 255 # Switch portguid 0x000000000000000010: 'x'", 3, 255, 0x10},  // 18 digits
+    };
+    for (const auto &c : cases) {
+        const auto d = read_lft_dump(head + c.line + "\n", "ok");
+        ASSERT_EQ(d.switches.at(0).entries.size(), 1u) << c.line;
+        const LftDumpEntry &e = d.switches[0].entries[0];
+        EXPECT_EQ(e.lid, c.lid) << c.line;
+        EXPECT_EQ(e.port, c.port) << c.line;
+        EXPECT_EQ(e.port_guid, c.guid) << c.line;
+        EXPECT_EQ(e.line, 2u) << c.line;
+    }
+    expect_error(head + "0x0003 003 # Switch portguid 0x00000000001000zz: 'x'\n", 2, 46, "port GUID");
+    expect_error(head + "0x0003 003 # Switch portguid 0x10000000000000000: 'x'\n", 2, 32, "port GUID");
+    expect_error(head + "0x0003 256 # Switch portguid 0x0000000000000010: 'x'\n", 2, 8, "port number");
+    expect_error(head + "0x40000 003\n", 2, 3, "LID");
+}
+
 TEST(LftDump, RemapsLidsByPortGuid) {
     // The dump was taken when h2 had LID 0x40; its port GUID says it is LID 4 now.
     const Fabric f = ibsim_pair();
@@ -122,19 +209,6 @@ TEST(LftDump, RemapsLidsByPortGuid) {
     const auto rep = apply_lft_dump(d, f, t);
     EXPECT_EQ(rep.remapped, 1u);
     EXPECT_EQ(t.lft[0][4], 2);
-}
-
-void expect_error(const std::string &text, std::size_t line, std::size_t column,
-                  const std::string &expected_part) {
-    try {
-        read_lft_dump(text, "bad.dump");
-        ADD_FAILURE() << "accepted: " << text;
-    } catch (const ParseError &e) {
-        EXPECT_EQ(e.file(), "bad.dump");
-        EXPECT_EQ(e.line(), line) << e.what();
-        EXPECT_EQ(e.column(), column) << e.what();
-        EXPECT_NE(e.expected().find(expected_part), std::string::npos) << e.what();
-    }
 }
 
 TEST(LftDump, MalformedDumpsGiveLocatedErrors) {
