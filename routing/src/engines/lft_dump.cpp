@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -125,33 +126,30 @@ std::string_view node_type_name(NodeType t) {
     return "???";
 }
 
-// Hex digit values by character, -1 for the rest: one load per digit.
-constexpr auto kHexValue = [] {
-    std::array<std::int8_t, 256> v{};
-    for (int c = 0; c < 256; ++c)
-        v[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c >= '0' && c <= '9'   ? c - '0'
-                                                                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                                                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                                                         : -1);
-    return v;
-}();
-int hex_digit(char c) {
-    return kHexValue[static_cast<unsigned char>(c)];
+// The value of 8 hex digits (either case) packed in a word as loaded from memory (the first
+// digit in the low byte, the most significant), or -1 if a byte is not a hex digit: every byte
+// at once, without a branch per digit.
+std::int64_t hex8(std::uint64_t x) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080;
+    if (x & kHigh) return -1;
+    // Per byte b < 0x80: b >= lo exactly when b + (0x80 - lo) has its high bit (no carry out).
+    auto at_least = [](std::uint64_t v, unsigned lo) { return (v + kOnes * (0x80 - lo)) & kHigh; };
+    const std::uint64_t lower = x | kOnes * 0x20;  // letters to lower case; digits stay
+    const std::uint64_t digit = at_least(x, '0') & ~at_least(x, '9' + 1);
+    const std::uint64_t letter = at_least(lower, 'a') & ~at_least(lower, 'f' + 1);
+    if ((digit | letter) != kHigh) return -1;
+    const std::uint64_t v = (x & kOnes * 0x0F) + (letter >> 7) * 9;  // each byte its digit's value
+    // Pack: byte pairs into bytes, those pairs into 16 bits, then the two halves.
+    const std::uint64_t b = ((v & 0x00FF00FF00FF00FF) << 4) | ((v >> 8) & 0x00FF00FF00FF00FF);
+    const std::uint64_t h = ((b & 0x0000FFFF0000FFFF) << 8) | ((b >> 16) & 0x0000FFFF0000FFFF);
+    return static_cast<std::int64_t>(((h & 0xFFFFFFFF) << 16) | (h >> 32));
 }
 
-// The value of the n (at most 8) hex digits at p, or -1 if one of them is not a hex digit.
-template <int n>
-std::int64_t hex_run(const char *p) {
-    static_assert(n <= 8);
-    std::int64_t v = 0;
-    int bad = 0;
-#pragma GCC unroll 8
-    for (int k = 0; k < n; ++k) {
-        const int d = hex_digit(p[k]);
-        bad |= d;
-        v = v << 4 | (d & 0xF);
-    }
-    return bad < 0 ? -1 : v;
+std::uint64_t load8(const char *p) {
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
+    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+    return x;
 }
 
 // The entry line exactly as OpenSM writes it, "0x0001 003 # Channel Adapter portguid
@@ -163,7 +161,12 @@ bool fast_entry(std::string_view raw, LftDumpEntry &e) {
     const std::size_t size = raw.size();
     // "0xLLLL PPP" and the end or a space.
     if (size < 10 || p[0] != '0' || p[1] != 'x' || p[6] != ' ' || (size > 10 && p[10] != ' ')) return false;
-    const std::int64_t lid = hex_run<4>(p + 2);
+    // The 4 LID digits, and '0's after them as the 4 less significant digits.
+    std::uint32_t four;
+    std::memcpy(&four, p + 2, 4);
+    if constexpr (std::endian::native == std::endian::big) four = __builtin_bswap32(four);
+    const std::int64_t lid8 = hex8(std::uint64_t{four} | 0x3030303000000000),
+                       lid = lid8 < 0 ? -1 : lid8 >> 16;
     const unsigned d0 = static_cast<unsigned>(p[7] - '0'), d1 = static_cast<unsigned>(p[8] - '0'),
                    d2 = static_cast<unsigned>(p[9] - '0');
     const unsigned port = d0 * 100 + d1 * 10 + d2;
@@ -185,7 +188,7 @@ bool fast_entry(std::string_view raw, LftDumpEntry &e) {
     if (skip == 0 || rest.size() < skip + 16) return false;
     const char *g = rest.data() + skip;
     // The top half and the bottom half: a 16-digit value needs all 64 bits.
-    const std::int64_t hi = hex_run<8>(g), lo = hex_run<8>(g + 8);
+    const std::int64_t hi = hex8(load8(g)), lo = hex8(load8(g + 8));
     const std::size_t after = skip + 16;
     if (hi < 0 || lo < 0 || (after < rest.size() && rest[after] != ':' && !space(rest[after]))) return false;
     e.port_guid = static_cast<std::uint64_t>(hi) << 32 | static_cast<std::uint64_t>(lo);
