@@ -1,8 +1,12 @@
 // libFuzzer target: the opensm-lfts.dump reader on arbitrary text. Malformed input must end in
 // ParseError (never a crash or another exception); accepted input must survive being applied
 // to a small fabric and written back, and the written dump must read back to the same LFTs.
+// The reader's shortcut for OpenSM's entry shape must agree with its general line reader: the
+// same text with a space before every line (which only the general reader takes) must give the
+// same entries, or fail on the same line expecting the same thing.
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "weft/routing/lft_dump.hpp"
@@ -25,18 +29,50 @@ Fabric small_fabric() {
     return f;
 }
 
+std::string indented(std::string_view text) {
+    std::string out = " ";
+    for (const char c : text) {
+        out += c;
+        if (c == '\n') out += ' ';
+    }
+    return out;
+}
+
+bool same_entries(const LftDump &a, const LftDump &b) {
+    if (a.switches.size() != b.switches.size()) return false;
+    for (std::size_t i = 0; i < a.switches.size(); ++i) {
+        const auto &x = a.switches[i].entries, &y = b.switches[i].entries;
+        if (x.size() != y.size() || a.switches[i].guid != b.switches[i].guid) return false;
+        for (std::size_t k = 0; k < x.size(); ++k)
+            if (x[k].lid != y[k].lid || x[k].port != y[k].port || x[k].port_guid != y[k].port_guid ||
+                x[k].line != y[k].line)
+                return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     static const Fabric f = small_fabric();
     const std::string_view text(reinterpret_cast<const char *>(data), size);
-    LftDump d;
+    LftDump d, general;
+    std::size_t error_line = 0;
+    std::string error_expected;
     try {
         d = read_lft_dump(text, "fuzz.dump");
     } catch (const ParseError &e) {
         if (e.line() == 0 || e.expected().empty()) std::abort();
-        return 0;
+        error_line = e.line();
+        error_expected = e.expected();
     }
+    try {
+        general = read_lft_dump(indented(text), "fuzz.dump");
+        if (error_line != 0 || !same_entries(d, general)) std::abort();
+    } catch (const ParseError &e) {
+        if (e.line() != error_line || e.expected() != error_expected) std::abort();
+    }
+    if (error_line != 0) return 0;
     RoutingTables t;
     t.reset(f);
     const auto rep = apply_lft_dump(d, f, t);
