@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -388,7 +389,7 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
 
 LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t) {
     const std::unique_ptr<std::FILE, int (*)(std::FILE *)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!in) throw std::runtime_error("cannot open LFT dump '" + path + "'");
+    if (!in) throw std::runtime_error("cannot open LFT dump '" + path + "': " + std::strerror(errno));
     std::setvbuf(in.get(), nullptr, _IONBF, 0);  // read straight into the chunk
     LftApplier apply(f, t);
     LftDumpParser parser(path, apply);
@@ -400,7 +401,8 @@ LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTa
     for (;;) {
         const std::size_t got = std::fread(buf.data() + have, 1, buf.size() - have, in.get());
         if (got == 0) {
-            if (std::ferror(in.get())) throw std::runtime_error("cannot read LFT dump '" + path + "'");
+            if (std::ferror(in.get()))
+                throw std::runtime_error("cannot read LFT dump '" + path + "': " + std::strerror(errno));
             parser.parse({buf.data(), have});  // the end: a last line without its newline
             return apply.report();
         }
