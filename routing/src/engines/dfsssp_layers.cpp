@@ -140,15 +140,16 @@ class LayerAssigner {
         }
     }
 
-    // Calls f(dependency slot) for each dependency of the route from s toward dst, in path order:
-    // the route follows the LFTs until dst is delivered or unrouted (at most n + 1 channels).
+    // Calls f(dependency slot) for each dependency of route r, in path order: the route follows
+    // the LFTs from its source until its LID is delivered or unrouted (at most n + 1 channels).
     template <class F>
-    void walk(SwitchIdx s, Lid dst, F &&f) const {
+    void for_each_dep(std::uint32_t r, F &&f) const {
         // Locals: f's 32-bit stores could alias the members, which would then be reloaded.
         const std::size_t n = g_.size();
-        const std::uint8_t *const toward = toward_.get() + std::size_t{dst} * n;
+        const std::uint8_t *const toward = toward_.get() + std::size_t{r & mask_} * n;
         const std::uint32_t *const begin = ch_begin_.data(), *const head = head_.data();
         const auto deg = static_cast<std::uint32_t>(max_deg_);
+        SwitchIdx s = slot_sw_[r >> shift_];
         std::uint8_t k = toward[s];
         if (k == kNoLink) return;
         std::uint32_t c = begin[s] + k;
@@ -158,11 +159,6 @@ class LayerAssigner {
             f(c * deg + k);
             c = begin[s] + k;
         }
-    }
-
-    template <class F>
-    void for_each_dep(std::uint32_t r, F &&f) const {
-        walk(slot_sw_[r >> shift_], r & mask_, f);
     }
 
     bool gone(std::uint32_t r) const { return (gone_[r / 64] >> (r % 64)) & 1; }

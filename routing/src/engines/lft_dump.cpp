@@ -163,10 +163,7 @@ bool fast_entry(std::string_view raw, LftDumpEntry &e) {
     // "0xLLLL PPP" and the end or a space.
     if (size < 10 || p[0] != '0' || p[1] != 'x' || p[6] != ' ' || (size > 10 && p[10] != ' ')) return false;
     // The 4 LID digits, and '0's after them as the 4 less significant digits.
-    std::uint32_t four;
-    std::memcpy(&four, p + 2, 4);
-    if constexpr (std::endian::native == std::endian::big) four = __builtin_bswap32(four);
-    const std::int64_t lid8 = hex8(std::uint64_t{four} | 0x3030303000000000),
+    const std::int64_t lid8 = hex8((load8(p + 2) & 0xFFFFFFFF) | 0x3030303000000000),
                        lid = lid8 < 0 ? -1 : lid8 >> 16;
     const unsigned d0 = static_cast<unsigned>(p[7] - '0'), d1 = static_cast<unsigned>(p[8] - '0'),
                    d2 = static_cast<unsigned>(p[9] - '0');
