@@ -23,4 +23,8 @@ std::unique_ptr<Engine> make_dor();
 // (the chain's default hooks): the same tables, sharing their switch graph and hop matrix.
 void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
 
+class SwitchGraph;
+// hops_from_lfts with the caller's switch graph of f (t.hops rows sized for f).
+void hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t);
+
 }  // namespace weft::routing::engines

@@ -96,9 +96,12 @@ namespace {
 }
 
 void hops_from_lfts(const Fabric &f, RoutingTables &t) {
+    engines::hops_from_lfts(f, engines::SwitchGraph(f), t);
+}
+
+void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
     // Per LID, resolve each switch's route length by following the LFT, memoized; a walk that
     // runs into itself (a loop) or dead-ends leaves kInfHops on every switch it passed.
-    const engines::SwitchGraph g(f);
     const std::size_t n = g.size();
     constexpr std::uint8_t kUnknown = 0xFE, kOnWalk = 0xFD;
     // The switch behind each port (peer[base[s] + p]; kNoSwitch for port 0, CA ports and unlinked
@@ -107,14 +110,14 @@ void hops_from_lfts(const Fabric &f, RoutingTables &t) {
     for (SwitchIdx s = 0; s < n; ++s) base[s + 1] = base[s] + f.node(f.switch_node(s)).num_ports + 1u;
     std::vector<SwitchIdx> peer(base[n], kNoSwitch);
     for (SwitchIdx s = 0; s < n; ++s)
-        for (const engines::SwitchLink &l : g.links(s)) peer[base[s] + l.port] = l.peer;
+        for (const SwitchLink &l : g.links(s)) peer[base[s] + l.port] = l.peer;
     std::vector<const PortNum *> lft(n);
     for (SwitchIdx s = 0; s < n; ++s) lft[s] = t.lft[s].data();
     std::vector<std::uint8_t> len(n);
     std::vector<SwitchIdx> walk;
     walk.reserve(n);
     for (Lid l = 1; l <= g.max_lid(); ++l) {
-        const engines::LidTarget &tg = g.target(l);
+        const LidTarget &tg = g.target(l);
         if (tg.sw == kNoSwitch) {
             for (SwitchIdx s = 0; s < n; ++s) t.hops[s][l] = kInfHops;
             continue;

@@ -17,6 +17,7 @@
 #include <system_error>
 #include <thread>
 
+#include "engines/engines.hpp"
 #include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/complete_cdg.hpp"
 #include "engines/nue/escape_paths.hpp"
@@ -307,7 +308,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     };
     std::vector<std::unique_ptr<Plan>> plans;
     // Writes the last search's routes toward lid into out: the ports, and the hops unless out
-    // has none (see fill_hops).
+    // has none (see below).
     auto store = [&](const auto &search, RoutingTables &out, Lid lid) {
         const LidTarget &tg = g.target(lid);
         const std::uint8_t extra = tg.is_switch ? 0 : 1;
@@ -321,53 +322,10 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                     static_cast<std::uint8_t>(std::min<unsigned>(hops[s] + extra, kInfHops - 1u));
         }
     };
-    // The hops store would have written toward each of seq's LIDs, from out's ports: a route's
-    // length follows its ports (memoized per LID). So the runs after the first keep only their
-    // ports and fault in half the table memory. The first keeps its hops: on fat trees it is the
-    // only run that starts (it finishes at the floor), and this pass would cost more than the
-    // pages it saves (ft36:hosts=648: 2M instructions, no page).
-    auto fill_hops = [&](RoutingTables &out, const std::vector<Lid> &seq) {
-        std::vector<std::uint32_t> port_off(n + 1, 0);  // peer[port_off[s] + p]: behind port p of s
-        for (SwitchIdx s = 0; s < n; ++s) {
-            std::size_t ports = 0;
-            for (const SwitchLink &l : g.links(s)) ports = std::max<std::size_t>(ports, l.port + 1u);
-            port_off[s + 1] = port_off[s] + static_cast<std::uint32_t>(ports);
-        }
-        std::vector<SwitchIdx> peer(port_off[n], kNoSwitch);
-        for (SwitchIdx s = 0; s < n; ++s)
-            for (const SwitchLink &l : g.links(s)) peer[port_off[s] + l.port] = l.peer;
-        out.hops.resize(n);
-        for (auto &row : out.hops) row = std::vector<std::uint8_t>(lids, kInfHops);
-        // Raw rows and arrays: byte stores may alias anything, so vectors would be reloaded.
-        std::vector<const PortNum *> port_row(n);
-        std::vector<std::uint8_t *> hops_row(n);
-        for (SwitchIdx s = 0; s < n; ++s) port_row[s] = out.lft[s].data(), hops_row[s] = out.hops[s].data();
-        std::vector<SwitchIdx> walk_buf(n);
-        std::vector<std::uint8_t> len_buf(n);  // per LID, each switch's hops (kInfHops: not yet known)
-        const PortNum *const *const ports = port_row.data();
-        std::uint8_t *const *const hops = hops_row.data();
-        const std::uint32_t *const off = port_off.data();
-        const SwitchIdx *const behind = peer.data();
-        SwitchIdx *const walk = walk_buf.data();
-        std::uint8_t *const len = len_buf.data();
-        for (const Lid lid : seq) {
-            const LidTarget &tg = g.target(lid);
-            std::fill(len, len + n, kInfHops);
-            len[tg.sw] = tg.is_switch ? 0 : 1;
-            // Every routed switch leads to a routed one, and the routes end at tg.sw.
-            for (SwitchIdx s = 0; s < n; ++s) {
-                std::size_t top = 0;
-                SwitchIdx x = s;
-                for (PortNum p; len[x] == kInfHops && (p = ports[x][lid]) != kNoPort; x = behind[off[x] + p])
-                    walk[top++] = x;
-                for (unsigned h = len[x]; top;) {
-                    h = std::min<unsigned>(h + 1, kInfHops - 1u);
-                    len[walk[--top]] = static_cast<std::uint8_t>(h);
-                }
-            }
-            for (SwitchIdx s = 0; s < n; ++s) hops[s][lid] = len[s];
-        }
-    };
+    // Runs after the first keep only their ports (the kept one's hops then come from its LFTs,
+    // hops_from_lfts), so they fault in half the table memory. The first keeps its hops: on fat
+    // trees it is the only run that starts (it finishes at the floor), and the pass over the LFTs
+    // would cost more than the pages it saves (ft36:hosts=648: 2M instructions, no page).
     // One destination order being routed (CA LIDs, and switch LIDs that count as endpoints),
     // layer by layer, one destination per step. Not movable: the search holds its weights.
     struct OrderRun {
@@ -386,7 +344,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;    // of its current layer, reset on entering the next
         std::optional<EscapeTree> escape;  // with OpenSM's escape paths: its own tree (on its weights)
-        bool first;                        // in slot 0: keeps its hops (see fill_hops)
+        bool first;                        // in slot 0: keeps its hops (see above)
         OrderRun(NueOrder w, bool o, bool oe, Plan &pl, bool fst)
             : which(w), osm(o), osm_escape(oe), plan(&pl), stats(pl.stats), first(fst) {}
         // Its tables, weights and search, built when it routes its first destination: a run that
@@ -685,7 +643,10 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     win.out.path_sl.assign(n, std::vector<std::uint8_t>(lids, 0));
     for (SwitchIdx s = 0; s < n; ++s)
         for (Lid lid : win.seq) win.out.path_sl[s][lid] = win.plan->part.layer[lid];
-    if (win.out.hops.empty()) fill_hops(win.out, win.seq);
+    if (win.out.hops.empty()) {
+        win.out.hops.assign(n, std::vector<std::uint8_t>(lids, kInfHops));
+        hops_from_lfts(f, g, win.out);
+    }
     t = std::move(win.out);
     st = std::move(win.stats);
     std::vector<std::uint64_t> kept_weight = std::move(win.weight);
