@@ -13,6 +13,7 @@ import os
 import re
 import socket
 import struct
+import shutil
 import sys
 import tempfile
 import time
@@ -177,8 +178,7 @@ def ipv6_ars_check(work):
           "ipv6: the hop-limit-1 frame is counted as ttl_expired (%s)" % (drops[-1] if drops else None))
 
 
-def main():
-    work = tempfile.mkdtemp(prefix="weft_it_")
+def run(work):
     prefix = "weft_it_%d" % os.getpid()
     frames = [
         # 0: routed IPv4 with options -> port 1, TTL 64 -> 63
@@ -314,6 +314,19 @@ def main():
         return 1
     print("all checks passed")
     return 0
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="weft_it_")
+    rc = 1
+    try:
+        rc = run(work)
+    finally:  # kept for inspection when a check failed, as the ARS test does
+        if rc == 0:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print("files kept in %s" % work)
+    return rc
 
 
 if __name__ == "__main__":

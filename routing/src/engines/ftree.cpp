@@ -489,10 +489,11 @@ void FatTree::build_slots() {
     for (std::size_t i = 0; i < n; ++i) {
         if (i == 0 || by_hash[i].first != by_hash[i - 1].first) reps.clear();
         const SwitchIdx s = by_hash[i].second;
-        const auto [b, e] = below(s);
+        const auto mine = below(s);  // not a structured binding: clang 14 cannot capture one
         auto same = [&](SwitchIdx r) {
             const auto [rb, re] = below(r);
-            return std::equal(b, e, rb, re, [](const Slot &x, const Slot &y) { return x.key == y.key; });
+            return std::equal(mine.first, mine.second, rb, re,
+                              [](const Slot &x, const Slot &y) { return x.key == y.key; });
         };
         const auto it = std::find_if(reps.begin(), reps.end(), same);
         if (it != reps.end()) {

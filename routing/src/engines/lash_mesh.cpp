@@ -184,7 +184,7 @@ bool same_class(const Node &a, const Node &b) {
 
 class Analysis {
   public:
-    Analysis(const SwitchGraph &g, const std::vector<SwitchIdx> &by_guid) : g_(g), by_guid_(by_guid) {
+    Analysis(const SwitchGraph &g, const std::vector<SwitchIdx> &by_guid) : by_guid_(by_guid) {
         const std::size_t n = by_guid.size();
         std::vector<int> id(n);
         for (std::size_t i = 0; i < n; ++i) id[by_guid[i]] = static_cast<int>(i);
@@ -476,7 +476,6 @@ class Analysis {
         nodes_ = std::move(nodes);
     }
 
-    const SwitchGraph &g_;
     const std::vector<SwitchIdx> &by_guid_;
     std::vector<Node> nodes_;
     int dimension_ = 0;

@@ -1,5 +1,7 @@
 #include "json_value.hpp"
 
+#include <utility>
+
 #include "text_lines.hpp"
 
 namespace weft::routing::io {
@@ -59,7 +61,7 @@ class JsonParser {
                 if (i_ >= t_.size() || t_[i_] != ':') fail("':' after the member name");
                 ++i_;
                 space();
-                v.members.emplace_back(std::move(key), value(depth + 1));
+                v.members.push_back({std::move(key), value(depth + 1)});
                 space();
                 if (i_ < t_.size() && t_[i_] == ',') {
                     ++i_;

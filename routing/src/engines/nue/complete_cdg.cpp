@@ -86,7 +86,7 @@ template <std::size_t kRowBits>
 CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     const std::size_t row_bits = kRowBits ? kRowBits : row_bits_, words = kRowBits == 8 ? 1 : row_bits / 64;
     // Word w of row x (a byte row is the whole row).
-    auto row_word = [row_bits](const std::vector<std::uint64_t> &rows, ChannelId x, std::size_t w) {
+    auto row_word = [&](const std::vector<std::uint64_t> &rows, ChannelId x, std::size_t w) {
         if constexpr (kRowBits == 8) {
             // On little-endian machines row x is byte x (char may read any object).
             if constexpr (std::endian::native == std::endian::little)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -67,6 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             std::count(c.port_order.begin(), c.port_order.end(), c.port_order[i]) != 1)
             std::abort();
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    // Removed on every way out, so a run leaves nothing in the temp directory.
+    struct RemoveOnExit {
+        const std::string &p;
+        ~RemoveOnExit() { std::remove(p.c_str()); }
+    } const cleanup{path};
     RoutingOptions o;
     o.qos = true;
     o.no_fallback = true;
