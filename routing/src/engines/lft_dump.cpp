@@ -11,6 +11,10 @@
 #include <numeric>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace weft::routing {
 namespace {
 
@@ -127,70 +131,107 @@ std::string_view node_type_name(NodeType t) {
     return "???";
 }
 
-// The value of 8 hex digits (either case) packed in a word as loaded from memory (the first
-// digit in the low byte, the most significant), or -1 if a byte is not a hex digit: every byte
-// at once, without a branch per digit.
-std::int64_t hex8(std::uint64_t x) {
-    constexpr std::uint64_t kOnes = 0x0101010101010101, kHigh = 0x8080808080808080;
-    if (x & kHigh) return -1;
-    // Per byte b < 0x80: b >= lo exactly when b + (0x80 - lo) has its high bit (no carry out).
-    auto at_least = [](std::uint64_t v, unsigned lo) { return (v + kOnes * (0x80 - lo)) & kHigh; };
-    const std::uint64_t lower = x | kOnes * 0x20;  // letters to lower case; digits stay
-    const std::uint64_t digit = at_least(x, '0') & ~at_least(x, '9' + 1);
-    const std::uint64_t letter = at_least(lower, 'a') & ~at_least(lower, 'f' + 1);
-    if ((digit | letter) != kHigh) return -1;
-    const std::uint64_t v = (x & kOnes * 0x0F) + (letter >> 7) * 9;  // each byte its digit's value
-    // Pack: byte pairs into bytes, those pairs into 16 bits, then the two halves.
-    const std::uint64_t b = ((v & 0x00FF00FF00FF00FF) << 4) | ((v >> 8) & 0x00FF00FF00FF00FF);
-    const std::uint64_t h = ((b & 0x0000FFFF0000FFFF) << 8) | ((b >> 16) & 0x0000FFFF0000FFFF);
-    return static_cast<std::int64_t>(((h & 0xFFFFFFFF) << 16) | (h >> 32));
+// Each byte's value as a hex digit (either case), -1 if it is none.
+constexpr std::array<std::int8_t, 256> kHexDigit = [] {
+    std::array<std::int8_t, 256> d{};
+    for (int c = 0; c < 256; ++c)
+        d[static_cast<std::size_t>(c)] = static_cast<std::int8_t>(c >= '0' && c <= '9'   ? c - '0'
+                                                                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                                                         : -1);
+    return d;
+}();
+
+// Where the line that goes on at from ends: the position of its newline, or size.
+std::size_t line_end(const char *base, std::size_t from, std::size_t size) {
+#if defined(__SSE2__)
+    // Lines are short and the search starts late in them: one or two 16-byte compares, no call.
+    for (; from + 16 <= size; from += 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(base + from));
+        if (const int m = _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))))
+            return from + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(m)));
+    }
+#endif
+    const void *nl = std::memchr(base + from, '\n', size - from);
+    return nl ? static_cast<std::size_t>(static_cast<const char *>(nl) - base) : size;
 }
 
-std::uint64_t load8(const char *p) {
-    std::uint64_t x;
-    std::memcpy(&x, p, 8);
-    if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
-    return x;
+// The value of the 16 hex digits at p (either case), the first the most significant, into v;
+// false if one is not a hex digit.
+bool hex16(const char *p, std::uint64_t &v) {
+#if defined(__SSE2__)
+    // All 16 bytes at once: validated, turned into digit values, and pairs packed into bytes.
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    const __m128i lower = _mm_or_si128(x, _mm_set1_epi8(0x20));  // letters to lower case
+    // Signed compares: a byte >= 0x80 is negative and fails both ranges.
+    const __m128i digit =
+        _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)), _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), x));
+    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                         _mm_cmpgt_epi8(_mm_set1_epi8('f' + 1), lower));
+    if (_mm_movemask_epi8(_mm_or_si128(digit, letter)) != 0xFFFF) return false;
+    const __m128i d =
+        _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0F)), _mm_and_si128(letter, _mm_set1_epi8(9)));
+    // Per 16-bit lane (digit 2i in its low byte): (d[2i] << 4 | d[2i+1]), then 8 bytes, first
+    // the most significant.
+    const __m128i pairs =
+        _mm_and_si128(_mm_or_si128(_mm_slli_epi16(d, 4), _mm_srli_epi16(d, 8)), _mm_set1_epi16(0xFF));
+    const auto bytes = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
+    v = __builtin_bswap64(bytes);
+    return true;
+#else
+    int bad = 0;  // negative once a byte is not a digit
+    v = 0;
+    for (int i = 0; i < 16; ++i) {
+        const int d = kHexDigit[static_cast<unsigned char>(p[i])];
+        bad |= d;
+        v = v << 4 | static_cast<std::uint64_t>(d & 0xF);
+    }
+    return bad >= 0;
+#endif
 }
 
-// The entry line exactly as OpenSM writes it, "0x0001 003 # Channel Adapter portguid
-// 0x0002c90300000001: 'h1'" (4 LID digits, 3 port digits, 16 GUID digits), read without the
-// general line reader. False for anything else, which the general reader then takes, so both
+// An entry line exactly as OpenSM writes it, "0x0001 003 # Channel Adapter portguid
+// 0x0002c90300000001: 'h1'" (4 LID digits, 3 port digits, 16 GUID digits), read at p (avail
+// bytes left in the piece) without the general line reader. Returns how many bytes it read
+// (none of them a newline; what follows is the end of the line, or ':' or a space and a comment
+// both readers ignore), or 0 for anything else, which the general reader then takes, so both
 // accept (with the same values) and reject the same lines. A dump is mostly such lines.
-bool fast_entry(std::string_view raw, LftDumpEntry &e) {
-    const char *p = raw.data();
-    const std::size_t size = raw.size();
-    // "0xLLLL PPP" and the end or a space.
-    if (size < 10 || p[0] != '0' || p[1] != 'x' || p[6] != ' ' || (size > 10 && p[10] != ' ')) return false;
-    // The 4 LID digits, and '0's after them as the 4 less significant digits.
-    const std::int64_t lid8 = hex8((load8(p + 2) & 0xFFFFFFFF) | 0x3030303000000000),
-                       lid = lid8 < 0 ? -1 : lid8 >> 16;
+std::size_t fast_entry(const char *p, std::size_t avail, LftDumpEntry &e) {
+    // "0xLLLL PPP" and the end of the line or a space.
+    if (avail < 10 || p[0] != '0' || p[1] != 'x' || p[6] != ' ') return 0;
+    const bool line_ends = avail == 10 || p[10] == '\n';
+    if (!line_ends && p[10] != ' ') return 0;
+    // The 4 LID digits (a -1 in any makes the OR of all negative).
+    const int l0 = kHexDigit[static_cast<unsigned char>(p[2])],
+              l1 = kHexDigit[static_cast<unsigned char>(p[3])],
+              l2 = kHexDigit[static_cast<unsigned char>(p[4])],
+              l3 = kHexDigit[static_cast<unsigned char>(p[5])];
+    const int lid = (l0 | l1 | l2 | l3) < 0 ? -1 : l0 << 12 | l1 << 8 | l2 << 4 | l3;
     const unsigned d0 = static_cast<unsigned>(p[7] - '0'), d1 = static_cast<unsigned>(p[8] - '0'),
                    d2 = static_cast<unsigned>(p[9] - '0');
     const unsigned port = d0 * 100 + d1 * 10 + d2;
-    if (lid < 0 || d0 > 9 || d1 > 9 || d2 > 9 || port > 255) return false;
+    if (lid < 0 || d0 > 9 || d1 > 9 || d2 > 9 || port > 255) return 0;
     e.lid = static_cast<Lid>(lid);
     e.port = static_cast<PortNum>(port);
     e.port_guid = 0;
-    if (size == 10) return true;
+    if (line_ends) return 10;
     // Where OpenSM's comment names the owner, its " portguid 0x" is the first in the line.
-    const std::string_view rest = raw.substr(10);
-    static constexpr std::string_view kOwners[] = {" # Channel Adapter portguid 0x", " # Switch portguid 0x",
-                                                   " # Router portguid 0x"};
+    static constexpr char kCa[] = " # Channel Adapter portguid 0x", kSwitch[] = " # Switch portguid 0x",
+                          kRouter[] = " # Router portguid 0x";
+    const char *c = p + 10;
+    const std::size_t left = avail - 10;
     std::size_t skip = 0;
-    for (const std::string_view k : kOwners)
-        if (rest.starts_with(k)) {
-            skip = k.size();
-            break;
-        }
-    if (skip == 0 || rest.size() < skip + 16) return false;
-    const char *g = rest.data() + skip;
-    // The top half and the bottom half: a 16-digit value needs all 64 bits.
-    const std::int64_t hi = hex8(load8(g)), lo = hex8(load8(g + 8));
-    const std::size_t after = skip + 16;
-    if (hi < 0 || lo < 0 || (after < rest.size() && rest[after] != ':' && !space(rest[after]))) return false;
-    e.port_guid = static_cast<std::uint64_t>(hi) << 32 | static_cast<std::uint64_t>(lo);
-    return true;
+    if (left >= sizeof kSwitch - 1 + 16 && std::memcmp(c, kSwitch, sizeof kSwitch - 1) == 0)
+        skip = sizeof kSwitch - 1;
+    else if (left >= sizeof kCa - 1 + 16 && std::memcmp(c, kCa, sizeof kCa - 1) == 0)
+        skip = sizeof kCa - 1;
+    else if (left >= sizeof kRouter - 1 + 16 && std::memcmp(c, kRouter, sizeof kRouter - 1) == 0)
+        skip = sizeof kRouter - 1;
+    if (skip == 0) return 0;
+    const std::size_t after = 10 + skip + 16;
+    if (!hex16(c + skip, e.port_guid)) return 0;
+    if (after < avail && p[after] != '\n' && p[after] != ':' && !space(p[after])) return 0;
+    return after;
 }
 
 // Collects what a parser hands it into an LftDump.
@@ -198,7 +239,10 @@ class DumpBuilder final : public LftDumpSink {
   public:
     explicit DumpBuilder(LftDump &d) : d_(d) {}
     void on_switch(const LftDumpSwitch &sw) override { d_.switches.push_back(sw); }
-    void on_entry(const LftDumpEntry &e) override { d_.switches.back().entries.push_back(e); }
+    void on_entries(std::span<const LftDumpEntry> es) override {
+        auto &to = d_.switches.back().entries;
+        to.insert(to.end(), es.begin(), es.end());
+    }
 
   private:
     LftDump &d_;
@@ -213,7 +257,9 @@ class LftApplier final : public LftDumpSink {
         // looks it up), so that most entries need no lookup by GUID.
         for (Lid l = 1; l <= max_lid_; ++l)
             if (auto o = f.lid_owner(l)) {
-                const Guid g = f.port(o->node, o->port).guid;
+                // A switch's LIDs are named by its node GUID (its port 0's, not stored per port).
+                const Node &n = f.node(o->node);
+                const Guid g = n.is_switch() ? n.guid : f.port(o->node, o->port).guid;
                 if (g != 0 && remapped(g, l) == l) owner_guid_[l] = g;
             }
     }
@@ -230,19 +276,22 @@ class LftApplier final : public LftDumpSink {
         std::fill(lft.begin(), lft.end(), kNoPort);
         row_ = lft.data();
     }
-    void on_entry(const LftDumpEntry &e) override {
+    void on_entries(std::span<const LftDumpEntry> es) override {
         if (!row_) return;  // a switch not in the fabric
-        Lid lid = e.lid;
-        if (e.port_guid && (lid > max_lid_ || owner_guid_[lid] != e.port_guid)) {
-            lid = remapped(e.port_guid, lid);
-            rep_.remapped += lid != e.lid;
+        const unsigned ports = node_->num_ports;
+        for (const LftDumpEntry &e : es) {
+            Lid lid = e.lid;
+            if (e.port_guid && (lid > max_lid_ || owner_guid_[lid] != e.port_guid)) {
+                lid = remapped(e.port_guid, lid);
+                rep_.remapped += lid != e.lid;
+            }
+            if (lid == 0 || lid > max_lid_ || (e.port > ports && e.port != kNoPort)) {
+                ++rep_.rejected;
+                continue;
+            }
+            row_[lid] = e.port;
+            ++rep_.entries;
         }
-        if (lid == 0 || lid > max_lid_ || (e.port > node_->num_ports && e.port != kNoPort)) {
-            ++rep_.rejected;
-            return;
-        }
-        row_[lid] = e.port;
-        ++rep_.entries;
     }
     const LftApplyReport &report() const { return rep_; }
 
@@ -278,23 +327,39 @@ void LftDumpParser::parse(std::string_view lines) {
     // One search for a NUL in the whole piece; the line holding it is rejected when reached.
     const void *nul = std::memchr(base, '\0', size);
     const std::size_t nul_at = nul ? static_cast<std::size_t>(static_cast<const char *>(nul) - base) : size;
+    // Entries go to the sink in runs. The counts live in locals while the loop runs (the entries'
+    // byte stores could alias members).
+    std::array<LftDumpEntry, 64> held;
+    std::size_t n_held = 0, line = line_;
+    auto hand_over = [&] {
+        if (n_held) sink_.on_entries({held.data(), n_held});
+        n_held = 0;
+    };
     std::size_t pos = 0;
     while (pos < size) {
-        const void *nl = std::memchr(base + pos, '\n', size - pos);
-        const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char *>(nl) - base) : size;
-        const std::string_view raw(base + pos, end - pos);
-        ++line_;
-        if (nul_at >= pos && nul_at < end)
-            throw ParseError(name_, line_, nul_at - pos + 1, "text", "a NUL byte");
-        pos = end + 1;
-        LftDumpEntry e;
-        if (in_switch_ && fast_entry(raw, e)) {
-            e.line = line_;
-            sink_.on_entry(e);
-        } else {
-            parse_line(raw);
+        // An entry in OpenSM's shape is read first; its newline is then looked for only in the
+        // comment after what it read.
+        LftDumpEntry &e = held[n_held];
+        const std::size_t fast = in_switch_ ? fast_entry(base + pos, size - pos, e) : 0;
+        const std::size_t end = line_end(base, pos + fast, size);
+        ++line;
+        if (nul_at < end) {  // lines before this one ended before the NUL
+            hand_over();
+            line_ = line;
+            throw ParseError(name_, line, nul_at - pos + 1, "text", "a NUL byte");
         }
+        if (fast) {
+            e.line = line;
+            if (++n_held == held.size()) hand_over();
+        } else {
+            hand_over();
+            line_ = line;
+            parse_line({base + pos, end - pos});
+        }
+        pos = end + 1;
     }
+    hand_over();
+    line_ = line;
 }
 
 void LftDumpParser::parse_line(std::string_view raw) {
@@ -315,7 +380,7 @@ void LftDumpParser::parse_line(std::string_view raw) {
         LftDumpEntry e;
         e.line = line_;
         parse_entry(ln, e);
-        sink_.on_entry(e);
+        sink_.on_entries({&e, 1});
         return;
     }
     if (ln.peek() >= '0' && ln.peek() <= '9') {  // "N lids dumped" / "N lids in use"
@@ -379,7 +444,7 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
     LftApplier apply(f, t);
     for (const LftDumpSwitch &sw : d.switches) {
         apply.on_switch(sw);
-        for (const LftDumpEntry &e : sw.entries) apply.on_entry(e);
+        apply.on_entries(sw.entries);
     }
     return apply.report();
 }

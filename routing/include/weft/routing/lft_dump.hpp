@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,13 +42,14 @@ struct LftDump {
     std::vector<LftDumpSwitch> switches;
 };
 
-// Receives a dump's switch headers and LID entries as they are parsed; an entry belongs to the
-// header before it.
+// Receives a dump's switch headers and LID entries as they are parsed, entries in runs (one call
+// per run, not per entry, on a dump's thousands of lines); an entry belongs to the header before
+// it.
 class LftDumpSink {
   public:
     virtual ~LftDumpSink() = default;
     virtual void on_switch(const LftDumpSwitch &sw) = 0;  // sw.entries is empty
-    virtual void on_entry(const LftDumpEntry &e) = 0;
+    virtual void on_entries(std::span<const LftDumpEntry> es) = 0;
 };
 
 // Parses dump text into a sink, fed in pieces of whole lines (the last piece's last line may

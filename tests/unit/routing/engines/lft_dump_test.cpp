@@ -123,6 +123,34 @@ TEST(LftDump, FileEngineLoadsDumpAndSkipsUnknownSwitches) {
     std::remove(path.c_str());
 }
 
+// The hops describe the loaded routes as they are: a loop and a dead end leave no length on the
+// switches they pass, and a detour counts its hops.
+TEST(LftDump, FileEngineHopsFollowTheLoadedRoutes) {
+    const Fabric f = ibsim_pair();
+    std::string text = kOpenSmDump;
+    text.replace(text.find("0x0004 001"), 10, "0x0004 002");  // sw1 -> sw2 for h2: still 2 hops
+    text.replace(text.find("0x0003 001"), 10, "0x0003 006");  // sw2 -> unlinked port 6 for h1
+    // h3 (on sw1) bounces: sw1 sends it to sw2, sw2 back to sw1.
+    text.replace(text.find("0x0005 004"), 10, "0x0005 001");
+    const std::string path = ::testing::TempDir() + "/weft-lfts-hops.dump";
+    std::ofstream(path) << text;
+    RoutingOptions o;
+    o.lfts_file = path;
+    o.no_fallback = true;
+    RoutingTables t;
+    const auto r = run_chain("file", f, o, t);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(t.hops[0][1], 0);  // sw1's own LID
+    EXPECT_EQ(t.hops[1][1], 1);
+    EXPECT_EQ(t.hops[0][3], 1);         // h1 from sw1, where it is attached
+    EXPECT_EQ(t.hops[1][3], kInfHops);  // the dead end
+    EXPECT_EQ(t.hops[0][4], 2);
+    EXPECT_EQ(t.hops[1][4], 1);
+    EXPECT_EQ(t.hops[0][5], kInfHops);  // the bounce: sw1's own host is not delivered
+    EXPECT_EQ(t.hops[1][5], kInfHops);
+    std::remove(path.c_str());
+}
+
 // load_lft_dump reads a file in 16 KiB chunks of whole lines: the same LFTs and report as the
 // whole text parsed at once, wherever the chunk boundaries fall, with lines longer than a chunk
 // and without a final newline; an error deep in the file names its line.
