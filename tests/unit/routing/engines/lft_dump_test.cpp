@@ -65,6 +65,18 @@ void expect_error(const std::string &text, std::size_t line, std::size_t column,
     }
 }
 
+// Routes f with the file engine on dump text (in a temporary file, removed after).
+ChainResult route_with_dump(const Fabric &f, const std::string &text, RoutingTables &t) {
+    const std::string path = ::testing::TempDir() + "/weft-lfts.dump";
+    std::ofstream(path) << text;
+    RoutingOptions o;
+    o.lfts_file = path;
+    o.no_fallback = true;
+    const ChainResult r = run_chain("file", f, o, t);
+    std::remove(path.c_str());
+    return r;
+}
+
 TEST(LftDump, MinhopMatchesOpenSmByteForByte) {
     const Fabric f = ibsim_pair();
     RoutingTables t;
@@ -107,20 +119,14 @@ TEST(LftDump, FileEngineLoadsDumpAndSkipsUnknownSwitches) {
     text +=
         "Unicast lids [0-5] of switch Lid 9 guid 0x00000000000abcde ('gone'):\n0x0001 007\n5 lids dumped\n";
     text.replace(text.find("0x0004 001"), 10, "0x0004 002");  // sw1 reaches h2 over port 2
-    const std::string path = ::testing::TempDir() + "/weft-lfts.dump";
-    std::ofstream(path) << text;
-    RoutingOptions o;
-    o.lfts_file = path;
-    o.no_fallback = true;
     RoutingTables t;
-    const auto r = run_chain("file", f, o, t);
+    const auto r = route_with_dump(f, text, t);
     ASSERT_TRUE(r.ok) << r.error << (r.failures.empty() ? "" : r.failures[0]);
     EXPECT_EQ(r.engine, "file");
     EXPECT_EQ(t.lft[0][4], 2);
     EXPECT_EQ(t.lft[1][5], 2);
     EXPECT_EQ(t.hops[0][4], 2);
     EXPECT_EQ(equal_cost_ports(f, t, 0, 4), (std::vector<PortNum>{1, 2}));
-    std::remove(path.c_str());
 }
 
 // The hops describe the loaded routes as they are: a loop and a dead end leave no length on the
@@ -132,13 +138,8 @@ TEST(LftDump, FileEngineHopsFollowTheLoadedRoutes) {
     text.replace(text.find("0x0003 001"), 10, "0x0003 006");  // sw2 -> unlinked port 6 for h1
     // h3 (on sw1) bounces: sw1 sends it to sw2, sw2 back to sw1.
     text.replace(text.find("0x0005 004"), 10, "0x0005 001");
-    const std::string path = ::testing::TempDir() + "/weft-lfts-hops.dump";
-    std::ofstream(path) << text;
-    RoutingOptions o;
-    o.lfts_file = path;
-    o.no_fallback = true;
     RoutingTables t;
-    const auto r = run_chain("file", f, o, t);
+    const auto r = route_with_dump(f, text, t);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(t.hops[0][1], 0);  // sw1's own LID
     EXPECT_EQ(t.hops[1][1], 1);
@@ -148,7 +149,6 @@ TEST(LftDump, FileEngineHopsFollowTheLoadedRoutes) {
     EXPECT_EQ(t.hops[1][4], 1);
     EXPECT_EQ(t.hops[0][5], kInfHops);  // the bounce: sw1's own host is not delivered
     EXPECT_EQ(t.hops[1][5], kInfHops);
-    std::remove(path.c_str());
 }
 
 // load_lft_dump reads a file in 16 KiB chunks of whole lines: the same LFTs and report as the
