@@ -200,6 +200,9 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
     if (c.seeds.empty()) rd.fail(line_no, 0, "at least one seed ([xyz]p_link / [xyz]m_link lines)");
     static constexpr char axis[] = {'x', 'y', 'z'};
     for (const auto &s : c.seeds) {
+        // A seed is placed by the switch its links leave; datelines alone name no switch.
+        if (s.origin() == 0)
+            rd.fail(s.line, 0, "a [xyz]p_link or [xyz]m_link in this seed, not only datelines");
         for (unsigned d = 0; d < kTorusDims; ++d) {
             const bool any = s.link[d][0] || s.link[d][1];
             if (c.radix[d] > 1 && !any)

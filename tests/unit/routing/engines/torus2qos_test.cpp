@@ -221,6 +221,13 @@ TEST(Torus2QoSConfig, ErrorsNameFileLineAndExpectation) {
     EXPECT_EQ(error_of("torus 3 3 1\nxp_link 1 2\nyp_link 1 3\nx_dateline one\n").first, 4u);
     EXPECT_EQ(error_of("torus 3 3 1\nxp_link 1 2\nyp_link 1 3\nport_order 0\n").first, 4u);
     EXPECT_EQ(error_of("torus 3 3 1\nxp_link 1 2\nyp_link 1 3\nportgroup_max_ports\n").first, 4u);
+    // A seed of datelines only names no switch to start from (found by libFuzzer: a 1x1x1 torus
+    // asks for no link per dimension, and such a seed was accepted).
+    EXPECT_EQ(error_of("torus 1 1 1\nx_dateline -1\n"),
+              (std::pair<std::size_t, std::string>{2,
+                                                   "a [xyz]p_link or [xyz]m_link in this seed, "
+                                                   "not only datelines"}));
+    EXPECT_EQ(error_of("torus 3 3 1\nxp_link 1 2\nyp_link 1 3\nnext_seed\nz_dateline 1\n").first, 5u);
 }
 
 // --- the routing document's examples ---------------------------------------------------------
