@@ -220,13 +220,14 @@ std::size_t fast_entry(const char *p, std::size_t avail, LftDumpEntry &e) {
                           kRouter[] = " # Router portguid 0x";
     const char *c = p + 10;
     const std::size_t left = avail - 10;
-    std::size_t skip = 0;
-    if (left >= sizeof kSwitch - 1 + 16 && std::memcmp(c, kSwitch, sizeof kSwitch - 1) == 0)
-        skip = sizeof kSwitch - 1;
-    else if (left >= sizeof kCa - 1 + 16 && std::memcmp(c, kCa, sizeof kCa - 1) == 0)
-        skip = sizeof kCa - 1;
-    else if (left >= sizeof kRouter - 1 + 16 && std::memcmp(c, kRouter, sizeof kRouter - 1) == 0)
-        skip = sizeof kRouter - 1;
+    // The prefix's length if the line goes on with it and 16 more bytes, else 0 (sizes known at
+    // compile time: the compares are a few word loads).
+    auto prefix = [&]<std::size_t N>(const char(&k)[N]) -> std::size_t {
+        return left >= N - 1 + 16 && std::memcmp(c, k, N - 1) == 0 ? N - 1 : 0;
+    };
+    std::size_t skip = prefix(kSwitch);
+    if (skip == 0) skip = prefix(kCa);
+    if (skip == 0) skip = prefix(kRouter);
     if (skip == 0) return 0;
     const std::size_t after = 10 + skip + 16;
     if (!hex16(c + skip, e.port_guid)) return 0;

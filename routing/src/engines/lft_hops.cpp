@@ -52,12 +52,16 @@ void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTable
             const PortNum p = r.lft[l];
             return p <= r.ports ? r.peer[p] : kNoSwitch;
         };
+        // One hop more than v, unreachable past what a length can hold (or if v is).
+        auto one_more = [](unsigned v) {
+            return static_cast<std::uint8_t>(v >= kInfHops || v + 1 >= kOnWalk ? kInfHops : v + 1);
+        };
         for (SwitchIdx s = 0; s < n; ++s) {
             if (len[s] != kUnknown) continue;
-            // Mostly the next switch is known already (switches nearer the target come first).
+            // Mostly the next switch is settled already: one step, no walk.
             SwitchIdx u = next_of(s);
-            if (u != kNoSwitch && len[u] < kOnWalk) {
-                len[s] = len[u] + 1u >= kOnWalk ? kInfHops : static_cast<std::uint8_t>(len[u] + 1u);
+            if (u != kNoSwitch && len[u] != kUnknown && len[u] != kOnWalk) {
+                len[s] = one_more(len[u]);
                 continue;
             }
             std::size_t depth = 0;
@@ -73,10 +77,7 @@ void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTable
                 walk[depth++] = u;
                 u = next_of(u);
             }
-            while (depth > 0) {
-                v = (v >= kInfHops || v + 1 >= kOnWalk) ? kInfHops : v + 1;
-                len[walk[--depth]] = static_cast<std::uint8_t>(v);
-            }
+            while (depth > 0) len[walk[--depth]] = static_cast<std::uint8_t>(v = one_more(v));
         }
         // Every switch is resolved now: no kUnknown or kOnWalk is left.
         for (SwitchIdx s = 0; s < n; ++s) rows[s].hops[l] = len[s];
