@@ -10,8 +10,10 @@ namespace weft::routing {
     // a prototype and copy it), none where it already has the size. A new row is constructed
     // filled rather than assign()ed: inline code, no out-of-line helper to fault in (see
     // [[gnu::hot]] below).
-    lft.resize(f.switch_count());
-    hops.resize(f.switch_count());
+    // A fresh outer vector is built rather than resize()d: resize's growth helper sits outside
+    // the hot group, one more text page for a fresh process.
+    if (lft.size() != f.switch_count()) lft = std::vector<std::vector<PortNum>>(f.switch_count());
+    if (hops.size() != f.switch_count()) hops = std::vector<std::vector<std::uint8_t>>(f.switch_count());
     for (auto &row : lft) {
         if (row.size() == lids)
             std::fill(row.begin(), row.end(), kNoPort);

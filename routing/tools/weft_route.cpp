@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "weft/routing/engine.hpp"
 #include "weft/routing/generators.hpp"
@@ -101,6 +103,28 @@ std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
         throw UsageError(std::string(opt) + ": expected a number 0.." + std::to_string(max) + ", got '" + s +
                          "'");
     return v;
+}
+
+// An unknown name in -R is a usage error before any topology is read (OpenSM, too, sets up its
+// engine list at start-up, not when it first routes).
+void check_chain(const std::string &chain) {
+    const auto &reg = EngineRegistry::instance();
+    const std::vector<std::string> known = reg.names();
+    std::size_t pos = 0;
+    while (pos <= chain.size()) {
+        std::size_t end = chain.find(',', pos);
+        if (end == std::string::npos) end = chain.size();
+        std::string name = chain.substr(pos, end - pos);
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t") + 1);
+        pos = end + 1;
+        if (name.empty() || name == "no_fallback" ||
+            std::find(known.begin(), known.end(), name) != known.end())
+            continue;
+        std::string list;
+        for (const auto &k : known) list += (list.empty() ? "" : ", ") + k;
+        throw UsageError("-R: unknown routing engine '" + name + "' (known: " + list + ", no_fallback)");
+    }
 }
 
 Args parse_args(int argc, char **argv) {
@@ -334,6 +358,7 @@ Args parse_args(int argc, char **argv) {
     }
     if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
     if (a.topo.empty() == a.gen.empty()) throw UsageError("give exactly one of --topo FILE or --gen SPEC");
+    check_chain(a.chain);
     return a;
 }
 

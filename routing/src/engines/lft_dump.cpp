@@ -11,6 +11,9 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -47,7 +50,7 @@ class Line {
         pos_ += at + w.size();
         return true;
     }
-    std::uint64_t number_in(int base, std::uint64_t max, const char *what) {
+    [[gnu::hot]] std::uint64_t number_in(int base, std::uint64_t max, const char *what) {
         const std::size_t start = pos_;
         std::uint64_t v = 0;
         while (!at_end()) {
@@ -88,7 +91,7 @@ class Line {
     std::size_t pos_ = 0;
 };
 
-void parse_header(Line &ln, LftDumpSwitch &sw) {
+[[gnu::hot]] void parse_header(Line &ln, LftDumpSwitch &sw) {
     // "Unicast lids [0-N] of switch Lid L guid 0xG ('desc'):" -- OpenSM needs only " guid 0x".
     Line probe = ln;
     if (probe.find(" Lid ")) {
@@ -105,7 +108,7 @@ void parse_header(Line &ln, LftDumpSwitch &sw) {
         sw.desc = std::string(ln.rest().substr(open + 2, close - open - 2));
 }
 
-void parse_entry(Line &ln, LftDumpEntry &e) {
+[[gnu::hot]] void parse_entry(Line &ln, LftDumpEntry &e) {
     // "0xLLLL PPP # <type> portguid 0xG: 'desc'" -- the part after the port is optional.
     ln.accept("0x");
     e.lid = static_cast<Lid>(ln.number_in(16, kMaxExtendedLid, "a hexadecimal LID"));
@@ -252,7 +255,7 @@ class DumpBuilder final : public LftDumpSink {
 // Writes dump entries into a fabric's LFTs (see apply_lft_dump).
 class LftApplier final : public LftDumpSink {
   public:
-    LftApplier(const Fabric &f, RoutingTables &t)
+    [[gnu::hot]] LftApplier(const Fabric &f, RoutingTables &t)
         : f_(f), t_(t), max_lid_(f.max_lid()), owner_guid_(max_lid_ + 1, 0) {
         // Per LID, the port GUID that names its owner without a remap (checked the way on_entry
         // looks it up), so that most entries need no lookup by GUID.
@@ -264,9 +267,16 @@ class LftApplier final : public LftDumpSink {
                 if (g != 0 && remapped(g, l) == l) owner_guid_[l] = g;
             }
     }
-    void on_switch(const LftDumpSwitch &sw) override {
+    [[gnu::hot]] void on_switch(const LftDumpSwitch &sw) override {
         row_ = nullptr;
-        auto n = f_.find_guid(sw.guid);
+        // The header's LID names the switch when the LIDs are the fabric's (no lookup by GUID).
+        // (owner_guid_ is non-zero only for LIDs that have an owner.)
+        std::optional<NodeIdx> n;
+        if (sw.guid != 0 && sw.lid != 0 && sw.lid <= max_lid_ && owner_guid_[sw.lid] == sw.guid) {
+            const NodeIdx o = f_.lid_owner(sw.lid)->node;
+            if (f_.node(o).is_switch()) n = o;
+        }
+        if (!n) n = f_.find_guid(sw.guid);
         if (!n || !f_.node(*n).is_switch()) {
             ++rep_.switches_unknown;
             return;
@@ -277,7 +287,7 @@ class LftApplier final : public LftDumpSink {
         std::fill(lft.begin(), lft.end(), kNoPort);
         row_ = lft.data();
     }
-    void on_entries(std::span<const LftDumpEntry> es) override {
+    [[gnu::hot]] void on_entries(std::span<const LftDumpEntry> es) override {
         if (!row_) return;  // a switch not in the fabric
         const unsigned ports = node_->num_ports;
         for (const LftDumpEntry &e : es) {
@@ -299,7 +309,7 @@ class LftApplier final : public LftDumpSink {
   private:
     // OpenSM's remap_lid: lid moved into the LID range the port with GUID g owns now, when g
     // names a port that has LIDs and lid is outside them.
-    Lid remapped(Guid g, Lid lid) const {
+    [[gnu::hot]] Lid remapped(Guid g, Lid lid) const {
         if (auto o = f_.find_port_guid(g)) {
             const Port &p = f_.port(o->node, o->port);
             const bool sw = f_.node(o->node).is_switch();
@@ -322,7 +332,7 @@ class LftApplier final : public LftDumpSink {
 
 }  // namespace
 
-void LftDumpParser::parse(std::string_view lines) {
+[[gnu::hot]] void LftDumpParser::parse(std::string_view lines) {
     const char *const base = lines.data();
     const std::size_t size = lines.size();
     // One search for a NUL in the whole piece; the line holding it is rejected when reached.
@@ -363,7 +373,7 @@ void LftDumpParser::parse(std::string_view lines) {
     line_ = line;
 }
 
-void LftDumpParser::parse_line(std::string_view raw) {
+[[gnu::hot]] void LftDumpParser::parse_line(std::string_view raw) {
     Line ln(name_, raw, line_);
     ln.skip_space();
     if (ln.at_end() || ln.peek() == '#') return;
@@ -450,10 +460,16 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
     return apply.report();
 }
 
-LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t) {
-    const std::unique_ptr<std::FILE, int (*)(std::FILE *)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!in) throw std::runtime_error("cannot open LFT dump '" + path + "': " + std::strerror(errno));
-    std::setvbuf(in.get(), nullptr, _IONBF, 0);  // read straight into the chunk
+[[gnu::hot]] LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t) {
+    // Plain open/read, not stdio: a fresh process would fault in a dozen pages of stdio's code
+    // (fopen's mode parsing, FILE set-up and teardown) to read one file once.
+    struct Fd {
+        int fd;
+        ~Fd() {
+            if (fd >= 0) ::close(fd);
+        }
+    } in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (in.fd < 0) throw std::runtime_error("cannot open LFT dump '" + path + "': " + std::strerror(errno));
     LftApplier apply(f, t);
     LftDumpParser parser(path, apply);
     // Chunks of whole lines through one small buffer: its pages are the only fresh memory the
@@ -462,20 +478,23 @@ LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTa
     std::vector<char> buf(std::size_t{16} << 10);
     std::size_t have = 0;
     for (;;) {
-        const std::size_t got = std::fread(buf.data() + have, 1, buf.size() - have, in.get());
+        const ssize_t got = ::read(in.fd, buf.data() + have, buf.size() - have);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error("cannot read LFT dump '" + path + "': " + std::strerror(errno));
+        }
         if (got == 0) {
-            if (std::ferror(in.get()))
-                throw std::runtime_error("cannot read LFT dump '" + path + "': " + std::strerror(errno));
             parser.parse({buf.data(), have});  // the end: a last line without its newline
             return apply.report();
         }
-        have += got;
-        const void *nl = memrchr(buf.data(), '\n', have);
-        if (!nl) {
+        have += static_cast<std::size_t>(got);
+        // The last newline, searched backwards from the end (lines are short).
+        std::size_t whole = have;
+        while (whole > 0 && buf[whole - 1] != '\n') --whole;
+        if (whole == 0) {
             if (have == buf.size()) buf.resize(2 * buf.size());
             continue;
         }
-        const std::size_t whole = static_cast<std::size_t>(static_cast<const char *>(nl) - buf.data()) + 1;
         parser.parse({buf.data(), whole});
         std::memmove(buf.data(), buf.data() + whole, have - whole);
         have -= whole;

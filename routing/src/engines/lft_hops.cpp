@@ -10,11 +10,11 @@
 
 namespace weft::routing {
 
-void hops_from_lfts(const Fabric &f, RoutingTables &t) {
+[[gnu::hot]] void hops_from_lfts(const Fabric &f, RoutingTables &t) {
     engines::hops_from_lfts(f, engines::SwitchGraph(f), t);
 }
 
-void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
+[[gnu::hot]] void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
     // Per LID, resolve each switch's route length by following the LFT, memoized; a walk that
     // runs into itself (a loop) or dead-ends leaves kInfHops on every switch it passed.
     const std::size_t n = g.size();
