@@ -108,19 +108,9 @@ std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
 // An unknown name in -R is a usage error before any topology is read (OpenSM, too, sets up its
 // engine list at start-up, not when it first routes).
 void check_chain(const std::string &chain) {
-    const auto &reg = EngineRegistry::instance();
-    const std::vector<std::string> known = reg.names();
-    std::size_t pos = 0;
-    while (pos <= chain.size()) {
-        std::size_t end = chain.find(',', pos);
-        if (end == std::string::npos) end = chain.size();
-        std::string name = chain.substr(pos, end - pos);
-        name.erase(0, name.find_first_not_of(" \t"));
-        name.erase(name.find_last_not_of(" \t") + 1);
-        pos = end + 1;
-        if (name.empty() || name == "no_fallback" ||
-            std::find(known.begin(), known.end(), name) != known.end())
-            continue;
+    const std::vector<std::string> known = EngineRegistry::instance().names();
+    for (const std::string &name : chain_tokens(chain)) {
+        if (name == "no_fallback" || std::find(known.begin(), known.end(), name) != known.end()) continue;
         std::string list;
         for (const auto &k : known) list += (list.empty() ? "" : ", ") + k;
         throw UsageError("-R: unknown routing engine '" + name + "' (known: " + list + ", no_fallback)");

@@ -2,6 +2,7 @@
 // matrices and LFTs, hooks it leaves out are supplied by the minhop defaults; the first engine
 // that succeeds wins; if all fail, minhop routes unless no_fallback. With LMC > 0 an engine
 // that cannot route LMC groups (ftree, lash) is passed over as OpenSM does, and says so.
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -10,13 +11,6 @@
 
 namespace weft::routing {
 namespace {
-
-std::string trim(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t");
-    return std::string(s.substr(b, e - b + 1));
-}
 
 [[gnu::hot]] HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
     // Exceptions from an engine (bad input it could not digest) count as a failed engine.
@@ -64,6 +58,21 @@ std::string trim(std::string_view s) {
 
 }  // namespace
 
+[[gnu::hot]] std::vector<std::string> chain_tokens(std::string_view chain) {
+    std::vector<std::string> out;
+    out.reserve(static_cast<std::size_t>(std::count(chain.begin(), chain.end(), ',')) + 1);
+    std::size_t pos = 0;
+    while (pos <= chain.size()) {
+        const auto comma = chain.find(',', pos);
+        std::string_view t = chain.substr(pos, comma == std::string_view::npos ? chain.npos : comma - pos);
+        pos = comma == std::string_view::npos ? chain.size() + 1 : comma + 1;
+        const auto b = t.find_first_not_of(" \t");
+        if (b == std::string_view::npos) continue;
+        out.emplace_back(t.substr(b, t.find_last_not_of(" \t") - b + 1));
+    }
+    return out;
+}
+
 [[gnu::hot]] ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o,
                                    RoutingTables &out,
                                    std::function<void(std::size_t, std::size_t)> progress) {
@@ -74,13 +83,7 @@ std::string trim(std::string_view s) {
     const RoutingOptions *use = &o;
     std::vector<std::unique_ptr<Engine>> list;
     const auto &reg = EngineRegistry::instance();
-    std::size_t pos = 0;
-    while (pos <= chain.size()) {
-        const auto comma = chain.find(',', pos);
-        const std::string name =
-            trim(chain.substr(pos, comma == std::string_view::npos ? chain.npos : comma - pos));
-        pos = comma == std::string_view::npos ? chain.size() + 1 : comma + 1;
-        if (name.empty()) continue;
+    for (const std::string &name : chain_tokens(chain)) {
         if (name == "no_fallback") {
             if (!own) own.emplace(o), own->no_fallback = true, use = &*own;
             continue;

@@ -138,6 +138,10 @@ struct ChainResult {
     std::shared_ptr<Engine> routed_by;
 };
 
+// The tokens of an `-R` list "a, b,c": trimmed of blanks, empty ones dropped, in order (the
+// token "no_fallback" included). run_chain routes by them; a tool can check the names up front.
+std::vector<std::string> chain_tokens(std::string_view chain);
+
 // Runs `-R` semantics: parse "a,b,c" (unknown names are an error; the token "no_fallback" in the
 // list sets no_fallback, as in OpenSM), try each in order, fall back to minhop unless
 // options.no_fallback. With options.lmc > 0, engines whose supports_lmc() is false are passed

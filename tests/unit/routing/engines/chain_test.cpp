@@ -15,6 +15,16 @@ TEST(Chain, RegistryKnowsTheEngines) {
     EXPECT_EQ(EngineRegistry::instance().make("no-such-engine"), nullptr);
 }
 
+TEST(Chain, TokensAreTrimmedAndEmptyOnesDropped) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(chain_tokens("ftree,updn"), (V{"ftree", "updn"}));
+    EXPECT_EQ(chain_tokens(" ftree ,\tupdn\t, no_fallback "), (V{"ftree", "updn", "no_fallback"}));
+    EXPECT_EQ(chain_tokens(",,minhop,, ,"), (V{"minhop"}));
+    EXPECT_EQ(chain_tokens(""), V{});
+    EXPECT_EQ(chain_tokens(" , "), V{});
+    EXPECT_EQ(chain_tokens("torus-2QoS"), (V{"torus-2QoS"}));
+}
+
 TEST(Chain, UnknownEngineIsAnError) {
     const Fabric f = test::two_level(2, 2, 1);
     RoutingTables t;
