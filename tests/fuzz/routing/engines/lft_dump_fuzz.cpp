@@ -3,7 +3,8 @@
 // to a small fabric and written back, and the written dump must read back to the same LFTs.
 // The reader's shortcut for OpenSM's entry shape must agree with its general line reader: the
 // same text with a space before every line (which only the general reader takes) must give the
-// same entries, or fail on the same line expecting the same thing.
+// same entries, or fail on the same line expecting the same thing. Applying a dump must not
+// depend on the headers' switch LIDs (a shortcut to the switch, checked against its GUID).
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -77,6 +78,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     t.reset(f);
     const auto rep = apply_lft_dump(d, f, t);
     if (rep.switches_applied > d.switches.size()) std::abort();
+    // The applier finds a switch by its header's LID when that LID's owner has the header's GUID;
+    // without the LIDs (only the lookup by GUID) it must apply the same entries to the same switches.
+    LftDump by_guid = d;
+    for (auto &sw : by_guid.switches) sw.lid = 0;
+    RoutingTables t2;
+    t2.reset(f);
+    const auto rep2 = apply_lft_dump(by_guid, f, t2);
+    if (t2.lft != t.lft || rep2.switches_applied != rep.switches_applied ||
+        rep2.switches_unknown != rep.switches_unknown || rep2.entries != rep.entries ||
+        rep2.rejected != rep.rejected || rep2.remapped != rep.remapped)
+        std::abort();
     for (const auto &row : t.lft)
         for (PortNum p : row)
             if (p != kNoPort && p > 8) std::abort();

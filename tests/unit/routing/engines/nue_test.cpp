@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <functional>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "test_fabrics.hpp"
@@ -52,31 +52,15 @@ void expect_sound(const Fabric &f, const RoutingTables &t, unsigned max_layers, 
 // Dependency cycles per layer among the routes of every switch to every LID (switch sources and
 // switch destinations included, for nue_include_switches).
 bool all_routes_acyclic(const Fabric &f, const RoutingTables &t) {
-    std::map<unsigned, std::map<std::uint64_t, std::set<std::uint64_t>>> dep;
-    auto key = [](std::pair<SwitchIdx, PortNum> c) { return (std::uint64_t{c.first} << 8) | c.second; };
-    for (SwitchIdx s = 0; s < f.switch_count(); ++s)
-        for (Lid l = 1; l <= f.max_lid(); ++l) {
-            if (!f.lid_owner(l)) continue;
-            const auto path = test::walk(f, t, s, l);
-            if (!path) return false;
-            for (std::size_t i = 0; i + 1 < path->size(); ++i)
-                dep[t.sl(s, l)][key((*path)[i])].insert(key((*path)[i + 1]));
-        }
-    for (auto &[layer, g] : dep) {
-        std::map<std::uint64_t, int> color;
-        std::function<bool(std::uint64_t)> cyclic = [&](std::uint64_t c) {
-            color[c] = 1;
-            for (auto n : g[c]) {
-                if (color[n] == 1) return true;
-                if (color[n] == 0 && cyclic(n)) return true;
-            }
-            color[c] = 2;
-            return false;
-        };
-        for (auto &[c, out] : g)
-            if (color[c] == 0 && cyclic(c)) return false;
-    }
-    return true;
+    std::vector<SwitchIdx> sources(f.switch_count());
+    std::iota(sources.begin(), sources.end(), SwitchIdx{0});
+    std::vector<Lid> dests;
+    for (Lid l = 1; l <= f.max_lid(); ++l)
+        if (f.lid_owner(l)) dests.push_back(l);
+    for (SwitchIdx s : sources)
+        for (Lid l : dests)
+            if (!test::walk(f, t, s, l)) return false;
+    return test::cdg_cycles(f, t, sources, dests) == 0;
 }
 
 Fabric gen(const std::string &spec, std::uint8_t lmc = 0) {

@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <map>
 #include <set>
 
 #include "test_fabrics.hpp"
@@ -25,31 +23,7 @@ unsigned cycles_with_switch_destinations(const Fabric &f, const RoutingTables &t
     std::vector<Lid> dests = test::ca_lids(f);
     for (Lid l : dests) sources.insert(f.node(f.attached_switch(l)).sw);
     for (SwitchIdx s = 0; s < f.switch_count(); ++s) dests.push_back(test::switch_lid(f, s));
-    std::map<unsigned, std::map<std::uint64_t, std::set<std::uint64_t>>> layers;
-    auto key = [](std::pair<SwitchIdx, PortNum> c) { return (std::uint64_t{c.first} << 8) | c.second; };
-    for (SwitchIdx s : sources)
-        for (Lid l : dests) {
-            const auto path = test::walk(f, t, s, l);
-            if (!path) continue;
-            auto &g = layers[t.sl(s, l)];
-            for (std::size_t i = 0; i + 1 < path->size(); ++i) g[key((*path)[i])].insert(key((*path)[i + 1]));
-        }
-    unsigned cyclic = 0;
-    for (auto &[sl, g] : layers) {
-        std::map<std::uint64_t, int> color;  // 0 unseen, 1 on the path, 2 done
-        std::function<bool(std::uint64_t)> cycle_from = [&](std::uint64_t u) {
-            color[u] = 1;
-            for (std::uint64_t v : g[u])
-                if (color[v] == 1 || (color[v] == 0 && cycle_from(v))) return true;
-            color[u] = 2;
-            return false;
-        };
-        bool cycle = false;
-        for (auto it = g.begin(); it != g.end() && !cycle; ++it)
-            if (color[it->first] == 0) cycle = cycle_from(it->first);
-        cyclic += cycle;
-    }
-    return cyclic;
+    return test::cdg_cycles(f, t, {sources.begin(), sources.end()}, dests);
 }
 
 TEST(Sssp, LineByHand) {

@@ -189,11 +189,16 @@ std::string check_all_routes(const Fabric &f, const RoutingTables &t, bool switc
 }
 
 unsigned cdg_cycles(const Fabric &f, const RoutingTables &t) {
+    return cdg_cycles(f, t, switches_with_cas(f), ca_lids(f));
+}
+
+unsigned cdg_cycles(const Fabric &f, const RoutingTables &t, const std::vector<SwitchIdx> &sources,
+                    const std::vector<Lid> &dests) {
     // Channel = (switch, out port); an edge joins consecutive channels of one route.
     std::map<unsigned, std::map<std::uint64_t, std::vector<std::uint64_t>>> layers;
     auto key = [](std::pair<SwitchIdx, PortNum> c) { return (std::uint64_t{c.first} << 8) | c.second; };
-    for (SwitchIdx s : switches_with_cas(f))
-        for (Lid l : ca_lids(f)) {
+    for (SwitchIdx s : sources)
+        for (Lid l : dests) {
             auto path = walk(f, t, s, l);
             if (!path) continue;
             auto &g = layers[t.sl(s, l)];

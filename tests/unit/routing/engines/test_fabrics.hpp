@@ -59,6 +59,10 @@ std::string check_all_routes(const Fabric &f, const RoutingTables &t, bool switc
 // Channel dependency cycles among CA-to-CA routes, per virtual layer (path SL). Returns the
 // number of layers with a cycle.
 unsigned cdg_cycles(const Fabric &f, const RoutingTables &t);
+// The same among the routes from the given switches to the given LIDs (unreachable pairs add no
+// dependencies).
+unsigned cdg_cycles(const Fabric &f, const RoutingTables &t, const std::vector<SwitchIdx> &sources,
+                    const std::vector<Lid> &dests);
 
 // CA LIDs in node order (base LIDs), and the switch each is cabled to.
 std::vector<Lid> ca_lids(const Fabric &f);
