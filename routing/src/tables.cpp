@@ -7,11 +7,10 @@ namespace weft::routing {
 [[gnu::hot]] void RoutingTables::reset(const Fabric &f) {
     const std::size_t lids = std::size_t{f.max_lid()} + 1;
     // Row by row: one allocation each where a row is new (assign() of a whole row would build
-    // a prototype and copy it), none where it already has the size. A new row is constructed
-    // filled rather than assign()ed: inline code, no out-of-line helper to fault in (see
-    // [[gnu::hot]] below).
-    // A fresh outer vector is built rather than resize()d: resize's growth helper sits outside
-    // the hot group, one more text page for a fresh process.
+    // a prototype and copy it), none where it already has the size. New rows, and a new outer
+    // vector when the switch count changed, are constructed rather than assign()ed or resize()d:
+    // inline code, no out-of-line growth helper outside the [[gnu::hot]] group for a fresh
+    // process to fault in.
     if (lft.size() != f.switch_count()) lft = std::vector<std::vector<PortNum>>(f.switch_count());
     if (hops.size() != f.switch_count()) hops = std::vector<std::vector<std::uint8_t>>(f.switch_count());
     for (auto &row : lft) {
