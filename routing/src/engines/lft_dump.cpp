@@ -488,13 +488,12 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
             return apply.report();
         }
         have += static_cast<std::size_t>(got);
-        // The last newline, searched backwards from the end (lines are short).
-        std::size_t whole = have;
-        while (whole > 0 && buf[whole - 1] != '\n') --whole;
-        if (whole == 0) {
+        const std::size_t nl = std::string_view(buf.data(), have).rfind('\n');
+        if (nl == std::string_view::npos) {
             if (have == buf.size()) buf.resize(2 * buf.size());
             continue;
         }
+        const std::size_t whole = nl + 1;
         parser.parse({buf.data(), whole});
         std::memmove(buf.data(), buf.data() + whole, have - whole);
         have -= whole;

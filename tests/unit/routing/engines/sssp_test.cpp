@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <set>
-
 #include "test_fabrics.hpp"
 #include "weft/routing/engine.hpp"
 
@@ -19,11 +17,9 @@ RoutingTables route(const Fabric &f, const std::string &chain, RoutingOptions o 
 // Layers with a channel dependency cycle among the routes from every CA to every LID, the
 // switches' own included: the routes OpenSM's dfsssp makes deadlock-free.
 unsigned cycles_with_switch_destinations(const Fabric &f, const RoutingTables &t) {
-    std::set<SwitchIdx> sources;
     std::vector<Lid> dests = test::ca_lids(f);
-    for (Lid l : dests) sources.insert(f.node(f.attached_switch(l)).sw);
     for (SwitchIdx s = 0; s < f.switch_count(); ++s) dests.push_back(test::switch_lid(f, s));
-    return test::cdg_cycles(f, t, {sources.begin(), sources.end()}, dests);
+    return test::cdg_cycles(f, t, test::switches_with_cas(f), dests);
 }
 
 TEST(Sssp, LineByHand) {

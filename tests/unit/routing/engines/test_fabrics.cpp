@@ -158,7 +158,7 @@ std::vector<Lid> ca_lids(const Fabric &f) {
     return out;
 }
 
-static std::vector<SwitchIdx> switches_with_cas(const Fabric &f) {
+std::vector<SwitchIdx> switches_with_cas(const Fabric &f) {
     std::vector<SwitchIdx> out;
     for (SwitchIdx s = 0; s < f.switch_count(); ++s) {
         const auto ports = f.ports(f.switch_node(s));

@@ -66,6 +66,8 @@ unsigned cdg_cycles(const Fabric &f, const RoutingTables &t, const std::vector<S
 
 // CA LIDs in node order (base LIDs), and the switch each is cabled to.
 std::vector<Lid> ca_lids(const Fabric &f);
+// The switches with at least one CA cabled to them, in index order.
+std::vector<SwitchIdx> switches_with_cas(const Fabric &f);
 
 // Largest number of flows sharing one switch-to-switch channel when host order[i] sends to
 // order[(i + shift) % N], over every shift 1..N-1 (0 entries in `order` are idle slots).
