@@ -60,7 +60,7 @@ struct RoutingOptions {
     // does (Debian's), to compare with it; otherwise METIS when the build has it.
     bool nue_metis = true;
     // --nue_threads: threads racing Nue's candidate runs (0 = min(2, hardware threads) where the
-    // fabric is large enough to repay a thread, else 1). The kept routes do not depend on it.
+    // race is long enough to repay a thread, else 1). The kept routes do not depend on it.
     unsigned nue_threads = 0;
 
     // unicast cache (-A / --ucast_cache)

@@ -71,14 +71,25 @@ std::uint64_t even_spread(const SwitchGraph &g, const Channels &ch, ShortestPath
 }
 
 // Threads that help race the candidate runs, started before the route's set-up so that their
-// start-up overlaps it; they wait until the race opens. If a thread cannot be started, the race
-// runs on fewer.
+// start-up overlaps it, or later once the race turns out to need them; they wait until the race
+// opens. If a thread cannot be started, the race runs on fewer.
 class Helpers {
   public:
-    explicit Helpers(std::size_t count) : failed_(count) {
+    explicit Helpers(std::size_t count) { add(count); }
+    Helpers(const Helpers &) = delete;
+    Helpers &operator=(const Helpers &) = delete;
+    ~Helpers() {
+        open({});
+        for (auto &t : threads_)
+            if (t.joinable()) t.join();
+    }
+    // Starts count more threads; once the race is open they join it at once. Called by one thread
+    // only (the one that routes), before join().
+    void add(std::size_t count) {
         try {
-            for (std::size_t i = 0; i < count; ++i)
-                threads_.emplace_back([this, i] {
+            for (std::size_t i = 0; i < count; ++i) {
+                std::exception_ptr &failed = failed_.emplace_back();  // a deque: stays where it is
+                threads_.emplace_back([this, &failed] {
                     std::function<void()> work;
                     {
                         std::unique_lock lock(mutex_);
@@ -89,18 +100,12 @@ class Helpers {
                     try {
                         work();
                     } catch (...) {
-                        failed_[i] = std::current_exception();
+                        failed = std::current_exception();
                     }
                 });
+            }
         } catch (const std::system_error &) {
         }
-    }
-    Helpers(const Helpers &) = delete;
-    Helpers &operator=(const Helpers &) = delete;
-    ~Helpers() {
-        open({});
-        for (auto &t : threads_)
-            if (t.joinable()) t.join();
     }
     std::size_t count() const { return threads_.size(); }
     // Lets the helpers run work (an empty one sends them home); only the first call counts.
@@ -125,8 +130,8 @@ class Helpers {
     }
 
   private:
-    std::vector<std::thread> threads_;
-    std::vector<std::exception_ptr> failed_;  // one per thread asked for
+    std::deque<std::thread> threads_;
+    std::deque<std::exception_ptr> failed_;  // one per thread asked for
     std::mutex mutex_;
     std::condition_variable opened_cv_;
     bool opened_ = false;
@@ -148,16 +153,24 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // Threads racing the candidate runs (at most four; see the race below); the kept routes do not
     // depend on their number. By default two where the hardware has them and the race is long
     // enough to repay a thread: on the 2-vCPU VM measured, a new thread took 0.25 ms to create and
-    // started ~1 ms later, so races of 1.5-7 ms got slower; the 648-host tree's 9 ms race (LIDs x
-    // channels ~2M; its losing runs are cut early) too, by 2-8 ms of the process's 50; the 5832-host
-    // tree's (~10^8) went from 2.29 to 1.24 s wall with nue:8.
-    const bool long_race = std::size_t{g.max_lid()} * ch.size() >= (std::size_t{1} << 22);
-    const std::size_t threads =
-        std::min<std::size_t>(o.nue_threads ? o.nue_threads
-                              : long_race   ? std::clamp(std::thread::hardware_concurrency(), 1u, 2u)
-                                            : 1,
-                              4);
+    // started ~1 ms later, so races of 1.5-7 ms got slower. Where LIDs x channels >= 2^22 (the
+    // 5832-host tree's ~10^8 went from 2.29 to 1.24 s wall with nue:8) the helper starts at once.
+    // From 2^17 on it starts once a run leaves the floor, when the race first needs a second run
+    // (below). Fat trees' races do not (their first run rules out the others; a helper from the
+    // start made the 648-host tree's 3 ms race 5.5 ms); the dragonflies, tori and random graphs
+    // measured do within a few steps (median of 5: random 64 switches 11.1 -> 8.3 ms, torus 6x6x6
+    // 45.8 -> 31.8 ms, dragonfly a=6 22.8 -> 14.6 ms, a=8 nue:1 139 -> 108 ms).
+    const std::size_t race_size = std::size_t{g.max_lid()} * ch.size();
+    const unsigned hardware = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
+    const bool long_race = race_size >= (std::size_t{1} << 22);
+    const std::size_t threads = std::min<std::size_t>(o.nue_threads ? o.nue_threads
+                                                      : long_race   ? hardware
+                                                                    : 1,
+                                                      4);
     Helpers helpers(threads - 1);  // started now: their start-up overlaps the set-up below
+    // Helpers to start once a run leaves the floor (under race_mutex).
+    std::size_t late_helpers =
+        !o.nue_threads && !long_race && race_size >= (std::size_t{1} << 17) ? hardware - 1 : 0;
     NueStats local;
     NueStats &st = stats ? *stats : local;
     st = NueStats{};
@@ -512,7 +525,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                (bound(i) > runs[kept]->busiest || (bound(i) == runs[kept]->busiest && i > kept));
     };
     // With helpers a thread stays with its run among equal bounds (its tables stay in its cache).
-    const bool sticky = helpers.count() > 0;
+    bool sticky = helpers.count() > 0;
     // A run at the floor is held back while an earlier one at the floor is being routed: if that
     // one finishes there, it rules the later one out (on fat trees the first run always does, and
     // a helper routing the others only slowed the race: ft36:hosts=648 nue:8 10.0 -> 15.4 ms).
@@ -570,6 +583,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                 continue;
             }
             r.busiest = busiest;
+            if (late_helpers && busiest > floor) {
+                helpers.add(late_helpers);  // only this thread races until now
+                late_helpers = 0;
+                sticky = true;
+            }
             if (!r.done()) continue;
             // Finished: it beats every run finished before it, else it would have been dropped.
             // Compared anyway, in case both finished in the same instant on two threads.

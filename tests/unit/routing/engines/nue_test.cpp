@@ -436,10 +436,12 @@ TEST(Nue, AutoTriesOpenSMsPartitionWhenMetisBalancesWorse) {
 TEST(Nue, ThreadsDoNotChangeTheKeptRoutes) {
     // The candidate runs race on several threads; which run is kept and its routes must not depend
     // on the thread count or the timing. Repeated, so that different interleavings get a chance.
+    // Threads 0: the default, where the 64-switch random graph's race starts a helper midway.
     const char *specs[] = {
         "torus:4x4x4,hosts=2",
         "dragonfly:a=4,p=2,h=2",
         "random:switches=32,degree=6,hosts=2,seed=7",
+        "random:switches=64,degree=8,hosts=4,seed=7",
         "torus:4x4x4,hosts=1/fail-links=3,seed=1",
         "kary:k=4,n=3",
     };
@@ -450,7 +452,7 @@ TEST(Nue, ThreadsDoNotChangeTheKeptRoutes) {
             o.nue_threads = 1;
             NueStats one;
             const auto t = route(f, o, NuePartitioner::Auto, &one);
-            for (unsigned threads : {2u, 3u, 4u, 8u}) {
+            for (unsigned threads : {0u, 2u, 3u, 4u, 8u}) {
                 o.nue_threads = threads;
                 for (int rep = 0; rep < 3; ++rep) {
                     NueStats many;
