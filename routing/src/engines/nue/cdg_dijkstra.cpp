@@ -7,8 +7,8 @@ namespace {
 constexpr std::uint64_t kFar = ~std::uint64_t{0};  // no candidate: not queued
 }  // namespace
 
-CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight)
-    : RouteTree(ch, weight), narrow_(ch.switches(), ch.size()), wide_(ch.switches(), ch.size()) {
+CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &in_weight)
+    : RouteTree(ch, in_weight), narrow_(ch.switches(), ch.size()), wide_(ch.switches(), ch.size()) {
     const std::size_t n = ch.switches();
     dist_.assign(n, kFar);
     cand_dist_.assign(n, kFar);
@@ -25,7 +25,7 @@ void CdgDijkstra::push_best_alternative(Queue &queue, SwitchIdx x) {
     for (ChannelId c = ch_.begin(x); c < ch_.end(x); ++c) {
         const SwitchIdx v = ch_.head(c);
         if (done_[v] != stamp_ || refused_[c] == stamp_) continue;
-        const std::uint64_t nd = dist_[v] + weight_[c];
+        const std::uint64_t nd = dist_[v] + in_weight_[ch_.reverse(c)];
         if (nd < cand_dist_[x] && !refuse_known_cycle(c, v)) cand_dist_[x] = nd, cand_[x] = c;
     }
     if (cand_[x] != kNoChannel) queue.insert(queue.key(cand_dist_[x], cand_[x], x));  // x was just popped
@@ -59,23 +59,32 @@ bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const Es
     hops_[d] = 0;
     const std::size_t reachable = reachable_[d];
 
+    // Raw arrays, locals: the stores below could alias the vectors' data pointers. The queue
+    // never reallocates during a search.
+    const SwitchIdx *const head = ch_.heads();
+    const ChannelId *const rev = ch_.reverses();
+    const std::uint64_t *const in_weight = in_weight_.data();
+    const std::uint32_t *const done = done_.data();
+    std::uint64_t *const cand_dist = cand_dist_.data();
+    ChannelId *const cand = cand_.data();
+    const std::uint32_t stamp = stamp_;
     // Inlined into both callers: it runs once per settled switch and the call cost showed.
     auto relax_into = [&](SwitchIdx v) __attribute__((always_inline)) {
         // Every unsettled neighbour x of v may route through channel x -> v.
-        const std::uint64_t dv = dist_[v];  // locals: the stores below could alias them
+        const std::uint64_t dv = dist_[v];
         for (ChannelId o = ch_.begin(v), end = ch_.end(v); o < end; ++o) {
-            const SwitchIdx x = ch_.head(o);  // = tail of the reverse channel
-            if (done_[x] == stamp_) continue;
-            const ChannelId c = ch_.reverse(o);
-            const std::uint64_t nd = dv + weight_[c];
-            if (nd < cand_dist_[x] || (nd == cand_dist_[x] && c < cand_[x])) {
+            const SwitchIdx x = head[o];  // = tail of the reverse channel
+            if (done[x] == stamp) continue;
+            const ChannelId c = rev[o];
+            const std::uint64_t nd = dv + in_weight[o];
+            if (nd < cand_dist[x] || (nd == cand_dist[x] && c < cand[x])) {
                 const typename Queue::Key k = queue.key(nd, c, x);
-                if (cand_dist_[x] == kFar)
+                if (cand_dist[x] == kFar)
                     queue.insert(k);
                 else
-                    queue.lower(queue.key(cand_dist_[x], cand_[x], x), k);
-                cand_dist_[x] = nd;
-                cand_[x] = c;
+                    queue.lower(queue.key(cand_dist[x], cand[x], x), k);
+                cand_dist[x] = nd;
+                cand[x] = c;
             }
         }
     };

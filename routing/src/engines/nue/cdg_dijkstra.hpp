@@ -19,7 +19,7 @@ namespace weft::routing::engines::nue {
 
 class CdgDijkstra : public RouteTree {
   public:
-    CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight);
+    CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &in_weight);  // see RouteTree
 
     // Routes toward switch d. cdg == nullptr: no dependency constraint (routes to switch LIDs
     // that Nue does not treat as endpoints). Returns false if it had to use the escape paths.

@@ -37,6 +37,10 @@ class Channels {
     // from these.
     ChannelId after(ChannelId c) const { return after_[c]; }
     ChannelId before(ChannelId c) const { return before_[c]; }
+    // The arrays behind head() and reverse(), for hot loops: read through the vectors, a loop
+    // that also stores reloads their data pointers every step.
+    const SwitchIdx *heads() const { return head_.data(); }
+    const ChannelId *reverses() const { return rev_.data(); }
 
   private:
     std::vector<std::uint32_t> off_;
@@ -71,8 +75,11 @@ class CompleteCdg {
     // then channels away from the root, shallowest first), so routes that climb and then descend,
     // the escape paths among them, add their dependencies without reordering.
     void reset(const std::vector<std::uint32_t> &level);
-    bool used(ChannelId c1, ChannelId c2) const {
-        const std::size_t b = bit_of(c1, c2);
+    bool used(ChannelId c1, ChannelId c2) const { return used_kth(c1, c2 - ch_.after(c1)); }
+    // used() for the turn from c1 into the k-th channel out of head(c1): a loop over the channels
+    // into one switch, all turning into one channel out of it, knows k without reading after(c1).
+    bool used_kth(ChannelId c1, std::size_t k) const {
+        const std::size_t b = std::size_t{c1} * row_bits_ + k;
         return (out_[b / 64] >> (b % 64)) & 1;
     }
     // Whether c1 -> c2 was found to close a cycle (since forget_blocked()). Refusing a turn is

@@ -91,7 +91,7 @@ EscapeTree::EscapeTree(const Channels &ch, SwitchIdx root, const std::vector<Cha
 }
 
 EscapeTree EscapeTree::osm(const Channels &ch, SwitchIdx root, const std::vector<SwitchIdx> &node_order,
-                           const std::vector<std::uint64_t> &weight) {
+                           const std::vector<std::uint64_t> &in_weight) {
     const std::size_t n = ch.switches();
     constexpr std::uint64_t kFar = ~std::uint64_t{0};
     std::vector<std::uint64_t> dist(n, kFar);
@@ -106,7 +106,7 @@ EscapeTree EscapeTree::osm(const Channels &ch, SwitchIdx root, const std::vector
         if (dist[v] == kFar) continue;  // another component: no tree edge into it
         for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
             const SwitchIdx w = ch.head(c);
-            const std::uint64_t nd = dist[v] + weight[ch.reverse(c)];
+            const std::uint64_t nd = dist[v] + in_weight[c];
             if (nd < dist[w]) {
                 dist[w] = nd;
                 parent[w] = c;

@@ -61,8 +61,9 @@ class EscapeTree {
     // OpenSM's spanning tree: Dijkstra from root over the channel weights the routes so far left
     // (a tree edge toward x weighs what x's traffic toward its parent weighs), so later layers
     // get other trees; ties as its heap leaves them, switches entering it in node_order.
+    // in_weight as RouteTree's.
     static EscapeTree osm(const Channels &ch, SwitchIdx root, const std::vector<SwitchIdx> &node_order,
-                          const std::vector<std::uint64_t> &weight);
+                          const std::vector<std::uint64_t> &in_weight);
     SwitchIdx root() const { return root_; }
     // Tree depth of each switch (0 at the root; each further tree of the forest from 0).
     const std::vector<std::uint32_t> &levels() const { return level_; }

@@ -352,7 +352,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         std::uint64_t busiest = 0;  // most routes on one channel so far: only grows
         RoutingTables out;
         NueStats stats;
-        std::vector<std::uint64_t> weight;
+        std::vector<std::uint64_t> in_weight;  // balancing weights, see RouteTree
         std::optional<CdgDijkstra> search;
         std::optional<OsmCdgDijkstra> osm_search;
         std::optional<CompleteCdg> cdg;    // of its current layer, reset on entering the next
@@ -371,11 +371,11 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                 out.lft.resize(f.switch_count());
                 for (auto &row : out.lft) row = std::vector<PortNum>(std::size_t{f.max_lid()} + 1, kNoPort);
             }
-            weight.assign(c.size(), base);
+            in_weight.assign(c.size(), base);
             if (osm)
-                osm_search.emplace(c, weight, node_order);
+                osm_search.emplace(c, in_weight, node_order);
             else
-                search.emplace(c, weight);
+                search.emplace(c, in_weight);
         }
         bool done() const { return next == seq.size(); }
         std::uint64_t rejected() const {
@@ -439,7 +439,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
                 // As OpenSM: its central node, and a tree grown on this run's weights so far.
                 const SwitchIdx root = osm_root(*r.plan, r.layer);
                 r.stats.central_nodes.push_back(root);
-                r.escape.emplace(EscapeTree::osm(ch, root, osm_node_order, r.weight));
+                r.escape.emplace(EscapeTree::osm(ch, root, osm_node_order, r.in_weight));
                 fresh_cdg(*r.escape);
                 r.cdg->block_tried_only();
                 r.escape->mark_osm(members, *r.cdg);
@@ -667,7 +667,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     }
     t = std::move(win.out);
     st = std::move(win.stats);
-    std::vector<std::uint64_t> kept_weight = std::move(win.weight);
+    std::vector<std::uint64_t> kept_weight = std::move(win.in_weight);
     // Switch LIDs outside the endpoint set: balanced on the kept order's weights, no dependency
     // constraint, SL 0. Each adds its load for the next (as OpenSM); routed once, for the kept
     // routes only.

@@ -7,9 +7,9 @@ namespace {
 constexpr std::uint64_t kFar = ~std::uint64_t{0};
 }  // namespace
 
-OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight,
+OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &in_weight,
                                const std::vector<SwitchIdx> &node_order)
-    : RouteTree(ch, weight), node_order_(node_order), heap_(ch.switches()) {
+    : RouteTree(ch, in_weight), node_order_(node_order), heap_(ch.switches()) {
     const std::size_t n = ch.switches();
     dist_.assign(n, kFar);
     fresh_.assign(n, 0);
@@ -56,7 +56,7 @@ void OsmCdgDijkstra::recall_alternatives() {
             const ChannelId c = ch_.reverse(o);
             if (candidate_[c] == stamp_) continue;
             if (v == dest_ ? cdg_->sink_used(c) : cdg_->used(c, out))
-                keep_alternative(ch_.head(o), c, dist_[v] + weight_[c]);
+                keep_alternative(ch_.head(o), c, dist_[v] + in_weight_[o]);
         }
     }
 }
@@ -106,7 +106,7 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
             const SwitchIdx x = ch_.head(o);  // = tail of the reverse channel
             if (done_[x] == stamp_) continue;
             const ChannelId c = ch_.reverse(o);
-            const std::uint64_t nd = dv + weight_[c];
+            const std::uint64_t nd = dv + in_weight_[o];
             if (nd < dist_[x]) {
                 if (next_[x] != kNoChannel) heap_.erase(heap_.position(x));
                 next_[x] = c;
@@ -125,7 +125,7 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
                 const ChannelId c = ch_.reverse(o);
                 const bool used = cdg_->sink_used(c);
                 if (used != (pass == 0)) continue;
-                const std::uint64_t nd = dv + weight_[c];
+                const std::uint64_t nd = dv + in_weight_[o];
                 if (nd >= dist_[x]) continue;  // an alternative: recall_alternatives() finds it
                 sink_offered_.push_back(c);
                 relax(x, c, kNoChannel, nd, true);
@@ -139,27 +139,35 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
     // recall_alternatives() finds those afterwards; from then on (OpenSM keeps no more for
     // switches already reached) they are kept as they come.
     const ChannelId out = next_[v];
+    const std::size_t k = out - first;  // every channel into v turns into v's k-th channel
     ChannelId *const later = later_.data();
     std::size_t n_later = 0;
+    // Raw arrays: relax() stores, so through the vectors every step would reload them. dist_ is
+    // read through dist while relax() writes it through dist_: the same array.
+    const SwitchIdx *const head = ch_.heads();
+    const ChannelId *const rev = ch_.reverses();
+    const std::uint64_t *const in_weight = in_weight_.data();
+    const std::uint64_t *const dist = dist_.data();
+    const bool backtracked = step_ != 0;
     for (ChannelId o = first; o < end; ++o) {
-        const SwitchIdx x = ch_.head(o);
-        const ChannelId c = ch_.reverse(o);
-        const std::uint64_t nd = dv + weight_[c];
-        if (nd >= dist_[x]) {
-            if (step_ && next_[x] == kNoChannel && cdg_->used(c, out)) keep_alternative(x, c, nd);
+        const SwitchIdx x = head[o];
+        const ChannelId c = rev[o];
+        const std::uint64_t nd = dv + in_weight[o];
+        if (nd >= dist[x]) {
+            if (backtracked && next_[x] == kNoChannel && cdg_->used_kth(c, k)) keep_alternative(x, c, nd);
             continue;
         }
-        if (cdg_->used(c, out))
+        if (cdg_->used_kth(c, k))
             relax(x, c, out, nd, true);
         else
             later[n_later++] = o;
     }
     for (std::size_t i = 0; i < n_later; ++i) {
         const ChannelId o = later[i];
-        const SwitchIdx x = ch_.head(o);
-        const ChannelId c = ch_.reverse(o);
-        const std::uint64_t nd = dv + weight_[c];
-        if (nd >= dist_[x] || cdg_->blocked(c, out)) continue;
+        const SwitchIdx x = head[o];
+        const ChannelId c = rev[o];
+        const std::uint64_t nd = dv + in_weight[o];
+        if (nd >= dist[x] || cdg_->blocked(c, out)) continue;
         relax(x, c, out, nd, false);
     }
 }
@@ -237,7 +245,7 @@ SwitchIdx OsmCdgDijkstra::backtrack() {
                 if (r1 == CompleteCdg::Add::Added) cdg_->remove(k, ny);
                 continue;
             }
-            const std::uint64_t nd = chan_dist_[k] + weight_[e];
+            const std::uint64_t nd = chan_dist_[k] + in_weight_[ch_.reverse(e)];
             if (found == kNoSwitch) {
                 chan_dist_[e] = nd;
                 dist_[u] = nd;

@@ -29,7 +29,7 @@ class OsmCdgDijkstra : public RouteTree {
   public:
     // node_order: every switch in the order OpenSM keeps its nodes (by LID in network byte order);
     // backtracking looks for unreached switches in it.
-    OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &weight,
+    OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &in_weight,  // see RouteTree
                    const std::vector<SwitchIdx> &node_order);
 
     // Routes toward switch d. cdg == nullptr: no dependency constraint (routes to switch LIDs

@@ -4,12 +4,13 @@
 
 namespace weft::routing::engines::nue {
 
-RouteTree::RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight) : ch_(ch), weight_(weight) {
+RouteTree::RouteTree(const Channels &ch, std::vector<std::uint64_t> &in_weight)
+    : ch_(ch), in_weight_(in_weight) {
     const std::size_t n = ch.switches();
     next_.assign(n, kNoChannel);
     hops_.assign(n, kInfHops);
     carried_.assign(n, 0);
-    for (std::uint64_t w : weight) max_weight_ = std::max(max_weight_, w);
+    for (std::uint64_t w : in_weight) max_weight_ = std::max(max_weight_, w);
     constexpr std::uint32_t kNoComponent = ~std::uint32_t{0};
     std::vector<std::uint32_t> component(n, kNoComponent), size;
     std::vector<SwitchIdx> queue;
@@ -54,8 +55,9 @@ std::uint64_t RouteTree::add_load(const std::vector<std::uint64_t> &sources) {
         carried_[s] = 0;
         const ChannelId c = next_[s];
         if (c == kNoChannel) continue;
-        weight_[c] += load;
-        heaviest = std::max(heaviest, weight_[c]);
+        std::uint64_t &w = in_weight_[ch_.reverse(c)];
+        w += load;
+        heaviest = std::max(heaviest, w);
         carried_[ch_.head(c)] += load;
     }
     max_weight_ = std::max(max_weight_, heaviest);

@@ -28,13 +28,16 @@ class RouteTree {
     std::uint64_t max_weight() const { return max_weight_; }
 
   protected:
-    RouteTree(const Channels &ch, std::vector<std::uint64_t> &weight);
+    // in_weight: the run's balancing weights, in_weight[o] that of channel reverse(o) (into
+    // tail(o)): a relaxation from a settled switch v walks the channels out of v and reads the
+    // weights of the channels into v, which lie side by side so.
+    RouteTree(const Channels &ch, std::vector<std::uint64_t> &in_weight);
     // An impasse's answer: the routes toward d along the escape tree, settled from d outwards
     // (children after their parents).
     void route_along_escape(SwitchIdx d, const EscapeTree &escape);
 
     const Channels &ch_;
-    std::vector<std::uint64_t> &weight_;
+    std::vector<std::uint64_t> &in_weight_;
     std::vector<ChannelId> next_;
     std::vector<std::uint8_t> hops_;
     std::vector<SwitchIdx> order_;
