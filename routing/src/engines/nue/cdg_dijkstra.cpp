@@ -15,6 +15,7 @@ CdgDijkstra::CdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &in_weig
     cand_.assign(n, kNoChannel);
     done_.assign(n, 0);
     refused_.assign(ch.size(), 0);
+    min_weight_ = in_weight.empty() ? 0 : *std::min_element(in_weight.begin(), in_weight.end());
 }
 
 // x's cheapest channel into an already settled switch that has not been refused for x.
@@ -31,7 +32,58 @@ void CdgDijkstra::push_best_alternative(Queue &queue, SwitchIdx x) {
     if (cand_[x] != kNoChannel) queue.insert(queue.key(cand_dist_[x], cand_[x], x));  // x was just popped
 }
 
+// Without a CDG every switch takes its cheapest channel, so the routes are Dijkstra's. While
+// every weight w satisfies min <= w <= max with (h + 1) min > h max for every hop count h up to
+// d's farthest switch (P^2 dominates the loads, as it is meant to), a path one hop longer costs
+// more than any shorter one: the routes are minimal, and x's channel is the cheapest of those into
+// the previous layer, the first of equals (the lowest channel, as the queue's keys order them).
+// One pass over the switches in BFS order settles them layer by layer, without a queue; the
+// BFS order keeps children after their parents, as add_load needs.
+bool CdgDijkstra::route_minimal(SwitchIdx d) {
+    if (++stamp_ == 0) {
+        std::fill(done_.begin(), done_.end(), 0);
+        std::fill(refused_.begin(), refused_.end(), 0);
+        stamp_ = 1;
+    }
+    if (layer_.empty()) layer_.resize(ch_.switches());
+    std::fill(next_.begin(), next_.end(), kNoChannel);
+    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    order_.assign(1, d);
+    done_[d] = stamp_;  // reached
+    dist_[d] = 0;
+    layer_[d] = 0;
+    const SwitchIdx *const head = ch_.heads();
+    const ChannelId *const rev = ch_.reverses();
+    const std::uint64_t *const in_weight = in_weight_.data();
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+        const SwitchIdx v = order_[i];  // its dist_ is final: every switch of the layer before came first
+        const std::uint32_t outer = layer_[v] + 1;
+        const std::uint64_t dv = dist_[v];
+        for (ChannelId o = ch_.begin(v), end = ch_.end(v); o < end; ++o) {
+            const SwitchIdx x = head[o];
+            const std::uint64_t nd = dv + in_weight[o];
+            if (done_[x] != stamp_) {
+                done_[x] = stamp_;
+                layer_[x] = outer;
+                order_.push_back(x);
+            } else if (layer_[x] != outer || nd > dist_[x] || (nd == dist_[x] && rev[o] > next_[x])) {
+                continue;
+            }
+            dist_[x] = nd;
+            next_[x] = rev[o];
+        }
+    }
+    const std::uint64_t spread = max_weight() - std::min(min_weight_, max_weight());
+    const std::uint64_t deepest = layer_[order_.back()];
+    // (h + 1) min > h max for all h <= deepest  <=>  min > deepest * (max - min).
+    if (spread != 0 && deepest >= min_weight_ / spread + (min_weight_ % spread == 0 ? 0 : 1)) return false;
+    for (const SwitchIdx s : order_)
+        hops_[s] = static_cast<std::uint8_t>(std::min<std::uint32_t>(layer_[s], kInfHops - 1u));
+    return true;
+}
+
 bool CdgDijkstra::route(SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape) {
+    if (!cdg && route_minimal(d)) return true;
     // A distance runs over at most switches - 1 channels, each at most the heaviest weight. Narrow
     // keys in the sorted layout only (see search_queue.hpp).
     const std::uint64_t most = narrow_.max_dist() / std::max<std::size_t>(ch_.switches(), 1);

@@ -28,6 +28,9 @@ class CdgDijkstra : public RouteTree {
     // Results (next(), hops(), settled()) and add_load(): see RouteTree.
 
   private:
+    // route() without a CDG where its routes are sure to be minimal (see the .cpp); false, having
+    // routed nothing, where they are not.
+    bool route_minimal(SwitchIdx d);
     // route() with the narrow keys when this search's distances fit them, else the wide ones.
     template <class Queue>
     bool route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const EscapeTree *escape);
@@ -47,6 +50,10 @@ class CdgDijkstra : public RouteTree {
     std::vector<std::uint64_t> dist_, cand_dist_;
     std::vector<ChannelId> cand_;
     std::vector<std::uint32_t> done_, refused_;  // stamps: settled switch, refused channel
+    std::vector<std::uint32_t> layer_;           // route_minimal: hops to d
+    // The lightest channel weight when the search was built: weights only grow, so it stays a
+    // lower bound.
+    std::uint64_t min_weight_ = 0;
     std::uint32_t stamp_ = 0;
     std::vector<std::pair<ChannelId, ChannelId>> added_;  // dependencies new for this destination
     CompleteCdg *cdg_ = nullptr;                          // of the current route()

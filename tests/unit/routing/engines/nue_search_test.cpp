@@ -1,12 +1,14 @@
 // Nue's search internals against plain references: SearchQueue pops what a sorted set would (in
-// both of its layouts), and CompleteCdg::try_add accepts a turn exactly when no path of used
-// dependencies leads back, whatever order the turns come in.
+// both of its layouts), CompleteCdg::try_add accepts a turn exactly when no path of used
+// dependencies leads back, whatever order the turns come in, and CdgDijkstra without a CDG routes
+// as a plain Dijkstra does.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <set>
 #include <vector>
 
+#include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/complete_cdg.hpp"
 #include "engines/nue/search_queue.hpp"
 #include "engines/switch_graph.hpp"
@@ -142,6 +144,65 @@ TEST(NueSearch, TryAddRefusesExactlyTheTurnsThatCloseACycle) {
     }
     EXPECT_GT(added, 100u);
     EXPECT_GT(refused, 100u);
+}
+
+// CdgDijkstra without a CDG (the switch LIDs' routes) against a quadratic Dijkstra: each switch
+// takes the lowest channel among those on a cheapest path. Weights of P^2 plus small loads take
+// the layered pass (minimal routes), widely spread ones the queue; both must match, and so must
+// the loads add_load leaves.
+TEST(NueSearch, UnconstrainedRoutesAreDijkstras) {
+    RandomParams p;
+    p.switches = 40;
+    p.degree = 5;
+    p.hosts = 1;
+    p.seed = 5;
+    const Fabric f = make_random_regular(p);
+    const SwitchGraph g(f);
+    const Channels ch(f, g);
+    const std::size_t n = ch.switches();
+    std::mt19937_64 rng(9);
+    const std::vector<std::uint64_t> sources(n, 1);
+    for (const std::uint64_t base : {std::uint64_t{6400}, std::uint64_t{1}}) {
+        // in_weight[o]: the weight of channel reverse(o); loads up to 40 (base 6400: minimal
+        // for sure), or up to 1000 on 1 (routes take detours).
+        std::vector<std::uint64_t> in_weight(ch.size());
+        for (auto &w : in_weight) w = base + rng() % (base > 1 ? 41 : 1000);
+        std::vector<std::uint64_t> ref_weight = in_weight;
+        CdgDijkstra search(ch, in_weight);
+        for (SwitchIdx d = 0; d < n; ++d) {
+            // Reference: distances to d, then each switch's lowest channel on a cheapest path.
+            constexpr std::uint64_t kFar = ~std::uint64_t{0};
+            std::vector<std::uint64_t> dist(n, kFar);
+            std::vector<char> done(n, 0);
+            dist[d] = 0;
+            for (;;) {
+                SwitchIdx v = kNoSwitch;
+                for (SwitchIdx s = 0; s < n; ++s)
+                    if (!done[s] && dist[s] != kFar && (v == kNoSwitch || dist[s] < dist[v])) v = s;
+                if (v == kNoSwitch) break;
+                done[v] = 1;
+                for (ChannelId o = ch.begin(v); o < ch.end(v); ++o)
+                    dist[ch.head(o)] = std::min(dist[ch.head(o)], dist[v] + ref_weight[o]);
+            }
+            std::vector<ChannelId> next(n, kNoChannel);
+            for (SwitchIdx x = 0; x < n; ++x)
+                for (ChannelId c = ch.begin(x); x != d && c < ch.end(x); ++c)
+                    if (next[x] == kNoChannel && dist[ch.head(c)] + ref_weight[ch.reverse(c)] == dist[x])
+                        next[x] = c;
+            ASSERT_TRUE(search.route(d, nullptr, nullptr));
+            ASSERT_EQ(search.next(), next) << "base " << base << " d " << d;
+            for (SwitchIdx x = 0; x < n; ++x) {
+                unsigned hops = 0;
+                for (SwitchIdx y = x; y != d; y = ch.head(next[y])) ++hops;
+                ASSERT_EQ(search.hops()[x], hops) << "base " << base << " d " << d << " x " << x;
+            }
+            search.add_load(sources);
+            // The reference loads: every switch's route adds 1 to each channel it takes.
+            for (SwitchIdx x = 0; x < n; ++x)
+                for (SwitchIdx y = x; y != d; y = ch.head(next[y])) ++ref_weight[ch.reverse(next[y])];
+            ASSERT_EQ(in_weight, ref_weight) << "base " << base << " d " << d;
+        }
+    }
 }
 
 }  // namespace
