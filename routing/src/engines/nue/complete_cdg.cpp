@@ -141,7 +141,11 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
                     refused |= bit;
                     return Add::Cycle;
                 }
-                if (seen[y] != fwd_mark && ord[y] < hi) seen[y] = fwd_mark, stack[top++] = y;
+                // Branch-free: whether y joins is a coin toss to the predictor.
+                const bool take = (seen[y] != fwd_mark) & (ord[y] < hi);
+                seen[y] = take ? fwd_mark : seen[y];
+                stack[top] = y;
+                top += take;
             }
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
@@ -158,7 +162,10 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
             for (std::uint64_t bits = row_word(in_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
-                if (seen[y] != back && ord[y] > lo) seen[y] = back, stack[top++] = y;
+                const bool take = (seen[y] != back) & (ord[y] > lo);
+                seen[y] = take ? back : seen[y];
+                stack[top] = y;
+                top += take;
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
@@ -169,12 +176,15 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         // and their positions sorted, for less than sorting them.
         nf = nb = 0;
         std::size_t np = 0;
-        for (std::uint32_t p = lo; p <= hi; ++p) {
+        for (std::uint32_t p = lo; p <= hi; ++p) {  // branch-free: members come at random
             const ChannelId x = at_[p];
-            if (seen[x] == fwd_mark)
-                fwd[nf++] = x, pool[np++] = p;
-            else if (seen[x] == back)
-                bwd[nb++] = x, pool[np++] = p;
+            const bool in_fwd = seen[x] == fwd_mark, in_bwd = seen[x] == back;
+            fwd[nf] = x;
+            bwd[nb] = x;
+            pool[np] = p;
+            nf += in_fwd;
+            nb += in_bwd;
+            np += in_fwd | in_bwd;
         }
     } else {
         auto by_ord = [ord](ChannelId a, ChannelId b) { return ord[a] < ord[b]; };
