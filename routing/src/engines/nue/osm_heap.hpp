@@ -76,16 +76,23 @@ class OsmHeap {
     }
     void down(std::uint32_t i) {
         const Entry e = heap_[i];
+        const Entry *const h = heap_.data();
         const auto n = static_cast<std::uint32_t>(heap_.size());
         for (;;) {
             const std::uint32_t first = 4 * i + 1;
             if (first >= n) break;
+            // The smallest child, the last of equals, chosen without branches: which child is
+            // smallest is a coin toss to the predictor.
             std::uint32_t best = first;
+            std::uint64_t best_key = h[first].key;
             const std::uint32_t last = std::min(first + 4, n);
-            for (std::uint32_t k = first + 1; k < last; ++k)
-                if (heap_[k].key <= heap_[best].key) best = k;
-            if (!(heap_[best].key < e.key)) break;
-            put(i, heap_[best]);
+            for (std::uint32_t k = first + 1; k < last; ++k) {
+                const bool take = h[k].key <= best_key;
+                best = take ? k : best;
+                best_key = take ? h[k].key : best_key;
+            }
+            if (!(best_key < e.key)) break;
+            put(i, h[best]);
             i = best;
         }
         put(i, e);

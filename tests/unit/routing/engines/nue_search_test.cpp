@@ -1,7 +1,7 @@
 // Nue's search internals against plain references: SearchQueue pops what a sorted set would (in
-// both of its layouts), CompleteCdg::try_add accepts a turn exactly when no path of used
-// dependencies leads back, whatever order the turns come in, and CdgDijkstra without a CDG routes
-// as a plain Dijkstra does.
+// both of its layouts), OsmHeap leaves ties as complib's cl_heap does, CompleteCdg::try_add accepts a turn
+// exactly when no path of used dependencies leads back, whatever order the turns come in, and CdgDijkstra
+// without a CDG routes as a plain Dijkstra does.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -10,12 +10,103 @@
 
 #include "engines/nue/cdg_dijkstra.hpp"
 #include "engines/nue/complete_cdg.hpp"
+#include "engines/nue/osm_heap.hpp"
 #include "engines/nue/search_queue.hpp"
 #include "engines/switch_graph.hpp"
 #include "weft/routing/generators.hpp"
 
 namespace weft::routing::engines::nue {
 namespace {
+
+// cl_heap's rules written plainly (complib cl_heap.c: 4-ary, a sift-up passes only larger keys,
+// a sift-down takes the last of equal smallest children and passes only smaller keys, a removal
+// moves the last entry into the gap and sifts it whichever way its parent says).
+class PlainClHeap {
+  public:
+    void insert(SwitchIdx x, std::uint64_t key) {
+        h_.push_back({key, x});
+        up(h_.size() - 1);
+    }
+    void change(SwitchIdx x, std::uint64_t key) {
+        const std::size_t i = find(x);
+        const std::uint64_t old = h_[i].first;
+        h_[i].first = key;
+        if (key < old) up(i);
+        if (key > old) down(i);
+    }
+    void erase(SwitchIdx x) {
+        const std::size_t i = find(x);
+        h_[i] = h_.back();
+        h_.pop_back();
+        if (i == h_.size()) return;
+        if (i > 0 && h_[(i - 1) / 4].first > h_[i].first)
+            up(i);
+        else if (i == 0 || h_[(i - 1) / 4].first < h_[i].first)
+            down(i);
+    }
+    SwitchIdx pop() {
+        const SwitchIdx x = h_[0].second;
+        erase(x);
+        return x;
+    }
+    bool empty() const { return h_.empty(); }
+
+  private:
+    std::size_t find(SwitchIdx x) const {
+        for (std::size_t i = 0; i < h_.size(); ++i)
+            if (h_[i].second == x) return i;
+        return h_.size();
+    }
+    void up(std::size_t i) {
+        while (i > 0 && h_[i].first < h_[(i - 1) / 4].first)
+            std::swap(h_[i], h_[(i - 1) / 4]), i = (i - 1) / 4;
+    }
+    void down(std::size_t i) {
+        for (;;) {
+            std::size_t best = i;
+            for (std::size_t k = 4 * i + 1; k < std::min(4 * i + 5, h_.size()); ++k)
+                if (best == i ? h_[k].first < h_[i].first : h_[k].first <= h_[best].first) best = k;
+            if (best == i) return;
+            std::swap(h_[i], h_[best]);
+            i = best;
+        }
+    }
+    std::vector<std::pair<std::uint64_t, SwitchIdx>> h_;
+};
+
+// OpenSM's ties decide its routes, so OsmHeap must pop equal keys in cl_heap's order: random
+// inserts, key changes both ways, removals and pops over few distinct keys.
+TEST(NueSearch, OsmHeapBreaksTiesAsClHeap) {
+    constexpr std::size_t kSwitches = 300;
+    std::mt19937_64 rng(17);
+    OsmHeap heap(kSwitches);
+    PlainClHeap ref;
+    std::vector<char> queued(kSwitches, 0);
+    std::size_t pops = 0;
+    for (int step = 0; step < 200000; ++step) {
+        const auto x = static_cast<SwitchIdx>(rng() % kSwitches);
+        const std::uint64_t key = rng() % 6;  // few keys: mostly ties
+        switch (rng() % 4) {
+            case 0:
+                if (!queued[x]) heap.insert(x, key), ref.insert(x, key), queued[x] = 1;
+                break;
+            case 1:
+                if (queued[x]) heap.change(x, key), ref.change(x, key);
+                break;
+            case 2:
+                if (queued[x]) heap.erase(heap.position(x)), ref.erase(x), queued[x] = 0;
+                break;
+            default:
+                if (!ref.empty()) {
+                    const SwitchIdx top = ref.pop();
+                    ASSERT_EQ(heap.pop(), top) << "step " << step;
+                    queued[top] = 0;
+                    ++pops;
+                }
+        }
+    }
+    EXPECT_GT(pops, 10000u);
+}
 
 // Random inserts, key decreases and pops, mirrored in a std::set of keys.
 template <class Key>
