@@ -15,6 +15,7 @@ OsmCdgDijkstra::OsmCdgDijkstra(const Channels &ch, std::vector<std::uint64_t> &i
     fresh_.assign(n, 0);
     done_.assign(n, 0);
     later_.resize(ch.max_degree());
+    offered_.resize(ch.max_degree());
     alt_.assign(ch.size(), kNoChannel);
     alt_count_.assign(n, 0);
     chan_dist_.assign(ch.size(), 0);
@@ -148,8 +149,18 @@ void OsmCdgDijkstra::relax_from(SwitchIdx v) {
     const ChannelId *const rev = ch_.reverses();
     const std::uint64_t *const in_weight = in_weight_.data();
     const std::uint64_t *const dist = dist_.data();
+    // The channels that improve their switch, picked without branches (whether one does is a coin
+    // toss to the predictor): only those do more than the distance test below. After a
+    // backtracking every channel, for the alternatives.
+    ChannelId *const offered = offered_.data();
+    std::size_t n_offered = 0;
     const bool backtracked = step_ != 0;
     for (ChannelId o = first; o < end; ++o) {
+        offered[n_offered] = o;
+        n_offered += backtracked || dv + in_weight[o] < dist[head[o]];
+    }
+    for (std::size_t i = 0; i < n_offered; ++i) {
+        const ChannelId o = offered[i];
         const SwitchIdx x = head[o];
         const ChannelId c = rev[o];
         const std::uint64_t nd = dv + in_weight[o];

@@ -70,6 +70,7 @@ class OsmCdgDijkstra : public RouteTree {
     std::vector<std::uint64_t> dist_;
     std::vector<std::uint8_t> fresh_;  // next_'s turn was added for this candidate
     std::vector<ChannelId> later_;     // relax_from's second-pass channels
+    std::vector<ChannelId> offered_;   // relax_from's improving channels
     std::vector<std::uint32_t> done_;  // stamp: settled in this route
     std::uint32_t stamp_ = 0;
     CompleteCdg *cdg_ = nullptr;  // of the current route()
