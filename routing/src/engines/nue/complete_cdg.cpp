@@ -119,6 +119,14 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     ChannelId *const stack = sc.stack_.data();
     ChannelId *const fwd = sc.fwd_.data();
     std::size_t top = 0, nf = 0;
+    // Pushes y and marks it when take says so, without a branch: whether a channel joins is a coin
+    // toss to the predictor (the mask keeps the compiler from making one).
+    auto join = [&](ChannelId y, std::uint32_t mark, bool take) {
+        const std::uint32_t all = 0u - static_cast<std::uint32_t>(take);
+        seen[y] ^= (seen[y] ^ mark) & all;
+        stack[top] = y;
+        top += take;
+    };
     stack[top++] = c2;
     seen[c2] = fwd_mark;
     // Every channel x into c2's tail that c2 reaches closes a cycle with the turn x -> c2 as c1
@@ -141,11 +149,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
                     refused |= bit;
                     return Add::Cycle;
                 }
-                // Branch-free: whether y joins is a coin toss to the predictor.
-                const bool take = (seen[y] != fwd_mark) & (ord[y] < hi);
-                seen[y] = take ? fwd_mark : seen[y];
-                stack[top] = y;
-                top += take;
+                join(y, fwd_mark, (seen[y] != fwd_mark) & (ord[y] < hi));
             }
     }
     // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
@@ -162,10 +166,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
             for (std::uint64_t bits = row_word(in_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
-                const bool take = (seen[y] != back) & (ord[y] > lo);
-                seen[y] = take ? back : seen[y];
-                stack[top] = y;
-                top += take;
+                join(y, back, (seen[y] != back) & (ord[y] > lo));
             }
     }
     // The backward set moves in front of the forward set, in the positions both held.
