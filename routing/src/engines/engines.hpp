@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 
 #include "weft/routing/engine.hpp"
 
@@ -26,5 +27,8 @@ void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables
 class SwitchGraph;
 // hops_from_lfts with the caller's switch graph of f (t.hops rows sized for f).
 void hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t);
+// The same for the given LIDs only: it reads their LFT entries and writes their hop entries, no
+// others (another thread may route other LIDs meanwhile).
+void hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t, std::span<const Lid> lids);
 
 }  // namespace weft::routing::engines

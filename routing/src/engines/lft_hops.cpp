@@ -14,7 +14,12 @@ namespace weft::routing {
     engines::hops_from_lfts(f, engines::SwitchGraph(f), t);
 }
 
-[[gnu::hot]] void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
+namespace {
+
+// hops_from_lfts for `count` LIDs: lids[0..count) or, without a list, 1..count.
+[[gnu::hot]] void resolve_hops(const Fabric &f, const engines::SwitchGraph &g, RoutingTables &t,
+                               const Lid *lids, std::size_t count) {
+    using namespace engines;
     // Per LID, resolve each switch's route length by following the LFT, memoized; a walk that
     // runs into itself (a loop) or dead-ends leaves kInfHops on every switch it passed.
     const std::size_t n = g.size();
@@ -39,7 +44,8 @@ namespace weft::routing {
     }
     std::vector<std::uint8_t> len(n);
     std::vector<SwitchIdx> walk(n);  // the switches of the walk under way, first to last
-    for (Lid l = 1; l <= g.max_lid(); ++l) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const Lid l = lids ? lids[i] : static_cast<Lid>(i + 1);
         const LidTarget &tg = g.target(l);
         if (tg.sw == kNoSwitch) {
             for (const Row &r : rows) r.hops[l] = kInfHops;
@@ -82,6 +88,17 @@ namespace weft::routing {
         // Every switch is resolved now: no kUnknown or kOnWalk is left.
         for (SwitchIdx s = 0; s < n; ++s) rows[s].hops[l] = len[s];
     }
+}
+
+}  // namespace
+
+[[gnu::hot]] void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
+    resolve_hops(f, g, t, nullptr, g.max_lid());
+}
+
+void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
+                             std::span<const Lid> lids) {
+    resolve_hops(f, g, t, lids.data(), lids.size());
 }
 
 }  // namespace weft::routing
