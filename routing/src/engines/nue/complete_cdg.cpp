@@ -105,6 +105,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         sc.seen_.assign(ch_.size(), 0);
         sc.stamp_ = 0;
         sc.stack_.resize(ch_.size());
+        sc.back_stack_.resize(ch_.size());
         sc.fwd_.resize(ch_.size());
         sc.bwd_.resize(ch_.size());
         sc.pool_.resize(ch_.size());
@@ -114,28 +115,34 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     const std::uint32_t fwd_mark = sc.stamp_, back = sc.stamp_ - 1;
     std::uint32_t *const seen = sc.seen_.data();
     const std::uint32_t *const ord = ord_.data();
-    // Forward from c2 through channels ordered before c1: reaching c1 means a cycle.
-    // Each channel enters a search's stack at most once, so the stack is a plain array.
-    ChannelId *const stack = sc.stack_.data();
-    ChannelId *const fwd = sc.fwd_.data();
-    std::size_t top = 0, nf = 0;
+    // Forward from c2 through channels ordered before c1, backward from c1 through channels
+    // ordered after c2: the turn closes a cycle exactly when the two meet (a path from c2 to c1
+    // runs through channels ordered in between, and either search that completes without
+    // meeting the other has found them all). Each channel enters a search's stack at most once,
+    // so the stacks are plain arrays.
+    ChannelId *const fstack = sc.stack_.data(), *const bstack = sc.back_stack_.data();
+    ChannelId *const fwd = sc.fwd_.data(), *const bwd = sc.bwd_.data();
+    std::size_t ftop = 0, btop = 0, nf = 0, nb = 0;
     // Pushes y and marks it when take says so, without a branch: whether a channel joins is a coin
     // toss to the predictor (the mask keeps the compiler from making one).
-    auto join = [&](ChannelId y, std::uint32_t mark, bool take) {
+    auto join = [&](ChannelId *stack, std::size_t &top, ChannelId y, std::uint32_t mark, bool take) {
         const std::uint32_t all = 0u - static_cast<std::uint32_t>(take);
         seen[y] ^= (seen[y] ^ mark) & all;
         stack[top] = y;
         top += take;
     };
-    stack[top++] = c2;
+    fstack[ftop++] = c2;
     seen[c2] = fwd_mark;
+    bstack[btop++] = c1;
+    seen[c1] = back;
     // Every channel x into c2's tail that c2 reaches closes a cycle with the turn x -> c2 as c1
     // would: remember those too, the search may ask about them next (Nue tries the channels
     // into one switch in turn).
     // identifies head(c1): channels out of it start here (kNoChannel: remember none)
     const ChannelId turn_from = tried_only_ ? kNoChannel : ch_.after(c1);
-    while (top) {
-        const ChannelId x = stack[--top];
+    // One channel of each search; true where it meets the other.
+    auto forward = [&] {
+        const ChannelId x = fstack[--ftop];
         fwd[nf++] = x;
         const ChannelId first = ch_.after(x);
         if (first == turn_from) {
@@ -145,29 +152,36 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         for (std::size_t w = 0; w < words; ++w)
             for (std::uint64_t bits = row_word(out_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
-                if (y == c1) {
-                    refused |= bit;
-                    return Add::Cycle;
-                }
-                join(y, fwd_mark, (seen[y] != fwd_mark) & (ord[y] < hi));
+                if (seen[y] == back) return true;
+                join(fstack, ftop, y, fwd_mark, (seen[y] != fwd_mark) & (ord[y] < hi));
             }
-    }
-    // Backward from c1 through channels ordered after c2. It cannot meet the forward set: a
-    // channel in both would lie on a path from c2 to c1, which the forward search would have found.
-    ChannelId *const bwd = sc.bwd_.data();
-    std::size_t nb = 0;
-    stack[top++] = c1;
-    seen[c1] = back;
-    while (top) {
-        const ChannelId x = stack[--top];
+        return false;
+    };
+    auto backward = [&] {
+        const ChannelId x = bstack[--btop];
         bwd[nb++] = x;
         const ChannelId first = ch_.before(x);
         for (std::size_t w = 0; w < words; ++w)
             for (std::uint64_t bits = row_word(in_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y =
                     ch_.reverse(first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits)));
-                join(y, back, (seen[y] != back) & (ord[y] > lo));
+                if (seen[y] == fwd_mark) return true;
+                join(bstack, btop, y, back, (seen[y] != back) & (ord[y] > lo));
             }
+        return false;
+    };
+    // Where the channels the forward search passes are remembered, it runs alone first (Pearce
+    // and Kelly's order), so that what it remembers does not depend on the other. Otherwise the
+    // two take turns: a cycle shows where they meet, mostly long before either is done (dragonfly
+    // a=8 with 1 VL: OpenSM's run -11%, 6% fewer instructions).
+    bool met = false;
+    if (tried_only_)
+        while (!met && ftop && btop) met = forward() || backward();
+    while (!met && ftop) met = forward();
+    while (!met && btop) met = backward();
+    if (met) {
+        refused |= bit;
+        return Add::Cycle;
     }
     // The backward set moves in front of the forward set, in the positions both held.
     std::uint32_t *const pool = sc.pool_.data();
@@ -206,8 +220,8 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         sort(fwd, nf);
         sort(bwd, nb);
         // Both sorted: their positions merge into one sorted list.
-        std::merge(bwd, bwd + nb, fwd, fwd + nf, stack, by_ord);
-        for (std::size_t i = 0; i < moved; ++i) pool[i] = ord[stack[i]];
+        std::merge(bwd, bwd + nb, fwd, fwd + nf, fstack, by_ord);  // the stacks are spare now
+        for (std::size_t i = 0; i < moved; ++i) pool[i] = ord[fstack[i]];
     }
     std::size_t i = 0;
     for (std::size_t b = 0; b < nb; ++b, ++i) ord_[bwd[b]] = pool[i], at_[pool[i]] = bwd[b];

@@ -51,14 +51,14 @@ class Channels {
 };
 
 // The search scratch of CompleteCdg::try_add, one slot per channel. A CDG searches only inside
-// try_add, so the CDGs one thread works on can share one (20 bytes per channel to fault in, more
+// try_add, so the CDGs one thread works on can share one (24 bytes per channel to fault in, more
 // than the 12 of the rest of a CDG with one-byte rows).
 class CdgScratch {
     friend class CompleteCdg;
     std::vector<std::uint32_t> seen_;  // search stamps
     std::uint32_t stamp_ = 0;
     // Each set holds a channel at most once.
-    std::vector<ChannelId> fwd_, bwd_, stack_;
+    std::vector<ChannelId> fwd_, bwd_, stack_, back_stack_;
     std::vector<std::uint32_t> pool_;
 };
 

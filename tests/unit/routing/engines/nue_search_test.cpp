@@ -195,7 +195,11 @@ bool reaches(const Channels &ch, const CompleteCdg &cdg, ChannelId from, Channel
     return false;
 }
 
-TEST(NueSearch, TryAddRefusesExactlyTheTurnsThatCloseACycle) {
+// Both ways of searching: forward first, remembering the turns found on the way (weft's runs),
+// and forward and backward in turns (block_tried_only, OpenSM's runs).
+class TryAdd : public ::testing::TestWithParam<bool> {};
+
+TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
     RandomParams p;
     p.switches = 24;
     p.degree = 5;
@@ -205,6 +209,7 @@ TEST(NueSearch, TryAddRefusesExactlyTheTurnsThatCloseACycle) {
     const SwitchGraph g(f);
     const Channels ch(f, g);
     CompleteCdg cdg(ch);
+    if (GetParam()) cdg.block_tried_only();
     std::mt19937_64 rng(3);
     std::vector<std::uint32_t> level(ch.switches());
     for (auto &l : level) l = static_cast<std::uint32_t>(rng() % 4);
@@ -236,6 +241,10 @@ TEST(NueSearch, TryAddRefusesExactlyTheTurnsThatCloseACycle) {
     EXPECT_GT(added, 100u);
     EXPECT_GT(refused, 100u);
 }
+
+INSTANTIATE_TEST_SUITE_P(NueSearch, TryAdd, ::testing::Bool(), [](const auto &param_info) {
+    return param_info.param ? "TriedOnly" : "RememberOnTheWay";
+});
 
 // CdgDijkstra without a CDG (the switch LIDs' routes) against a quadratic Dijkstra: each switch
 // takes the lowest channel among those on a cheapest path. Weights of P^2 plus small loads take
