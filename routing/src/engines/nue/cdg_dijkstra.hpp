@@ -28,8 +28,8 @@ class CdgDijkstra : public RouteTree {
     // Results (next(), hops(), settled()) and add_load(): see RouteTree.
 
   private:
-    // route() without a CDG where its routes are sure to be minimal (see the .cpp); false, having
-    // routed nothing, where they are not.
+    // route() without a CDG where its routes are sure to be minimal (see the .cpp); false where
+    // they are not (route_on then starts afresh).
     bool route_minimal(SwitchIdx d);
     // route() with the narrow keys when this search's distances fit them, else the wide ones.
     template <class Queue>
