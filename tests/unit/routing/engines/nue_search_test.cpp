@@ -195,17 +195,22 @@ bool reaches(const Channels &ch, const CompleteCdg &cdg, ChannelId from, Channel
     return false;
 }
 
+// A random regular fabric, one host per switch.
+Fabric random_switches(unsigned switches, unsigned degree, std::uint64_t seed) {
+    RandomParams p;
+    p.switches = switches;
+    p.degree = degree;
+    p.hosts = 1;
+    p.seed = seed;
+    return make_random_regular(p);
+}
+
 // Both ways of searching: forward first, remembering the turns found on the way (weft's runs),
 // and forward and backward in turns (block_tried_only, OpenSM's runs).
 class TryAdd : public ::testing::TestWithParam<bool> {};
 
 TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
-    RandomParams p;
-    p.switches = 24;
-    p.degree = 5;
-    p.hosts = 1;
-    p.seed = 11;
-    const Fabric f = make_random_regular(p);
+    const Fabric f = random_switches(24, 5, 11);
     const SwitchGraph g(f);
     const Channels ch(f, g);
     CompleteCdg cdg(ch);
@@ -251,12 +256,7 @@ INSTANTIATE_TEST_SUITE_P(NueSearch, TryAdd, ::testing::Bool(), [](const auto &pa
 // the layered pass (minimal routes), widely spread ones the queue; both must match, and so must
 // the loads add_load leaves.
 TEST(NueSearch, UnconstrainedRoutesAreDijkstras) {
-    RandomParams p;
-    p.switches = 40;
-    p.degree = 5;
-    p.hosts = 1;
-    p.seed = 5;
-    const Fabric f = make_random_regular(p);
+    const Fabric f = random_switches(40, 5, 5);
     const SwitchGraph g(f);
     const Channels ch(f, g);
     const std::size_t n = ch.switches();
