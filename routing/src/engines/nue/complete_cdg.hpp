@@ -111,6 +111,13 @@ class CompleteCdg {
     // OpenSM blocks only the turns it tries: a turn found on the way to close a cycle too may fit
     // again once a dependency is taken back. Off by default (weft's searches skip those early).
     void block_tried_only() { tried_only_ = true; }
+    // How far a refused turn's search gets decides which turns it finds on the way. Where no
+    // dependency is taken back but at an impasse (which forgets them all), every turn remembered
+    // is one that closes a cycle, and remembering fewer only moves a refusal later: the routes are
+    // the same, and the search may stop as soon as its two halves meet. A search that takes
+    // dependencies back (OpenSM's, with weft's memory) can find a remembered turn fitting
+    // again, so what is remembered must stay as the forward search alone finds it.
+    void search_forward_first() { forward_first_ = true; }
     // Channels into a destination's own switch that a route toward a LID on that switch took
     // in this layer (OpenSM's used edges out of the destination's fake channel): tried first.
     bool sink_used(ChannelId c) const { return sink_used_[c] != 0; }
@@ -161,6 +168,7 @@ class CompleteCdg {
     CdgScratch *scratch_ = nullptr;     // nullptr: own_
     std::vector<std::uint32_t> count_;  // reset's bucket offsets
     bool tried_only_ = false;
+    bool forward_first_ = false;
 };
 
 }  // namespace weft::routing::engines::nue
