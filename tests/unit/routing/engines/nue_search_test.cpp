@@ -205,16 +205,19 @@ Fabric random_switches(unsigned switches, unsigned degree, std::uint64_t seed) {
     return make_random_regular(p);
 }
 
-// Both ways of searching: forward first, remembering the turns found on the way (weft's runs),
-// and forward and backward in turns (block_tried_only, OpenSM's runs).
-class TryAdd : public ::testing::TestWithParam<bool> {};
+// Every way of searching: forward and backward in turns, remembering the turns found on the way
+// (weft's search) or not (block_tried_only, OpenSM's run), and forward first
+// (search_forward_first, OpenSM's search on weft's memory).
+enum class Mode { Default, TriedOnly, ForwardFirst };
+class TryAdd : public ::testing::TestWithParam<Mode> {};
 
 TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
     const Fabric f = random_switches(24, 5, 11);
     const SwitchGraph g(f);
     const Channels ch(f, g);
     CompleteCdg cdg(ch);
-    if (GetParam()) cdg.block_tried_only();
+    if (GetParam() == Mode::TriedOnly) cdg.block_tried_only();
+    if (GetParam() == Mode::ForwardFirst) cdg.search_forward_first();
     std::mt19937_64 rng(3);
     std::vector<std::uint32_t> level(ch.switches());
     for (auto &l : level) l = static_cast<std::uint32_t>(rng() % 4);
@@ -247,9 +250,13 @@ TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
     EXPECT_GT(refused, 100u);
 }
 
-INSTANTIATE_TEST_SUITE_P(NueSearch, TryAdd, ::testing::Bool(), [](const auto &param_info) {
-    return param_info.param ? "TriedOnly" : "RememberOnTheWay";
-});
+INSTANTIATE_TEST_SUITE_P(NueSearch, TryAdd,
+                         ::testing::Values(Mode::Default, Mode::TriedOnly, Mode::ForwardFirst),
+                         [](const auto &param_info) {
+                             return param_info.param == Mode::Default     ? "Default"
+                                    : param_info.param == Mode::TriedOnly ? "TriedOnly"
+                                                                          : "ForwardFirst";
+                         });
 
 // CdgDijkstra without a CDG (the switch LIDs' routes) against a quadratic Dijkstra: each switch
 // takes the lowest channel among those on a cheapest path. Weights of P^2 plus small loads take
