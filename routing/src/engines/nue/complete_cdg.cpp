@@ -136,8 +136,9 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     bstack[btop++] = c1;
     seen[c1] = back;
     // Every channel x into c2's tail that c2 reaches closes a cycle with the turn x -> c2 as c1
-    // would: remember those too, the search may ask about them next (Nue tries the channels
-    // into one switch in turn).
+    // would: remember those the forward search passes, the search may ask about them next (Nue
+    // tries the channels into one switch in turn). Where the two searches meet early, those not
+    // passed yet are left out (see search_forward_first).
     // identifies head(c1): channels out of it start here (kNoChannel: remember none)
     const ChannelId turn_from = tried_only_ ? kNoChannel : ch_.after(c1);
     // One channel of each search; true where it meets the other.
