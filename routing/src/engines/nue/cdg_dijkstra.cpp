@@ -73,7 +73,7 @@ bool CdgDijkstra::route_minimal(SwitchIdx d) {
             next_[x] = rev[o];
         }
     }
-    const std::uint64_t spread = max_weight() - std::min(min_weight_, max_weight());
+    const std::uint64_t spread = max_weight() - min_weight_;  // both over the same weights: min <= max
     const std::uint64_t deepest = layer_[order_.back()];
     // (h + 1) min > h max for all h <= deepest  <=>  min > deepest * (max - min).
     if (spread != 0 && deepest >= min_weight_ / spread + (min_weight_ % spread == 0 ? 0 : 1)) return false;
