@@ -238,6 +238,52 @@ std::size_t fast_entry(const char *p, std::size_t avail, LftDumpEntry &e) {
     return after;
 }
 
+// The entry line expected for LID lid at p (avail bytes left in the piece), as
+// LftDumpParser::expect_lines_of built it: if the bytes there are that line but for its 3 port
+// digits, and those are a port number, e gets the entry and the result is the line's length with
+// its newline; else 0. Such a line is also in fast_entry's shape and reads the same there, so
+// this only saves work.
+[[gnu::hot]] std::size_t expected_entry(std::span<const LftDumpParser::Expected> expected, const char *text,
+                                        Lid lid, const char *p, std::size_t avail, LftDumpEntry &e) {
+    if (lid >= expected.size()) return 0;
+    const LftDumpParser::Expected x = expected[lid];
+    const std::size_t len = x.len;  // >= 32 when set (see expect_lines_of)
+    if (len == 0 || avail < len) return 0;
+    const char *t = text + x.at;
+#if defined(__SSE2__)
+    auto eq = [&](std::size_t i) {
+        return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i)),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i *>(t + i)));
+    };
+    // The port digits (bytes 7-9) count as equal; the last 16 bytes may overlap the ones before.
+    __m128i all = _mm_or_si128(eq(0), _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0, 0, 0, 0, 0));
+    for (std::size_t i = 16; i + 16 < len; i += 16) all = _mm_and_si128(all, eq(i));
+    all = _mm_and_si128(all, eq(len - 16));
+    if (_mm_movemask_epi8(all) != 0xFFFF) return 0;
+#else
+    if (std::memcmp(p, t, 7) != 0 || std::memcmp(p + 10, t + 10, len - 10) != 0) return 0;
+#endif
+    const unsigned d0 = static_cast<unsigned>(p[7] - '0'), d1 = static_cast<unsigned>(p[8] - '0'),
+                   d2 = static_cast<unsigned>(p[9] - '0');
+    const unsigned port = d0 * 100 + d1 * 10 + d2;
+    if (d0 > 9 || d1 > 9 || d2 > 9 || port > 255) return 0;
+    e.lid = lid;
+    e.port = static_cast<PortNum>(port);
+    e.port_guid = x.guid;
+    return len;
+}
+
+// Writes v's low `digits` hex digits at out, lower case, the most significant first.
+[[gnu::hot]] char *put_hex(char *out, std::uint64_t v, int digits) {
+    for (int i = digits - 1; i >= 0; --i) *out++ = "0123456789abcdef"[(v >> (4 * i)) & 0xF];
+    return out;
+}
+
+[[gnu::hot]] char *put(char *out, std::string_view s) {
+    std::memcpy(out, s.data(), s.size());
+    return out + s.size();
+}
+
 // Collects what a parser hands it into an LftDump.
 class DumpBuilder final : public LftDumpSink {
   public:
@@ -335,9 +381,6 @@ class LftApplier final : public LftDumpSink {
 [[gnu::hot]] void LftDumpParser::parse(std::string_view lines) {
     const char *const base = lines.data();
     const std::size_t size = lines.size();
-    // One search for a NUL in the whole piece; the line holding it is rejected when reached.
-    const void *nul = std::memchr(base, '\0', size);
-    const std::size_t nul_at = nul ? static_cast<std::size_t>(static_cast<const char *>(nul) - base) : size;
     // Entries go to the sink in runs. The counts live in locals while the loop runs (the entries'
     // byte stores could alias members).
     std::array<LftDumpEntry, 64> held;
@@ -346,31 +389,84 @@ class LftApplier final : public LftDumpSink {
         if (n_held) sink_.on_entries({held.data(), n_held});
         n_held = 0;
     };
+    const std::span<const Expected> expected(expected_);
+    const char *const expected_text = expected_text_.data();
+    Lid next = next_lid_;
     std::size_t pos = 0;
     while (pos < size) {
-        // An entry in OpenSM's shape is read first; its newline is then looked for only in the
-        // comment after what it read.
+        // The line expected next is tried first, then any entry in OpenSM's shape, whose newline
+        // is looked for only in the comment after what it read.
         LftDumpEntry &e = held[n_held];
-        const std::size_t fast = in_switch_ ? fast_entry(base + pos, size - pos, e) : 0;
-        const std::size_t end = line_end(base, pos + fast, size);
+        bool fast = false;
+        std::size_t end;
         ++line;
-        if (nul_at < end) {  // lines before this one ended before the NUL
-            hand_over();
-            line_ = line;
-            throw ParseError(name_, line, nul_at - pos + 1, "text", "a NUL byte");
+        if (const std::size_t n =
+                in_switch_ ? expected_entry(expected, expected_text, next, base + pos, size - pos, e) : 0) {
+            fast = true;  // and no NUL: the expected line has none
+            end = pos + n - 1;
+        } else {
+            const std::size_t read = in_switch_ ? fast_entry(base + pos, size - pos, e) : 0;
+            fast = read != 0;
+            end = line_end(base, pos + read, size);
+            if (const void *nul = std::memchr(base + pos, '\0', end - pos)) {
+                hand_over();  // the lines before this one
+                line_ = line;
+                throw ParseError(name_, line,
+                                 static_cast<std::size_t>(static_cast<const char *>(nul) - (base + pos)) + 1,
+                                 "text", "a NUL byte");
+            }
         }
         if (fast) {
             e.line = line;
+            next = e.lid + 1;
             if (++n_held == held.size()) hand_over();
         } else {
             hand_over();
             line_ = line;
+            next_lid_ = next;
             parse_line({base + pos, end - pos});
+            next = next_lid_;
         }
         pos = end + 1;
     }
     hand_over();
     line_ = line;
+    next_lid_ = next;
+}
+
+[[gnu::hot]] void LftDumpParser::expect_lines_of(const Fabric &f) {
+    // 4 LID digits, as OpenSM writes LIDs below 0x10000.
+    const Lid max = std::min<Lid>(f.max_lid(), 0xFFFF);
+    expected_.assign(std::size_t{max} + 1, Expected{});
+    // "0xLLLL PPP # <type> portguid 0x<16 digits>: '<desc>'\n", one string for all LIDs.
+    static constexpr std::string_view kPort = " 000 # ", kGuid = " portguid 0x", kDesc = ": '", kEnd = "'\n";
+    constexpr std::size_t kFixed = 2 + 4 + kPort.size() + kGuid.size() + 16 + kDesc.size() + kEnd.size();
+    auto owner = [&](Lid l) -> const Node * {
+        const auto o = f.lid_owner(l);
+        if (!o) return nullptr;
+        const Node &n = f.node(o->node);
+        // A description with a newline or a NUL in it cannot be the end of one line.
+        return n.desc.find_first_of(std::string_view("\n\0", 2)) == std::string::npos ? &n : nullptr;
+    };
+    std::size_t total = 0;
+    for (Lid l = 1; l <= max; ++l)
+        if (const Node *n = owner(l)) total += kFixed + node_type_name(n->type).size() + n->desc.size();
+    if (total > UINT32_MAX) total = 0;  // no lines expected: every line is read as without this
+    expected_text_.resize(total);
+    char *const text = expected_text_.data();
+    char *out = text;
+    for (Lid l = 1; l <= max && total; ++l) {
+        const Node *n = owner(l);
+        if (!n) continue;
+        const auto o = f.lid_owner(l);
+        // A switch's LIDs are named by its node GUID (its port 0's, not stored per port).
+        const Guid g = n->is_switch() ? n->guid : f.port(o->node, o->port).guid;
+        char *const at = out;
+        out = put(put_hex(put(out, "0x"), l, 4), kPort);
+        out = put_hex(put(put(out, node_type_name(n->type)), kGuid), g, 16);
+        out = put(put(put(out, kDesc), n->desc), kEnd);
+        expected_[l] = {static_cast<std::uint32_t>(at - text), static_cast<std::uint32_t>(out - at), g};
+    }
 }
 
 [[gnu::hot]] void LftDumpParser::parse_line(std::string_view raw) {
@@ -383,6 +479,7 @@ class LftApplier final : public LftDumpSink {
         sw.line = line_;
         parse_header(ln, sw);
         in_switch_ = true;
+        next_lid_ = 1;
         sink_.on_switch(sw);
         return;
     }
@@ -391,6 +488,7 @@ class LftApplier final : public LftDumpSink {
         LftDumpEntry e;
         e.line = line_;
         parse_entry(ln, e);
+        next_lid_ = e.lid + 1;
         sink_.on_entries({&e, 1});
         return;
     }
@@ -402,10 +500,12 @@ class LftApplier final : public LftDumpSink {
     ln.fail(ln.pos(), "a 'Unicast lids' header, a '0x<LID> <port>' entry or an 'N lids dumped' trailer");
 }
 
-LftDump read_lft_dump(std::string_view text, const std::string &name) {
+LftDump read_lft_dump(std::string_view text, const std::string &name, const Fabric *expected) {
     LftDump d;
     DumpBuilder builder(d);
-    LftDumpParser(name, builder).parse(text);
+    LftDumpParser parser(name, builder);
+    if (expected) parser.expect_lines_of(*expected);
+    parser.parse(text);
     return d;
 }
 
@@ -472,10 +572,13 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
     if (in.fd < 0) throw std::runtime_error("cannot open LFT dump '" + path + "': " + std::strerror(errno));
     LftApplier apply(f, t);
     LftDumpParser parser(path, apply);
+    parser.expect_lines_of(f);
     // Chunks of whole lines through one small buffer: its pages are the only fresh memory the
     // load touches (a fault each on the VM measured), where a copy of the file would fault in
-    // one per 4 KiB of it. A line longer than the buffer grows it.
-    std::vector<char> buf(std::size_t{16} << 10);
+    // one per 4 KiB of it. 32 KiB: a read costs about 1.4 us there besides its copy, and a fresh
+    // page several; 16 KiB took 10% longer on 0.8-2.5 MB dumps, 64 KiB 40% longer on the 250 KB
+    // one (fresh process medians). A line longer than the buffer grows it.
+    std::vector<char> buf(std::size_t{32} << 10);
     std::size_t have = 0;
     for (;;) {
         const ssize_t got = ::read(in.fd, buf.data() + have, buf.size() - have);

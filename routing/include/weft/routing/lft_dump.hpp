@@ -57,7 +57,17 @@ class LftDumpSink {
 class LftDumpParser {
   public:
     LftDumpParser(std::string name, LftDumpSink &sink) : name_(std::move(name)), sink_(sink) {}
+    // Optional, before parsing: the entry lines OpenSM would write for f's LIDs. A line equal to
+    // the one expected next (but for its port digits) is then taken in one compare; every other
+    // line is read as without this, with the same values and errors.
+    void expect_lines_of(const Fabric &f);
     void parse(std::string_view lines);
+
+    struct Expected {
+        std::uint32_t at = 0;   // into expected_text_
+        std::uint32_t len = 0;  // with the newline; 0: no line expected for this LID
+        Guid guid = 0;          // the port GUID the line names
+    };
 
   private:
     void parse_line(std::string_view raw);
@@ -65,9 +75,13 @@ class LftDumpParser {
     LftDumpSink &sink_;
     std::size_t line_ = 0;    // lines parsed so far
     bool in_switch_ = false;  // a header was seen
+    Lid next_lid_ = 1;        // the LID an OpenSM dump lists next (after the last entry's)
+    std::string expected_text_;
+    std::vector<Expected> expected_;  // index = LID
 };
 
-LftDump read_lft_dump(std::string_view text, const std::string &name);
+// expected: see LftDumpParser::expect_lines_of (the result does not depend on it).
+LftDump read_lft_dump(std::string_view text, const std::string &name, const Fabric *expected = nullptr);
 std::string write_lft_dump(const Fabric &f, const RoutingTables &t);
 
 struct LftApplyReport {

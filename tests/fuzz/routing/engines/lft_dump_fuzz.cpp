@@ -3,7 +3,9 @@
 // to a small fabric and written back, and the written dump must read back to the same LFTs.
 // The reader's shortcut for OpenSM's entry shape must agree with its general line reader: the
 // same text with a space before every line (which only the general reader takes) must give the
-// same entries, or fail on the same line expecting the same thing. Applying a dump must not
+// same entries, or fail on the same line expecting the same thing. So must the reader that
+// expects the lines of the fabric below (one compare for a line equal to the expected one but for
+// its port digits; every other line read as always). Applying a dump must not
 // depend on the headers' switch LIDs (a shortcut to the switch, checked against its GUID).
 #include <cstdint>
 #include <cstdlib>
@@ -58,13 +60,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     static const Fabric f = small_fabric();
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     LftDump d, general;
-    std::size_t error_line = 0;
+    std::size_t error_line = 0, error_column = 0;
     std::string error_expected;
     try {
         d = read_lft_dump(text, "fuzz.dump");
     } catch (const ParseError &e) {
         if (e.line() == 0 || e.expected().empty()) std::abort();
         error_line = e.line();
+        error_column = e.column();
         error_expected = e.expected();
     }
     try {
@@ -72,6 +75,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         if (error_line != 0 || !same_entries(d, general)) std::abort();
     } catch (const ParseError &e) {
         if (e.line() != error_line || e.expected() != error_expected) std::abort();
+    }
+    try {
+        const LftDump with_expected = read_lft_dump(text, "fuzz.dump", &f);
+        if (error_line != 0 || !same_entries(d, with_expected)) std::abort();
+    } catch (const ParseError &e) {
+        if (e.line() != error_line || e.column() != error_column || e.expected() != error_expected)
+            std::abort();
     }
     if (error_line != 0) return 0;
     RoutingTables t;

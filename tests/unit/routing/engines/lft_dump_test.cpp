@@ -151,7 +151,7 @@ TEST(LftDump, FileEngineHopsFollowTheLoadedRoutes) {
     EXPECT_EQ(t.hops[1][5], kInfHops);
 }
 
-// load_lft_dump reads a file in 16 KiB chunks of whole lines: the same LFTs and report as the
+// load_lft_dump reads a file in 32 KiB chunks of whole lines: the same LFTs and report as the
 // whole text parsed at once, wherever the chunk boundaries fall, with lines longer than a chunk
 // and without a final newline; an error deep in the file names its line.
 TEST(LftDump, LoadingAFileInChunksMatchesTheWholeText) {
@@ -161,7 +161,7 @@ TEST(LftDump, LoadingAFileInChunksMatchesTheWholeText) {
     std::string text = write_lft_dump(f, t);
     ASSERT_GT(text.size(), std::size_t{64} << 10);
     // A comment line longer than a chunk, and no newline after the last line.
-    text.insert(text.find('\n') + 1, "# " + std::string(40000, 'x') + "\n");
+    text.insert(text.find('\n') + 1, "# " + std::string(100000, 'x') + "\n");
     text.pop_back();
     const std::string path = ::testing::TempDir() + "/weft-chunks.dump";
     std::ofstream(path, std::ios::binary) << text;
@@ -223,6 +223,77 @@ TEST(LftDump, EntriesOffOpenSmsShapeReadTheSame) {
     expect_error(head + "0x0003 003 # Switch portguid 0x10000000000000000: 'x'\n", 2, 32, "port GUID");
     expect_error(head + "0x0003 256 # Switch portguid 0x0000000000000010: 'x'\n", 2, 8, "port number");
     expect_error(head + "0x40000 003\n", 2, 3, "LID");
+}
+
+// With the fabric's lines expected, a line equal to the expected one but for its port digits
+// is taken in one compare; every line just off it must read (or fail) exactly as without.
+TEST(LftDump, ExpectedLinesReadAsAnyOther) {
+    using namespace std::string_literals;
+    const Fabric f = ibsim_pair();
+    auto same = [&](const std::string &text) -> std::string {
+        SCOPED_TRACE(text);
+        LftDump plain, expected;
+        std::string plain_error, expected_error;
+        try {
+            plain = read_lft_dump(text, "x");
+        } catch (const ParseError &e) {
+            plain_error = e.what();
+        }
+        try {
+            expected = read_lft_dump(text, "x", &f);
+        } catch (const ParseError &e) {
+            expected_error = e.what();
+        }
+        EXPECT_EQ(expected_error, plain_error);
+        EXPECT_EQ(expected.switches.size(), plain.switches.size());
+        for (std::size_t i = 0; i < plain.switches.size() && i < expected.switches.size(); ++i) {
+            const auto &a = plain.switches[i].entries, &b = expected.switches[i].entries;
+            EXPECT_EQ(b.size(), a.size());
+            for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+                EXPECT_EQ(b[k].lid, a[k].lid);
+                EXPECT_EQ(b[k].port, a[k].port);
+                EXPECT_EQ(b[k].port_guid, a[k].port_guid);
+                EXPECT_EQ(b[k].line, a[k].line);
+            }
+        }
+        return plain_error;
+    };
+    EXPECT_EQ(same(kOpenSmDump), "");
+    const std::string head = "Unicast lids [0-5] of switch Lid 1 guid 0x0000000000200000 ('sw1'):\n";
+    const std::string h1 = "0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'";
+    for (const std::string &line : std::vector<std::string>{
+             h1,
+             "0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h9'",  // another description
+             "0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1' ",
+             "0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'\r",
+             "0x0003 003 # Channel Adapter portguid 0x0000000000100003: 'h1'",  // h2's GUID (remap)
+             "0x0003 003 # Channel Adapter portguid 0x00000000001000A1: 'h1'",  // upper case
+             "0x0003 003 # Switch portguid 0x0000000000100001: 'h1'",
+             "0x0003 255 # Channel Adapter portguid 0x0000000000100001: 'h1'",
+             "0x0003 256 # Channel Adapter portguid 0x0000000000100001: 'h1'",  // no port
+             "0x0003 0x3 # Channel Adapter portguid 0x0000000000100001: 'h1'",
+             "0x0003 00a # Channel Adapter portguid 0x0000000000100001: 'h1'",
+             "0x0003-003 # Channel Adapter portguid 0x0000000000100001: 'h1'",
+             "0x0003 003## Channel Adapter portguid 0x0000000000100001: 'h1'",
+             "0X0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'",
+             "0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1\0'"s,  // a NUL
+             "0x0003 003 # Channel Adapter portguid 0x0000000000100001: '\0h1'"s, "0x0003 003",
+             "0x0004 003 # Channel Adapter portguid 0x0000000000100001: 'h1'",  // LID 3 left out
+         }) {
+        // Where LID 3's line is expected (after LIDs 1 and 2), and where it is not.
+        const std::string before = head + "0x0001 000 # Switch portguid 0x0000000000200000: 'sw1'\n" +
+                                   "0x0002 002 # Switch portguid 0x0000000000200001: 'sw2'\n";
+        const std::string h2 = "0x0004 001 # Channel Adapter portguid 0x0000000000100003: 'h2'\n";
+        same(before + line + "\n" + h2);
+        same(before + line);  // the end of the text, no newline
+        same(before + line + "\n");
+        same(head + line + "\n" + h2);
+    }
+    // The NUL is found where it is, with or without the expected lines.
+    const std::string nul = same(head + "0x0001 000 # Switch portguid 0x0000000000200000: 'sw\0'\n"s);
+    EXPECT_NE(nul.find(":2:53: expected text"), std::string::npos) << nul;
+    // Lines after an entry the expectation skipped, and after a second header, are expected again.
+    same(head + "0x0002 002 # Switch portguid 0x0000000000200001: 'sw2'\n" + h1 + "\n" + head + h1 + "\n");
 }
 
 TEST(LftDump, RemapsLidsByPortGuid) {
