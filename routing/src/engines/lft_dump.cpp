@@ -273,9 +273,18 @@ std::size_t fast_entry(const char *p, std::size_t avail, LftDumpEntry &e) {
     return len;
 }
 
-// Writes v's low `digits` hex digits at out, lower case, the most significant first.
+// Each byte's two lower-case hex digits.
+constexpr std::array<std::array<char, 2>, 256> kHexPair = [] {
+    std::array<std::array<char, 2>, 256> t{};
+    for (int b = 0; b < 256; ++b)
+        t[static_cast<std::size_t>(b)] = {"0123456789abcdef"[b >> 4], "0123456789abcdef"[b & 0xF]};
+    return t;
+}();
+
+// Writes v's low `digits` (even) hex digits at out, lower case, the most significant first.
 [[gnu::hot]] char *put_hex(char *out, std::uint64_t v, int digits) {
-    for (int i = digits - 1; i >= 0; --i) *out++ = "0123456789abcdef"[(v >> (4 * i)) & 0xF];
+    for (int i = digits / 2 - 1; i >= 0; --i, out += 2)
+        std::memcpy(out, kHexPair[(v >> (8 * i)) & 0xFF].data(), 2);
     return out;
 }
 
@@ -441,31 +450,36 @@ class LftApplier final : public LftDumpSink {
     // "0xLLLL PPP # <type> portguid 0x<16 digits>: '<desc>'\n", one string for all LIDs.
     static constexpr std::string_view kPort = " 000 # ", kGuid = " portguid 0x", kDesc = ": '", kEnd = "'\n";
     constexpr std::size_t kFixed = 2 + 4 + kPort.size() + kGuid.size() + 16 + kDesc.size() + kEnd.size();
-    auto owner = [&](Lid l) -> const Node * {
+    // First the lines' lengths and GUIDs (len 0: none expected), then their text.
+    std::size_t total = 0;
+    for (Lid l = 1; l <= max; ++l) {
         const auto o = f.lid_owner(l);
-        if (!o) return nullptr;
+        if (!o) continue;
         const Node &n = f.node(o->node);
         // A description with a newline or a NUL in it cannot be the end of one line.
-        return n.desc.find_first_of(std::string_view("\n\0", 2)) == std::string::npos ? &n : nullptr;
-    };
-    std::size_t total = 0;
-    for (Lid l = 1; l <= max; ++l)
-        if (const Node *n = owner(l)) total += kFixed + node_type_name(n->type).size() + n->desc.size();
-    if (total > UINT32_MAX) total = 0;  // no lines expected: every line is read as without this
+        if (std::any_of(n.desc.begin(), n.desc.end(), [](char c) { return c == '\n' || c == '\0'; }))
+            continue;
+        const std::size_t len = kFixed + node_type_name(n.type).size() + n.desc.size();
+        // A switch's LIDs are named by its node GUID (its port 0's, not stored per port).
+        const Guid g = n.is_switch() ? n.guid : f.port(o->node, o->port).guid;
+        expected_[l] = {0, static_cast<std::uint32_t>(len), g};
+        total += len;
+    }
+    if (total > UINT32_MAX) {  // no lines expected: every line is read as without this
+        expected_.assign(expected_.size(), Expected{});
+        total = 0;
+    }
     expected_text_.resize(total);
     char *const text = expected_text_.data();
     char *out = text;
     for (Lid l = 1; l <= max && total; ++l) {
-        const Node *n = owner(l);
-        if (!n) continue;
-        const auto o = f.lid_owner(l);
-        // A switch's LIDs are named by its node GUID (its port 0's, not stored per port).
-        const Guid g = n->is_switch() ? n->guid : f.port(o->node, o->port).guid;
-        char *const at = out;
+        Expected &x = expected_[l];
+        if (x.len == 0) continue;
+        const Node &n = f.node(f.lid_owner(l)->node);
+        x.at = static_cast<std::uint32_t>(out - text);
         out = put(put_hex(put(out, "0x"), l, 4), kPort);
-        out = put_hex(put(put(out, node_type_name(n->type)), kGuid), g, 16);
-        out = put(put(put(out, kDesc), n->desc), kEnd);
-        expected_[l] = {static_cast<std::uint32_t>(at - text), static_cast<std::uint32_t>(out - at), g};
+        out = put_hex(put(put(out, node_type_name(n.type)), kGuid), x.guid, 16);
+        out = put(put(put(out, kDesc), n.desc), kEnd);
     }
 }
 
