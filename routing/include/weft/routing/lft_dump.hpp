@@ -63,6 +63,7 @@ class LftDumpParser {
     void expect_lines_of(const Fabric &f);
     void parse(std::string_view lines);
 
+    // One LID's expected line (see expect_lines_of), as the reader's compare takes it.
     struct Expected {
         std::uint32_t at = 0;   // into expected_text_
         std::uint32_t len = 0;  // with the newline; 0: no line expected for this LID
