@@ -281,8 +281,9 @@ constexpr std::array<std::array<char, 2>, 256> kHexPair = [] {
     return t;
 }();
 
-// Writes v's low `digits` (even) hex digits at out, lower case, the most significant first.
+// Writes v's low `digits` hex digits at out, lower case, the most significant first.
 [[gnu::hot]] char *put_hex(char *out, std::uint64_t v, int digits) {
+    if (digits % 2) *out++ = "0123456789abcdef"[(v >> (4 * --digits)) & 0xF];
     for (int i = digits / 2 - 1; i >= 0; --i, out += 2)
         std::memcpy(out, kHexPair[(v >> (8 * i)) & 0xFF].data(), 2);
     return out;
@@ -291,6 +292,40 @@ constexpr std::array<std::array<char, 2>, 256> kHexPair = [] {
 [[gnu::hot]] char *put(char *out, std::string_view s) {
     std::memcpy(out, s.data(), s.size());
     return out + s.size();
+}
+
+// The GUID OpenSM's dump names a LID's owner by: a switch's LIDs by its node GUID (its port 0's,
+// not stored per port), others by the port's.
+[[gnu::hot]] Guid named_guid(const Fabric &f, const LidOwner &o) {
+    const Node &n = f.node(o.node);
+    return n.is_switch() ? n.guid : f.port(o.node, o.port).guid;
+}
+
+// An entry line as OpenSM writes it, with its newline: "0x%04x %03u # " and then "<type> portguid
+// 0x%016x: '<desc>'" for an owned LID, or "unknown node and type".
+constexpr std::string_view kGuidText = " portguid 0x", kDescText = ": '", kEndText = "'\n",
+                           kUnknownText = "unknown node and type\n";
+int lid_digits(Lid l) {
+    return std::max(4, (static_cast<int>(std::bit_width(l)) + 3) / 4);
+}
+std::size_t entry_head_size(Lid l) {
+    return 2 + static_cast<std::size_t>(lid_digits(l)) + 7;  // "0x", the LID, " PPP # "
+}
+[[gnu::hot]] std::size_t entry_line_size(Lid l, const Node &owner) {
+    return entry_head_size(l) + node_type_name(owner.type).size() + kGuidText.size() + 16 + kDescText.size() +
+           owner.desc.size() + kEndText.size();
+}
+[[gnu::hot]] char *put_entry_head(char *out, Lid l, PortNum p) {
+    out = put_hex(put(out, "0x"), l, lid_digits(l));
+    *out++ = ' ';
+    *out++ = static_cast<char>('0' + p / 100);
+    *out++ = static_cast<char>('0' + p / 10 % 10);
+    *out++ = static_cast<char>('0' + p % 10);
+    return put(out, " # ");
+}
+[[gnu::hot]] char *put_entry_line(char *out, Lid l, PortNum p, const Node &owner, Guid g) {
+    out = put(put(put_entry_head(out, l, p), node_type_name(owner.type)), kGuidText);
+    return put(put(put(put_hex(out, g, 16), kDescText), owner.desc), kEndText);
 }
 
 // Collects what a parser hands it into an LftDump.
@@ -316,9 +351,7 @@ class LftApplier final : public LftDumpSink {
         // looks it up), so that most entries need no lookup by GUID.
         for (Lid l = 1; l <= max_lid_; ++l)
             if (auto o = f.lid_owner(l)) {
-                // A switch's LIDs are named by its node GUID (its port 0's, not stored per port).
-                const Node &n = f.node(o->node);
-                const Guid g = n.is_switch() ? n.guid : f.port(o->node, o->port).guid;
+                const Guid g = named_guid(f, *o);
                 if (g != 0 && remapped(g, l) == l) owner_guid_[l] = g;
             }
     }
@@ -444,13 +477,10 @@ class LftApplier final : public LftDumpSink {
 }
 
 [[gnu::hot]] void LftDumpParser::expect_lines_of(const Fabric &f) {
-    // 4 LID digits, as OpenSM writes LIDs below 0x10000.
+    // 4 LID digits, as OpenSM writes LIDs below 0x10000 (expected_entry's port is at bytes 7-9).
     const Lid max = std::min<Lid>(f.max_lid(), 0xFFFF);
     expected_.assign(std::size_t{max} + 1, Expected{});
-    // "0xLLLL PPP # <type> portguid 0x<16 digits>: '<desc>'\n", one string for all LIDs.
-    static constexpr std::string_view kPort = " 000 # ", kGuid = " portguid 0x", kDesc = ": '", kEnd = "'\n";
-    constexpr std::size_t kFixed = 2 + 4 + kPort.size() + kGuid.size() + 16 + kDesc.size() + kEnd.size();
-    // First the lines' lengths and GUIDs (len 0: none expected), then their text.
+    // First the lines' lengths and GUIDs (len 0: none expected), then their text, back to back.
     std::size_t total = 0;
     for (Lid l = 1; l <= max; ++l) {
         const auto o = f.lid_owner(l);
@@ -459,10 +489,8 @@ class LftApplier final : public LftDumpSink {
         // A description with a newline or a NUL in it cannot be the end of one line.
         if (std::any_of(n.desc.begin(), n.desc.end(), [](char c) { return c == '\n' || c == '\0'; }))
             continue;
-        const std::size_t len = kFixed + node_type_name(n.type).size() + n.desc.size();
-        // A switch's LIDs are named by its node GUID (its port 0's, not stored per port).
-        const Guid g = n.is_switch() ? n.guid : f.port(o->node, o->port).guid;
-        expected_[l] = {0, static_cast<std::uint32_t>(len), g};
+        const std::size_t len = entry_line_size(l, n);
+        expected_[l] = {0, static_cast<std::uint32_t>(len), named_guid(f, *o)};
         total += len;
     }
     if (total > UINT32_MAX) {  // no lines expected: every line is read as without this
@@ -475,11 +503,8 @@ class LftApplier final : public LftDumpSink {
     for (Lid l = 1; l <= max && total; ++l) {
         Expected &x = expected_[l];
         if (x.len == 0) continue;
-        const Node &n = f.node(f.lid_owner(l)->node);
         x.at = static_cast<std::uint32_t>(out - text);
-        out = put(put_hex(put(out, "0x"), l, 4), kPort);
-        out = put_hex(put(put(out, node_type_name(n.type)), kGuid), x.guid, 16);
-        out = put(put(put(out, kDesc), n.desc), kEnd);
+        out = put_entry_line(out, l, 0, f.node(f.lid_owner(l)->node), x.guid);
     }
 }
 
@@ -544,20 +569,16 @@ std::string write_lft_dump(const Fabric &f, const RoutingTables &t) {
         for (Lid l = 0; l <= max_lid && l < lft.size(); ++l) {
             const PortNum p = lft[l];
             if (p > sw.num_ports) continue;  // OpenSM skips entries past the port count (no path)
-            std::snprintf(buf, sizeof buf, "0x%04x %03u # ", l, p);
-            out += buf;
-            if (auto o = f.lid_owner(l)) {
+            const auto o = f.lid_owner(l);
+            const std::size_t at = out.size();
+            if (o) {
                 const Node &owner = f.node(o->node);
-                const Guid pg = owner.is_switch() ? owner.guid : f.port(o->node, o->port).guid;
-                std::snprintf(buf, sizeof buf, " portguid 0x%016" PRIx64 ": '", pg);
-                out += node_type_name(owner.type);
-                out += buf;
-                out += owner.desc;
-                out += "'";
+                out.resize(at + entry_line_size(l, owner));
+                put_entry_line(out.data() + at, l, p, owner, named_guid(f, *o));
             } else {
-                out += "unknown node and type";
+                out.resize(at + entry_head_size(l) + kUnknownText.size());
+                put(put_entry_head(out.data() + at, l, p), kUnknownText);
             }
-            out += '\n';
         }
         std::snprintf(buf, sizeof buf, "%u lids dumped\n", max_lid);
         out += buf;

@@ -39,18 +39,23 @@ void CdgDijkstra::push_best_alternative(Queue &queue, SwitchIdx x) {
 // the previous layer, the first of equals (the lowest channel, as the queue's keys order them).
 // One pass over the switches in BFS order settles them layer by layer, without a queue; the
 // BFS order keeps children after their parents, as add_load needs.
-bool CdgDijkstra::route_minimal(SwitchIdx d) {
+void CdgDijkstra::begin_search(SwitchIdx d) {
     if (++stamp_ == 0) {
         std::fill(done_.begin(), done_.end(), 0);
         std::fill(refused_.begin(), refused_.end(), 0);
         stamp_ = 1;
     }
-    if (layer_.empty()) layer_.resize(ch_.switches());
     std::fill(next_.begin(), next_.end(), kNoChannel);
     std::fill(hops_.begin(), hops_.end(), kInfHops);
     order_.assign(1, d);
-    done_[d] = stamp_;  // reached
+    done_[d] = stamp_;
     dist_[d] = 0;
+    hops_[d] = 0;
+}
+
+bool CdgDijkstra::route_minimal(SwitchIdx d) {
+    begin_search(d);  // d reached
+    if (layer_.empty()) layer_.resize(ch_.switches());
     layer_[d] = 0;
     const SwitchIdx *const head = ch_.heads();
     const ChannelId *const rev = ch_.reverses();
@@ -96,19 +101,9 @@ bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const Es
     cdg_ = cdg;
     dest_ = d;
     queue.prepare();
-    if (++stamp_ == 0) {
-        std::fill(done_.begin(), done_.end(), 0);
-        std::fill(refused_.begin(), refused_.end(), 0);
-        stamp_ = 1;
-    }
-    std::fill(next_.begin(), next_.end(), kNoChannel);
-    std::fill(hops_.begin(), hops_.end(), kInfHops);
+    begin_search(d);
     std::fill(cand_dist_.begin(), cand_dist_.end(), kFar);
-    order_.assign(1, d);
     added_.clear();
-    done_[d] = stamp_;
-    dist_[d] = 0;
-    hops_[d] = 0;
     const std::size_t reachable = reachable_[d];
 
     // Raw arrays, locals: the stores below could alias the vectors' data pointers. The queue

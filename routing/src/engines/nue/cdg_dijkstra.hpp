@@ -28,6 +28,8 @@ class CdgDijkstra : public RouteTree {
     // Results (next(), hops(), settled()) and add_load(): see RouteTree.
 
   private:
+    // A new search toward d: a fresh stamp, no routes, d settled at distance 0 (order_ = {d}).
+    void begin_search(SwitchIdx d);
     // route() without a CDG where its routes are sure to be minimal (see the .cpp); false where
     // they are not (route_on then starts afresh).
     bool route_minimal(SwitchIdx d);
