@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,12 +29,8 @@ enum class Mode { Default, TriedOnly, ForwardFirst };
 
 // args: switches, degree, mode.
 void BM_CdgTryAdd(benchmark::State &state) {
-    RandomParams p;
-    p.switches = static_cast<unsigned>(state.range(0));
-    p.degree = static_cast<unsigned>(state.range(1));
-    p.hosts = 1;
-    p.seed = 11;
-    const Fabric f = make_random_regular(p);
+    const Fabric f = generate("random:switches=" + std::to_string(state.range(0)) +
+                              ",degree=" + std::to_string(state.range(1)) + ",hosts=1,seed=11");
     const SwitchGraph g(f);
     const Channels ch(f, g);
     std::mt19937_64 rng(3);
