@@ -3,6 +3,7 @@
 # scripts/opensm-ref --sweeps N (the re-sweep column of perf/routing/bench-vs-opensm): OpenSM
 # routes the fabric N times in one process and is stopped after the Nth, the summary gives the
 # first step and the N-1 later ones with their median, and the LFTs are those of a one-sweep run.
+# An option OpenSM rejects ends the script with exit 2 and OpenSM's own message.
 set -euo pipefail
 weft=$1 ref=$2
 for tool in ibsim opensm; do command -v "$tool" >/dev/null || { echo "skip: no $tool"; exit 77; }; done
@@ -33,4 +34,12 @@ grep -q '^resweep' "$dir/once.txt" && fail "a one-sweep summary names re-sweeps"
     fail "the one-sweep run routed more than once"
 cmp "$dir/once/dump/opensm-lfts.dump" "$dir/three/dump/opensm-lfts.dump" ||
     fail "the LFTs after three sweeps differ from one sweep's"
+# An option OpenSM rejects: exit 2 with OpenSM's own complaint, not a missing log.
+set +e
+"$ref" "$dir/fabric.net" minhop "$dir/bad" -- --no_such_option >"$dir/bad.txt" 2>"$dir/bad.err"
+rc=$?
+set -e
+((rc == 2)) || fail "a rejected OpenSM option exited $rc, expected 2"
+grep -q "unrecognized option '--no_such_option'" "$dir/bad.err" || fail "OpenSM's complaint not shown: $(cat "$dir/bad.err")"
+grep -q 'awk' "$dir/bad.err" && fail "awk complained: $(cat "$dir/bad.err")"
 echo "ok: 3 sweeps, first ${first} s, later ${later[*]} s, median ${median} s"
