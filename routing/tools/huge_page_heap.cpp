@@ -1,0 +1,65 @@
+#include "huge_page_heap.hpp"
+
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace weft::routing::tools {
+
+HugePageHeap use_huge_page_heap(std::size_t reserve) {
+    HugePageHeap r;
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+    constexpr int kMmapMax = 32 << 20;  // glibc's ceiling for M_MMAP_THRESHOLD on 64-bit
+    const int pad = static_cast<int>(std::min<std::size_t>(reserve, INT_MAX));
+    // A heap that is never trimmed, serves large blocks too, and is the only one: the other
+    // threads' arenas are mappings of their own, outside the range.
+    if (!mallopt(M_TRIM_THRESHOLD, INT_MAX) || !mallopt(M_MMAP_THRESHOLD, kMmapMax) ||
+        !mallopt(M_ARENA_MAX, 1)) {
+        r.why = "mallopt refused a setting (not glibc's allocator?)";
+        return r;
+    }
+    // Grow the heap by the reserve: a block the top of the heap cannot hold (it holds less than
+    // 256 KiB this early) makes glibc extend it by the block plus M_TOP_PAD. Nothing in the range
+    // may be touched before it is marked, since a 2 MiB range with a small page in it never gets a
+    // huge one: malloc writes the new top's header right after the block, so the block is kept
+    // small, and that header lands below the first whole 2 MiB range (or costs that range).
+    const auto before = reinterpret_cast<std::uintptr_t>(sbrk(0));
+    if (!mallopt(M_TOP_PAD, pad)) {
+        r.why = "mallopt refused M_TOP_PAD";
+        return r;
+    }
+    void *block = std::malloc(std::size_t{256} << 10);
+    mallopt(M_TOP_PAD, 128 << 10);  // glibc's default again: growth past the range in small steps
+    if (!block) {
+        r.why = "no memory for the heap's growth";
+        return r;
+    }
+    std::free(block);
+    const auto after = reinterpret_cast<std::uintptr_t>(sbrk(0));
+    const std::uintptr_t lo = (before + kHuge - 1) & ~(kHuge - 1), hi = after & ~(kHuge - 1);
+    if (after <= before || hi <= lo) {
+        r.why = "the heap did not grow by a whole 2 MiB range (sbrk refused?)";
+        return r;
+    }
+    if (madvise(reinterpret_cast<void *>(lo), hi - lo, MADV_HUGEPAGE) != 0) {
+        r.why = std::string("madvise(MADV_HUGEPAGE): ") + std::strerror(errno);
+        return r;
+    }
+    r.ok = true;
+    r.marked = hi - lo;
+#else
+    (void)reserve;
+    r.why = "not built with glibc and MADV_HUGEPAGE";
+#endif
+    return r;
+}
+
+}  // namespace weft::routing::tools
