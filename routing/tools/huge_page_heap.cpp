@@ -45,7 +45,7 @@ HugePageHeap use_huge_page_heap(std::size_t reserve) {
     std::free(block);
     const auto after = reinterpret_cast<std::uintptr_t>(sbrk(0));
     const std::uintptr_t lo = (before + kHuge - 1) & ~(kHuge - 1), hi = after & ~(kHuge - 1);
-    if (after <= before || hi <= lo) {
+    if (hi <= lo) {  // also where the heap did not grow at all (lo >= before >= after >= hi)
         r.why = "the heap did not grow by a whole 2 MiB range (sbrk refused?)";
         return r;
     }
