@@ -104,6 +104,7 @@ bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const Es
     begin_search(d);
     std::fill(cand_dist_.begin(), cand_dist_.end(), kFar);
     added_.clear();
+    if (cdg) cdg->note_blocked();  // an impasse forgets what this search found, see below
     const std::size_t reachable = reachable_[d];
 
     // Raw arrays, locals: the stores below could alias the vectors' data pointers. The queue
@@ -160,10 +161,11 @@ bool CdgDijkstra::route_on(Queue &queue, SwitchIdx d, CompleteCdg *cdg, const Es
     }
     if (order_.size() == reachable || !cdg || !escape) return true;
 
-    // Impasse: take this destination's dependencies back and use the escape paths.
+    // Impasse: take this destination's dependencies back and use the escape paths. The turns
+    // its search found to close a cycle may fit again; those found before still close theirs.
     for (auto [a, b] : added_) cdg->remove(a, b);
     added_.clear();
-    cdg->forget_blocked();  // turns refused before may fit again
+    cdg->forget_noted_blocked();
     route_along_escape(d, *escape);
     return false;
 }

@@ -55,6 +55,7 @@ void CompleteCdg::reset(const std::vector<std::uint32_t> &level) {
     std::fill(out_.begin(), out_.end(), 0);
     std::fill(in_.begin(), in_.end(), 0);
     std::fill(blocked_.begin(), blocked_.end(), 0);
+    noted_.clear();
     std::fill(sink_used_.begin(), sink_used_.end(), 0);
     order_by(level);
 }
@@ -97,9 +98,8 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     };
     const std::uint32_t lo = ord_[c2], hi = ord_[c1];
     const std::size_t k = c2 - ch_.after(c1);
-    std::uint64_t &refused = blocked_[(std::size_t{c1} * row_bits + k) / 64];
-    const std::uint64_t bit = std::uint64_t{1} << ((std::size_t{c1} * row_bits + k) % 64);
-    if (refused & bit) return Add::Cycle;
+    const std::size_t turn_bit = std::size_t{c1} * row_bits + k;
+    if ((blocked_[turn_bit / 64] >> (turn_bit % 64)) & 1) return Add::Cycle;
     CdgScratch &sc = scratch_ ? *scratch_ : own_;
     if (sc.seen_.size() < ch_.size()) {
         sc.seen_.assign(ch_.size(), 0);
@@ -146,10 +146,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
         const ChannelId x = fstack[--ftop];
         fwd[nf++] = x;
         const ChannelId first = ch_.after(x);
-        if (first == turn_from) {
-            const std::size_t b = std::size_t{x} * row_bits + k;
-            blocked_[b / 64] |= std::uint64_t{1} << (b % 64);
-        }
+        if (first == turn_from) note(std::size_t{x} * row_bits + k);
         for (std::size_t w = 0; w < words; ++w)
             for (std::uint64_t bits = row_word(out_, x, w); bits; bits &= bits - 1) {
                 const ChannelId y = first + static_cast<ChannelId>(w * 64 + std::countr_zero(bits));
@@ -180,7 +177,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     while (!met && ftop) met = forward();
     while (!met && btop) met = backward();
     if (met) {
-        refused |= bit;
+        note(turn_bit);
         return Add::Cycle;
     }
     // The backward set moves in front of the forward set, in the positions both held.

@@ -82,7 +82,7 @@ class CompleteCdg {
         const std::size_t b = std::size_t{c1} * row_bits_ + k;
         return (out_[b / 64] >> (b % 64)) & 1;
     }
-    // Whether c1 -> c2 was found to close a cycle (since forget_blocked()). Refusing a turn is
+    // Whether c1 -> c2 was found to close a cycle (and not forgotten since). Refusing a turn is
     // always safe, and a search may skip it without asking try_add.
     bool blocked(ChannelId c1, ChannelId c2) const {
         const std::size_t b = bit_of(c1, c2);
@@ -105,14 +105,30 @@ class CompleteCdg {
                                  : add_against_order<0>(c1, c2);
     }
     // Unmarks c1 -> c2 (the order stays valid: removing edges never breaks it). Turns known to
-    // close a cycle stay blocked (OpenSM's way); forget_blocked() drops that memory.
+    // close a cycle stay blocked (OpenSM's way); forget_noted_blocked() drops what a search found.
     void remove(ChannelId c1, ChannelId c2) { set(c1, c2, false); }
-    void forget_blocked() { std::fill(blocked_.begin(), blocked_.end(), 0); }
+    // From now on notes the turns newly found to close a cycle, so that forget_noted_blocked()
+    // can drop exactly those once the dependencies added since are taken back. A turn found
+    // before closes a cycle of dependencies that were all used then and still are, as long as
+    // nothing older is taken back (weft's search takes back only its own, at an impasse).
+    void note_blocked() {
+        noting_ = true;
+        noted_.clear();
+    }
+    // Forgets every blocked turn (after taking back older dependencies).
+    void forget_blocked() {
+        std::fill(blocked_.begin(), blocked_.end(), 0);
+        noted_.clear();
+    }
+    void forget_noted_blocked() {
+        for (const std::size_t b : noted_) blocked_[b / 64] &= ~(std::uint64_t{1} << (b % 64));
+        noted_.clear();
+    }
     // OpenSM blocks only the turns it tries: a turn found on the way to close a cycle too may fit
     // again once a dependency is taken back. Off by default (weft's searches skip those early).
     void block_tried_only() { tried_only_ = true; }
     // How far a refused turn's search gets decides which turns it finds on the way. Where no
-    // dependency is taken back but at an impasse (which forgets them all), every turn remembered
+    // dependency is taken back but at an impasse (which forgets what it noted), every turn remembered
     // is one that closes a cycle, and remembering fewer only moves a refusal later: the routes are
     // the same, and the search may stop as soon as its two halves meet. A search that takes
     // dependencies back (OpenSM's, with weft's memory) can find a remembered turn fitting
@@ -132,6 +148,13 @@ class CompleteCdg {
     // c1 -> c2's bit in out_ and blocked_.
     std::size_t bit_of(ChannelId c1, ChannelId c2) const {
         return std::size_t{c1} * row_bits_ + (c2 - ch_.after(c1));
+    }
+    // Blocks the turn at bit b of blocked_, noting it if it is new and noting is on.
+    void note(std::size_t b) {
+        std::uint64_t &w = blocked_[b / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (b % 64);
+        if (noting_ && !(w & bit)) noted_.push_back(b);
+        w |= bit;
     }
     void set(ChannelId c1, ChannelId c2, bool on) {
         const std::size_t b = bit_of(c1, c2);
@@ -159,8 +182,10 @@ class CompleteCdg {
     const Channels &ch_;
     std::size_t row_bits_ = 8;
     std::vector<std::uint64_t> out_, in_;
-    // Turns found to close a cycle (same layout as out_).
+    // Turns found to close a cycle (same layout as out_), and while noting, the bits set since.
     std::vector<std::uint64_t> blocked_;
+    std::vector<std::size_t> noted_;
+    bool noting_ = false;
     std::vector<std::uint8_t> sink_used_;
     std::vector<std::uint32_t> ord_;  // position of each channel in the topological order
     std::vector<ChannelId> at_;       // channel at each position

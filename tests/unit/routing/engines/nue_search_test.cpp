@@ -250,6 +250,58 @@ TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
     EXPECT_GT(refused, 100u);
 }
 
+// As weft's search at an impasse: the turns added since note_blocked() are taken back, and
+// forget_noted_blocked() must drop every blocked turn that may fit again (a blocked turn always
+// closes a cycle) and keep those found before (still closing theirs).
+TEST_P(TryAdd, ForgetsOnlyTheTurnsNotedSinceTheNote) {
+    const Fabric f = random_switches(24, 5, 13);
+    const SwitchGraph g(f);
+    const Channels ch(f, g);
+    CompleteCdg cdg(ch);
+    if (GetParam() == Mode::TriedOnly) cdg.block_tried_only();
+    if (GetParam() == Mode::ForwardFirst) cdg.search_forward_first();
+    std::mt19937_64 rng(9);
+    auto random_turn = [&] {
+        const auto c1 = static_cast<ChannelId>(rng() % ch.size());
+        const SwitchIdx at = ch.head(c1);
+        auto c2 = static_cast<ChannelId>(ch.begin(at) + rng() % (ch.end(at) - ch.begin(at)));
+        if (c2 == ch.reverse(c1)) c2 = c2 + 1 < ch.end(at) ? c2 + 1 : ch.begin(at);
+        return std::pair{c1, c2};
+    };
+    auto blocked_turns = [&] {
+        std::vector<std::pair<ChannelId, ChannelId>> out;
+        for (ChannelId c1 = 0; c1 < ch.size(); ++c1)
+            for (ChannelId c2 = ch.begin(ch.head(c1)); c2 < ch.end(ch.head(c1)); ++c2)
+                if (c2 != ch.reverse(c1) && cdg.blocked(c1, c2)) out.emplace_back(c1, c2);
+        return out;
+    };
+    for (int i = 0; i < 150; ++i) {
+        const auto [c1, c2] = random_turn();
+        cdg.try_add(c1, c2);
+    }
+    std::size_t taken_back = 0, forgotten = 0;
+    for (int round = 0; round < 60; ++round) {
+        const auto before = blocked_turns();
+        cdg.note_blocked();
+        std::vector<std::pair<ChannelId, ChannelId>> added;
+        for (int i = 0; i < 12; ++i) {
+            const auto [c1, c2] = random_turn();
+            if (cdg.try_add(c1, c2) == CompleteCdg::Add::Added) added.emplace_back(c1, c2);
+        }
+        if (round % 2 == 0) continue;  // the destination found its way: its dependencies stay
+        const std::size_t blocked_with = blocked_turns().size();
+        for (const auto &[c1, c2] : added) cdg.remove(c1, c2);
+        cdg.forget_noted_blocked();
+        taken_back += added.size();
+        const auto after = blocked_turns();
+        forgotten += blocked_with - after.size();
+        for (const auto &[c1, c2] : before) EXPECT_TRUE(cdg.blocked(c1, c2)) << "round " << round;
+        for (const auto &[c1, c2] : after) EXPECT_TRUE(reaches(ch, cdg, c2, c1)) << "round " << round;
+    }
+    EXPECT_GT(taken_back, 20u);
+    EXPECT_GT(forgotten, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(NueSearch, TryAdd,
                          ::testing::Values(Mode::Default, Mode::TriedOnly, Mode::ForwardFirst),
                          [](const auto &param_info) {
