@@ -211,13 +211,22 @@ Fabric random_switches(unsigned switches, unsigned degree, std::uint64_t seed) {
 enum class Mode { Default, TriedOnly, ForwardFirst };
 class TryAdd : public ::testing::TestWithParam<Mode> {};
 
+// A random fabric's channels and a complete CDG on them searching in the given mode.
+struct ModeCdg {
+    ModeCdg(std::uint64_t seed, Mode mode) : f(random_switches(24, 5, seed)), g(f), ch(f, g), cdg(ch) {
+        if (mode == Mode::TriedOnly) cdg.block_tried_only();
+        if (mode == Mode::ForwardFirst) cdg.search_forward_first();
+    }
+    const Fabric f;
+    const SwitchGraph g;
+    const Channels ch;
+    CompleteCdg cdg;
+};
+
 TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
-    const Fabric f = random_switches(24, 5, 11);
-    const SwitchGraph g(f);
-    const Channels ch(f, g);
-    CompleteCdg cdg(ch);
-    if (GetParam() == Mode::TriedOnly) cdg.block_tried_only();
-    if (GetParam() == Mode::ForwardFirst) cdg.search_forward_first();
+    ModeCdg m(11, GetParam());
+    const Channels &ch = m.ch;
+    CompleteCdg &cdg = m.cdg;
     std::mt19937_64 rng(3);
     std::vector<std::uint32_t> level(ch.switches());
     for (auto &l : level) l = static_cast<std::uint32_t>(rng() % 4);
@@ -254,12 +263,9 @@ TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
 // forget_noted_blocked() must drop every blocked turn that may fit again (a blocked turn always
 // closes a cycle) and keep those found before (still closing theirs).
 TEST_P(TryAdd, ForgetsOnlyTheTurnsNotedSinceTheNote) {
-    const Fabric f = random_switches(24, 5, 13);
-    const SwitchGraph g(f);
-    const Channels ch(f, g);
-    CompleteCdg cdg(ch);
-    if (GetParam() == Mode::TriedOnly) cdg.block_tried_only();
-    if (GetParam() == Mode::ForwardFirst) cdg.search_forward_first();
+    ModeCdg m(13, GetParam());
+    const Channels &ch = m.ch;
+    CompleteCdg &cdg = m.cdg;
     std::mt19937_64 rng(9);
     auto random_turn = [&] {
         const auto c1 = static_cast<ChannelId>(rng() % ch.size());
