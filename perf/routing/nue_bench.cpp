@@ -4,7 +4,7 @@
 //
 // The cycle test: a fixed sequence of random turns on a random regular fabric tried against a
 // fresh CDG (starting order from random levels) per iteration, as the unit test's reference
-// checks them; used turns are taken back now and then, as impasses do.
+// checks them; used turns are taken back now and then, and the memory of blocked turns with them.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

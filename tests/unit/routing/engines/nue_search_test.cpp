@@ -252,7 +252,7 @@ TEST_P(TryAdd, RefusesExactlyTheTurnsThatCloseACycle) {
             EXPECT_TRUE(cdg.used(c1, c2));
             ++added;
         }
-        // Now and then a used turn goes away again (as an impasse takes a destination's back).
+        // Now and then any used turn goes away again, and with it everything remembered blocked.
         if (step % 7 == 0 && cdg.used(c1, c2)) cdg.remove(c1, c2), cdg.forget_blocked();
     }
     EXPECT_GT(added, 100u);
