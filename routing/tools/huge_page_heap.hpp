@@ -10,9 +10,11 @@
 // How: glibc is told to keep its heap (no trimming), to serve blocks up to 32 MiB from it rather
 // than from mappings of their own, and to use that one heap from every thread. The heap then
 // grows once by `reserve` bytes of address space, nothing of it touched, and the whole 2 MiB
-// ranges of that growth are marked MADV_HUGEPAGE. Memory is still taken only where it is touched,
-// 2 MiB at a time inside the range; past the range the heap grows on small pages as before. Where
-// the kernel has no transparent huge pages the range stays on small pages.
+// ranges of that growth are marked MADV_HUGEPAGE. The part of the growth below the first whole
+// range is skipped (a block that is never freed), so that every later block is served from the
+// marked range. Memory is still taken only where it is touched, 2 MiB at a time inside the range;
+// past the range the heap grows on small pages as before. Where the kernel has no transparent
+// huge pages the range stays on small pages.
 #pragma once
 
 #include <cstddef>
@@ -22,8 +24,10 @@ namespace weft::routing::tools {
 
 struct HugePageHeap {
     bool ok = false;
-    std::size_t marked = 0;  // bytes of heap marked MADV_HUGEPAGE
-    std::string why;         // when !ok: what was refused (the heap then grows as before)
+    std::size_t marked = 0;   // bytes of heap marked MADV_HUGEPAGE
+    std::size_t skipped = 0;  // address space below the first marked range left unused
+    std::string why;          // when !ok: what was refused (the heap then grows as before);
+                              // when ok, why nothing was skipped, if something should have been
 };
 
 // Call early in main, before other threads start.
