@@ -13,6 +13,7 @@ ShortestPaths::From ShortestPaths::from(SwitchIdx s) {
         const std::size_t n = g_.size();
         r.dist.assign(n, kFar);
         r.sigma.assign(n, 0.0);
+        r.order.reserve(n);  // one allocation, not a doubling per level
         r.order.assign(1, s);
         r.dist[s] = 0;
         r.sigma[s] = 1;

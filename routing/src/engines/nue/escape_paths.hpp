@@ -15,6 +15,7 @@ namespace weft::routing::engines::nue {
 // shortest paths to each switch and the visiting order. Every layer of every partition Nue tries
 // picks its central node from searches out of its members, and the even-spread floor searches
 // out of every destination switch: each source is searched once, on first use, and kept.
+// Searches from different sources may run on different threads at once (each writes only its own).
 class ShortestPaths {
   public:
     static constexpr std::uint32_t kFar = ~std::uint32_t{0};

@@ -17,6 +17,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "engines/engines.hpp"
 #include "engines/nue/cdg_dijkstra.hpp"
@@ -94,7 +95,21 @@ class Helpers {
                     std::function<void()> work;
                     {
                         std::unique_lock lock(mutex_);
-                        opened_cv_.wait(lock, [this] { return opened_; });
+                        for (;;) {
+                            opened_cv_.wait(lock, [this] { return opened_ || lent_; });
+                            if (!lent_) break;  // the race opened
+                            const std::function<void()> task = std::move(lent_);
+                            lent_ = nullptr;
+                            lock.unlock();
+                            try {
+                                task();
+                            } catch (...) {
+                                lent_error_ = std::current_exception();
+                            }
+                            lock.lock();
+                            lent_busy_ = false;
+                            lent_cv_.notify_all();
+                        }
                         work = work_;
                     }
                     if (!work) return;
@@ -109,6 +124,33 @@ class Helpers {
         }
     }
     std::size_t count() const { return threads_.size(); }
+    // Before the race opens: hands task to whichever helper is free first. A new thread may start
+    // a millisecond late, so take_back() runs the task itself if no helper has taken it yet.
+    // Returns false (and does nothing) without helpers.
+    bool lend(std::function<void()> task) {
+        if (threads_.empty()) return false;
+        {
+            const std::lock_guard lock(mutex_);
+            lent_ = std::move(task);
+            lent_busy_ = true;
+        }
+        opened_cv_.notify_one();
+        return true;
+    }
+    // Waits for the lent task (or runs it here); rethrows what it threw.
+    void take_back() {
+        std::unique_lock lock(mutex_);
+        if (lent_) {
+            const std::function<void()> task = std::move(lent_);
+            lent_ = nullptr;
+            lent_busy_ = false;
+            lock.unlock();
+            task();
+            return;
+        }
+        lent_cv_.wait(lock, [this] { return !lent_busy_; });
+        if (lent_error_) std::rethrow_exception(std::exchange(lent_error_, nullptr));
+    }
     // Lets the helpers run work (an empty one sends them home); only the first call counts.
     void open(std::function<void()> work) {
         {
@@ -137,6 +179,10 @@ class Helpers {
     std::condition_variable opened_cv_;
     bool opened_ = false;
     std::function<void()> work_;
+    std::function<void()> lent_;  // lent and not taken yet
+    bool lent_busy_ = false;      // lent and not finished
+    std::exception_ptr lent_error_;
+    std::condition_variable lent_cv_;
 };
 
 }  // namespace
@@ -499,6 +545,24 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         add_runs(3, false, false, round_robin_plan(), {NueOrder::Interleaved});
     };
     auto add_opensm_run = [&](Plan &plan) { add_runs(4, true, true, plan, {NueOrder::PortTable}); };
+    {
+        // The floor searches out of every destination switch, and the central nodes use those
+        // searches again: a helper waiting for the race takes every other switch (each search
+        // writes only its own source's arrays). random 512 switches: 9-16 ms on one thread.
+        std::vector<SwitchIdx> dest_switches;
+        std::vector<std::uint8_t> is_dest(n, 0);
+        for (const Lid l : dests) {
+            const SwitchIdx sw = g.target(l).sw;
+            if (!is_dest[sw]) is_dest[sw] = 1, dest_switches.push_back(sw);
+        }
+        auto search_every_other = [&](std::size_t first) {
+            for (std::size_t i = first; i < dest_switches.size(); i += 2) paths.from(dest_switches[i]);
+        };
+        if (helpers.lend([&] { search_every_other(1); })) {
+            search_every_other(0);
+            helpers.take_back();
+        }
+    }
     // Nue keeps the run whose busiest channel carries the fewest routes, the earliest of equals.
     // A lower bound on a run's final busiest channel: loads only grow, so its busiest so far, and
     // no routes can load their busiest channel less than the minimal routes' total load spread
