@@ -28,27 +28,45 @@ ShortestPaths::From ShortestPaths::from(SwitchIdx s) {
     return {r.dist.data(), r.sigma.data(), r.order.data(), r.order.size()};
 }
 
-SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths) {
+Centrality centrality_half(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths,
+                           unsigned half) {
     const std::size_t n = g.size();
-    std::vector<double> between(n, 0.0), delta(n);
-    std::vector<std::uint64_t> distance_sum(n, 0);
+    Centrality c{std::vector<double>(n, 0.0), std::vector<std::uint64_t>(n, 0)};
+    std::vector<double> delta(n);
     std::vector<std::uint8_t> member(n, 0);
     for (SwitchIdx m : members) member[m] = 1;
-    for (SwitchIdx s : members) {
+    for (std::size_t i = half; i < members.size(); i += 2) {
+        const SwitchIdx s = members[i];
         // Shortest paths counted from s (sigma), then dependencies accumulated in reverse BFS
         // order with only member targets contributing.
         const ShortestPaths::From p = paths.from(s);
         std::fill(delta.begin(), delta.end(), 0.0);
-        for (std::size_t i = p.reached; i-- > 0;) {
-            const SwitchIdx w = p.order[i];
+        for (std::size_t k = p.reached; k-- > 0;) {
+            const SwitchIdx w = p.order[k];
             const double carry = (member[w] && w != s ? 1.0 : 0.0) + delta[w];
             for (const SwitchLink &l : g.links(w))
                 if (p.dist[l.peer] + 1 == p.dist[w]) delta[l.peer] += p.sigma[l.peer] / p.sigma[w] * carry;
-            if (w != s) between[w] += delta[w];
+            if (w != s) c.between[w] += delta[w];
         }
         for (SwitchIdx v = 0; v < n; ++v)  // unreachable: worse than any distance
-            distance_sum[v] += p.dist[v] == ShortestPaths::kFar ? n : p.dist[v];
+            c.distance_sum[v] += p.dist[v] == ShortestPaths::kFar ? n : p.dist[v];
     }
+    return c;
+}
+
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths) {
+    return central_node(g, members, centrality_half(g, members, paths, 0),
+                        centrality_half(g, members, paths, 1));
+}
+
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, Centrality a,
+                       const Centrality &b) {
+    const std::size_t n = g.size();
+    std::vector<double> &between = a.between;
+    std::vector<std::uint64_t> &distance_sum = a.distance_sum;
+    for (SwitchIdx v = 0; v < n; ++v) between[v] += b.between[v], distance_sum[v] += b.distance_sum[v];
+    std::vector<std::uint8_t> member(n, 0);
+    for (SwitchIdx m : members) member[m] = 1;
     // Candidates: the convex subgraph (positive centrality: on a shortest member-member path)
     // and the members themselves.
     SwitchIdx best = kNoSwitch;

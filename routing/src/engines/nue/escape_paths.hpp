@@ -45,6 +45,18 @@ class ShortestPaths {
 // then the lowest index.
 SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths);
 
+// central_node in two halves that may run on two threads: the accumulation from every other
+// member (half 0 from the first, half 1 from the second), then the choice from both. central_node
+// sums the same two halves, so either way gives the same node.
+struct Centrality {
+    std::vector<double> between;
+    std::vector<std::uint64_t> distance_sum;
+};
+Centrality centrality_half(const SwitchGraph &g, const std::vector<SwitchIdx> &members, ShortestPaths &paths,
+                           unsigned half);
+SwitchIdx central_node(const SwitchGraph &g, const std::vector<SwitchIdx> &members, Centrality a,
+                       const Centrality &b);
+
 // OpenSM's central node of each layer: the switches of its destinations (members) and every
 // switch on a shortest path between two switches already in the set (grown in OpenSM's node
 // order), then the highest betweenness centrality within that set, where each switch and each
