@@ -124,32 +124,39 @@ class Helpers {
         }
     }
     std::size_t count() const { return threads_.size(); }
-    // Before the race opens: hands task to whichever helper is free first. A new thread may start
-    // a millisecond late, so take_back() runs the task itself if no helper has taken it yet.
-    // Returns false (and does nothing) without helpers.
-    bool lend(std::function<void()> task) {
+    // Before the race opens: runs ours here while whichever helper is free first runs theirs; a new
+    // thread may start a millisecond late, so theirs runs here too if no helper has taken it by
+    // then. Returns once both are done (theirs may use what the caller's frame holds), rethrowing
+    // what either threw; if ours throws, theirs is dropped unless a helper is running it. Returns
+    // false (and runs neither) without helpers.
+    bool split(std::function<void()> theirs, const std::function<void()> &ours) {
         if (threads_.empty()) return false;
         {
             const std::lock_guard lock(mutex_);
-            lent_ = std::move(task);
+            lent_ = std::move(theirs);
             lent_busy_ = true;
         }
         opened_cv_.notify_one();
-        return true;
-    }
-    // Waits for the lent task (or runs it here); rethrows what it threw.
-    void take_back() {
+        std::exception_ptr failed;
+        try {
+            ours();
+        } catch (...) {
+            failed = std::current_exception();
+        }
         std::unique_lock lock(mutex_);
-        if (lent_) {
-            const std::function<void()> task = std::move(lent_);
-            lent_ = nullptr;
+        if (lent_) {  // not taken
+            const std::function<void()> task = std::exchange(lent_, nullptr);
             lent_busy_ = false;
             lock.unlock();
+            if (failed) std::rethrow_exception(failed);
             task();
-            return;
+            return true;
         }
         lent_cv_.wait(lock, [this] { return !lent_busy_; });
-        if (lent_error_) std::rethrow_exception(std::exchange(lent_error_, nullptr));
+        const std::exception_ptr theirs_failed = std::exchange(lent_error_, nullptr);
+        if (!failed) failed = theirs_failed;
+        if (failed) std::rethrow_exception(failed);
+        return true;
     }
     // Lets the helpers run work (an empty one sends them home); only the first call counts.
     void open(std::function<void()> work) {
@@ -179,8 +186,8 @@ class Helpers {
     std::condition_variable opened_cv_;
     bool opened_ = false;
     std::function<void()> work_;
-    std::function<void()> lent_;  // lent and not taken yet
-    bool lent_busy_ = false;      // lent and not finished
+    std::function<void()> lent_;  // split()'s theirs, not taken yet
+    bool lent_busy_ = false;      // theirs not finished
     std::exception_ptr lent_error_;
     std::condition_variable lent_cv_;
 };
@@ -558,10 +565,7 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
         auto search_every_other = [&](std::size_t first) {
             for (std::size_t i = first; i < dest_switches.size(); i += 2) paths.from(dest_switches[i]);
         };
-        if (helpers.lend([&] { search_every_other(1); })) {
-            search_every_other(0);
-            helpers.take_back();
-        }
+        helpers.split([&] { search_every_other(1); }, [&] { search_every_other(0); });
     }
     // Nue keeps the run whose busiest channel carries the fewest routes, the earliest of equals.
     // A lower bound on a run's final busiest channel: loads only grow, so its busiest so far, and
@@ -697,10 +701,9 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             Plan &first = *plans[0];
             if (first.part.used > 0) {
                 const std::vector<SwitchIdx> &members = first.members[0];
-                Centrality second;
-                if (helpers.lend([&] { second = centrality_half(g, members, paths, 1); })) {
-                    Centrality half = centrality_half(g, members, paths, 0);
-                    helpers.take_back();
+                Centrality half, second;
+                if (helpers.split([&] { second = centrality_half(g, members, paths, 1); },
+                                  [&] { half = centrality_half(g, members, paths, 0); })) {
                     const SwitchIdx root = central_node(g, members, std::move(half), second);
                     first.starts[0].emplace(LayerStart{root, EscapeTree(g, ch, root)});
                 }
