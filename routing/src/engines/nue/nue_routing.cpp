@@ -98,8 +98,7 @@ class Helpers {
                         for (;;) {
                             opened_cv_.wait(lock, [this] { return opened_ || lent_; });
                             if (!lent_) break;  // the race opened
-                            const std::function<void()> task = std::move(lent_);
-                            lent_ = nullptr;
+                            const std::function<void()> task = std::exchange(lent_, nullptr);
                             lock.unlock();
                             try {
                                 task();
@@ -698,14 +697,14 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
             // The first run starts in the partition's first layer: with a helper waiting for the
             // race, that layer's central node is found on both threads before it opens, rather
             // than by the first thread while the second waits for it (random 512 switches: 9 ms).
-            Plan &first = *plans[0];
-            if (first.part.used > 0) {
-                const std::vector<SwitchIdx> &members = first.members[0];
-                Centrality half, second;
-                if (helpers.split([&] { second = centrality_half(g, members, paths, 1); },
-                                  [&] { half = centrality_half(g, members, paths, 0); })) {
-                    const SwitchIdx root = central_node(g, members, std::move(half), second);
-                    first.starts[0].emplace(LayerStart{root, EscapeTree(g, ch, root)});
+            Plan &plan = *plans[0];
+            if (plan.part.used > 0) {
+                const std::vector<SwitchIdx> &members = plan.members[0];
+                Centrality ours, theirs;
+                if (helpers.split([&] { theirs = centrality_half(g, members, paths, 1); },
+                                  [&] { ours = centrality_half(g, members, paths, 0); })) {
+                    const SwitchIdx root = central_node(g, members, std::move(ours), theirs);
+                    plan.starts[0].emplace(LayerStart{root, EscapeTree(g, ch, root)});
                 }
             }
             complete = true;
