@@ -49,15 +49,31 @@ void OsmCdgDijkstra::start_noting() {
 // settled switch v offered every channel x -> v once, in port order, when it was settled, and
 // kept the ones that did not improve x (never a candidate) with the turn into v's channel used.
 // That turn has not changed since: only x's candidacy through it adds or takes it back.
+// Without branches: whether a channel is kept is a coin toss to the predictor (random 512
+// switches: ~2000 calls over the reached switches' channels). Each channel is written to the
+// next free slot of its switch's list, which only counts it if kept: a switch's list has a slot
+// for each of its channels and each is offered once, so the slot written lies in the list. The
+// distance of a channel not kept is never read (backtracking reads only alternatives').
 void OsmCdgDijkstra::recall_alternatives() {
     std::fill(alt_count_.begin(), alt_count_.end(), 0);
+    const SwitchIdx *const head = ch_.heads();
+    const ChannelId *const rev = ch_.reverses();
+    const std::uint32_t *const candidate = candidate_.data();
+    ChannelId *const alt = alt_.data();
+    std::uint32_t *const count = alt_count_.data();
+    std::uint64_t *const chan_dist = chan_dist_.data();
     for (const SwitchIdx v : order_) {
-        const ChannelId out = next_[v];
-        for (ChannelId o = ch_.begin(v); o < ch_.end(v); ++o) {
-            const ChannelId c = ch_.reverse(o);
-            if (candidate_[c] == stamp_) continue;
-            if (v == dest_ ? cdg_->sink_used(c) : cdg_->used(c, out))
-                keep_alternative(ch_.head(o), c, dist_[v] + in_weight_[o]);
+        const ChannelId first = ch_.begin(v), end = ch_.end(v);
+        const std::uint64_t dv = dist_[v];
+        const bool sink = v == dest_;
+        const std::size_t k = sink ? 0 : next_[v] - first;  // every channel into v turns into it
+        for (ChannelId o = first; o < end; ++o) {
+            const ChannelId c = rev[o];
+            const SwitchIdx x = head[o];
+            const bool used = sink ? cdg_->sink_used(c) : cdg_->used_kth(c, k);
+            chan_dist[c] = dv + in_weight_[o];
+            alt[ch_.begin(x) + count[x]] = c;
+            count[x] += (candidate[c] != stamp_) & used;
         }
     }
 }
