@@ -1,11 +1,30 @@
 #include "engines/nue/escape_paths.hpp"
 
 #include <algorithm>
+#include <ranges>
 #include <stdexcept>
 
 #include "engines/nue/osm_heap.hpp"
 
 namespace weft::routing::engines::nue {
+
+namespace {
+
+// The neighbours of a switch at distance dv that lie one hop nearer the source of dist, in link
+// order, into out (room for every neighbour); returns how many. Without branches: which
+// neighbours are nearer is a coin toss to the predictor, and Brandes' accumulation then divides
+// for those only.
+template <typename Peers>
+std::size_t nearer(const Peers &peers, std::uint32_t dv, const std::uint32_t *dist, SwitchIdx *out) {
+    std::size_t count = 0;
+    for (const SwitchIdx u : peers) {
+        out[count] = u;
+        count += dist[u] + 1 == dv;
+    }
+    return count;
+}
+
+}  // namespace
 
 ShortestPaths::From ShortestPaths::from(SwitchIdx s) {
     Search &r = from_[s];
@@ -35,6 +54,9 @@ Centrality centrality_half(const SwitchGraph &g, const std::vector<SwitchIdx> &m
     std::vector<double> delta(n);
     std::vector<std::uint8_t> member(n, 0);
     for (SwitchIdx m : members) member[m] = 1;
+    std::size_t degree = 0;
+    for (SwitchIdx v = 0; v < n; ++v) degree = std::max(degree, g.links(v).size());
+    std::vector<SwitchIdx> preds(degree);
     for (std::size_t i = half; i < members.size(); i += 2) {
         const SwitchIdx s = members[i];
         // Shortest paths counted from s (sigma), then dependencies accumulated in reverse BFS
@@ -44,8 +66,12 @@ Centrality centrality_half(const SwitchGraph &g, const std::vector<SwitchIdx> &m
         for (std::size_t k = p.reached; k-- > 0;) {
             const SwitchIdx w = p.order[k];
             const double carry = (member[w] && w != s ? 1.0 : 0.0) + delta[w];
-            for (const SwitchLink &l : g.links(w))
-                if (p.dist[l.peer] + 1 == p.dist[w]) delta[l.peer] += p.sigma[l.peer] / p.sigma[w] * carry;
+            const auto peers = g.links(w) | std::views::transform(&SwitchLink::peer);
+            const std::size_t count = nearer(peers, p.dist[w], p.dist, preds.data());
+            for (std::size_t j = 0; j < count; ++j) {
+                const SwitchIdx u = preds[j];
+                delta[u] += p.sigma[u] / p.sigma[w] * carry;
+            }
             if (w != s) c.between[w] += delta[w];
         }
         for (SwitchIdx v = 0; v < n; ++v)  // unreachable: worse than any distance
@@ -310,7 +336,7 @@ std::vector<SwitchIdx> osm_central_nodes(const Channels &ch, const std::vector<S
     std::vector<std::vector<double>> between(layers, std::vector<double>(n, 0.0));
     std::vector<double> delta(std::max<std::size_t>(whole.size(), 1) * n), own_sigma(n);
     std::vector<std::uint32_t> own_dist(n);
-    std::vector<SwitchIdx> queue;
+    std::vector<SwitchIdx> queue, preds(ch.max_degree());
     queue.reserve(n);
     // Accumulates from source s into the layers ls (delta holds one row per layer of ls).
     auto accumulate = [&](SwitchIdx s, const std::vector<std::size_t> &ls, const std::uint32_t *dist,
@@ -321,9 +347,10 @@ std::vector<SwitchIdx> osm_central_nodes(const Channels &ch, const std::vector<S
             const SwitchIdx v = order[i];
             for (std::size_t j = 0; j < w; ++j)
                 for (std::uint32_t k = 0; k < terminals[ls[j]][v]; ++k) delta[j * n + v] += 1.0;
-            for (ChannelId c = ch.begin(v); c < ch.end(v); ++c) {
-                const SwitchIdx u = ch.head(c);
-                if (dist[u] + 1 != dist[v]) continue;
+            const std::span<const SwitchIdx> peers(ch.heads() + ch.begin(v), ch.end(v) - ch.begin(v));
+            const std::size_t count = nearer(peers, dist[v], dist, preds.data());
+            for (std::size_t q = 0; q < count; ++q) {
+                const SwitchIdx u = preds[q];
                 const double share = (1.0 * sigma[u]) / sigma[v];
                 for (std::size_t j = 0; j < w; ++j) delta[j * n + u] += share * (1 + delta[j * n + v]);
             }
