@@ -214,16 +214,19 @@ HookResult route_nue(const Fabric &f, const RoutingOptions &o, RoutingTables &t,
     // measured do within a few steps (median of 5: random 64 switches 11.1 -> 8.3 ms, torus 6x6x6
     // 45.8 -> 31.8 ms, dragonfly a=6 22.8 -> 14.6 ms, a=8 nue:1 139 -> 108 ms).
     const std::size_t race_size = std::size_t{g.max_lid()} * ch.size();
-    const unsigned hardware = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
     const bool long_race = race_size >= (std::size_t{1} << 22);
+    const bool mid_race = race_size >= (std::size_t{1} << 17);
+    // Asked only where a second thread may start: the library reads a sysfs file for it, which
+    // cost 60-140 us of torus 4x4x4's 1.3 ms nue:1 step.
+    const unsigned hardware =
+        !o.nue_threads && mid_race ? std::clamp(std::thread::hardware_concurrency(), 1u, 2u) : 1;
     const std::size_t threads = std::min<std::size_t>(o.nue_threads ? o.nue_threads
                                                       : long_race   ? hardware
                                                                     : 1,
                                                       4);
     Helpers helpers(threads - 1);  // started now: their start-up overlaps the set-up below
     // Helpers to start once a run leaves the floor (under race_mutex).
-    std::size_t late_helpers =
-        !o.nue_threads && !long_race && race_size >= (std::size_t{1} << 17) ? hardware - 1 : 0;
+    std::size_t late_helpers = !o.nue_threads && !long_race && mid_race ? hardware - 1 : 0;
     NueStats local;
     NueStats &st = stats ? *stats : local;
     st = NueStats{};
