@@ -1,7 +1,7 @@
 #include "engines/nue/escape_paths.hpp"
 
 #include <algorithm>
-#include <ranges>
+#include <span>
 #include <stdexcept>
 
 #include "engines/nue/osm_heap.hpp"
@@ -10,14 +10,16 @@ namespace weft::routing::engines::nue {
 
 namespace {
 
-// The neighbours of a switch at distance dv that lie one hop nearer the source of dist, in link
-// order, into out (room for every neighbour); returns how many. Without branches: which
-// neighbours are nearer is a coin toss to the predictor, and Brandes' accumulation then divides
-// for those only.
-template <typename Peers>
-std::size_t nearer(const Peers &peers, std::uint32_t dv, const std::uint32_t *dist, SwitchIdx *out) {
+// The neighbours peer(0..degree-1) of a switch at distance dv that lie one hop nearer the source
+// of dist, in that order, into out (room for every neighbour); returns how many. Without branches:
+// which neighbours are nearer is a coin toss to the predictor, and Brandes' accumulation then
+// divides for those only.
+template <typename PeerAt>
+std::size_t nearer(std::size_t degree, PeerAt peer, std::uint32_t dv, const std::uint32_t *dist,
+                   SwitchIdx *out) {
     std::size_t count = 0;
-    for (const SwitchIdx u : peers) {
+    for (std::size_t i = 0; i < degree; ++i) {
+        const SwitchIdx u = peer(i);
         out[count] = u;
         count += dist[u] + 1 == dv;
     }
@@ -66,8 +68,10 @@ Centrality centrality_half(const SwitchGraph &g, const std::vector<SwitchIdx> &m
         for (std::size_t k = p.reached; k-- > 0;) {
             const SwitchIdx w = p.order[k];
             const double carry = (member[w] && w != s ? 1.0 : 0.0) + delta[w];
-            const auto peers = g.links(w) | std::views::transform(&SwitchLink::peer);
-            const std::size_t count = nearer(peers, p.dist[w], p.dist, preds.data());
+            const std::span<const SwitchLink> links = g.links(w);
+            const std::size_t count = nearer(
+                links.size(), [links](std::size_t j) { return links[j].peer; }, p.dist[w], p.dist,
+                preds.data());
             for (std::size_t j = 0; j < count; ++j) {
                 const SwitchIdx u = preds[j];
                 delta[u] += p.sigma[u] / p.sigma[w] * carry;
@@ -347,8 +351,10 @@ std::vector<SwitchIdx> osm_central_nodes(const Channels &ch, const std::vector<S
             const SwitchIdx v = order[i];
             for (std::size_t j = 0; j < w; ++j)
                 for (std::uint32_t k = 0; k < terminals[ls[j]][v]; ++k) delta[j * n + v] += 1.0;
-            const std::span<const SwitchIdx> peers(ch.heads() + ch.begin(v), ch.end(v) - ch.begin(v));
-            const std::size_t count = nearer(peers, dist[v], dist, preds.data());
+            const SwitchIdx *const heads = ch.heads() + ch.begin(v);
+            const std::size_t count = nearer(
+                ch.end(v) - ch.begin(v), [heads](std::size_t j) { return heads[j]; }, dist[v], dist,
+                preds.data());
             for (std::size_t q = 0; q < count; ++q) {
                 const SwitchIdx u = preds[q];
                 const double share = (1.0 * sigma[u]) / sigma[v];
