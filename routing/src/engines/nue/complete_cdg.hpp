@@ -131,8 +131,11 @@ class CompleteCdg {
     // dependency is taken back but at an impasse (which forgets what it noted), every turn remembered
     // is one that closes a cycle, and remembering fewer only moves a refusal later: the routes are
     // the same, and the search may stop as soon as its two halves meet. A search that takes
-    // dependencies back (OpenSM's, with weft's memory) can find a remembered turn fitting
-    // again, so what is remembered must stay as the forward search alone finds it.
+    // dependencies back (OpenSM's, with weft's memory) can find a remembered turn fitting again,
+    // so where the halves meet decides what it remembers and with it its routes; the engine lets
+    // it search both ways as well (the same steps every time, so the same routes). Forward first,
+    // Pearce and Kelly's own order, remembers every turn the forward search passes; the engine
+    // does not use it, the tests and the benchmark that compare the ways of searching do.
     void search_forward_first() { forward_first_ = true; }
     // Channels into a destination's own switch that a route toward a LID on that switch took
     // in this layer (OpenSM's used edges out of the destination's fake channel): tried first.

@@ -207,7 +207,7 @@ Fabric random_switches(unsigned switches, unsigned degree, std::uint64_t seed) {
 
 // Every way of searching: forward and backward in turns, remembering the turns found on the way
 // (weft's search) or not (block_tried_only, OpenSM's run), and forward first
-// (search_forward_first, OpenSM's search on weft's memory).
+// (search_forward_first, Pearce and Kelly's order).
 enum class Mode { Default, TriedOnly, ForwardFirst };
 class TryAdd : public ::testing::TestWithParam<Mode> {};
 
