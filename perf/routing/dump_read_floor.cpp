@@ -4,7 +4,8 @@
 // reads them. Nothing is parsed. bench-vs-opensm runs it in fresh processes beside weft's file
 // rows: OpenSM's step over this time bounds the ratio any loader could reach on the machine.
 //
-//   dump_read_floor [FILE_READ_FIRST ...] DUMP    prints "read_seconds=<s> bytes=<n>"
+//   dump_read_floor [FILE_READ_FIRST ...] DUMP
+//   prints "read_seconds=<s> bytes=<dump bytes> first_bytes=<bytes of the files read first>"
 #include <fcntl.h>
 #include <unistd.h>
 
