@@ -9,7 +9,10 @@ net_null sinks. The quality sampler sees port 1's load; the runs check where the
   flowlet-quality (idle 1 us) and per-packet-quality: new flowlets / packets avoid port 1;
   fixed: the static choice does not move (no reassignment, port 1 keeps its share);
   per-packet-random: the flows spread over all three ports regardless of load;
-  link-down: after `set link-down port 2` nothing more leaves port 2.
+  link-down: after `set link-down port 2` nothing more leaves port 2;
+  primary/alternate (primary port 1, alternate port 2): with every port idle the primary carries
+  the traffic; congested below its threshold it hands new flowlets to the alternate; with
+  threshold 0 it keeps them.
 
 ARS packets on port 1 = port 1's TX packets - group 2's packets (weft's own counters, read after
 `port stop 0` ended the traffic). `show ars nhg 1 json` must agree with what the ports sent.
@@ -61,12 +64,17 @@ SETUP = [
 ]
 
 
-def run(name, pcap, commands, steps):
+# The profile's default bands (1.25 Gbps steps at 10G) and ports 1-3 scaled as 800G ports: the
+# ARS flows alone leave every port in quality band 7 at any rate this machine forwards.
+IDLE_SETUP = SETUP[:6] + ["set ars port %d speed 800" % p for p in (1, 2, 3)]
+
+
+def run(name, pcap, commands, steps, setup=SETUP):
     """Starts weft with `commands` in a cmdline file, then feeds `steps` ((delay, line)...) on stdin."""
     work = os.path.dirname(pcap)
     cmds = os.path.join(work, name + ".txt")
     with open(cmds, "w") as f:
-        f.write("\n".join(SETUP + commands) + "\n")
+        f.write("\n".join(setup + commands) + "\n")
     args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1", "--file-prefix=weft_ars_%s_%d" % (name, os.getpid()),
             "--log-level=lib.eal:warning",
             "--vdev=net_pcap0,rx_pcap=%s,tx_pcap=%s/%s_out0.pcap,infinite_rx=1" % (pcap, work, name),
@@ -127,6 +135,55 @@ def ars_split(out, name):
     print("%s: ARS packets per port %s, shares %s, cross traffic %d" % (
         name, ars, dict((p, round(s, 3)) for p, s in share.items()), cross))
     return ars, share, c, quality, cross
+
+
+def primary_alternate(cross_pcap, plain_pcap):
+    """The primary/alternate rule (ars/include/weft/ars/path_rule.hpp): port 1 is the primary,
+    port 2 the alternate."""
+    # 8. Every port idle (band 7), SAI's defaults (threshold 16, cost 0, bias 0): a tie stays on
+    # the primary, so the alternate carries nothing.
+    out = run("idle", plain_pcap, [
+        "ars object add 1 mode flowlet-quality",
+        "nhg add 1 ars 1 primary 1 alternate 2",
+        "route add 10.1.0.0/16 nhg 1",
+    ], [(1.5, "show ars quality json"), (0.2, "show ars quality json")] + FINISH, setup=IDLE_SETUP)
+    ars, share, c, _, _ = ars_split(out, "idle")
+    readings = [json.loads(l) for l in out.splitlines() if l.startswith('{"rounds"')]
+    bands = [dict((p["port"], p["quality"]) for p in r["ports"]) for r in readings]
+    check(len(bands) == 2 and all(b.get(1) == 7 and b.get(2) == 7 for b in bands),
+          "idle: ports 1 and 2 read quality band 7 (%s)" % bands)
+    check(ars[1] == sum(ars.values()) and ars[2] == 0,
+          "idle: the primary port 1 carries every ARS packet, the alternate none (%s)" % ars)
+    check(c.get("next_hop_reassignments") == 0, "idle: no flow moved (%s)" % c.get("next_hop_reassignments"))
+
+    # 9. The primary congested by cross traffic, below its threshold (7: any load): new flowlets
+    # (1 us idle time: every packet) go to the strictly better alternate.
+    out = run("congested", cross_pcap, [
+        "ars object add 1 mode flowlet-quality idle-time 1 max-flows 1024",
+        "nhg add 1 ars 1 primary 1 alternate 2 threshold 7",
+        "route add 10.1.0.0/16 nhg 1",
+    ], [(2.0, "show ars quality json"), (0.2, "show ars quality json"), (0.2, "show ars quality json")] + FINISH)
+    ars, share, c, quality, cross = ars_split(out, "congested")
+    bands = dict((p["port"], p["quality"]) for p in quality.get("ports", []))
+    check(cross > 1000, "congested: cross traffic loaded port 1 (%d frames)" % cross)
+    check(bands.get(1, 7) < min(7, bands.get(2, 0)),
+          "congested: port 1 below the threshold and worse than port 2 (bands %s)" % bands)
+    check(share[2] > 0.9, "congested: new flowlets go to the alternate port 2 (share %.3f)" % share[2])
+    check(c.get("next_hop_reassignments", 0) > 0, "congested: flowlets were reassigned to the alternate")
+
+    # 10. The same congestion with threshold 0: a primary is never below it, so the traffic
+    # stays on the primary however loaded it is.
+    out = run("threshold0", cross_pcap, [
+        "ars object add 1 mode flowlet-quality idle-time 1 max-flows 1024",
+        "nhg add 1 ars 1 primary 1 alternate 2 threshold 0",
+        "route add 10.1.0.0/16 nhg 1",
+    ], [(2.0, "show ars quality json"), (0.2, "show ars quality json")] + FINISH)
+    ars, share, c, quality, cross = ars_split(out, "threshold0")
+    bands = dict((p["port"], p["quality"]) for p in quality.get("ports", []))
+    check(cross > 1000 and bands.get(1, 7) < bands.get(2, 0),
+          "threshold0: port 1 congested, worse than port 2 (bands %s)" % bands)
+    check(ars[2] == 0 and ars[1] == sum(ars.values()),
+          "threshold0: every ARS packet stays on the primary port 1 (%s)" % ars)
 
 
 def main():
@@ -248,6 +305,8 @@ def main():
                         out, re.M)
     check(len(events) > 0 and set(events) <= {"1", "3"},
           "linkdown: monitoring reported the link-down moves off port 2 (%d events)" % len(events))
+
+    primary_alternate(cross_pcap, plain_pcap)
 
     if failures:
         print("%d checks failed (files kept in %s)" % (len(failures), work))

@@ -1,42 +1,44 @@
-// The primary/alternate selection rule of section 7 of the SAI ARS proposal.
+// weft's primary/alternate rule: when a next-hop group's traffic leaves its primary (least-cost)
+// members for its alternate (non-minimal) members.
 //
-// Text of the rule, with P1 the best primary member and P4 the best alternate member:
+// With P1 the best eligible primary member, P4 the best eligible alternate member and qualityBand
+// the quality band of types.hpp (7 = least loaded = best, 0 = worst):
 //
-//   if (qualityBand(P1) < PRIMARY_PATH_QUALITY_THRESHOLD) AND
-//      (qualityBand(P1) + ALTERNATE_PATH_COST > qualityBand(P4) + ALTERNATE_PATH_BIAS)
-//   then use P1 else P4.
+//   use P4 only when  qualityBand(P1) < PRIMARY_PATH_QUALITY_THRESHOLD
+//                and  qualityBand(P4) + ALTERNATE_PATH_BIAS > qualityBand(P1) + ALTERNATE_PATH_COST;
+//   otherwise P1. No eligible primary: P4. Neither: drop (counted as an ARS packet drop).
 //
-// Band orientation. The rule only makes sense if a larger quality band is a better path:
-//  - SAI's defaults are threshold 16, cost 0, bias 0 with bands 0..7. The threshold clause is
-//    then always true and the rule reduces to "P1 if qualityBand(P1) > qualityBand(P4)". With
-//    7 = best this keeps traffic on the primaries unless an alternate is at least as good; with
-//    0 = best it would use the primary only when it is strictly worse than the alternate.
-//  - The merged header calls the cost "the cost of switching over to non least cost paths" and
-//    the bias "the bias in favor of alternate path". With 7 = best, cost is added to the
-//    primary's side (more cost, fewer switches to the alternate) and bias to the alternate's side
-//    (more bias, more alternate) -- both as named. With 0 = best both act backwards.
-// So qualityBand is the quality band of types.hpp: 7 = least loaded = best, 0 = worst.
-//
-// What the literal threshold clause does: when the threshold is 8 or more (the default 16) it is
-// always true. When it is 0..7 and the primary's band is at or above it, the rule as written
-// picks P4 even though the primary is good. The header's prose ("crossing down the threshold
-// will result in using the non least cost path") suggests the opposite for that case; this
-// library implements the rule exactly as written and leaves the threshold at 16 by default.
+// Why this and not section 7 of the SAI proposal word for word. Section 7 contradicts itself:
+//  - its prose: "when the primary choice falls below some configured threshold value quality, an
+//    alternate path is chosen with an associated cost", and the merged header's "crossing down
+//    the threshold will result in using the non least cost sub optimal path": the alternate is
+//    for a primary that has become bad;
+//  - its example: "if (qualityBand(P1) < THRESHOLD) AND (qualityBand(P1) + COST > qualityBand(P4)
+//    + BIAS) then use P1 else P4". Taken literally this abandons a primary that is at or above
+//    the threshold (a good primary goes to the alternates), and with SAI's defaults (threshold
+//    16, cost 0, bias 0) it sends a tie to the alternate: an idle fabric (every band 7) puts all
+//    its traffic on the non-minimal paths. In a dragonfly that doubles the global-link load of an
+//    idle fabric, the opposite of what adaptive routing is for.
+// The rule above keeps the prose, the header and the names: the threshold gates leaving the
+// primaries ("falls below"); the cost is what switching to a non-least-cost path costs, so it is
+// added to the primary's side (more cost, less alternate); the bias is "in favor of alternate
+// path", so it is added to the alternate's side (more bias, more alternate); a tie stays on the
+// primary (least cost). With SAI's defaults the alternate is used exactly when it is strictly
+// better than the best primary.
 //
 // Truth table (q1 = qualityBand(P1), q4 = qualityBand(P4), T = threshold):
 //
-//   P1 eligible | P4 eligible | q1 < T | q1 + cost > q4 + bias | result
+//   P1 eligible | P4 eligible | q1 < T | q4 + bias > q1 + cost | result
 //   ------------+-------------+--------+-----------------------+-------
 //   no          | no          |   -    |           -           | drop
 //   yes         | no          |   -    |           -           | P1
 //   no          | yes         |   -    |           -           | P4
-//   yes         | yes         |  yes   |          yes          | P1
-//   yes         | yes         |  yes   |          no           | P4
-//   yes         | yes         |  no    |          yes          | P4
-//   yes         | yes         |  no    |          no           | P4
+//   yes         | yes         |  no    |           -           | P1
+//   yes         | yes         |  yes   |          no           | P1   (a tie is a "no")
+//   yes         | yes         |  yes   |          yes          | P4
 //
-// With the defaults (T = 16, cost = 0, bias = 0): q1 = 6, q4 = 5 -> P1; q1 = 5, q4 = 5 -> P4
-// (a tie goes to the alternate; cost 1 keeps ties on the primary); q1 = 2, q4 = 7 -> P4.
+// With the defaults (T = 16, cost = 0, bias = 0): q1 = 7, q4 = 7 -> P1 (idle fabric);
+// q1 = 5, q4 = 5 -> P1; q1 = 5, q4 = 6 -> P4; q1 = 2, q4 = 7 -> P4.
 #pragma once
 
 #include <cstdint>
@@ -54,11 +56,12 @@ struct PathSelection {
 
 enum class PathChoice : std::uint8_t { kPrimary, kAlternate, kNone };
 
-// Both sets have an eligible member: the rule itself. Sums are 64-bit so no setting overflows.
-constexpr bool prefer_primary(QualityBand primary, QualityBand alternate, const PathSelection &sel) {
+// Both sets have an eligible member: true when the rule sends the traffic to the alternate.
+// Sums are 64-bit so no setting overflows.
+constexpr bool prefer_alternate(QualityBand primary, QualityBand alternate, const PathSelection &sel) {
     const std::uint64_t q1 = primary;
     const std::uint64_t q4 = alternate;
-    return q1 < sel.primary_quality_threshold && q1 + sel.alternate_cost > q4 + sel.alternate_bias;
+    return q1 < sel.primary_quality_threshold && q4 + sel.alternate_bias > q1 + sel.alternate_cost;
 }
 
 // The whole table above, including the rows where a set has no eligible member.
@@ -66,7 +69,7 @@ constexpr PathChoice choose_path(bool primary_eligible, QualityBand primary, boo
                                  QualityBand alternate, const PathSelection &sel) {
     if (!primary_eligible) return alternate_eligible ? PathChoice::kAlternate : PathChoice::kNone;
     if (!alternate_eligible) return PathChoice::kPrimary;
-    return prefer_primary(primary, alternate, sel) ? PathChoice::kPrimary : PathChoice::kAlternate;
+    return prefer_alternate(primary, alternate, sel) ? PathChoice::kAlternate : PathChoice::kPrimary;
 }
 
 }  // namespace weft::ars
