@@ -359,7 +359,6 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     }
     if (in_burst) end_flowlet_burst();
     if (bt.fwd + bt.full != 0) count_nhg(burst_index, bt.bytes, bt.fwd + bt.full);
-    tally_.fwd_pkts += bt.fwd;
     ars_n_ = na;
     if (ars_n_ != 0) {
         if (capturing())
@@ -388,7 +387,6 @@ void Worker::handle_burst(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
 }
 
 void Worker::publish_tally() noexcept {
-    if (tally_.fwd_pkts != 0) counters_->fwd_pkts.add(tally_.fwd_pkts);
     if (tally_.nhg_pkts != 0) {
         counters_->nhgs[tally_.nhg_index].pkts.add(tally_.nhg_pkts);
         counters_->nhgs[tally_.nhg_index].bytes.add(tally_.nhg_bytes);
@@ -693,7 +691,6 @@ void Worker::forward_iboe(const FibSnapshot &fib, std::uint16_t in_port, rte_mbu
     }
     b.pkts[b.count++] = m;
     b.bytes += m->pkt_len;
-    ++tally_.fwd_pkts;
 }
 
 void Worker::flush() noexcept {
@@ -712,6 +709,9 @@ void Worker::flush() noexcept {
             }
             const std::uint16_t sent = rte_eth_tx_burst(
                 port, static_cast<std::uint16_t>(config_.tx_queue_base + slot), b->pkts, b->count);
+            // A frame counts as forwarded once the PMD has taken it, not when it is buffered: a
+            // buffered frame may yet be dropped (its port stops, the worker shuts down).
+            counters_->fwd_pkts.add(sent);
             if (sent == b->count) {  // the common case: the whole buffer went out
                 counters_->ports[port].tx_pkts.add(sent);
                 counters_->ports[port].tx_bytes.add(b->bytes);
@@ -743,9 +743,12 @@ void Worker::drop(rte_mbuf *m, DropReason why) noexcept {
 
 void Worker::discard_buffers() noexcept {
     for (std::uint16_t port = 0; port < kMaxPorts; ++port) {
+        // What the PMD would not take before the worker stopped (its queue stayed full), or
+        // what waited for a port that has stopped since.
+        const DropReason why = links_->started(port) ? DropReason::TxQueueFull : DropReason::PortDown;
         for (std::uint16_t slot = 0; slot < config_.tx_queues; ++slot) {
             TxBuffer &b = buffer(port, slot);
-            for (std::uint16_t i = 0; i < b.count; ++i) rte_pktmbuf_free(b.pkts[i]);
+            for (std::uint16_t i = 0; i < b.count; ++i) drop(b.pkts[i], why);
             if (b.count != 0) counters_->ports[port].tx_dropped.add(b.count);
             b.count = 0;
             b.bytes = 0;

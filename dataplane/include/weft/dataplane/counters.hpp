@@ -41,7 +41,9 @@ struct NhgCounters {
 
 struct alignas(RTE_CACHE_LINE_SIZE) WorkerCounters {
     Counter rx_pkts, rx_bytes;
-    Counter fwd_pkts;  // frames handed to a TX buffer (replicas included)
+    // Frames a port's TX queue took (replicas included). A received frame is counted here or
+    // under one drop reason, once; while it waits in the worker's TX buffer, in neither.
+    Counter fwd_pkts;
     Counter replicas;  // extra copies made for multicast
     Counter loops;     // loop iterations (liveness)
     std::array<Counter, kDropReasonCount> drops;

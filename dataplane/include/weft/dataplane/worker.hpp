@@ -58,7 +58,7 @@ class Worker {
     void run(const std::atomic<bool> &stop);
     // One iteration over every RX queue against `fib`, then a flush. Returns frames received.
     unsigned poll_once(const FibSnapshot &fib, std::uint64_t now_tsc);
-    // Frees every buffered frame (counted as tx_dropped); for shutdown.
+    // Drops every buffered frame (counted by reason and as tx_dropped); for shutdown.
     void discard_buffers() noexcept;
 
     const WorkerConfig &config() const noexcept { return config_; }
@@ -186,9 +186,8 @@ class Worker {
     // The open flowlet burst of handle_burst, if any (see there).
     ars::Worker::FlowletBurst flowlet_burst_;
     // Counts of the current burst, added to the shared counters once at its end rather than per
-    // frame: forwarded frames, and a run of frames through the same NHG.
+    // frame: a run of frames through the same NHG.
     struct Tally {
-        std::uint64_t fwd_pkts = 0;
         std::uint32_t nhg_index = kNoRoute;
         std::uint64_t nhg_pkts = 0;
         std::uint64_t nhg_bytes = 0;

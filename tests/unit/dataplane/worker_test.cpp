@@ -1,0 +1,630 @@
+// The worker itself, on ring-backed ethdevs (net_ring): frames go in on one port's RX ring,
+// Worker::poll_once forwards them, and each port's TX rings show what left where. The
+// expectations come from outside the worker: the frame bytes the test built, the ECMP selector
+// and the parser for which member a flow hashes to, the FIB builder's tables.
+#include <gtest/gtest.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "eal_environment.hpp"
+#include "frame_builder.hpp"
+#include "weft/ars/capabilities.hpp"
+#include "weft/dataplane/fib_builder.hpp"
+#include "weft/dataplane/nhg_selector.hpp"
+#include "weft/dataplane/parser.hpp"
+#include "weft/dataplane/worker.hpp"
+
+namespace weft::dataplane {
+namespace {
+
+using test::Bytes;
+using test::operator+;
+
+const auto *const kEal = ::testing::AddGlobalTestEnvironment(new test::EalEnvironment("worker"));
+
+// Port 0 receives; 1-3 are the egress ports of the groups; port 4's TX ring holds only 15
+// frames, so that frames stay in the worker's TX buffer. Every port has two TX queues (VL
+// classes: a frame's queue is its VL mod 2).
+constexpr std::uint16_t kPorts = 5;
+constexpr std::uint16_t kSmallTxPort = 4;
+constexpr unsigned kTxQueues = 2;
+constexpr ars::Ticks kTicksPerUs = 1000;
+
+rte_ether_addr neighbour_mac(std::uint16_t port) {
+    return rte_ether_addr{{0x02, 0, 0, 0, 0x0e, static_cast<std::uint8_t>(port)}};
+}
+
+// The ethdevs and their rings, made once for the test binary (port ids 0..kPorts-1).
+struct Ports {
+    rte_mempool *pool = nullptr;
+    rte_ring *rx[kPorts] = {};
+    rte_ring *tx[kPorts][kTxQueues] = {};
+    rte_ether_addr mac[kPorts] = {};
+};
+
+Ports &ports() {
+    static Ports p = [] {
+        Ports x;
+        x.pool = rte_pktmbuf_pool_create("wt_pool", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+        EXPECT_NE(x.pool, nullptr);
+        for (std::uint16_t port = 0; port < kPorts; ++port) {
+            const std::string n = std::to_string(port);
+            x.rx[port] = rte_ring_create(("wt_rx" + n).c_str(), 1024, SOCKET_ID_ANY, 0);
+            for (unsigned q = 0; q < kTxQueues; ++q)
+                x.tx[port][q] = rte_ring_create(("wt_tx" + n + "_" + std::to_string(q)).c_str(),
+                                                port == kSmallTxPort ? 16 : 1024, SOCKET_ID_ANY, 0);
+            const int id = rte_eth_from_rings(("wt_port" + n).c_str(), &x.rx[port], 1, x.tx[port], kTxQueues,
+                                              SOCKET_ID_ANY);
+            EXPECT_EQ(id, port);
+            rte_eth_conf conf{};
+            EXPECT_EQ(rte_eth_dev_configure(port, 1, kTxQueues, &conf), 0);
+            EXPECT_EQ(rte_eth_rx_queue_setup(port, 0, 1024, SOCKET_ID_ANY, nullptr, x.pool), 0);
+            for (std::uint16_t q = 0; q < kTxQueues; ++q)
+                EXPECT_EQ(rte_eth_tx_queue_setup(port, q, 1024, SOCKET_ID_ANY, nullptr), 0);
+            EXPECT_EQ(rte_eth_dev_start(port), 0);
+            rte_eth_macaddr_get(port, &x.mac[port]);
+        }
+        return x;
+    }();
+    return p;
+}
+
+Bytes bytes_of(const rte_mbuf *m) {
+    Bytes b;
+    for (; m != nullptr; m = m->next) {
+        const auto *d = rte_pktmbuf_mtod(m, const std::uint8_t *);
+        b.insert(b.end(), d, d + m->data_len);
+    }
+    return b;
+}
+
+test::Ip6 v6(std::uint16_t group, std::uint16_t host) {
+    test::Ip6 a{0x20, 0x01, 0x0d, 0xb8};
+    a[6] = static_cast<std::uint8_t>(group >> 8);
+    a[7] = static_cast<std::uint8_t>(group);
+    a[14] = static_cast<std::uint8_t>(host >> 8);
+    a[15] = static_cast<std::uint8_t>(host);
+    return a;
+}
+
+// 60-byte IPv4/UDP frame of flow `i` to `dst`.
+Bytes udp4(std::uint32_t dst, unsigned i, std::uint8_t ttl = 64) {
+    return test::eth(0x0800) + test::ipv4(17, 0x0A000000u + i, dst, 8 + 18, ttl) +
+           test::udp(static_cast<std::uint16_t>(1024 + i), 5000, 18) + test::zeros(18);
+}
+
+Bytes udp6(const test::Ip6 &dst, unsigned i, std::uint8_t hop_limit = 64) {
+    return test::eth(0x86DD) +
+           test::ipv6(17, v6(0xaaaa, static_cast<std::uint16_t>(i)), dst, 8 + 16, hop_limit) +
+           test::udp(static_cast<std::uint16_t>(2000 + i), 6000, 16) + test::zeros(16);
+}
+
+Bytes iboe(std::uint16_t dlid, std::uint8_t sl, std::uint16_t slid = 0x0001) {
+    // LRH (LNH 2: BTH follows), BTH, 4 bytes of payload, 4 of ICRC: 28 bytes = 7 words.
+    return test::eth(kDefaultIboeEtherType) + test::lrh(0, sl, 2, dlid, slid, 7) + test::bth(0x100 + dlid) +
+           test::zeros(8) + test::zeros(14);  // padded to the 60-byte minimum
+}
+
+std::uint32_t hash_of(const Bytes &f) {
+    ParsedPacket p;
+    EXPECT_EQ(parse_frame(f, ParserConfig{}, p), DropReason::None);
+    return p.hash;
+}
+
+// What forwarding must have made of IP frame `in` sent out of `port`: the neighbour's MAC, the
+// port's own, the TTL (hop limit) one less and, for IPv4, a header checksum that verifies.
+void expect_routed(const Bytes &in, const Bytes &out, std::uint16_t port) {
+    ASSERT_EQ(out.size(), in.size());
+    const rte_ether_addr n = neighbour_mac(port);
+    EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(n.addr_bytes, n.addr_bytes + 6));
+    const rte_ether_addr &own = ports().mac[port];
+    EXPECT_EQ(Bytes(out.begin() + 6, out.begin() + 12), Bytes(own.addr_bytes, own.addr_bytes + 6));
+    if (in[12] == 0x08) {
+        EXPECT_EQ(out[22], in[22] - 1);
+        EXPECT_EQ(test::ipv4_checksum(out.data() + 14, 20), 0);
+        EXPECT_EQ(Bytes(out.begin() + 23, out.begin() + 24), Bytes(in.begin() + 23, in.begin() + 24));
+        EXPECT_EQ(Bytes(out.begin() + 26, out.end()), Bytes(in.begin() + 26, in.end()));
+    } else {
+        EXPECT_EQ(out[21], in[21] - 1);
+        EXPECT_EQ(Bytes(out.begin() + 22, out.end()), Bytes(in.begin() + 22, in.end()));
+    }
+}
+
+// The same, for frames of distinct flows whose order across groups may differ: matched by the
+// bytes forwarding leaves alone.
+void expect_routed_any_order(std::vector<Bytes> in, std::vector<Bytes> out, std::uint16_t port) {
+    auto kept = [](const Bytes &f) { return Bytes(f.begin() + (f[12] == 0x08 ? 26 : 22), f.end()); };
+    auto by_kept = [&](const Bytes &a, const Bytes &b) { return kept(a) < kept(b); };
+    std::sort(in.begin(), in.end(), by_kept);
+    std::sort(out.begin(), out.end(), by_kept);
+    ASSERT_EQ(out.size(), in.size()) << "port " << port;
+    for (std::size_t i = 0; i < out.size(); ++i) expect_routed(in[i], out[i], port);
+}
+
+class WorkerTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_NE(ports().pool, nullptr);
+        drain_all();
+        FibConfig c;
+        c.num_ports = kPorts;
+        c.max_routes4 = 64;
+        c.tbl8_groups4 = 16;
+        c.max_routes6 = 64;
+        c.tbl8_groups6 = 16;
+        builder = std::make_unique<FibBuilder>(c);
+        for (std::uint16_t p = 1; p < kPorts; ++p) {
+            ASSERT_TRUE(builder->set_neighbour(IpAddr::v4(0x0A090002u + p * 256u), neighbour_mac(p), p).ok());
+            set_port(p, true);
+        }
+        set_port(0, true);
+        publisher = std::make_unique<FibPublisher>(1);
+        counters = std::make_unique<WorkerCounters>();
+    }
+
+    void TearDown() override {
+        worker.reset();
+        drain_all();
+    }
+
+    void set_port(std::uint16_t p, bool up) {
+        links.set_started(p, up);
+        links.set_usable(p, up);
+        board.set_link_up(p, up);
+    }
+
+    static void drain_all() {
+        for (std::uint16_t p = 0; p < kPorts; ++p) {
+            rte_mbuf *m[64];
+            for (unsigned n;
+                 (n = rte_ring_dequeue_burst(ports().rx[p], reinterpret_cast<void **>(m), 64, nullptr));)
+                rte_pktmbuf_free_bulk(m, n);
+            for (unsigned q = 0; q < kTxQueues; ++q)
+                for (unsigned n; (n = rte_ring_dequeue_burst(ports().tx[p][q], reinterpret_cast<void **>(m),
+                                                             64, nullptr));)
+                    rte_pktmbuf_free_bulk(m, n);
+        }
+    }
+
+    // An ARS configuration with object 1 (mode, 10 us idle time) over group `id`'s ports, in
+    // the order the dataplane group lists them.
+    std::shared_ptr<const ars::Config> ars_config(std::uint32_t id, const std::vector<std::uint16_t> &members,
+                                                  ars::Mode mode = ars::Mode::kFlowletQuality,
+                                                  std::vector<ars::AclRule> acl = {}) {
+        ars::ConfigBuilder b(ars::Profile{}, kTicksPerUs);
+        for (ars::PortId p = 0; p < kPorts; ++p) b.add_port(ars::PortConfig{p, true, 10, 100, 100});
+        ars::ArsObjectConfig o;
+        o.id = 1;
+        o.mode = mode;
+        o.idle_time_us = 10;
+        b.add_ars_object(o);
+        ars::NhgConfig g;
+        g.id = id;
+        g.ars_object = 1;
+        for (std::uint16_t i = 0; i < members.size(); ++i)
+            g.members.push_back({i, ars::EgressTarget::port(members[i]), ars::MemberRole::kPrimary, true});
+        b.add_nhg(g);
+        b.set_acl(std::move(acl));
+        auto r = b.build();
+        EXPECT_TRUE(r.ok());
+        return r.config;
+    }
+
+    void nhg(std::uint32_t id, const std::vector<std::uint16_t> &members, NhgMode mode = NhgMode::Ecmp) {
+        std::vector<NhgMemberSpec> specs;
+        for (std::uint16_t p : members) specs.push_back({p, {}});
+        ASSERT_TRUE(builder->set_nhg(id, specs, mode).ok());
+    }
+
+    void route(const char *prefix, std::uint32_t nhg_id) {
+        ASSERT_TRUE(builder->add_route(*IpPrefix::parse(prefix), nhg_id).ok());
+    }
+
+    // Builds the snapshot the worker forwards with, and the worker on its first call.
+    void build(WorkerConfig wc = {}) {
+        snapshot = builder->build();
+        if (worker) return;
+        wc.index = 0;
+        wc.rx = {{0, 0}};
+        wc.num_ports = kPorts;
+        wc.tx_queue_base = 0;
+        wc.tx_queues = kTxQueues;
+        for (std::uint16_t p = 0; p < kPorts; ++p) wc.port_mac[p] = ports().mac[p];
+        wc.clone_pool = ports().pool;
+        worker = std::make_unique<Worker>(wc, *publisher, links, board, *counters);
+    }
+
+    static rte_mbuf *mbuf_of(const Bytes &f, std::uint64_t ol_flags = 0) {
+        rte_mbuf *m = rte_pktmbuf_alloc(ports().pool);
+        EXPECT_NE(m, nullptr);
+        std::memcpy(rte_pktmbuf_append(m, static_cast<std::uint16_t>(f.size())), f.data(), f.size());
+        m->ol_flags = ol_flags;
+        return m;
+    }
+
+    static void receive(const std::vector<rte_mbuf *> &ms, std::uint16_t port = 0) {
+        ASSERT_EQ(rte_ring_enqueue_burst(ports().rx[port], reinterpret_cast<void *const *>(ms.data()),
+                                         static_cast<unsigned>(ms.size()), nullptr),
+                  ms.size());
+    }
+
+    static void receive(const std::vector<Bytes> &frames, std::uint16_t port = 0) {
+        std::vector<rte_mbuf *> ms;
+        for (const Bytes &f : frames) ms.push_back(mbuf_of(f));
+        receive(ms, port);
+    }
+
+    // Polls until the RX ring is empty; returns the frames received.
+    unsigned poll(std::uint64_t now = 1000) {
+        unsigned total = 0;
+        while (unsigned n = worker->poll_once(*snapshot, now)) total += n;
+        return total;
+    }
+
+    // What left on port p's TX queue q, in order.
+    static std::vector<Bytes> sent(std::uint16_t p, unsigned q = 0) {
+        std::vector<Bytes> out;
+        rte_mbuf *m[64];
+        for (unsigned n;
+             (n = rte_ring_dequeue_burst(ports().tx[p][q], reinterpret_cast<void **>(m), 64, nullptr));)
+            for (unsigned i = 0; i < n; ++i) {
+                out.push_back(bytes_of(m[i]));
+                rte_pktmbuf_free(m[i]);
+            }
+        return out;
+    }
+
+    std::uint64_t drops(DropReason r) const { return counters->drops[static_cast<std::size_t>(r)].get(); }
+
+    // Every frame received was forwarded or dropped for one reason, never both, never neither.
+    void expect_accounted() const {
+        const Totals t = sum_totals({counters.get()});
+        EXPECT_EQ(t.rx_pkts + t.replicas, t.fwd_pkts + t.dropped())
+            << "rx " << t.rx_pkts << " replicas " << t.replicas << " forwarded " << t.fwd_pkts << " dropped "
+            << t.dropped();
+    }
+
+    std::uint64_t nhg_pkts(std::uint32_t id) const {
+        return sum_nhg({counters.get()}, *builder->nhg_index(id)).first;
+    }
+
+    LinkState links;
+    ars::PortBoard board{kMaxPorts, ars::capabilities().max_lag_groups};
+    std::unique_ptr<FibBuilder> builder;
+    std::unique_ptr<FibPublisher> publisher;
+    std::unique_ptr<WorkerCounters> counters;
+    std::unique_ptr<FibSnapshot> snapshot;
+    std::unique_ptr<Worker> worker;
+};
+
+TEST_F(WorkerTest, Ipv4FramesLeaveOnTheEcmpMemberTheirHashNamesRewritten) {
+    nhg(1, {1, 2, 3});
+    route("198.18.0.0/16", 1);
+    build();
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 100; ++i) in.push_back(udp4(0xC6120000u + i, i));  // 198.18.0.i
+    receive(in);
+    EXPECT_EQ(poll(), in.size());
+
+    EcmpSelector ecmp(links);
+    const std::uint32_t index = *builder->nhg_index(1);
+    std::map<std::uint16_t, std::vector<Bytes>> want;
+    for (const Bytes &f : in) {
+        const MemberChoice c =
+            ecmp.select(*snapshot, SelectionRequest{index, snapshot->nhg(index), hash_of(f), 0, true});
+        ASSERT_NE(c.member, nullptr);
+        want[c.member->port].push_back(f);
+    }
+    EXPECT_EQ(want.size(), 3u);  // 100 flows reach every member
+    for (std::uint16_t p = 1; p <= 3; ++p) {
+        const std::vector<Bytes> out = sent(p);
+        ASSERT_EQ(out.size(), want[p].size()) << "port " << p;
+        for (std::size_t i = 0; i < out.size(); ++i) expect_routed(want[p][i], out[i], p);  // in order
+        EXPECT_EQ(sum_port({counters.get()}, p).tx_pkts, out.size());
+    }
+    EXPECT_TRUE(sent(0).empty());
+    const Totals t = sum_totals({counters.get()});
+    EXPECT_EQ(t.rx_pkts, 100u);
+    EXPECT_EQ(t.fwd_pkts, 100u);
+    EXPECT_EQ(t.rx_bytes, 100u * 60u);
+    EXPECT_EQ(nhg_pkts(1), 100u);
+    expect_accounted();
+}
+
+TEST_F(WorkerTest, Ipv6FramesLeaveWithTheHopLimitDecremented) {
+    nhg(1, {1, 2, 3});
+    route("2001:db8::/32", 1);
+    build();
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 40; ++i) in.push_back(udp6(v6(7, static_cast<std::uint16_t>(i)), i));
+    in.push_back(udp6(v6(7, 1), 99, 1));  // hop limit 1: expires here
+    receive(in);
+    poll();
+    EcmpSelector ecmp(links);
+    const std::uint32_t index = *builder->nhg_index(1);
+    std::map<std::uint16_t, std::vector<Bytes>> want;
+    for (std::size_t i = 0; i + 1 < in.size(); ++i)
+        want[ecmp.select(*snapshot, SelectionRequest{index, snapshot->nhg(index), hash_of(in[i]), 0, true})
+                 .member->port]
+            .push_back(in[i]);
+    for (std::uint16_t p = 1; p <= 3; ++p) {
+        const std::vector<Bytes> out = sent(p);
+        ASSERT_EQ(out.size(), want[p].size());
+        for (std::size_t i = 0; i < out.size(); ++i) expect_routed(want[p][i], out[i], p);
+    }
+    EXPECT_EQ(drops(DropReason::TtlExpired), 1u);
+    expect_accounted();
+}
+
+TEST_F(WorkerTest, DroppedFramesAreCountedByReasonAndNeverSent) {
+    nhg(1, {1, 2, 3});
+    route("198.18.0.0/16", 1);
+    WorkerConfig wc;
+    wc.nic_ipv4_cksum[0] = true;  // port 0's NIC checks IPv4 header checksums
+    build(wc);
+    Bytes bad_sum = udp4(0xC6120001u, 1);
+    bad_sum[24] ^= 0x01;
+    Bytes short_ip = udp4(0xC6120001u, 2);
+    short_ip.resize(40);  // the header whole, its total length past the frame
+    rte_mbuf *chained = mbuf_of(udp4(0xC6120001u, 3));
+    rte_mbuf *tail = mbuf_of(test::zeros(4));
+    ASSERT_EQ(rte_pktmbuf_chain(chained, tail), 0);
+    receive(std::vector<rte_mbuf *>{
+        mbuf_of(udp4(0xC7000001u, 4)),                              // no route: 199.0.0.1
+        mbuf_of(udp4(0xC6120001u, 5, 1)),                           // TTL 1
+        mbuf_of(udp4(0xC6120001u, 6, 0)),                           // TTL 0
+        mbuf_of(bad_sum),                                           // NIC: not checked, software: bad
+        mbuf_of(udp4(0xC6120001u, 7), RTE_MBUF_F_RX_IP_CKSUM_BAD),  // the NIC says bad
+        mbuf_of(test::eth(0x1234) + test::zeros(46)),               // unknown EtherType
+        mbuf_of(short_ip),                                          // IPv4 header cut short
+        chained,                                                    // two segments
+        mbuf_of(udp4(0xC6120001u, 8)),                              // forwarded
+        mbuf_of(bad_sum, RTE_MBUF_F_RX_IP_CKSUM_GOOD),              // the NIC's word stands
+    });
+    EXPECT_EQ(poll(), 10u);
+    EXPECT_EQ(drops(DropReason::NoRoute), 1u);
+    EXPECT_EQ(drops(DropReason::TtlExpired), 2u);
+    EXPECT_EQ(drops(DropReason::Ipv4BadChecksum), 1u);
+    EXPECT_EQ(drops(DropReason::Ipv4NicBadChecksum), 1u);
+    EXPECT_EQ(drops(DropReason::UnknownEtherType), 1u);
+    EXPECT_EQ(drops(DropReason::Ipv4TotalLengthPastBuffer), 1u);
+    EXPECT_EQ(drops(DropReason::Multisegment), 1u);
+    std::size_t out = 0;
+    for (std::uint16_t p = 0; p < kPorts; ++p) out += sent(p).size();
+    EXPECT_EQ(out, 2u);
+    EXPECT_EQ(sum_totals({counters.get()}).fwd_pkts, 2u);
+    expect_accounted();
+}
+
+TEST_F(WorkerTest, MembersThatCannotSendAreAvoided) {
+    nhg(1, {1, 2, 3});
+    route("198.18.0.0/16", 1);
+    set_port(2, false);
+    links.set_started(2, true);  // started but link down: not usable
+    build();
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 64; ++i) in.push_back(udp4(0xC6120000u + i, i));
+    receive(in);
+    poll();
+    EXPECT_TRUE(sent(2).empty());
+    EXPECT_EQ(sent(1).size() + sent(3).size(), 64u);
+    // No usable member at all: dropped as such.
+    set_port(1, false);
+    set_port(3, false);
+    receive(in);
+    poll();
+    EXPECT_EQ(drops(DropReason::NoLiveMember), 64u);
+    expect_accounted();
+}
+
+// ARS in flowlet-quality mode: new flowlets go to the best port; a flowlet stays where it is
+// while its packets keep coming within the idle time, and moves once it has been idle.
+TEST_F(WorkerTest, ArsFlowletsTakeTheBestPortAndStayUntilIdle) {
+    nhg(10, {1, 2, 3}, NhgMode::Ars);
+    route("198.18.0.0/16", 10);
+    builder->set_ars(ars_config(10, {1, 2, 3}));
+    build();
+    board.publish_port_quality(1, 2);
+    board.publish_port_quality(2, 6);  // best
+    board.publish_port_quality(3, 0);
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 96; ++i) in.push_back(udp4(0xC6120000u + i % 32, i % 32));  // 32 flows x 3
+    receive(in);
+    poll(1000);
+    std::vector<Bytes> out = sent(2);
+    ASSERT_EQ(out.size(), in.size());
+    for (std::size_t i = 0; i < out.size(); ++i) expect_routed(in[i], out[i], 2);
+
+    // Port 1 becomes the best: within the idle time (5 us later) every flowlet stays on port 2.
+    board.publish_port_quality(1, 7);
+    receive(in);
+    poll(1000 + 5 * kTicksPerUs);
+    EXPECT_EQ(sent(2).size(), in.size());
+    // Idle for longer than 10 us since: each flow's next packet starts a flowlet on port 1.
+    receive(in);
+    poll(1000 + 30 * kTicksPerUs);
+    out = sent(1);
+    ASSERT_EQ(out.size(), in.size());
+    for (std::size_t i = 0; i < out.size(); ++i) expect_routed(in[i], out[i], 1);
+    const ars::CounterValues c = worker->ars().nhg_counters(10);
+    EXPECT_EQ(c.decisions[static_cast<int>(ars::Mode::kFlowletQuality)], 3 * in.size());
+    EXPECT_EQ(nhg_pkts(10), 3 * in.size());
+    expect_accounted();
+
+    // Port 1's link goes down: its flowlets move at once, idle or not.
+    set_port(1, false);
+    links.set_started(1, true);
+    receive(in);
+    poll(1000 + 31 * kTicksPerUs);
+    EXPECT_TRUE(sent(1).empty());
+    EXPECT_EQ(sent(2).size() + sent(3).size(), in.size());
+    expect_accounted();
+}
+
+// One burst mixing an ECMP group, an ARS group, IPv6, IBoE and drops: each frame takes its own
+// group's path.
+TEST_F(WorkerTest, OneBurstMixesGroupsFamiliesAndDrops) {
+    nhg(1, {1, 2, 3});
+    nhg(10, {1, 3}, NhgMode::Ars);
+    route("198.18.0.0/16", 1);
+    route("198.19.0.0/16", 10);
+    route("2001:db8::/32", 10);
+    builder->set_ars(ars_config(10, {1, 3}));
+    ASSERT_TRUE(builder->set_lft_port(0x12, 2).ok());
+    build();
+    board.publish_port_quality(1, 0);
+    board.publish_port_quality(3, 7);  // every ARS flowlet: port 3
+    std::vector<Bytes> in;
+    std::map<std::uint16_t, std::vector<Bytes>> want;
+    EcmpSelector ecmp(links);
+    const std::uint32_t i1 = *builder->nhg_index(1);
+    for (unsigned i = 0; i < 120; ++i) {
+        Bytes f;
+        switch (i % 5) {
+            case 0:
+                f = udp4(0xC6120000u + i, i);  // ECMP
+                want[ecmp.select(*snapshot, SelectionRequest{i1, snapshot->nhg(i1), hash_of(f), 0, true})
+                         .member->port]
+                    .push_back(f);
+                break;
+            case 1:
+                f = udp4(0xC6130000u + i, i);  // ARS
+                want[3].push_back(f);
+                break;
+            case 2:
+                f = udp6(v6(1, static_cast<std::uint16_t>(i)), i);  // ARS, IPv6
+                want[3].push_back(f);
+                break;
+            case 3:
+                f = udp4(0xC6130000u + i, i, 1);  // expires
+                break;
+            case 4:
+                f = iboe(0x12, 0);  // LFT to port 2, VL 0
+                break;
+        }
+        in.push_back(f);
+    }
+    for (std::size_t k = 0; k < in.size(); k += 40)
+        receive(
+            std::vector<Bytes>(in.begin() + static_cast<long>(k), in.begin() + static_cast<long>(k + 40)));
+    poll();
+    for (std::uint16_t p : {1, 3}) expect_routed_any_order(want[p], sent(p), p);
+    std::vector<Bytes> two = sent(2);
+    const auto iboe_end =
+        std::stable_partition(two.begin(), two.end(), [](const Bytes &f) { return f[12] == 0x88; });
+    EXPECT_EQ(iboe_end - two.begin(), 24);
+    expect_routed_any_order(want[2], std::vector<Bytes>(iboe_end, two.end()), 2);
+    EXPECT_EQ(drops(DropReason::TtlExpired), 24u);
+    expect_accounted();
+}
+
+// IB over Ethernet: the LFT names a port or a group, the MFT a set of ports; the frame keeps
+// its LRH but for the VL, which the egress port's SL2VL table sets, and goes out on that VL's
+// TX queue with the port's source MAC.
+TEST_F(WorkerTest, IboeFramesFollowTheLftAndTheMft) {
+    nhg(1, {2, 3});
+    ASSERT_TRUE(builder->set_lft_port(0x12, 2).ok());
+    ASSERT_TRUE(builder->set_lft_nhg(0x13, 1).ok());
+    ASSERT_TRUE(builder->set_mft(0xC001, (1u << 0) | (1u << 1) | (1u << 3)).ok());
+    ASSERT_TRUE(builder->set_sl2vl(2, 3, 5).ok());  // port 2: SL 3 -> VL 5 (queue 1)
+    ASSERT_TRUE(builder->set_sl2vl(3, 3, 2).ok());  // port 3: SL 3 -> VL 2 (queue 0)
+    build();
+    const Bytes uni = iboe(0x12, 3), via_group = iboe(0x13, 3), multi = iboe(0xC001, 3);
+    receive({uni, via_group, multi, iboe(0x14, 3), iboe(0, 3)});
+    poll();
+
+    auto expect_iboe = [&](const Bytes &in, const Bytes &out, std::uint16_t port, std::uint8_t vl) {
+        ASSERT_EQ(out.size(), in.size());
+        EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(in.begin(), in.begin() + 6));
+        const rte_ether_addr &own = ports().mac[port];
+        EXPECT_EQ(Bytes(out.begin() + 6, out.begin() + 12), Bytes(own.addr_bytes, own.addr_bytes + 6));
+        EXPECT_EQ(out[14] >> 4, vl);
+        EXPECT_EQ(Bytes(out.begin() + 15, out.end()), Bytes(in.begin() + 15, in.end()));
+    };
+    // DLID 0x12: port 2, SL 3 -> VL 5, queue 1.
+    std::vector<Bytes> out = sent(2, 1);
+    // DLID 0x13: the group's member for this flow (no neighbour needed), on its port's VL.
+    EcmpSelector ecmp(links);
+    const std::uint32_t index = *builder->nhg_index(1);
+    const std::uint16_t member =
+        ecmp.select(*snapshot, SelectionRequest{index, snapshot->nhg(index), hash_of(via_group), 0, false})
+            .member->port;
+    if (member == 2) {
+        ASSERT_EQ(out.size(), 2u);
+        expect_iboe(via_group, out[1], 2, 5);
+    } else {
+        ASSERT_EQ(out.size(), 1u);
+    }
+    expect_iboe(uni, out[0], 2, 5);
+    EXPECT_TRUE(sent(2, 0).empty());
+    // MLID 0xC001: ports 1 and 3, not the ingress port 0. Port 1 keeps the default SL 3 -> VL 3
+    // (queue 1), port 3 maps it to VL 2 (queue 0).
+    out = sent(1, 1);
+    ASSERT_EQ(out.size(), 1u);
+    expect_iboe(multi, out[0], 1, 3);
+    EXPECT_TRUE(sent(1, 0).empty());
+    out = sent(3, 0);
+    ASSERT_EQ(out.size(), member == 3 ? 2u : 1u);
+    if (member == 3) expect_iboe(via_group, out[0], 3, 2);
+    expect_iboe(multi, out.back(), 3, 2);
+    EXPECT_TRUE(sent(3, 1).empty());
+    EXPECT_TRUE(sent(0, 0).empty() && sent(0, 1).empty());
+
+    EXPECT_EQ(drops(DropReason::LftMiss), 1u);
+    EXPECT_EQ(drops(DropReason::InvalidLid), 1u);
+    const Totals t = sum_totals({counters.get()});
+    EXPECT_EQ(t.replicas, 1u);
+    EXPECT_EQ(t.fwd_pkts, 4u);
+    EXPECT_EQ(nhg_pkts(1), 1u);
+    expect_accounted();
+}
+
+// A frame is counted forwarded once the port's queue has taken it: frames left in the
+// worker's TX buffer when their port stops are dropped, and counted as dropped alone.
+TEST_F(WorkerTest, FramesLeftForAStoppedPortAreCountedOnceAsDropped) {
+    nhg(1, {kSmallTxPort});
+    route("198.18.0.0/16", 1);
+    build();
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 32; ++i) in.push_back(udp4(0xC6120000u + i, i));
+    receive(in);
+    poll();
+    // The port's ring took 15; the other 17 wait in the worker's TX buffer.
+    EXPECT_EQ(sum_port({counters.get()}, kSmallTxPort).tx_pkts, 15u);
+    set_port(kSmallTxPort, false);  // `port stop`: the next flush gives them up
+    worker->poll_once(*snapshot, 2000);
+    EXPECT_EQ(sent(kSmallTxPort).size(), 15u);
+    EXPECT_EQ(drops(DropReason::PortDown), 17u);
+    const Totals t = sum_totals({counters.get()});
+    EXPECT_EQ(t.fwd_pkts, 15u);
+    EXPECT_EQ(t.rx_pkts, 32u);
+    expect_accounted();
+}
+
+// Frames the worker still holds when it shuts down are dropped and counted so.
+TEST_F(WorkerTest, FramesHeldAtShutdownAreCountedAsDropped) {
+    nhg(1, {kSmallTxPort});
+    route("198.18.0.0/16", 1);
+    build();
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 32; ++i) in.push_back(udp4(0xC6120000u + i, i));
+    receive(in);
+    poll();
+    worker->discard_buffers();
+    EXPECT_EQ(sum_port({counters.get()}, kSmallTxPort).tx_dropped, 17u);
+    EXPECT_EQ(drops(DropReason::TxQueueFull), 17u);
+    expect_accounted();
+}
+
+}  // namespace
+}  // namespace weft::dataplane
