@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 from weft_frames import udp4, write_pcap
-from weft_session import run_steps
+from weft_session import eal_prefix, run_steps
 
 WEFT = sys.argv[1]
 failures = []
@@ -75,7 +75,7 @@ def run(name, pcap, commands, steps, setup=SETUP):
     cmds = os.path.join(work, name + ".txt")
     with open(cmds, "w") as f:
         f.write("\n".join(setup + commands) + "\n")
-    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1", "--file-prefix=weft_ars_%s_%d" % (name, os.getpid()),
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1", "--file-prefix=" + eal_prefix("ars_" + name),
             "--log-level=lib.eal:warning",
             "--vdev=net_pcap0,rx_pcap=%s,tx_pcap=%s/%s_out0.pcap,infinite_rx=1" % (pcap, work, name),
             "--vdev=net_null1,no-rx=1", "--vdev=net_null2,no-rx=1", "--vdev=net_null3,no-rx=1",

@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from weft_session import LiveWeft
+from weft_session import LiveWeft, eal_prefix
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -133,7 +133,7 @@ def cleanup():
 
 class Weft(LiveWeft):
     def __init__(self, name, work, route_cmds):
-        self.prefix = "weft_netns_%s_%d" % (name, PID)
+        self.prefix = eal_prefix("netns_" + name)
         cmds = os.path.join(work, name + ".txt")
         lines = ["neigh add %s %s port %d" % (LINKS[i][3], mac_of(LINKS[i][1], ns=LINKS[i][2]), i) for i in range(3)]
         lines += ["nhg add 1 ports 0", "route add 10.10.1.0/24 nhg 1"] + route_cmds + ["show nhg"]

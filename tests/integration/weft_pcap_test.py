@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from weft_session import READY, LiveWeft, run_steps
+from weft_session import READY, LiveWeft, eal_prefix, run_steps
 
 WEFT = sys.argv[1]
 IBOE = 0x88B5
@@ -141,7 +141,7 @@ def ipv6_ars_check(work):
     expired = eth(0x86DD) + ipv6(17, "2001:db8:1::4", "2001:db8:8::1", udp(1, 2, b"x"), hop=1)
     sent = frames + roce + [hbh, expired]
     write_pcap(os.path.join(work, "in6.pcap"), sent)
-    _, args = pcap_weft(work, "weft_it6_%d" % os.getpid(), "in6", [
+    _, args = pcap_weft(work, eal_prefix("it6"), "in6", [
         "neigh add 10.9.1.2 02:00:00:00:01:02 port 1",
         "neigh add 10.9.2.2 02:00:00:00:02:02 port 2",
         "ars object add 1 mode flowlet-random idle-time 1000000 max-flows 1024",
@@ -179,7 +179,7 @@ def ipv6_ars_check(work):
 
 
 def run(work):
-    prefix = "weft_it_%d" % os.getpid()
+    prefix = eal_prefix("it")
     frames = [
         # 0: routed IPv4 with options -> port 1, TTL 64 -> 63
         eth(0x0800) + ipv4(17, "10.0.0.1", "10.1.2.3", udp(1234, 80, b"hello-ipv4"), ihl_words=6),

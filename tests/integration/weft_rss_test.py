@@ -33,7 +33,7 @@ import tempfile
 import time
 
 from weft_frames import udp4
-from weft_session import LiveWeft
+from weft_session import LiveWeft, eal_prefix
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -66,7 +66,7 @@ def write_empty_pcap(path):
 
 class Weft(LiveWeft):
     def __init__(self, work):
-        self.prefix = "weft_rss_%d" % PID
+        self.prefix = eal_prefix("rss")
         cmds = os.path.join(work, "setup.txt")
         with open(cmds, "w") as f:
             f.write("\n".join([

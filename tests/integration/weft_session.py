@@ -1,11 +1,37 @@
-"""Drives a weft run through its stdin, the way the integration tests type at its prompt."""
+"""Drives a weft run through its stdin, the way the integration tests type at its prompt, and
+names the EAL runtime directories a test's weft runs leave behind, removing them at exit."""
+import atexit
+import os
 import re
+import shutil
 import subprocess
 import threading
 import time
 
 # weft prints this once its --cmdline-file has run; forwarding and the prompt start right after.
 READY = r"weft: cmdline-file \S+ done, \d+ errors"
+
+_prefixes = []
+
+
+def eal_prefix(name):
+    """A --file-prefix for one weft run of this test process. EAL leaves the run's runtime
+    directory (config, sockets) behind when weft exits; it is removed when the test exits."""
+    prefix = "weft_%s_%d" % (name, os.getpid())
+    _prefixes.append(prefix)
+    return prefix
+
+
+def remove_runtime_dirs():
+    """Removes the runtime directories of the prefixes eal_prefix gave out (EAL puts them under
+    /var/run/dpdk for root, under $XDG_RUNTIME_DIR/dpdk or /tmp/dpdk otherwise)."""
+    bases = ["/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")]
+    for prefix in _prefixes:
+        for base in bases:
+            shutil.rmtree(os.path.join(base, prefix), ignore_errors=True)
+
+
+atexit.register(remove_runtime_dirs)
 
 
 class LiveWeft:

@@ -29,7 +29,7 @@ import tempfile
 import time
 
 from weft_frames import csum, udp4
-from weft_session import READY, LiveWeft
+from weft_session import READY, LiveWeft, eal_prefix
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -104,7 +104,7 @@ def run(offload):
     cmds = os.path.join(tmp, "cmds")
     with open(cmds, "w") as f:
         f.write("neigh add 10.20.2.2 02:00:00:00:02:02 port 1\nnhg add 1 ports 1\nroute add 10.20.9.0/24 nhg 1\n")
-    args = [WEFT, "-l", "0-1", "--no-huge", "--no-pci", "-m", "256", "--file-prefix=weft-tapck-%d-%d" % (PID, offload),
+    args = [WEFT, "-l", "0-1", "--no-huge", "--no-pci", "-m", "256", "--file-prefix=" + eal_prefix("tapck_%d" % offload),
             "--vdev=net_tap0,iface=" + IF_IN, "--vdev=net_tap1,iface=" + IF_OUT, "--",
             "-i", "--nb-cores", "1", "--cmdline-file", cmds]
     if not offload:

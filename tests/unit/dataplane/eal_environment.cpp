@@ -3,7 +3,9 @@
 #include <rte_eal.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <sstream>
+#include <string>
 #include <vector>
 
 namespace weft::dataplane::test {
@@ -21,7 +23,11 @@ void EalEnvironment::SetUp() {
 }
 
 void EalEnvironment::TearDown() {
+    // EAL leaves its runtime directory (config, sockets) behind; it is this process's alone.
+    const std::string runtime_dir = rte_eal_get_runtime_dir();
     rte_eal_cleanup();
+    std::error_code ignored;
+    std::filesystem::remove_all(runtime_dir, ignored);
 }
 
 }  // namespace weft::dataplane::test
