@@ -3,14 +3,16 @@
 #include <getopt.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string_view>
 
 namespace weft::app {
 
 namespace {
 
+// Decimal, or hexadecimal with an explicit 0x: a leading 0 is not octal ("010" is ten).
+// `min` is not negative.
 template <typename T>
 bool to_number(const char *text, T &out, T min, T max) {
     std::string_view s(text);
@@ -21,9 +23,27 @@ bool to_number(const char *text, T &out, T min, T max) {
     }
     unsigned long long v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min || v > max) return false;
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() ||
+        v < static_cast<unsigned long long>(min) || v > static_cast<unsigned long long>(max))
+        return false;
     out = static_cast<T>(v);
     return true;
+}
+
+// Seconds: a plain decimal number (no inf, nan or hex float), 0 < s <= kMaxRunTimeSeconds.
+bool to_seconds(const char *text, double &out) {
+    const std::string_view s(text);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || !(v > 0) ||
+        v > kMaxRunTimeSeconds)
+        return false;
+    out = v;
+    return true;
+}
+
+std::string range(unsigned long long min, unsigned long long max) {
+    return "a number " + std::to_string(min) + ".." + std::to_string(max);
 }
 
 enum Opt {
@@ -40,6 +60,10 @@ enum Opt {
     kNoCsum,
     kNoCsumOffload,
     kScript,
+    kFib4Routes,
+    kFib4Tbl8,
+    kFib6Routes,
+    kFib6Tbl8,
 };
 
 }  // namespace
@@ -60,12 +84,20 @@ void print_app_usage(const char *prog) {
         "  --iboe-ethertype T       EtherType of IB-over-Ethernet frames (default 0x88B5)\n"
         "  --no-ipv4-csum-check     accept IPv4 headers without verifying their checksum\n"
         "  --no-rx-csum-offload     verify IPv4 header checksums in software even where the NIC can\n"
+        "  --fib4-max-routes N      IPv4 routes the FIB holds (default %d)\n"
+        "  --fib4-tbl8-groups N     IPv4 tbl8 groups: one per /24 holding routes longer than /24\n"
+        "                           (default %u, max %u)\n"
+        "  --fib6-max-routes N      IPv6 routes the FIB holds (default %d)\n"
+        "  --fib6-tbl8-groups N     IPv6 tbl8 groups: one per byte of prefix beyond /24 (default %u)\n"
         "  --run-time SECONDS       exit after this long (default: until quit or a signal)\n"
-        "  -h, --help               this text\n",
-        prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst);
+        "  -h, --help               this text\n"
+        "numbers are decimal, or hexadecimal with 0x\n",
+        prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst, dataplane::FibConfig{}.max_routes4,
+        dataplane::FibConfig{}.tbl8_groups4, dataplane::kMaxTbl8Groups, dataplane::FibConfig{}.max_routes6,
+        dataplane::FibConfig{}.tbl8_groups6);
 }
 
-std::optional<AppOptions> parse_app_options(int argc, char **argv) {
+AppOptionsParse parse_app_options(int argc, char **argv) {
     static const option longopts[] = {
         {"interactive", no_argument, nullptr, 'i'},
         {"help", no_argument, nullptr, 'h'},
@@ -82,42 +114,72 @@ std::optional<AppOptions> parse_app_options(int argc, char **argv) {
         {"mbufs", required_argument, nullptr, kMbufs},
         {"no-ipv4-csum-check", no_argument, nullptr, kNoCsum},
         {"no-rx-csum-offload", no_argument, nullptr, kNoCsumOffload},
+        {"fib4-max-routes", required_argument, nullptr, kFib4Routes},
+        {"fib4-tbl8-groups", required_argument, nullptr, kFib4Tbl8},
+        {"fib6-max-routes", required_argument, nullptr, kFib6Routes},
+        {"fib6-tbl8-groups", required_argument, nullptr, kFib6Tbl8},
         {nullptr, 0, nullptr, 0},
     };
+    AppOptionsParse r;
     AppOptions o;
     auto &dp = o.dataplane;
-    optind = 1;  // EAL has consumed its part; parse ours from the start
-    for (int c; (c = getopt_long(argc, argv, "ih", longopts, nullptr)) != -1;) {
-        bool ok = true;
+    // getopt's state is global: 0 re-initialises it fully (EAL has run getopt before us, and a
+    // cluster like -ix left half-read would otherwise carry over). Its own messages are off: ours
+    // name the option.
+    optind = 0;
+    opterr = 0;
+    for (int c, index = -1; (c = getopt_long(argc, argv, ":ih", longopts, &index)) != -1; index = -1) {
+        const std::string name = index >= 0 ? std::string("--") + longopts[index].name : std::string();
+        std::string expected;
         switch (c) {
             case 'i':
                 o.interactive = true;
                 break;
             case kNbCores:
-                ok = to_number<unsigned>(optarg, dp.nb_workers, 1, RTE_MAX_LCORE);
+                if (!to_number<unsigned>(optarg, dp.nb_workers, 1, RTE_MAX_LCORE))
+                    expected = range(1, RTE_MAX_LCORE);
                 break;
             case kRxq:
-                ok = to_number<std::uint16_t>(optarg, dp.rx_queues, 1, 1024);
+                if (!to_number<std::uint16_t>(optarg, dp.rx_queues, 1, 1024)) expected = range(1, 1024);
                 break;
             case kTxq:
-                ok = to_number<std::uint16_t>(optarg, dp.tx_queues, 1, dataplane::kMaxTxQueuesPerWorker);
+                if (!to_number<std::uint16_t>(optarg, dp.tx_queues, 1, dataplane::kMaxTxQueuesPerWorker))
+                    expected = range(1, dataplane::kMaxTxQueuesPerWorker);
                 break;
             case kBurst:
-                ok = to_number<std::uint16_t>(optarg, dp.burst, 1, dataplane::kMaxBurst);
+                if (!to_number<std::uint16_t>(optarg, dp.burst, 1, dataplane::kMaxBurst))
+                    expected = range(1, dataplane::kMaxBurst);
                 break;
             case kRxd:
-                ok = to_number<std::uint16_t>(optarg, dp.rx_desc, 32, 32768);
+                if (!to_number<std::uint16_t>(optarg, dp.rx_desc, 32, 32768)) expected = range(32, 32768);
                 break;
             case kTxd:
-                ok = to_number<std::uint16_t>(optarg, dp.tx_desc, 32, 32768);
+                if (!to_number<std::uint16_t>(optarg, dp.tx_desc, 32, 32768)) expected = range(32, 32768);
                 break;
             case kMbufs:
-                ok = to_number<unsigned>(optarg, dp.mbufs, 1024, 1u << 24);
+                if (!to_number<unsigned>(optarg, dp.mbufs, 1024, 1u << 24)) expected = range(1024, 1u << 24);
                 break;
             case kIboeEtherType:
-                ok = to_number<std::uint16_t>(optarg, dp.parser.iboe_ethertype, 0x0600, 0xFFFF) &&
-                     dp.parser.iboe_ethertype != 0x0800 && dp.parser.iboe_ethertype != 0x86DD &&
-                     dp.parser.iboe_ethertype != 0x8100 && dp.parser.iboe_ethertype != 0x88A8;
+                if (!to_number<std::uint16_t>(optarg, dp.parser.iboe_ethertype, 0x0600, 0xFFFF) ||
+                    dp.parser.iboe_ethertype == 0x0800 || dp.parser.iboe_ethertype == 0x86DD ||
+                    dp.parser.iboe_ethertype == 0x8100 || dp.parser.iboe_ethertype == 0x88A8)
+                    expected = "an EtherType 0x0600..0xFFFF other than IPv4's, IPv6's and the VLAN tags'";
+                break;
+            case kFib4Routes:
+                if (!to_number<int>(optarg, o.fib.max_routes4, 16, dataplane::kMaxFibRoutes))
+                    expected = range(16, dataplane::kMaxFibRoutes);
+                break;
+            case kFib4Tbl8:
+                if (!to_number<std::uint32_t>(optarg, o.fib.tbl8_groups4, 2, dataplane::kMaxTbl8Groups))
+                    expected = range(2, dataplane::kMaxTbl8Groups);
+                break;
+            case kFib6Routes:
+                if (!to_number<int>(optarg, o.fib.max_routes6, 16, dataplane::kMaxFibRoutes))
+                    expected = range(16, dataplane::kMaxFibRoutes);
+                break;
+            case kFib6Tbl8:
+                if (!to_number<std::uint32_t>(optarg, o.fib.tbl8_groups6, 2, dataplane::kMaxTbl8Groups))
+                    expected = range(2, dataplane::kMaxTbl8Groups);
                 break;
             case kNoCsum:
                 dp.parser.verify_ipv4_checksum = false;
@@ -131,31 +193,40 @@ std::optional<AppOptions> parse_app_options(int argc, char **argv) {
             case kScript:
                 o.script = optarg;
                 break;
-            case kRunTime: {
-                char *end = nullptr;
-                o.run_time_s = std::strtod(optarg, &end);
-                ok = end != optarg && *end == '\0' && o.run_time_s > 0;
+            case kRunTime:
+                if (!to_seconds(optarg, o.run_time_s))
+                    expected = "seconds, more than 0 and at most " +
+                               std::to_string(static_cast<unsigned long long>(kMaxRunTimeSeconds));
                 break;
-            }
             case 'h':
-                print_app_usage(argv[0]);
-                return std::nullopt;
-            default:
-                ok = false;
-                break;
+                r.help = true;
+                return r;
+            case ':':  // a value is missing
+                r.error = std::string(argv[optind - 1]) + ": expected a value after it";
+                return r;
+            default: {  // '?': not one of ours, an ambiguous abbreviation, or a value given to a flag
+                for (const option *l = longopts; l->name != nullptr; ++l)
+                    if (optopt != 0 && l->val == optopt && l->has_arg == no_argument) {
+                        r.error = std::string("--") + l->name + ": takes no value";
+                        return r;
+                    }
+                r.error = (optopt != 0 ? std::string("-") + static_cast<char>(optopt)
+                                       : std::string(argv[optind - 1])) +
+                          ": unknown option";
+                return r;
+            }
         }
-        if (!ok) {
-            if (c != '?' && optarg != nullptr) std::fprintf(stderr, "weft: bad value '%s'\n", optarg);
-            print_app_usage(argv[0]);
-            return std::nullopt;
+        if (!expected.empty()) {
+            r.error = name + ": expected " + expected + ", got '" + optarg + "'";
+            return r;
         }
     }
     if (optind < argc) {
-        std::fprintf(stderr, "weft: unexpected argument '%s'\n", argv[optind]);
-        print_app_usage(argv[0]);
-        return std::nullopt;
+        r.error = std::string("unexpected argument '") + argv[optind] + "' (options start with --)";
+        return r;
     }
-    return o;
+    r.options = std::move(o);
+    return r;
 }
 
 }  // namespace weft::app

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "weft/dataplane/dataplane.hpp"
+#include "weft/dataplane/fib_builder.hpp"
 
 namespace weft::app {
 
 struct AppOptions {
     dataplane::DataplaneConfig dataplane;
+    dataplane::FibConfig fib;  // table sizes; num_ports and socket come from the dataplane
     bool interactive = false;
     std::string cmdline_file;
     std::string script;     // run while forwarding, then the prompt (-i) or exit
@@ -17,8 +19,17 @@ struct AppOptions {
     unsigned link_poll_ms = 10;
 };
 
-// Parses argv (argv[0] is the program name). Returns nullopt after printing `usage` or an error.
-std::optional<AppOptions> parse_app_options(int argc, char **argv);
+// A bounded run lasts at most this long; longer runs simply leave --run-time out.
+inline constexpr double kMaxRunTimeSeconds = 366.0 * 24 * 3600;
+
+struct AppOptionsParse {
+    std::optional<AppOptions> options;  // set when the arguments were good
+    bool help = false;                  // -h: print the usage and exit 0
+    std::string error;                  // "--rxq: expected ..., got 'x'": names the option
+};
+
+// Parses argv (argv[0] is the program name). Prints nothing; re-entrant across calls.
+AppOptionsParse parse_app_options(int argc, char **argv);
 void print_app_usage(const char *prog);
 
 }  // namespace weft::app

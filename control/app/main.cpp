@@ -77,11 +77,19 @@ int run(int argc, char **argv) {
     }
     // What follows `--` (EAL consumed it) is ours; keep argv[0] as the program name.
     argv[eal_args] = argv[0];
-    const auto options = app::parse_app_options(argc - eal_args, argv + eal_args);
-    if (!options) return 2;
+    const app::AppOptionsParse parsed_options = app::parse_app_options(argc - eal_args, argv + eal_args);
+    if (parsed_options.help) {
+        app::print_app_usage(argv[0]);
+        return 0;
+    }
+    if (!parsed_options.options) {
+        std::fprintf(stderr, "weft: %s (weft -- --help lists the options)\n", parsed_options.error.c_str());
+        return 2;
+    }
+    const app::AppOptions *options = &*parsed_options.options;
 
     auto dp = std::make_unique<dataplane::Dataplane>(options->dataplane);
-    dataplane::FibConfig fib_config;
+    dataplane::FibConfig fib_config = options->fib;
     fib_config.num_ports = dp->num_ports();
     auto fib_owner = std::make_unique<dataplane::FibBuilder>(fib_config);
     dataplane::FibBuilder &fib = *fib_owner;
@@ -171,8 +179,11 @@ int run(int argc, char **argv) {
         cmdline *monitor_out = cmdline_new(commands, "", -1, STDOUT_FILENO);
         const std::uint64_t hz = rte_get_tsc_hz();
         const std::uint64_t t0 = rte_get_tsc_cycles();
+        // run_time_s is at most a year (the option refuses more), which fits 64-bit TSC cycles.
         const auto deadline =
-            options->run_time_s > 0 ? t0 + static_cast<std::uint64_t>(options->run_time_s * hz) : 0;
+            options->run_time_s > 0
+                ? t0 + static_cast<std::uint64_t>(options->run_time_s * static_cast<double>(hz))
+                : 0;
         // The control loop: script or commands, link state, reclamation of old snapshots.
         while (!ctx.quit && !g_signalled.load()) {
             if (script && monitor_out != nullptr) {

@@ -209,6 +209,8 @@ GOOD = [
     "show ars nhg 1 json",
     "show ars quality",
     "show ars quality json",
+    "show fib capacity",
+    "show fib capacity json",
     "show port info 1",
     "show port info 1 json",
     "show port info all",

@@ -42,6 +42,7 @@ const char kUsage[] =
     "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
     "  show port info <p>|all [json] | show config fwd [json] | show fwd stats [json]\n"
     "  show ars nhg <id> [json] | show ars quality [json] | show monitor [json]\n"
+    "  show fib capacity [json]               routes and tbl8 groups in use, of what --fib4/6-* allow\n"
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  clear nhg stats <id>|all               zero what show nhg and show ars nhg count for the group\n"
     "  port start|stop <p>|all\n"

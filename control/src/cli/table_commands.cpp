@@ -3,6 +3,7 @@
 #include <cmdline.h>
 #include <cmdline_parse_etheraddr.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -302,6 +303,51 @@ Inst<8> inst_sl2vl{sl2vl_set,
                     WEFT_HDR(Sl2VlCmd_port), WEFT_HDR(Sl2VlCmd_sl_kw), WEFT_HDR(Sl2VlCmd_sl),
                     WEFT_HDR(Sl2VlCmd_vl_kw), WEFT_HDR(Sl2VlCmd_vl), nullptr}};
 
+// ---- show fib capacity [json] ----
+// How full the tables are that weft's --fib4-*/--fib6-* options size.
+struct ShowFibCmd {
+    cmdline_fixed_string_t show, fib, capacity, json;
+};
+WEFT_TOK_STR(ShowFibCmd, show, "show");
+WEFT_TOK_STR(ShowFibCmd, fib, "fib");
+WEFT_TOK_STR(ShowFibCmd, capacity, "capacity");
+WEFT_TOK_STR(ShowFibCmd, json, "json");
+
+nlohmann::ordered_json table_use_json(const dp::FibTableUse &u) {
+    return {{"routes", u.routes},
+            {"max_routes", u.max_routes},
+            {"tbl8_groups", u.tbl8_groups},
+            {"max_tbl8_groups", u.max_tbl8_groups}};
+}
+
+void show_fib_capacity(void *res, struct cmdline *cl, void *data) {
+    const CommandContext &ctx = context_of(data);
+    const dp::FibCapacity c = ctx.fib->capacity();
+    if (std::string(static_cast<ShowFibCmd *>(res)->json) == "json") {
+        const nlohmann::ordered_json j = {{"ipv4", table_use_json(c.ipv4)},
+                                          {"ipv6", table_use_json(c.ipv6)},
+                                          {"nhgs", c.nhgs},
+                                          {"max_nhgs", c.max_nhgs},
+                                          {"neighbours", c.neighbours}};
+        cmdline_printf(cl, "%s\n", j.dump().c_str());
+        return;
+    }
+    for (const auto &[name, u] : {std::pair{"ipv4", c.ipv4}, std::pair{"ipv6", c.ipv6}})
+        cmdline_printf(cl, "  %s: routes %zu of %zu, tbl8 groups %zu of %zu\n", name, u.routes, u.max_routes,
+                       u.tbl8_groups, u.max_tbl8_groups);
+    cmdline_printf(cl, "  nhgs %zu of %zu, neighbours %zu\n", c.nhgs, c.max_nhgs, c.neighbours);
+}
+Inst<3> inst_show_fib{
+    show_fib_capacity,
+    nullptr,
+    "show fib capacity",
+    {WEFT_HDR(ShowFibCmd_show), WEFT_HDR(ShowFibCmd_fib), WEFT_HDR(ShowFibCmd_capacity), nullptr}};
+Inst<4> inst_show_fib_json{show_fib_capacity,
+                           nullptr,
+                           "show fib capacity json",
+                           {WEFT_HDR(ShowFibCmd_show), WEFT_HDR(ShowFibCmd_fib),
+                            WEFT_HDR(ShowFibCmd_capacity), WEFT_HDR(ShowFibCmd_json), nullptr}};
+
 }  // namespace
 
 InstList table_commands() {
@@ -309,7 +355,7 @@ InstList table_commands() {
             as_inst(inst_nhg_del),   as_inst(inst_neigh_add), as_inst(inst_neigh_del),
             as_inst(inst_lft_set),   as_inst(inst_lft_del),   as_inst(inst_mft_set),
             as_inst(inst_mft_del),   as_inst(inst_sl2vl),     as_inst(inst_nhg_add_ars),
-            as_inst(inst_clear_nhg)};
+            as_inst(inst_clear_nhg), as_inst(inst_show_fib),  as_inst(inst_show_fib_json)};
 }
 
 }  // namespace weft::control::cli

@@ -2,7 +2,12 @@
 // rte_fib6 tables inside an EAL started without hugepages.
 #include <gtest/gtest.h>
 
+#include <rte_fib6.h>
+#include <rte_malloc.h>
+
 #include <atomic>
+#include <cstdio>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -140,30 +145,276 @@ TEST(FibBuilder, MembersResolveThroughNeighbours) {
     ASSERT_TRUE(b.set_neighbour(ip("10.0.0.2"), mac(0x22), 1).ok());
     ASSERT_TRUE(b.set_neighbour(ip("10.0.1.2"), mac(0x33), 2).ok());
     ASSERT_TRUE(b.set_neighbour(ip("10.0.1.9"), mac(0x39), 2).ok());
-    // port 1 by its peer, port 2 via a named neighbour, port 2 via a neighbour on another port,
-    // port 3 without any neighbour.
-    ASSERT_TRUE(b.set_nhg(7, {{1, {}}, {2, ip("10.0.1.9")}, {2, ip("10.0.0.2")}, {3, {}}}).ok());
+    // port 1 by its peer, port 2 via a named neighbour, port 3 without any neighbour.
+    ASSERT_TRUE(b.set_nhg(7, {{1, {}}, {2, ip("10.0.1.9")}, {3, {}}}).ok());
     auto s = b.build();
     const NhgEntry *e = s->nhg(*b.nhg_index(7));
     ASSERT_NE(e, nullptr);
     const auto m = s->members(*e);
-    ASSERT_EQ(m.size(), 4u);
+    ASSERT_EQ(m.size(), 3u);
     EXPECT_TRUE(m[0].resolved);
     EXPECT_EQ(m[0].dst_mac.addr_bytes[5], 0x22);
     EXPECT_TRUE(m[1].resolved);
     EXPECT_EQ(m[1].dst_mac.addr_bytes[5], 0x39);
     EXPECT_FALSE(m[2].resolved);
-    EXPECT_FALSE(m[3].resolved);
     // A new neighbour resolves port 3 in the next snapshot, without rebuilding the LPM tables.
     ASSERT_TRUE(b.set_neighbour(ip("10.0.3.2"), mac(0x44), 3).ok());
     auto s2 = b.build();
-    EXPECT_TRUE(s2->members(*s2->nhg(*b.nhg_index(7)))[3].resolved);
+    EXPECT_TRUE(s2->members(*s2->nhg(*b.nhg_index(7)))[2].resolved);
     EXPECT_EQ(s2->fib4_identity(), s->fib4_identity());
     EXPECT_EQ(s2->fib6_identity(), s->fib6_identity());
     ASSERT_TRUE(b.add_route(pfx("10.0.0.0/8"), 7).ok());
     auto s3 = b.build();
     EXPECT_NE(s3->fib4_identity(), s2->fib4_identity());
     EXPECT_EQ(s3->fib6_identity(), s2->fib6_identity());
+}
+
+TEST(FibBuilder, MembersNameNeighboursThatExistOnTheirPort) {
+    FibBuilder b(small_config());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.0.2"), mac(0x22), 1).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.1.2"), mac(0x33), 2).ok());
+    const Status missing = b.set_nhg(7, {{1, ip("10.0.0.9")}});
+    EXPECT_FALSE(missing.ok());
+    EXPECT_NE(missing.message().find("no neighbour 10.0.0.9"), std::string::npos) << missing.message();
+    const Status elsewhere = b.set_nhg(7, {{2, {}}, {2, ip("10.0.0.2")}});
+    EXPECT_FALSE(elsewhere.ok());
+    EXPECT_NE(elsewhere.message().find("is on port 1, not on port 2"), std::string::npos)
+        << elsewhere.message();
+    EXPECT_TRUE(b.nhgs().empty());
+    EXPECT_FALSE(b.nhg_index(7));
+}
+
+TEST(FibBuilder, ANeighbourAGroupUsesStays) {
+    FibBuilder b(small_config());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.0.2"), mac(0x22), 1).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.1.2"), mac(0x33), 2).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.1.9"), mac(0x39), 2).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.3.2"), mac(0x44), 3).ok());
+    ASSERT_TRUE(b.set_nhg(7, {{1, {}}, {2, ip("10.0.1.9")}}).ok());
+    // Named by a member; the peer (lowest address) of a port a member uses without `via`.
+    for (const char *used : {"10.0.1.9", "10.0.0.2"}) {
+        const Status s = b.del_neighbour(ip(used));
+        EXPECT_FALSE(s.ok()) << used;
+        EXPECT_NE(s.message().find("used by nhg 7"), std::string::npos) << s.message();
+        EXPECT_FALSE(b.set_neighbour(ip(used), mac(0x55), 4).ok()) << used;  // moving it away
+    }
+    EXPECT_EQ(b.neighbours().at(ip("10.0.1.9")).port, 2);
+    EXPECT_TRUE(b.set_neighbour(ip("10.0.1.9"), mac(0x3a), 2).ok());  // a new MAC on the same port
+    EXPECT_TRUE(b.del_neighbour(ip("10.0.1.2")).ok());  // port 2's peer, but no member uses the peer
+    EXPECT_TRUE(b.del_neighbour(ip("10.0.3.2")).ok());  // unused
+    auto s = b.build();
+    EXPECT_EQ(s->members(*s->nhg(*b.nhg_index(7)))[1].dst_mac.addr_bytes[5], 0x3a);
+    ASSERT_TRUE(b.del_nhg(7).ok());
+    EXPECT_TRUE(b.del_neighbour(ip("10.0.1.9")).ok());
+    EXPECT_TRUE(b.del_neighbour(ip("10.0.0.2")).ok());
+}
+
+// A /25 in /24 block `i` of 10.0.0.0/8: each takes an IPv4 tbl8 group.
+IpPrefix block_route(unsigned i) {
+    char text[32];
+    std::snprintf(text, sizeof text, "10.%u.%u.128/25", i / 256, i % 256);
+    return pfx(text);
+}
+
+TEST(FibCapacity, AFullTbl8PoolRefusesOnlyTheRouteThatDoesNotFit) {
+    FibBuilder b(small_config());  // 64 IPv4 tbl8 groups, one kept back by DPDK
+    ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
+    for (unsigned i = 0; i < 63; ++i) {
+        ASSERT_TRUE(b.add_route(block_route(i), 1).ok()) << i;
+        ASSERT_NO_THROW(b.build()) << i;
+    }
+    EXPECT_EQ(b.capacity().ipv4.tbl8_groups, 63u);
+    EXPECT_EQ(b.capacity().ipv4.max_tbl8_groups, 63u);
+    const Status refused = b.add_route(block_route(63), 1);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("10.0.63.128/25 does not fit"), std::string::npos) << refused.message();
+    EXPECT_NE(refused.message().find("--fib4-tbl8-groups"), std::string::npos) << refused.message();
+    EXPECT_EQ(b.routes().size(), 63u);
+    // Everything else keeps working: a second route in a block already used, a new group and a
+    // route to it, a neighbour, deleting a route.
+    ASSERT_TRUE(b.add_route(pfx("10.0.5.0/25"), 1).ok());
+    ASSERT_TRUE(b.set_nhg(9, {{2, {}}}).ok());
+    ASSERT_TRUE(b.add_route(pfx("10.200.0.0/16"), 9).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.0.2"), mac(0x22), 2).ok());
+    ASSERT_TRUE(b.del_route(block_route(7)).ok());
+    std::unique_ptr<FibSnapshot> s;
+    ASSERT_NO_THROW(s = b.build());
+    EXPECT_EQ(lookup4(*s, "10.200.1.1"), *b.nhg_index(9));
+    EXPECT_EQ(lookup4(*s, "10.0.5.1"), *b.nhg_index(1));
+    EXPECT_EQ(lookup4(*s, "10.0.7.200"), kNoRoute);
+    EXPECT_EQ(lookup4(*s, "10.0.63.200"), kNoRoute);
+    ASSERT_NE(s->nhg(*b.nhg_index(9)), nullptr);
+    // The block given back takes the route refused before.
+    ASSERT_TRUE(b.add_route(block_route(63), 1).ok());
+    ASSERT_NO_THROW(s = b.build());
+    EXPECT_EQ(lookup4(*s, "10.0.63.200"), *b.nhg_index(1));
+}
+
+TEST(FibCapacity, MaxRoutesIsAHardLimitPerFamily) {
+    FibConfig c = small_config();
+    c.max_routes4 = 16;
+    c.max_routes6 = 16;
+    FibBuilder b(c);
+    ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
+    ASSERT_TRUE(b.set_nhg(2, {{2, {}}}).ok());
+    auto v4 = [](unsigned i) { return *IpPrefix::make(IpAddr::v4(0x0A000000u + (i << 16)), 16); };
+    auto v6 = [](unsigned i) {
+        IpAddr a = *IpAddr::parse("2001:db8::");
+        a.bytes[5] = static_cast<std::uint8_t>(i);
+        return *IpPrefix::make(a, 48);
+    };
+    for (unsigned i = 0; i < 16; ++i) {
+        ASSERT_TRUE(b.add_route(v4(i), 1).ok()) << i;
+        ASSERT_TRUE(b.add_route(v6(i), 1).ok()) << i;
+    }
+    const Status s4 = b.add_route(v4(16), 1);
+    EXPECT_FALSE(s4.ok());
+    EXPECT_NE(s4.message().find("holds 16 routes"), std::string::npos) << s4.message();
+    EXPECT_NE(s4.message().find("--fib4-max-routes"), std::string::npos) << s4.message();
+    const Status s6 = b.add_route(v6(16), 1);
+    EXPECT_FALSE(s6.ok());
+    EXPECT_NE(s6.message().find("--fib6-max-routes"), std::string::npos) << s6.message();
+    EXPECT_TRUE(b.add_route(v4(3), 2).ok());  // another group for a route it holds
+    ASSERT_NO_THROW(b.build());
+    EXPECT_EQ(b.capacity().ipv4.routes, 16u);
+    EXPECT_EQ(b.capacity().ipv6.routes, 16u);
+    ASSERT_TRUE(b.del_route(v4(0)).ok());
+    ASSERT_TRUE(b.add_route(v4(16), 1).ok());
+    ASSERT_NO_THROW(b.build());
+}
+
+// Whether a fresh trie with `routes` (added in the builder's order) and `extra` holds them all,
+// each route with a next hop of its own (DPDK reserves nothing for a route with its covering
+// route's next hop, which weft does not count on).
+bool trie_takes(const FibConfig &c, std::uint32_t groups, const std::map<IpPrefix, std::uint32_t> &routes,
+                const IpPrefix &extra) {
+    std::map<IpPrefix, std::uint32_t> all = routes;
+    all.emplace(extra, 0);
+    rte_fib6_conf conf{};
+    conf.type = RTE_FIB6_TRIE;
+    conf.default_nh = kNoRoute;
+    conf.max_routes = c.max_routes6;
+    conf.trie.nh_sz = RTE_FIB6_TRIE_2B;
+    conf.trie.num_tbl8 = groups;
+    rte_fib6 *fib = rte_fib6_create("trie_takes", SOCKET_ID_ANY, &conf);
+    EXPECT_NE(fib, nullptr);
+    bool ok = fib != nullptr;
+    std::uint64_t nh = 0;
+    for (const auto &[p, id] : all)
+        if (ok && p.addr.v6) ok = rte_fib6_add(fib, p.addr.bytes.data(), p.len, ++nh) == 0;
+    rte_fib6_free(fib);
+    return ok;
+}
+
+TEST(FibCapacity, Ipv6Tbl8ReservationsMatchTheTrie) {
+    std::mt19937 rng(27);
+    const std::uint8_t lens[] = {25, 28, 32, 33, 40, 47, 48, 56, 60, 64, 64, 64, 65, 72, 96, 120, 127, 128};
+    unsigned refused = 0, kept = 0;
+    for (int round = 0; round < 8; ++round) {
+        FibConfig c = small_config();
+        c.tbl8_groups6 = 16 + rng() % 32;
+        FibBuilder b(c);
+        ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
+        ASSERT_TRUE(b.set_nhg(2, {{2, {}}}).ok());
+        for (int k = 0; k < 30; ++k) {
+            IpAddr a = ip("2001:db8::");
+            a.bytes[2] = static_cast<std::uint8_t>(rng() % 2);  // two /24 blocks
+            for (unsigned i = 3; i < 16; ++i) a.bytes[i] = static_cast<std::uint8_t>(rng() % 3);
+            const IpPrefix p = *IpPrefix::make(a, lens[rng() % sizeof lens]);
+            if (b.routes().contains(p)) continue;
+            // What weft accepts, the trie holds, whatever the next hops; what weft refuses, the
+            // trie refuses once the group weft keeps back is taken away.
+            const Status s = b.add_route(p, 1 + k % 2);
+            if (!s.ok()) {
+                ASSERT_FALSE(trie_takes(c, c.tbl8_groups6 - 1, b.routes(), p))
+                    << p.to_string() << s.message();
+                ASSERT_TRUE(trie_takes(c, c.tbl8_groups6 + 16, b.routes(), p))
+                    << p.to_string() << s.message();
+                ++refused;
+            }
+            if (s.ok()) {
+                ASSERT_TRUE(trie_takes(c, c.tbl8_groups6, b.routes(), p)) << p.to_string();
+            }
+            if (s.ok() && rng() % 4 == 0) {
+                // A deletion gives groups back, or makes the routes near it reserve more: then
+                // weft refuses it, and the trie without it overflows.
+                auto victim = b.routes().begin();
+                std::advance(victim, rng() % b.routes().size());
+                const IpPrefix v = victim->first;
+                if (!b.del_route(v).ok()) {
+                    auto rest = b.routes();
+                    rest.erase(v);
+                    ASSERT_FALSE(trie_takes(c, c.tbl8_groups6 - 1, rest, rest.begin()->first))
+                        << v.to_string();
+                    ++kept;
+                }
+            }
+        }
+        EXPECT_LE(b.capacity().ipv6.tbl8_groups, c.tbl8_groups6 - 1);
+        ASSERT_NO_THROW(b.build());  // with the routes' own next hops
+    }
+    EXPECT_GT(refused, 10u) << "the tables did not fill up";
+    std::printf("%u routes refused, %u deletions refused\n", refused, kept);
+}
+
+// Takes DPDK's free memory down to a few MB, so that the next table cannot be allocated.
+class MemoryHog {
+  public:
+    MemoryHog() {
+        for (rte_malloc_socket_stats st{};
+             rte_malloc_get_socket_stats(rte_socket_id(), &st) == 0 && st.greatest_free_size > (4u << 20);) {
+            void *p = rte_malloc("hog", st.greatest_free_size - (2u << 20), 0);
+            if (p == nullptr) break;
+            held_.push_back(p);
+        }
+    }
+    ~MemoryHog() {
+        for (void *p : held_) rte_free(p);
+    }
+
+  private:
+    std::vector<void *> held_;
+};
+
+TEST(FibBuilder, AFailedBuildRollsBackEveryChangeSinceTheLastBuild) {
+    FibBuilder b(small_config());
+    ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
+    ASSERT_TRUE(b.add_route(pfx("10.0.0.0/8"), 1).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.0.2"), mac(0x22), 1).ok());
+    auto s1 = b.build();
+    // Changes of every kind; the route makes the next build allocate a new IPv4 table.
+    ASSERT_TRUE(b.set_nhg(2, {{2, {}}}).ok());
+    ASSERT_TRUE(b.add_route(pfx("10.2.0.0/16"), 2).ok());
+    ASSERT_TRUE(b.add_route(pfx("10.3.3.128/25"), 2).ok());
+    ASSERT_TRUE(b.set_nhg(1, {{3, {}}}).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("10.0.3.2"), mac(0x44), 3).ok());
+    ASSERT_TRUE(b.set_lft_port(0x10, 2).ok());
+    ASSERT_TRUE(b.set_mft(0xC001, 0b110).ok());
+    ASSERT_TRUE(b.set_sl2vl(1, 2, 5).ok());
+    {
+        MemoryHog hog;
+        EXPECT_THROW(b.build(), std::runtime_error);
+    }
+    EXPECT_EQ(b.routes().size(), 1u);
+    EXPECT_EQ(b.nhgs().size(), 1u);
+    EXPECT_EQ(b.nhgs().at(1).members.at(0).port, 1);
+    EXPECT_FALSE(b.nhg_index(2));
+    EXPECT_EQ(b.neighbours().size(), 1u);
+    EXPECT_EQ(b.capacity().ipv4.routes, 1u);
+    EXPECT_EQ(b.capacity().ipv4.tbl8_groups, 0u);
+    // The next build, with memory back, is the last good state plus what changes after.
+    ASSERT_TRUE(b.set_nhg(3, {{3, {}}}).ok());
+    ASSERT_TRUE(b.set_lft_nhg(0x11, 3).ok());
+    std::unique_ptr<FibSnapshot> s2;
+    ASSERT_NO_THROW(s2 = b.build());
+    EXPECT_EQ(s2->fib4_identity(), s1->fib4_identity());  // the routes did not change
+    EXPECT_EQ(lookup4(*s2, "10.2.0.1"), *b.nhg_index(1));
+    EXPECT_EQ(s2->members(*s2->nhg(*b.nhg_index(1)))[0].port, 1);
+    EXPECT_EQ(s2->lft(0x10).kind, LftTarget::Kind::None);
+    EXPECT_EQ(s2->lft(0x11).value, *b.nhg_index(3));
+    EXPECT_EQ(*b.nhg_index(3), 1u);  // the index nhg 2 had is free again
+    EXPECT_EQ(s2->mft(0xC001), 0u);
+    EXPECT_EQ(s2->sl2vl(1, 2), 2);
 }
 
 TEST(FibBuilder, LidTables) {
