@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "validation.hpp"
 #include "weft/ars/capabilities.hpp"
@@ -142,7 +144,8 @@ BuildResult ConfigBuilder::build() const {
         return id < config->ars_objects_.size() && config->ars_objects_[id].present;
     };
 
-    // LAGs: members are ports, all primary.
+    // LAGs: members are ports, all primary; a port belongs to one LAG at most.
+    std::map<PortId, LagId> lag_of_port;
     for (const LagConfig &lag : lags_) {
         const std::string attr = indexed("SAI_OBJECT_TYPE_LAG", lag.id);
         if (lag.id >= kCaps.max_lag_groups) {
@@ -178,6 +181,12 @@ BuildResult ConfigBuilder::build() const {
             if (!seen.insert(p).second) {
                 refuse(errors, indexed("SAI_LAG_ATTR_PORT_LIST", lag.id),
                        "port " + std::to_string(p) + " is listed twice, allowed once");
+                continue;
+            }
+            if (const auto [other, fresh] = lag_of_port.emplace(p, lag.id); !fresh) {
+                refuse(errors, indexed("SAI_LAG_ATTR_PORT_LIST", lag.id),
+                       "port " + std::to_string(p) + " is a member of LAG " + std::to_string(other->second) +
+                           " already, allowed in one LAG");
                 continue;
             }
             g.members.push_back({EgressTarget::port(p), port->ars_enabled, p});
@@ -241,6 +250,27 @@ BuildResult ConfigBuilder::build() const {
                 alternates.push_back(gm);
             }
         }
+        // A port is a primary or an alternate of a group, never both (directly or through a LAG):
+        // the primary/alternate rule compares the two halves' qualities.
+        auto ports_of = [&](const EgressTarget &t) {
+            std::vector<PortId> ports;
+            if (t.kind == EgressTarget::Kind::kPort) {
+                ports.push_back(t.id);
+            } else if (const SelectionGroup *l = config->lag(t.id)) {
+                for (const GroupMember &p : l->members) ports.push_back(p.target.id);
+            }
+            return ports;
+        };
+        std::set<PortId> primary_ports;
+        for (const GroupMember &m : g.members)
+            for (PortId p : ports_of(m.target)) primary_ports.insert(p);
+        for (const GroupMember &m : alternates)
+            for (PortId p : ports_of(m.target))
+                if (primary_ports.contains(p))
+                    refuse(errors,
+                           indexed("SAI_NEXT_HOP_GROUP_MEMBER", nhg.id) + "." + std::to_string(m.member_id),
+                           "port " + std::to_string(p) +
+                               " is a primary member too, allowed as a primary or an alternate");
         g.primary_count = static_cast<std::uint16_t>(g.members.size());
         g.alternate_count = static_cast<std::uint16_t>(alternates.size());
         g.members.insert(g.members.end(), alternates.begin(), alternates.end());

@@ -182,6 +182,11 @@ TEST(Validation, Lag) {
     limit.add_ars_object(small);
     limit.add_lag(LagConfig{0, 1, {1, 2, 3}});
     expect_refused(limit, "SAI_LAG_ATTR_PORT_LIST[0]", "allowed 1..2");
+    auto two_lags = test::builder();
+    two_lags.add_lag(LagConfig{0, 0, {1, 2}});
+    two_lags.add_lag(LagConfig{1, 0, {2, 3}});
+    expect_refused(two_lags, "SAI_LAG_ATTR_PORT_LIST[1]",
+                   "port 2 is a member of LAG 0 already, allowed in one LAG");
 }
 
 NhgConfig nhg_with(std::vector<NhgMember> members, ArsObjectId object = 0) {
@@ -230,6 +235,19 @@ TEST(Validation, NextHopGroup) {
     dup.add_nhg(nhg_with({test::primary(1, 0)}));
     dup.add_nhg(nhg_with({test::primary(1, 0)}));
     expect_refused(dup, "SAI_OBJECT_TYPE_NEXT_HOP_GROUP[1]", "allowed once");
+
+    auto both = test::builder();
+    both.add_nhg(nhg_with({test::primary(1, 2), test::alternate(2, 3), test::alternate(3, 2)}));
+    expect_refused(both, "SAI_NEXT_HOP_GROUP_MEMBER[1].3", "port 2 is a primary member too");
+    auto through_lag = test::builder();
+    through_lag.add_lag(LagConfig{4, 0, {1, 2}});
+    through_lag.add_nhg(
+        nhg_with({{1, EgressTarget::lag(4), MemberRole::kPrimary, true}, test::alternate(2, 2)}));
+    expect_refused(through_lag, "SAI_NEXT_HOP_GROUP_MEMBER[1].2", "port 2 is a primary member too");
+    auto apart = test::builder();
+    apart.add_lag(LagConfig{4, 0, {1, 2}});
+    apart.add_nhg(nhg_with({{1, EgressTarget::lag(4), MemberRole::kPrimary, true}, test::alternate(2, 3)}));
+    EXPECT_TRUE(apart.build().ok());
 
     auto id = test::builder();
     NhgConfig far = nhg_with({test::primary(1, 0)});
