@@ -18,9 +18,11 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "app_options.hpp"
 #include "weft/control/cli.hpp"
+#include "weft/control/input_line.hpp"
 #include "weft/control/script.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
@@ -41,29 +43,37 @@ bool feed_lines(weft::control::CommandContext &ctx, cmdline *cl, std::string &pe
         char buf[512];
         const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
         if (n <= 0) {
-            if (!pending.empty()) weft::control::run_line(ctx, cl, pending);
+            if (!pending.empty()) weft::control::run_input_line(ctx, cl, pending);
             return false;
         }
         pending.append(buf, static_cast<std::size_t>(n));
         for (std::size_t nl; !ctx.quit && (nl = pending.find('\n')) != std::string::npos;) {
             const std::string line = pending.substr(0, nl);
             pending.erase(0, nl + 1);
-            std::printf("weft> %s\n", line.c_str());
-            std::fflush(stdout);
-            weft::control::run_line(ctx, cl, line);
+            weft::control::run_input_line(ctx, cl, line);
         }
     }
     return true;
 }
 
 // Hands whatever the terminal has typed to the prompt without blocking; false at end of input.
-bool feed_stdin(cmdline *cl) {
+// The line editor would drop a NUL (Ctrl-@) without a word; it is refused and counted instead.
+bool feed_stdin(weft::control::CommandContext &ctx, cmdline *cl) {
     pollfd pfd{STDIN_FILENO, POLLIN, 0};
     while (poll(&pfd, 1, 0) > 0) {
         char buf[512];
         const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
         if (n <= 0) return false;
-        if (cmdline_in(cl, buf, static_cast<int>(n)) < 0) return false;
+        for (std::string_view rest(buf, static_cast<std::size_t>(n)); !rest.empty();) {
+            const std::string_view text = rest.substr(0, rest.find('\0'));
+            if (!text.empty() && cmdline_in(cl, text.data(), static_cast<int>(text.size())) < 0) return false;
+            rest.remove_prefix(text.size());
+            if (rest.empty()) break;
+            rest.remove_prefix(1);  // the NUL
+            ++ctx.errors;
+            cmdline_printf(cl, "\nerror: a NUL byte is not part of a command; refused\n");
+            rdline_redisplay(cmdline_get_rdline(cl));
+        }
     }
     return true;
 }
@@ -115,6 +125,7 @@ int run(int argc, char **argv) {
     dataplane::register_telemetry(*dp);
     std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
                 dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);
+    std::fflush(stdout);  // the commands' output goes straight to the file descriptor
 
     if (!options->cmdline_file.empty()) {
         std::ifstream in(options->cmdline_file);
@@ -125,11 +136,7 @@ int run(int argc, char **argv) {
         // No prompt: cmdline_new prints it at once, and each line is echoed with one below.
         cmdline *cl = cmdline_new(commands, "", -1, STDOUT_FILENO);
         if (cl == nullptr) return 1;
-        for (std::string line; !ctx.quit && std::getline(in, line);) {
-            std::printf("weft> %s\n", line.c_str());
-            std::fflush(stdout);
-            control::run_line(ctx, cl, line);
-        }
+        for (std::string line; !ctx.quit && std::getline(in, line);) control::run_input_line(ctx, cl, line);
         cmdline_free(cl);
         std::printf("weft: cmdline-file %s done, %u errors\n", options->cmdline_file.c_str(), ctx.errors);
     }
@@ -196,7 +203,7 @@ int run(int argc, char **argv) {
                     open_prompt();
                 }
             }
-            if (cl != nullptr && !feed_stdin(cl)) break;
+            if (cl != nullptr && !feed_stdin(ctx, cl)) break;
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();

@@ -16,7 +16,8 @@ IpAddr IpAddr::v4(std::uint32_t host_order) {
 }
 
 std::optional<IpAddr> IpAddr::parse(std::string_view text) {
-    if (text.empty() || text.size() >= INET6_ADDRSTRLEN) return std::nullopt;
+    if (text.empty() || text.size() >= INET6_ADDRSTRLEN || text.find('\0') != std::string_view::npos)
+        return std::nullopt;
     const std::string s(text);
     IpAddr a;
     if (s.find(':') != std::string::npos) {
@@ -50,17 +51,26 @@ std::optional<IpPrefix> IpPrefix::make(const IpAddr &addr, unsigned len) {
     return p;
 }
 
-std::optional<IpPrefix> IpPrefix::parse(std::string_view text) {
+std::optional<IpPrefix> IpPrefix::parse(std::string_view text, std::string *why) {
+    auto refuse = [why](std::string reason) -> std::optional<IpPrefix> {
+        if (why != nullptr) *why = std::move(reason);
+        return std::nullopt;
+    };
     const auto slash = text.find('/');
     const auto addr = IpAddr::parse(text.substr(0, slash));
-    if (!addr) return std::nullopt;
-    unsigned len = addr->v6 ? 128 : 32;
+    if (!addr) return refuse("not an IPv4 or IPv6 address");
+    const unsigned width = addr->v6 ? 128 : 32;
+    unsigned len = width;
     if (slash != std::string_view::npos) {
         const std::string_view num = text.substr(slash + 1);
         const auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), len);
-        if (num.empty() || ec != std::errc() || end != num.data() + num.size()) return std::nullopt;
+        if (num.empty() || ec != std::errc() || end != num.data() + num.size() ||
+            (num.size() > 1 && num[0] == '0') || len > width)
+            return refuse("the prefix length is not a decimal number 0.." + std::to_string(width));
     }
-    return make(*addr, len);
+    const IpPrefix p = *make(*addr, len);
+    if (p.addr != *addr) return refuse("host bits are set (the prefix would be " + p.to_string() + ")");
+    return p;
 }
 
 std::string IpPrefix::to_string() const {

@@ -9,15 +9,24 @@ weft runs on three virtual ports (net_null0-2, no hugepages).
    blocks: the 64th is refused alone with a message naming the option that sizes the table;
    the commands after it (a new group, a route to it, a neighbour, deleting a route) work, and
    what `show nhg`, `show route json` and `show fib capacity json` report is what forwards.
+3. Nonsense a real router refuses: an NHG member whose neighbour does not exist or is on
+   another port, `neigh del` of a neighbour a group uses, a prefix with host bits set, a port
+   in two LAGs, a port both primary and alternate of a group (directly or through a LAG).
+4. A NUL byte in a command line refuses the line whole and counts it, from a --cmdline-file,
+   from a pipe and from a terminal (a pty); before, cmdline's parser stopped at the NUL and ran
+   the line's start. Escape sequences come back escaped (\\x1b), never raw.
 """
 import json
 import os
+import pty
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
-from weft_session import eal_prefix
+from weft_session import eal_prefix, run_steps
 
 WEFT = sys.argv[1]
 failures = []
@@ -130,10 +139,106 @@ def full_fib_check(work):
                                                                                          cap["neighbours"]))
 
 
+NONSENSE = [
+    # (line, what the refusal says; None: accepted)
+    ("neigh add 10.9.1.2 02:00:00:00:01:02 port 1", None),
+    ("neigh add 10.9.2.2 02:00:00:00:02:02 port 2", None),
+    ("nhg add 3 ports 1@10.9.7.7", "no neighbour 10.9.7.7"),
+    ("nhg add 3 ports 1@10.9.2.2", "neighbour 10.9.2.2 is on port 2, not on port 1"),
+    ("nhg add 4 ports 1@10.9.1.2 2", None),
+    ("neigh del 10.9.1.2", "neighbour 10.9.1.2 is used by nhg 4"),
+    ("neigh del 10.9.2.2", "neighbour 10.9.2.2 is used by nhg 4"),  # port 2's MAC for member 2
+    ("neigh add 10.9.1.2 02:00:00:00:01:02 port 0", "it cannot move to port 0"),
+    ("route add 10.1.2.3/8 nhg 4", "host bits are set (the prefix would be 10.0.0.0/8)"),
+    ("route add 2001:db8::1/32 nhg 4", "host bits are set (the prefix would be 2001:db8::/32)"),
+    ("route add 10.0.0.0/08 nhg 4", "the prefix length is not a decimal number 0..32"),
+    ("route add 10.0.0.0/8 nhg 4", None),
+    ("lag add 1 ports 1,2", None),
+    ("lag add 2 ports 2,0", "port 2 is a member of LAG 1 already"),
+    ("nhg add 7 ars none primary 1 alternate 1", "port 1 is a primary member too"),
+    ("nhg add 7 ars none primary lag1 alternate 2", "port 2 is a primary member too"),
+    ("nhg add 7 ars none primary lag1 alternate 0", None),
+    (b"nhg add 5 ports 1\x00 2", "a NUL byte at column 18"),
+    (b"route add \x1b[2J\x1b[31m10.7.0.0/16 nhg 4", "bad prefix \\x1b[2J\\x1b[31m10.7.0.0/16"),
+    ("show nhg", None),
+    ("show route json", None),
+]
+
+
+def nonsense_check(work):
+    rc, out, err = run_batch(work, "nonsense", [line for line, _ in NONSENSE])
+    check(rc == 0, "nonsense: weft exits 0 (rc=%d)" % rc)
+    for line, refusal in NONSENSE:
+        shown = line if isinstance(line, str) else line.decode().replace("\x00", "\\x00").replace("\x1b", "\\x1b")
+        said = answer(out, shown)
+        if said is None:
+            check(False, "nonsense: %r echoed (escaped)" % line)
+        elif refusal is None:
+            check(not said.startswith("error"), "nonsense: %r accepted" % line)
+        else:
+            check(said.startswith("error") and refusal in said.splitlines()[0],
+                  "nonsense: %r refused: %r" % (line, said.splitlines()[0] if said else ""))
+    check("\x1b" not in out and "\x00" not in out, "nonsense: no raw ESC or NUL byte in the output")
+    check(errors_of(out) == sum(1 for _, r in NONSENSE if r), "nonsense: every refusal counted (%d)" % errors_of(out))
+    nhg = answer(out, "show nhg") or ""
+    check("nhg 4:" in nhg and "nhg 7:" in nhg and "nhg 3:" not in nhg and "nhg 5:" not in nhg,
+          "nonsense: only nhg 4 and 7 exist")
+    try:
+        routes = [r["prefix"] for r in json.loads(answer(out, "show route json"))["routes"]]
+    except (TypeError, ValueError, KeyError):
+        routes = None
+    check(routes == ["10.0.0.0/8"], "nonsense: the one good route only: %s" % routes)
+
+
+def nul_piped_check(work):
+    """Commands piped to stdin (-i without a terminal): the same refusal."""
+    path = os.path.join(work, "piped.cmds")
+    with open(path, "w") as f:
+        f.write("nhg add 1 ports 1\n")
+    rc, out = run_steps(eal_args("piped") + ["--", "-i", "--cmdline-file", path],
+                        [(0.2, "nhg add 6 ports 1\0 2"), (0.2, "show nhg"), (0.2, "quit")])
+    check(rc == 0 and "weft> nhg add 6 ports 1\\x00 2\nerror: a NUL byte at column 18" in out,
+          "piped: a line with a NUL is refused (rc=%d)" % rc)
+    check("nhg 6:" not in (answer(out, "show nhg") or "nhg 6:") and "bye (1 command errors)" in out,
+          "piped: nothing of it ran, and it is counted")
+
+
+def nul_tty_check():
+    """A terminal: the line editor would drop the NUL (Ctrl-@) silently; weft refuses it."""
+    args = eal_args("tty") + ["--", "-i"]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(WEFT, args)
+    out = b""
+
+    def until(pattern, timeout):
+        nonlocal out
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and pattern not in out:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    break
+        return pattern in out
+
+    check(until(b"weft> ", 60), "tty: the prompt comes")
+    os.write(fd, b"show fib\0 capacity\r")
+    check(until(b"a NUL byte is not part of a command; refused", 10), "tty: a NUL keystroke is refused")
+    os.write(fd, b"quit\r")
+    check(until(b"bye (1 command errors)", 15), "tty: and counted")
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "tty: weft exits 0")
+
+
 def main():
     work = tempfile.mkdtemp(prefix="weft_input_")
     options_check()
     full_fib_check(work)
+    nonsense_check(work)
+    nul_piped_check(work)
+    nul_tty_check()
     if failures:
         print("%d checks failed (files kept in %s)" % (len(failures), work))
         return 1

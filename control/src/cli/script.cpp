@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "weft/control/cli.hpp"
+#include "weft/control/input_line.hpp"
 
 namespace weft::control {
 
@@ -88,11 +89,10 @@ bool ScriptRunner::run(CommandContext &ctx, struct cmdline *cl, double now_s) {
                 resume_at_ = now_s + step.seconds;
                 return true;
             case ScriptStep::Kind::kBanner:
-                cmdline_printf(cl, "weft> %s\n", step.text.c_str());
+                cmdline_printf(cl, "weft> %s\n", printable(step.text).c_str());
                 break;
             case ScriptStep::Kind::kCommand:
-                cmdline_printf(cl, "weft> %s\n", step.text.c_str());
-                run_line(ctx, cl, step.text);
+                run_input_line(ctx, cl, step.text);
                 if (ctx.quit) return false;
                 break;
         }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_internal.hpp"
+#include "weft/control/input_line.hpp"
 #include "weft/dataplane/limits.hpp"
 
 namespace weft::control::cli {
@@ -28,19 +29,23 @@ WEFT_TOK_STR(RouteCmd, nhg, "nhg");
 WEFT_TOK_NUM(RouteCmd, id, RTE_UINT32);
 static cmdline_parse_token_string_t RouteCmd_del = TOKEN_STRING_INITIALIZER(RouteCmd, op, "del");
 
+// The prefix of a route command, or a refusal saying what is wrong with it.
+std::optional<dp::IpPrefix> prefix_arg(CommandContext &ctx, struct cmdline *cl, const char *text) {
+    std::string why;
+    const auto p = dp::IpPrefix::parse(text, &why);
+    if (!p) refuse(ctx, cl, "bad prefix " + printable(text) + ": " + why);
+    return p;
+}
+
 void route_add(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<RouteCmd *>(res);
-    const auto p = dp::IpPrefix::parse(r->prefix);
-    if (!p) return refuse(ctx, cl, std::string("bad prefix ") + r->prefix);
-    apply(ctx, cl, ctx.fib->add_route(*p, r->id));
+    if (const auto p = prefix_arg(ctx, cl, r->prefix)) apply(ctx, cl, ctx.fib->add_route(*p, r->id));
 }
 void route_del(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<RouteCmd *>(res);
-    const auto p = dp::IpPrefix::parse(r->prefix);
-    if (!p) return refuse(ctx, cl, std::string("bad prefix ") + r->prefix);
-    apply(ctx, cl, ctx.fib->del_route(*p));
+    if (const auto p = prefix_arg(ctx, cl, r->prefix)) apply(ctx, cl, ctx.fib->del_route(*p));
 }
 Inst<5> inst_route_add{route_add,
                        nullptr,
@@ -76,11 +81,11 @@ void nhg_add(void *res, struct cmdline *cl, void *data) {
         dp::NhgMemberSpec m;
         const auto at = w.find('@');
         const auto port = number(w.substr(0, at), 0xFFFF);
-        if (!port) return refuse(ctx, cl, "bad member " + w);
+        if (!port) return refuse(ctx, cl, "bad member " + printable(w));
         m.port = static_cast<std::uint16_t>(*port);
         if (at != std::string::npos) {
             m.via = dp::IpAddr::parse(w.substr(at + 1));
-            if (!m.via) return refuse(ctx, cl, "bad neighbour address in " + w);
+            if (!m.via) return refuse(ctx, cl, "bad neighbour address in " + printable(w));
         }
         members.push_back(m);
     }
@@ -139,7 +144,7 @@ void clear_nhg(void *res, struct cmdline *cl, void *data) {
     } else {
         const auto id = number(which, 0xFFFFFFFFu);
         if (!id || !ctx.fib->nhg_index(static_cast<std::uint32_t>(*id)))
-            return refuse(ctx, cl, "no nhg " + which);
+            return refuse(ctx, cl, "no nhg " + printable(which));
         ids.push_back(static_cast<std::uint32_t>(*id));
     }
     const auto counters = ctx.dp->counters();
@@ -174,14 +179,14 @@ void neigh_add(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<NeighCmd *>(res);
     const auto ip = dp::IpAddr::parse(r->ip);
-    if (!ip) return refuse(ctx, cl, std::string("bad address ") + r->ip);
+    if (!ip) return refuse(ctx, cl, "bad address " + printable(r->ip));
     apply(ctx, cl, ctx.fib->set_neighbour(*ip, r->mac, r->port));
 }
 void neigh_del(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<NeighCmd *>(res);
     const auto ip = dp::IpAddr::parse(r->ip);
-    if (!ip) return refuse(ctx, cl, std::string("bad address ") + r->ip);
+    if (!ip) return refuse(ctx, cl, "bad address " + printable(r->ip));
     apply(ctx, cl, ctx.fib->del_neighbour(*ip));
 }
 Inst<6> inst_neigh_add{
@@ -252,7 +257,7 @@ void mft_set(void *res, struct cmdline *cl, void *data) {
     if (ws.empty()) return refuse(ctx, cl, "mft set needs at least one port");
     for (const std::string &w : ws) {
         const auto port = number(w, dp::kMaxPorts - 1);
-        if (!port) return refuse(ctx, cl, "bad port " + w);
+        if (!port) return refuse(ctx, cl, "bad port " + printable(w));
         mask |= std::uint64_t{1} << *port;
     }
     apply(ctx, cl, ctx.fib->set_mft(r->mlid, mask));

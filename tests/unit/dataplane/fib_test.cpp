@@ -61,10 +61,21 @@ FibConfig small_config() {
     return c;
 }
 
-TEST(IpPrefix, ParseAndNormalise) {
-    EXPECT_EQ(pfx("10.1.2.3/8").to_string(), "10.0.0.0/8");
-    EXPECT_EQ(pfx("2001:db8::1/32").to_string(), "2001:db8::/32");
+TEST(IpPrefix, Parse) {
+    EXPECT_EQ(pfx("10.0.0.0/8").to_string(), "10.0.0.0/8");
+    EXPECT_EQ(pfx("2001:db8::/32").to_string(), "2001:db8::/32");
+    EXPECT_EQ(pfx("0.0.0.0/0").len, 0);
     EXPECT_EQ(pfx("192.0.2.1").len, 32);
+    EXPECT_EQ(pfx("2001:db8::1").len, 128);
+    // Host bits set: refused, as iproute2 does, saying what the prefix would be.
+    std::string why;
+    EXPECT_FALSE(IpPrefix::parse("10.1.2.3/8", &why));
+    EXPECT_EQ(why, "host bits are set (the prefix would be 10.0.0.0/8)");
+    EXPECT_FALSE(IpPrefix::parse("2001:db8::1/32"));
+    EXPECT_FALSE(IpPrefix::parse("10.0.0.0/08"));  // the length is decimal, no leading zero
+    EXPECT_FALSE(IpPrefix::parse("10.0.0.0/+8"));
+    EXPECT_FALSE(IpPrefix::parse(std::string_view("10.0.0.0\0/8", 11)));
+    EXPECT_FALSE(IpAddr::parse(std::string_view("10.0.0.1\0junk", 13)));  // not cut at the NUL
     EXPECT_FALSE(IpPrefix::parse("10.0.0.0/33"));
     EXPECT_FALSE(IpPrefix::parse("10.0.0/8"));
     EXPECT_FALSE(IpPrefix::parse("10.0.0.0/"));
