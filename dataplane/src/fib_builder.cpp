@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -127,21 +126,33 @@ std::uint32_t FibBuilder::usable_tbl8_groups6() const noexcept {
 }
 
 std::uint32_t FibBuilder::tbl8_groups6_of_block(const IpPrefix &block) const {
-    auto covers = [](const IpPrefix &p, const IpAddr &a) { return IpPrefix::make(a, p.len)->addr == p.addr; };
+    // Whether the first `len` bits of `a` and `b` agree (this runs once per route of the block).
+    auto same_bits = [](const IpAddr &a, const IpAddr &b, unsigned len) {
+        const unsigned whole = len / 8;
+        if (!std::equal(a.bytes.begin(), a.bytes.begin() + whole, b.bytes.begin())) return false;
+        const auto mask = static_cast<std::uint8_t>(0xFF00u >> (len % 8));
+        return len % 8 == 0 || ((a.bytes[whole] ^ b.bytes[whole]) & mask) == 0;
+    };
+    auto covers = [&](const IpPrefix &p, const IpAddr &a) { return same_bits(p.addr, a, p.len); };
     auto ceil8 = [](unsigned len) { return (len + 7) / 8 * 8; };
     std::uint32_t groups = 0;
     std::vector<const IpPrefix *> covering;  // earlier routes longer than /24 covering the current
-    std::set<IpPrefix> below;                // byte-aligned prefixes that earlier routes lie below
+    const IpPrefix *previous = nullptr;
     for (auto it = routes_.lower_bound(IpPrefix{block.addr, 0});
-         it != routes_.end() && it->first.addr.v6 && covers(block, it->first.addr); ++it) {
+         it != routes_.end() && it->first.addr.v6 && covers(block, it->first.addr);
+         previous = &(it++)->first) {
         const IpPrefix &r = it->first;
         if (r.len <= 24) continue;
         while (!covering.empty() && !covers(*covering.back(), r.addr)) covering.pop_back();
-        if (!below.contains(*IpPrefix::make(r.addr, r.len / 8 * 8))) {
+        // In the builder's (sorted) order the routes of a subtree are contiguous, so an earlier
+        // route below the same byte-aligned prefix, longer than it, is the one just before.
+        const unsigned floor = r.len / 8 * 8;
+        const bool shared =
+            previous != nullptr && previous->len > floor && same_bits(previous->addr, r.addr, floor);
+        if (!shared) {
             const unsigned parent = covering.empty() ? 24 : std::max(24u, unsigned{covering.back()->len});
             groups += (ceil8(r.len) - ceil8(parent)) / 8;
         }
-        for (unsigned level = 24; level < r.len; level += 8) below.insert(*IpPrefix::make(r.addr, level));
         covering.push_back(&r);
     }
     return groups;
