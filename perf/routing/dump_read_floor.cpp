@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
         first_bytes += text.str().size();
     }
     // The buffer is touched before the clock starts: weft-route's heap is in memory before its
-    // step (on transparent huge pages, see huge_page_heap.hpp), so only the reads are timed.
+    // step, so only the reads are timed.
     std::vector<char> buf(std::size_t{32} << 10);  // the loader's buffer size
     const auto start = std::chrono::steady_clock::now();
     const int fd = ::open(argv[argc - 1], O_RDONLY | O_CLOEXEC);

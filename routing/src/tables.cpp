@@ -4,27 +4,12 @@
 
 namespace weft::routing {
 
-[[gnu::hot]] void RoutingTables::reset(const Fabric &f) {
+void RoutingTables::reset(const Fabric &f) {
     const std::size_t lids = std::size_t{f.max_lid()} + 1;
-    // Row by row: one allocation each where a row is new (assign() of a whole row would build
-    // a prototype and copy it), none where it already has the size. New rows, and a new outer
-    // vector when the switch count changed, are constructed rather than assign()ed or resize()d:
-    // inline code, no out-of-line growth helper outside the [[gnu::hot]] group for a fresh
-    // process to fault in.
-    if (lft.size() != f.switch_count()) lft = std::vector<std::vector<PortNum>>(f.switch_count());
-    if (hops.size() != f.switch_count()) hops = std::vector<std::vector<std::uint8_t>>(f.switch_count());
-    for (auto &row : lft) {
-        if (row.size() == lids)
-            std::fill(row.begin(), row.end(), kNoPort);
-        else
-            row = std::vector<PortNum>(lids, kNoPort);
-    }
-    for (auto &row : hops) {
-        if (row.size() == lids)
-            std::fill(row.begin(), row.end(), kInfHops);
-        else
-            row = std::vector<std::uint8_t>(lids, kInfHops);
-    }
+    lft.resize(f.switch_count());
+    hops.resize(f.switch_count());
+    for (auto &row : lft) row.assign(lids, kNoPort);
+    for (auto &row : hops) row.assign(lids, kInfHops);
     path_sl.clear();
     sl2vl.clear();
     sl2vl_all.reset();

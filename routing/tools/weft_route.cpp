@@ -30,8 +30,6 @@
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 
-#include "huge_page_heap.hpp"
-
 using namespace weft::routing;
 
 namespace {
@@ -86,9 +84,10 @@ Output
   -q, --quiet              no progress on stderr
 
 Environment
-  WEFT_SMALL_PAGES=1       keep glibc's heap as it is: by default the heap is put on transparent
-                           huge pages at start-up, which spares routing steps most first-touch
-                           page faults on larger fabrics (tables of megabytes)
+  GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+                           glibc's heap on transparent huge pages: on fabrics of thousands of
+                           hosts a routing step fills tens of megabytes of fresh tables, and
+                           fewer, larger pages mean fewer first-touch page faults
 )";
 
 struct Args {
@@ -613,11 +612,6 @@ int run(const Args &a) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    // Before anything else allocates: the heap on transparent huge pages, 1 GiB of it (address
-    // space only; see huge_page_heap.hpp). WEFT_SMALL_PAGES=1 keeps glibc's defaults, to compare.
-    // Where it is refused the heap stays as it was, and nothing else changes.
-    if (const char *small = std::getenv("WEFT_SMALL_PAGES"); !small || std::strcmp(small, "1") != 0)
-        weft::routing::tools::use_huge_page_heap(std::size_t{1} << 30);
     try {
         return run(parse_args(argc, argv));
     } catch (const UsageError &e) {

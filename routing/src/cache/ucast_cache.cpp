@@ -367,9 +367,8 @@ CacheDecision UcastCache::lookup(const Fabric &f, std::string_view chain, const 
     return d;
 }
 
-[[gnu::hot]] CachedRouting UcastCache::route(std::string_view chain, const Fabric &f, const RoutingOptions &o,
-                                             RoutingTables &out,
-                                             std::function<void(std::size_t, std::size_t)> progress) {
+CachedRouting UcastCache::route(std::string_view chain, const Fabric &f, const RoutingOptions &o,
+                                RoutingTables &out, std::function<void(std::size_t, std::size_t)> progress) {
     CachedRouting r;
     if (!o.ucast_cache) {
         r.cache.reason = "cache off";

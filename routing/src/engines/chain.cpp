@@ -12,7 +12,7 @@
 namespace weft::routing {
 namespace {
 
-[[gnu::hot]] HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
+HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTables &t) {
     // Exceptions from an engine (bad input it could not digest) count as a failed engine.
     try {
         if (!e.provides_lid_matrices() && !e.provides_fwd_tables()) {
@@ -37,8 +37,8 @@ namespace {
 }
 
 // One engine's turn: true when it routed (res then names it), else its reason goes to res.failures.
-[[gnu::hot]] bool attempt(std::unique_ptr<Engine> &e, const Fabric &f, RoutingContext &ctx,
-                          RoutingTables &out, ChainResult &res) {
+bool attempt(std::unique_ptr<Engine> &e, const Fabric &f, RoutingContext &ctx, RoutingTables &out,
+             ChainResult &res) {
     const RoutingOptions &opts = ctx.options;
     if (opts.lmc > 0 && !e->supports_lmc()) {
         res.failures.push_back(std::string(e->name()) + ": LMC > 0 is not supported by " +
@@ -58,7 +58,7 @@ namespace {
 
 }  // namespace
 
-[[gnu::hot]] std::vector<std::string> chain_tokens(std::string_view chain) {
+std::vector<std::string> chain_tokens(std::string_view chain) {
     std::vector<std::string> out;
     out.reserve(static_cast<std::size_t>(std::count(chain.begin(), chain.end(), ',')) + 1);
     std::size_t pos = 0;
@@ -73,9 +73,8 @@ namespace {
     return out;
 }
 
-[[gnu::hot]] ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o,
-                                   RoutingTables &out,
-                                   std::function<void(std::size_t, std::size_t)> progress) {
+ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
+                      std::function<void(std::size_t, std::size_t)> progress) {
     ChainResult res;
     // The caller's options, or a copy when the chain itself sets no_fallback (a copy costs a
     // dozen containers and strings, which a small fabric's whole routing step can rival).

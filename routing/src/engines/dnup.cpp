@@ -14,8 +14,8 @@ namespace {
 
 class Dnup final : public UpDownEngine {
   public:
-    [[gnu::hot]] std::string_view name() const override { return "dnup"; }
-    [[gnu::hot]] HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
+    std::string_view name() const override { return "dnup"; }
+    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
         const SwitchGraph &g = routing_.new_graph(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
         std::vector<SwitchIdx> leaves;
@@ -55,7 +55,7 @@ class Dnup final : public UpDownEngine {
 
 }  // namespace
 
-[[gnu::hot]] std::unique_ptr<Engine> make_dnup() {
+std::unique_ptr<Engine> make_dnup() {
     return std::make_unique<Dnup>();
 }
 

@@ -36,55 +36,15 @@ class SidedClasses {
     std::array<std::uint8_t, 256> parity_{};
 };
 
-// Problem lines are built by appending their pieces to one string reserved up front (a chain
-// of operator+ reallocates as it grows, and each switch name would be a string of its own).
-struct SwName {
-    const Fabric &f;
-    SwitchIdx s;
-};
-
-[[gnu::hot]] void put(std::string &out, const char *x) {
-    out += x;
-}
-[[gnu::hot]] void put(std::string &out, const std::string &x) {
-    out += x;
-}
-[[gnu::hot]] void put(std::string &out, unsigned v) {
-    // Digits by hand: std::to_chars/to_string call an out-of-line helper (another text page).
-    char buf[12];
-    char *p = buf + sizeof buf;
-    do *--p = static_cast<char>('0' + v % 10), v /= 10;
-    while (v);
-    out.append(p, buf + sizeof buf);
-}
-[[gnu::hot]] void put(std::string &out, SwName n) {
-    // "switch 'desc' (0x%016llx)", without snprintf (a few hundred instructions a call).
-    const Node &node = n.f.node(n.f.switch_node(n.s));
-    out += "switch '";
-    out += node.desc;
-    char hex[22] = {'\'', ' ', '(', '0', 'x'};
-    for (int i = 0; i < 16; ++i) hex[5 + i] = "0123456789abcdef"[(node.guid >> (60 - 4 * i)) & 0xF];
-    hex[21] = ')';
-    out.append(hex, sizeof hex);
+std::string sw(const Fabric &f, SwitchIdx s) {
+    return "switch " + switch_name(f, s);
 }
 
-template <class... Piece>
-[[gnu::hot]] std::string line(const Piece &...piece) {
-    std::string out;
-    out.reserve(256);
-    (put(out, piece), ...);
-    return out;
-}
-
-[[gnu::hot]] std::string sw_name(const Fabric &f, SwitchIdx s) {
-    return line(SwName{f, s});
-}
-
-[[gnu::hot]] std::string port_list(const std::vector<PortNum> &ports) {
+std::string port_list(const std::vector<PortNum> &ports) {
     std::string s = "{";
     for (std::size_t i = 0; i < ports.size(); ++i) {
         if (i) s += ',';
-        put(s, unsigned{ports[i]});
+        s += std::to_string(ports[i]);
     }
     return s + "}";
 }
@@ -98,7 +58,7 @@ struct Cable {
 
 }  // namespace
 
-[[gnu::hot]] DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
+DorCabling check_dor_cabling(const Fabric &f, const SwitchGraph &g) {
     DorCabling out;
     const std::size_t n = g.size();
     std::vector<Cable> cables;
@@ -110,14 +70,11 @@ struct Cable {
         }
     constexpr std::size_t kMaxProblems = 8;
     std::size_t kept = 0, more = 0;
-    // Room for every line up front and cut to length at the end: push_back's out-of-line growth
-    // would be one more text page for a fresh process to fault in (see [[gnu::hot]]).
-    out.problems = std::vector<std::string>(kMaxProblems + 1);
     // what() formats the line only when it is kept: on a fabric that is not a mesh nearly every
     // switch breaks the picture, and naming switches costs more than routing them.
-    auto problem = [&](auto &&what) __attribute__((hot)) {
+    auto problem = [&](auto &&what) {
         if (kept < kMaxProblems)
-            out.problems[kept++] = what();
+            out.problems.push_back(what()), ++kept;
         else
             ++more;
     };
@@ -130,10 +87,10 @@ struct Cable {
             continue;
         }
         if (!cls.join(c.pa, c.pb, true))
-            problem([&]() __attribute__((hot)) {
-                return line(SwName{f, c.a}, " port ", unsigned{c.pa}, " -> ", SwName{f, c.b}, " port ",
-                            unsigned{c.pb}, ": elsewhere ports ", unsigned{c.pa}, " and ", unsigned{c.pb},
-                            " point the same way along their dimension");
+            problem([&]() {
+                return sw(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw(f, c.b) + " port " +
+                       std::to_string(c.pb) + ": elsewhere ports " + std::to_string(c.pa) + " and " +
+                       std::to_string(c.pb) + " point the same way along their dimension";
             });
     }
     // Parallel cables to one neighbour belong to one dimension and one direction.
@@ -142,10 +99,10 @@ struct Cable {
         for (std::size_t i = 0; i < links.size(); ++i)
             for (std::size_t j = i + 1; j < links.size(); ++j)
                 if (links[i].peer == links[j].peer && !cls.join(links[i].port, links[j].port, false))
-                    problem([&]() __attribute__((hot)) {
-                        return line(SwName{f, s}, " ports ", unsigned{links[i].port}, " and ",
-                                    unsigned{links[j].port}, " both lead to ", SwName{f, links[i].peer},
-                                    " but elsewhere point opposite ways along their dimension");
+                    problem([&]() {
+                        return sw(f, s) + " ports " + std::to_string(links[i].port) + " and " +
+                               std::to_string(links[j].port) + " both lead to " + sw(f, links[i].peer) +
+                               " but elsewhere point opposite ways along their dimension";
                     });
     }
 
@@ -158,7 +115,7 @@ struct Cable {
             root_of[p] = cls.find(static_cast<PortNum>(p)).first;
             is_root[root_of[p]] = true;
         }
-    auto ports_of = [&](PortNum root) __attribute__((hot)) {
+    auto ports_of = [&](PortNum root) {
         std::vector<PortNum> ports;
         for (unsigned p = 1; p < 255; ++p)
             if (used[p] && root_of[p] == root) ports.push_back(static_cast<PortNum>(p));
@@ -176,12 +133,12 @@ struct Cable {
         if (has_self[root] && has_pair[root]) {
             for (const Cable &c : cables)
                 if (c.pa == c.pb && cls.find(c.pa).first == root) {
-                    problem([&]() __attribute__((hot)) {
-                        return line(
-                            SwName{f, c.a}, " port ", unsigned{c.pa}, " -> ", SwName{f, c.b}, " port ",
-                            unsigned{c.pb},
-                            ": a hypercube-style cable (same port at both ends) in the dimension of ports ",
-                            port_list(ports_of(root)), ", whose other cables pair different ports");
+                    problem([&]() {
+                        return sw(f, c.a) + " port " + std::to_string(c.pa) + " -> " + sw(f, c.b) + " port " +
+                               std::to_string(c.pb) +
+                               ": a hypercube-style cable (same port at both ends) in the dimension of "
+                               "ports " +
+                               port_list(ports_of(root)) + ", whose other cables pair different ports";
                     });
                     break;
                 }
@@ -220,11 +177,11 @@ struct Cable {
                 a.peer[side] = l.peer, a.peer_port[side] = l.port;
                 if (side == 0 && has_pair[root]) plus[r * n + s] = l.peer;
             } else if (a.peer[side] != l.peer) {
-                problem([&]() __attribute__((hot)) {
-                    return line(SwName{f, s}, " ports ", unsigned{a.peer_port[side]}, " and ",
-                                unsigned{l.port},
-                                " point the same way along one dimension but lead to different switches, ",
-                                SwName{f, a.peer[side]}, " and ", SwName{f, l.peer});
+                problem([&]() {
+                    return sw(f, s) + " ports " + std::to_string(a.peer_port[side]) + " and " +
+                           std::to_string(l.port) +
+                           " point the same way along one dimension but lead to different switches, " +
+                           sw(f, a.peer[side]) + " and " + sw(f, l.peer);
                 });
             }
         }
@@ -233,23 +190,20 @@ struct Cable {
             if (!seen[r]) continue;
             const AtSwitch &a = at[r];
             if (prev && prev->hi > a.lo)
-                problem([&]() __attribute__((hot)) {
-                    return line(
-                        SwName{f, s}, " port ", unsigned{prev->hi}, " is above port ", unsigned{a.lo},
-                        ", which belongs to a higher dimension: dor takes the lowest min-hop port, so "
-                        "lower dimensions must use lower ports on every switch");
+                problem([&]() {
+                    return sw(f, s) + " port " + std::to_string(prev->hi) + " is above port " +
+                           std::to_string(a.lo) +
+                           ", which belongs to a higher dimension: dor takes the lowest min-hop port, so "
+                           "lower dimensions must use lower ports on every switch";
                 });
             prev = &a;
         }
     }
-    if (more) out.problems[kept++] = line("... and ", static_cast<unsigned>(more), " more");
-    out.problems.erase(out.problems.begin() + static_cast<std::ptrdiff_t>(kept), out.problems.end());
+    if (more) out.problems.push_back("... and " + std::to_string(more) + " more");
 
     // Rings: following "+" along a mesh dimension comes back to where it started.
     std::vector<std::uint8_t> state;  // 0 new, 1 on the current walk, 2 done
     std::vector<SwitchIdx> walk;
-    std::size_t rings = 0;
-    out.rings = std::vector<std::string>(roots.size());  // at most one per class; cut below
     for (const PortNum root : roots) {
         if (!has_pair[root]) continue;
         const SwitchIdx *const next = plus.data() + std::size_t{rank[root]} * n;
@@ -260,18 +214,16 @@ struct Cable {
             while (s != kNoSwitch && state[s] == 0) state[s] = 1, walk.push_back(s), s = next[s];
             if (s != kNoSwitch && state[s] == 1) {
                 const auto it = std::find(walk.begin(), walk.end(), s);
-                out.rings[rings++] =
-                    ("ports " + port_list(ports_of(root)) + " close a ring of " +
-                     line(static_cast<unsigned>(walk.end() - it)) + " switches through " + sw_name(f, s) +
-                     " (a torus dimension): dimension order alone does not keep rings free of " +
-                     "credit loops; lash or torus-2QoS route tori without them");
+                out.rings.push_back("ports " + port_list(ports_of(root)) + " close a ring of " +
+                                    std::to_string(walk.end() - it) + " switches through " + sw(f, s) +
+                                    " (a torus dimension): dimension order alone does not keep rings "
+                                    "free of credit loops; lash or torus-2QoS route tori without them");
                 for (SwitchIdx w : walk) state[w] = 2;
                 break;
             }
             for (SwitchIdx w : walk) state[w] = 2;
         }
     }
-    out.rings.erase(out.rings.begin() + static_cast<std::ptrdiff_t>(rings), out.rings.end());
     return out;
 }
 

@@ -12,15 +12,15 @@ namespace {
 
 class FileEngine final : public Engine {
   public:
-    [[gnu::hot]] std::string_view name() const override { return "file"; }
+    std::string_view name() const override { return "file"; }
     // No min-hop matrices first: the hops come from the loaded routes (run_engine's reset leaves
     // every LFT entry unrouted and every hop count infinite).
-    [[gnu::hot]] bool provides_lid_matrices() const override { return true; }
-    [[gnu::hot]] HookResult build_lid_matrices(RoutingContext &, RoutingTables &) override {
+    bool provides_lid_matrices() const override { return true; }
+    HookResult build_lid_matrices(RoutingContext &, RoutingTables &) override {
         return HookResult::success();
     }
-    [[gnu::hot]] bool provides_fwd_tables() const override { return true; }
-    [[gnu::hot]] HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+    bool provides_fwd_tables() const override { return true; }
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
         const std::string &path = ctx.options.lfts_file;
         if (path.empty()) return HookResult::failure("no LFT dump given (lfts_file)");
         try {
@@ -38,7 +38,7 @@ class FileEngine final : public Engine {
 
 }  // namespace
 
-[[gnu::hot]] std::unique_ptr<Engine> make_file() {
+std::unique_ptr<Engine> make_file() {
     return std::make_unique<FileEngine>();
 }
 

@@ -50,7 +50,7 @@ class Line {
         pos_ += at + w.size();
         return true;
     }
-    [[gnu::hot]] std::uint64_t number_in(int base, std::uint64_t max, const char *what) {
+    std::uint64_t number_in(int base, std::uint64_t max, const char *what) {
         const std::size_t start = pos_;
         std::uint64_t v = 0;
         while (!at_end()) {
@@ -91,7 +91,7 @@ class Line {
     std::size_t pos_ = 0;
 };
 
-[[gnu::hot]] void parse_header(Line &ln, LftDumpSwitch &sw) {
+void parse_header(Line &ln, LftDumpSwitch &sw) {
     // "Unicast lids [0-N] of switch Lid L guid 0xG ('desc'):" -- OpenSM needs only " guid 0x".
     Line probe = ln;
     if (probe.find(" Lid ")) {
@@ -108,7 +108,7 @@ class Line {
         sw.desc = std::string(ln.rest().substr(open + 2, close - open - 2));
 }
 
-[[gnu::hot]] void parse_entry(Line &ln, LftDumpEntry &e) {
+void parse_entry(Line &ln, LftDumpEntry &e) {
     // "0xLLLL PPP # <type> portguid 0xG: 'desc'" -- the part after the port is optional.
     ln.accept("0x");
     e.lid = static_cast<Lid>(ln.number_in(16, kMaxExtendedLid, "a hexadecimal LID"));
@@ -243,8 +243,8 @@ std::size_t fast_entry(const char *p, std::size_t avail, LftDumpEntry &e) {
 // digits, and those are a port number, e gets the entry and the result is the line's length with
 // its newline; else 0. Such a line is also in fast_entry's shape and reads the same there, so
 // this only saves work.
-[[gnu::hot]] std::size_t expected_entry(std::span<const LftDumpParser::Expected> expected, const char *text,
-                                        Lid lid, const char *p, std::size_t avail, LftDumpEntry &e) {
+std::size_t expected_entry(std::span<const LftDumpParser::Expected> expected, const char *text, Lid lid,
+                           const char *p, std::size_t avail, LftDumpEntry &e) {
     if (lid >= expected.size()) return 0;
     const LftDumpParser::Expected x = expected[lid];
     const std::size_t len = x.len;  // >= 32 when set (see expect_lines_of)
@@ -282,21 +282,21 @@ constexpr std::array<std::array<char, 2>, 256> kHexPair = [] {
 }();
 
 // Writes v's low `digits` hex digits at out, lower case, the most significant first.
-[[gnu::hot]] char *put_hex(char *out, std::uint64_t v, int digits) {
+char *put_hex(char *out, std::uint64_t v, int digits) {
     if (digits % 2) *out++ = "0123456789abcdef"[(v >> (4 * --digits)) & 0xF];
     for (int i = digits / 2 - 1; i >= 0; --i, out += 2)
         std::memcpy(out, kHexPair[(v >> (8 * i)) & 0xFF].data(), 2);
     return out;
 }
 
-[[gnu::hot]] char *put(char *out, std::string_view s) {
+char *put(char *out, std::string_view s) {
     std::memcpy(out, s.data(), s.size());
     return out + s.size();
 }
 
 // The GUID OpenSM's dump names a LID's owner by: a switch's LIDs by its node GUID (its port 0's,
 // not stored per port), others by the port's.
-[[gnu::hot]] Guid named_guid(const Fabric &f, const LidOwner &o) {
+Guid named_guid(const Fabric &f, const LidOwner &o) {
     const Node &n = f.node(o.node);
     return n.is_switch() ? n.guid : f.port(o.node, o.port).guid;
 }
@@ -311,11 +311,11 @@ int lid_digits(Lid l) {
 std::size_t entry_head_size(Lid l) {
     return 2 + static_cast<std::size_t>(lid_digits(l)) + 7;  // "0x", the LID, " PPP # "
 }
-[[gnu::hot]] std::size_t entry_line_size(Lid l, const Node &owner) {
+std::size_t entry_line_size(Lid l, const Node &owner) {
     return entry_head_size(l) + node_type_name(owner.type).size() + kGuidText.size() + 16 + kDescText.size() +
            owner.desc.size() + kEndText.size();
 }
-[[gnu::hot]] char *put_entry_head(char *out, Lid l, PortNum p) {
+char *put_entry_head(char *out, Lid l, PortNum p) {
     out = put_hex(put(out, "0x"), l, lid_digits(l));
     *out++ = ' ';
     *out++ = static_cast<char>('0' + p / 100);
@@ -323,7 +323,7 @@ std::size_t entry_head_size(Lid l) {
     *out++ = static_cast<char>('0' + p % 10);
     return put(out, " # ");
 }
-[[gnu::hot]] char *put_entry_line(char *out, Lid l, PortNum p, const Node &owner, Guid g) {
+char *put_entry_line(char *out, Lid l, PortNum p, const Node &owner, Guid g) {
     out = put(put(put_entry_head(out, l, p), node_type_name(owner.type)), kGuidText);
     return put(put(put(put_hex(out, g, 16), kDescText), owner.desc), kEndText);
 }
@@ -345,7 +345,7 @@ class DumpBuilder final : public LftDumpSink {
 // Writes dump entries into a fabric's LFTs (see apply_lft_dump).
 class LftApplier final : public LftDumpSink {
   public:
-    [[gnu::hot]] LftApplier(const Fabric &f, RoutingTables &t)
+    LftApplier(const Fabric &f, RoutingTables &t)
         : f_(f), t_(t), max_lid_(f.max_lid()), owner_guid_(max_lid_ + 1, 0) {
         // Per LID, the port GUID that names its owner without a remap (checked the way on_entry
         // looks it up), so that most entries need no lookup by GUID.
@@ -355,7 +355,7 @@ class LftApplier final : public LftDumpSink {
                 if (g != 0 && remapped(g, l) == l) owner_guid_[l] = g;
             }
     }
-    [[gnu::hot]] void on_switch(const LftDumpSwitch &sw) override {
+    void on_switch(const LftDumpSwitch &sw) override {
         row_ = nullptr;
         // The header's LID names the switch when the LIDs are the fabric's (no lookup by GUID).
         // (owner_guid_ is non-zero only for LIDs that have an owner.)
@@ -375,7 +375,7 @@ class LftApplier final : public LftDumpSink {
         std::fill(lft.begin(), lft.end(), kNoPort);
         row_ = lft.data();
     }
-    [[gnu::hot]] void on_entries(std::span<const LftDumpEntry> es) override {
+    void on_entries(std::span<const LftDumpEntry> es) override {
         if (!row_) return;  // a switch not in the fabric
         const unsigned ports = node_->num_ports;
         for (const LftDumpEntry &e : es) {
@@ -397,7 +397,7 @@ class LftApplier final : public LftDumpSink {
   private:
     // OpenSM's remap_lid: lid moved into the LID range the port with GUID g owns now, when g
     // names a port that has LIDs and lid is outside them.
-    [[gnu::hot]] Lid remapped(Guid g, Lid lid) const {
+    Lid remapped(Guid g, Lid lid) const {
         if (auto o = f_.find_port_guid(g)) {
             const Port &p = f_.port(o->node, o->port);
             const bool sw = f_.node(o->node).is_switch();
@@ -420,7 +420,7 @@ class LftApplier final : public LftDumpSink {
 
 }  // namespace
 
-[[gnu::hot]] void LftDumpParser::parse(std::string_view lines) {
+void LftDumpParser::parse(std::string_view lines) {
     const char *const base = lines.data();
     const std::size_t size = lines.size();
     // Entries go to the sink in runs. The counts live in locals while the loop runs (the entries'
@@ -476,7 +476,7 @@ class LftApplier final : public LftDumpSink {
     next_lid_ = next;
 }
 
-[[gnu::hot]] void LftDumpParser::expect_lines_of(const Fabric &f) {
+void LftDumpParser::expect_lines_of(const Fabric &f) {
     // 4 LID digits, as OpenSM writes LIDs below 0x10000 (expected_entry's port is at bytes 7-9).
     const Lid max = std::min<Lid>(f.max_lid(), 0xFFFF);
     expected_.assign(std::size_t{max} + 1, Expected{});
@@ -508,7 +508,7 @@ class LftApplier final : public LftDumpSink {
     }
 }
 
-[[gnu::hot]] void LftDumpParser::parse_line(std::string_view raw) {
+void LftDumpParser::parse_line(std::string_view raw) {
     Line ln(name_, raw, line_);
     ln.skip_space();
     if (ln.at_end() || ln.peek() == '#') return;
@@ -595,9 +595,7 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
     return apply.report();
 }
 
-[[gnu::hot]] LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t) {
-    // Plain open/read, not stdio: a fresh process would fault in a dozen pages of stdio's code
-    // (fopen's mode parsing, FILE set-up and teardown) to read one file once.
+LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTables &t) {
     struct Fd {
         int fd;
         ~Fd() {
@@ -608,11 +606,9 @@ LftApplyReport apply_lft_dump(const LftDump &d, const Fabric &f, RoutingTables &
     LftApplier apply(f, t);
     LftDumpParser parser(path, apply);
     parser.expect_lines_of(f);
-    // Chunks of whole lines through one small buffer: its pages are the only fresh memory the
-    // load touches (a fault each on the VM measured), where a copy of the file would fault in
-    // one per 4 KiB of it. 32 KiB: a read costs about 1.4 us there besides its copy, and a fresh
-    // page several; 16 KiB took 10% longer on 0.8-2.5 MB dumps, 64 KiB 40% longer on the 250 KB
-    // one (fresh process medians). A line longer than the buffer grows it.
+    // Streamed in chunks of whole lines through one small buffer, entries applied as they are
+    // parsed: a large fabric's dump is gigabytes, and a copy of it would be as much memory again.
+    // A line longer than the buffer grows it.
     std::vector<char> buf(std::size_t{32} << 10);
     std::size_t have = 0;
     for (;;) {

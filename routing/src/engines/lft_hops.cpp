@@ -10,15 +10,15 @@
 
 namespace weft::routing {
 
-[[gnu::hot]] void hops_from_lfts(const Fabric &f, RoutingTables &t) {
+void hops_from_lfts(const Fabric &f, RoutingTables &t) {
     engines::hops_from_lfts(f, engines::SwitchGraph(f), t);
 }
 
 namespace {
 
 // hops_from_lfts for `count` LIDs: lids[0..count) or, without a list, 1..count.
-[[gnu::hot]] void resolve_hops(const Fabric &f, const engines::SwitchGraph &g, RoutingTables &t,
-                               const Lid *lids, std::size_t count) {
+void resolve_hops(const Fabric &f, const engines::SwitchGraph &g, RoutingTables &t, const Lid *lids,
+                  std::size_t count) {
     using namespace engines;
     // Per LID, resolve each switch's route length by following the LFT, memoized; a walk that
     // runs into itself (a loop) or dead-ends leaves kInfHops on every switch it passed.
@@ -92,7 +92,7 @@ namespace {
 
 }  // namespace
 
-[[gnu::hot]] void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
+void engines::hops_from_lfts(const Fabric &f, const SwitchGraph &g, RoutingTables &t) {
     resolve_hops(f, g, t, nullptr, g.max_lid());
 }
 

@@ -5,18 +5,14 @@
 // members cannot meet again (on a shortest-path metric the first such port is the same for
 // every member behind a common switch).
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 
+#include "engines/switch_graph.hpp"
 #include "weft/routing/engine.hpp"
 
 namespace weft::routing {
 namespace {
 
-std::string switch_name(const Fabric &f, SwitchIdx s) {
-    const Node &n = f.node(f.switch_node(s));
-    return "'" + n.desc + "' (" + guid_text(n.guid) + ")";
-}
+using engines::switch_name;
 
 struct Member {
     SwitchIdx sw = kNoSwitch;  // the member switch, or the switch a CA port is cabled to

@@ -9,7 +9,7 @@
 
 namespace weft::routing {
 
-[[gnu::hot]] void build_minhop_matrices(const Fabric &f, RoutingTables &t) {
+void build_minhop_matrices(const Fabric &f, RoutingTables &t) {
     t.reset(f);
     const engines::SwitchGraph g(f);
     engines::fill_lid_hops(g, engines::switch_min_hops(g), t);
@@ -66,63 +66,53 @@ void build_minhop_matrices(const Fabric &f, const RoutingOptions &o, RoutingTabl
 
 namespace {
 
-// Unweighted LFTs from t.hops, given the switch-level hops toward each destination switch.
-[[gnu::hot]] void unweighted_lfts(const Fabric &f, const engines::SwitchGraph &g,
-                                  const engines::SwitchHops &h, const RoutingOptions &o, RoutingTables &t) {
-    engines::build_equalized_lfts(
-        f, g, o, t,
-        [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
-            const std::uint8_t there = t.hops[l.peer][lid];
-            return there != kInfHops && there + 1 == t.hops[s][lid];
-        },
-        [&](SwitchIdx s, const engines::SwitchLink &l, std::uint8_t *ok) {
-            engines::min_hop_row(h.row(s), h.row(l.peer), ok, h.stride);
-        });
+// The LFTs from the switch-level hops h (a port is a min-hop choice when its far switch is one
+// hop, or the port's -w weight, closer).
+void lfts_from_switch_hops(const Fabric &f, const engines::SwitchGraph &g, const engines::HopMatrix &h,
+                           const RoutingOptions &o, RoutingTables &t) {
+    const auto w = port_weights(f, o);
+    engines::build_lfts(f, g, o, t, engines::route_order(f, g, o.guid_routing_order), engines::PortPolicy{},
+                        [&](SwitchIdx s, const engines::SwitchLink &l, std::uint8_t *ok) {
+                            engines::min_hop_row(h.row(s), h.row(l.peer), ok, g.size(),
+                                                 w.empty() ? 1u : w[s][l.port]);
+                        });
 }
 
 }  // namespace
 
-[[gnu::hot]] void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+void build_minhop_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     const engines::SwitchGraph g(f);
-    const auto w = port_weights(f, o);
     for (auto &row : t.lft) std::fill(row.begin(), row.end(), kNoPort);
-    // A port is a min-hop choice when its far switch is one hop (or the port's weight) closer.
-    if (w.empty()) return unweighted_lfts(f, g, engines::switch_hops_from_lids(g, t), o, t);
-    engines::build_equalized_lfts(f, g, o, t, [&](SwitchIdx s, const engines::SwitchLink &l, Lid lid) {
-        const std::uint8_t here = t.hops[s][lid], there = t.hops[l.peer][lid];
-        const unsigned step = w[s][l.port];
-        return there != kInfHops && there + step == here;
-    });
+    lfts_from_switch_hops(f, g, engines::switch_hops_from_lids(g, t), o, t);
 }
 
 namespace engines {
 
-[[gnu::hot]] void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     if (!o.hop_weights.empty()) {
         build_minhop_matrices(f, o, t);
-        return build_minhop_lfts(f, o, t);
+        return weft::routing::build_minhop_lfts(f, o, t);
     }
-    // build_minhop_matrices then build_minhop_lfts, with one switch graph and the switch hop
-    // matrix itself as the LFT step's hops toward each destination switch (the min-hop test
-    // on switch hops picks the same ports as on the hops of any LID routed to that switch).
-    // t.reset leaves every LFT entry kNoPort, as the LFT step expects.
+    // build_minhop_matrices then build_minhop_lfts with one switch graph, the switch hop matrix
+    // standing for the hops toward every LID of its switches. t.reset leaves every LFT entry
+    // kNoPort, as the LFT step expects.
     t.reset(f);
     const SwitchGraph g(f);
-    HopMatrix m = switch_min_hops(g, switch_hops_stride(g.size()));
+    const HopMatrix m = switch_min_hops(g);
     fill_lid_hops(g, m, t);
-    unweighted_lfts(f, g, switch_hops_of(std::move(m)), o, t);
+    lfts_from_switch_hops(f, g, m, o, t);
 }
 
 namespace {
 
 class MinHop final : public Engine {
   public:
-    [[gnu::hot]] std::string_view name() const override { return "minhop"; }
+    std::string_view name() const override { return "minhop"; }
 };
 
 }  // namespace
 
-[[gnu::hot]] std::unique_ptr<Engine> make_minhop() {
+std::unique_ptr<Engine> make_minhop() {
     return std::make_unique<MinHop>();
 }
 

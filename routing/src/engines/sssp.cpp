@@ -5,7 +5,7 @@
 
 namespace weft::routing::engines {
 
-[[gnu::hot]] std::unique_ptr<Engine> make_sssp() {
+std::unique_ptr<Engine> make_sssp() {
     return std::make_unique<SsspEngine>();
 }
 

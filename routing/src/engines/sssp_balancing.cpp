@@ -1,5 +1,4 @@
 #include "engines/sssp_balancing.hpp"
-#include "engines/hot_sort.hpp"
 #include "engines/osm_guid_order.hpp"
 #include "engines/sssp_heap.hpp"
 #include "engines/sssp_outer_choice.hpp"
@@ -13,9 +12,9 @@ namespace {
 // LID) from the top bits down: a plain sort of the words is the stable sort by the first
 // three, cheaper than comparing targets. Out of line: inlined, it cost route_sssp's main loop
 // more than it saved.
-[[gnu::hot, gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
-                                                               const std::vector<std::uint32_t> &rank,
-                                                               std::size_t all_lids) {
+[[gnu::noinline]] std::vector<Lid> destination_order(const SwitchGraph &g,
+                                                     const std::vector<std::uint32_t> &rank,
+                                                     std::size_t all_lids) {
     std::vector<std::uint64_t> key;
     key.reserve(all_lids);
     for (Lid l = 1; l <= g.max_lid(); ++l) {
@@ -24,7 +23,7 @@ namespace {
             key.push_back(std::uint64_t{x.is_switch} << 63 | std::uint64_t{rank[x.sw]} << 40 |
                           std::uint64_t{x.port} << 32 | l);
     }
-    sort_by_key(key, [](std::uint64_t w) { return w; });
+    std::sort(key.begin(), key.end());
     std::vector<Lid> order(key.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<Lid>(key[i]);
     return order;
@@ -35,9 +34,9 @@ namespace {
 // peer one hop closer) in cand[cand_off[k]] .. cand[cand_off[k + 1]]. Returns the switches
 // reached. cand needs one spare entry. Out of line: inlined into route_sssp, it had fewer
 // registers and more instructions per link.
-[[gnu::hot, gnu::noinline]] std::uint32_t layers_bfs(SwitchIdx d, const std::uint32_t *off,
-                                                     const SsspCand *pv, std::uint32_t *hv, SwitchIdx *bfs,
-                                                     std::uint32_t *cand_off, SsspCand *cand) {
+[[gnu::noinline]] std::uint32_t layers_bfs(SwitchIdx d, const std::uint32_t *off, const SsspCand *pv,
+                                           std::uint32_t *hv, SwitchIdx *bfs, std::uint32_t *cand_off,
+                                           SsspCand *cand) {
     constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
     // Write pointers, not indices: fewer instructions per link as compiled.
     SwitchIdx *bw = bfs + 1;
@@ -66,7 +65,7 @@ namespace {
 }
 }  // namespace
 
-[[gnu::hot]] LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
+LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
     const std::size_t n = g.size();
     base_.resize(n);
     width_.resize(n);
@@ -83,8 +82,8 @@ namespace {
     links_ = e;
 }
 
-[[gnu::hot]] void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
-                             const std::function<void(std::size_t, std::size_t)> &progress) {
+void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
+                const std::function<void(std::size_t, std::size_t)> &progress) {
     const std::size_t n = g.size();
     // Links are numbered in CSR order (per switch, by port). Link i belongs to switch from[i]
     // and leads to peer_of[i]; as in OpenSM, the Dijkstra from a destination walks links
@@ -122,9 +121,11 @@ namespace {
     for (SwitchIdx s = 0; s < n; ++s) adj[s] = s;
     std::vector<std::uint64_t> map_key(n);
     for (SwitchIdx s = 0; s < n; ++s) map_key[s] = osm_table_key(f.node(f.switch_node(s)).guid);
-    sort_by_key(adj, [&](SwitchIdx s) { return map_key[s]; });
+    std::stable_sort(adj.begin(), adj.end(),
+                     [&](SwitchIdx a, SwitchIdx b) { return map_key[a] < map_key[b]; });
     std::vector<SwitchIdx> sws = adj;
-    sort_by_key(sws, [&](SwitchIdx s) { return ~lids_at[s]; });  // most LIDs first
+    std::stable_sort(sws.begin(), sws.end(),  // most LIDs first
+                     [&](SwitchIdx a, SwitchIdx b) { return lids_at[a] > lids_at[b]; });
     std::vector<std::uint32_t> rank(n);
     for (std::uint32_t i = 0; i < n; ++i) rank[sws[i]] = i;
     const std::vector<Lid> order = destination_order(g, rank, all_lids);
@@ -169,7 +170,7 @@ namespace {
     // Per link, the reverse link and the peer in one entry: one stream for the BFS to read.
     std::vector<SsspCand> peer_rev(off[n]);
     for (std::uint32_t e = 0; e < off[n]; ++e) peer_rev[e] = {reverse[e], peer_of[e]};
-    auto layers_of = [&](SwitchIdx d) __attribute__((hot))->const Layers & {
+    auto layers_of = [&](SwitchIdx d) -> const Layers & {
         if (layers_at == d) return lay;
         layers_at = d;
         constexpr std::uint32_t kUnseen = ~std::uint32_t{0};
@@ -212,7 +213,7 @@ namespace {
     std::vector<std::uint64_t> lb_in(n, kUntracked);
     std::vector<std::uint32_t> lb_count(n);
     bool track_lb = false;
-    auto refresh_lb = [&](SwitchIdx x) __attribute__((hot)) {
+    auto refresh_lb = [&](SwitchIdx x) {
         std::uint64_t lo = ~std::uint64_t{0};
         std::uint32_t count = 0;
         for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
@@ -231,7 +232,7 @@ namespace {
     // switch already taken has a cost no higher than the current one, and every link costs at
     // least 1, so it is never replaced: no need to mark them.) Used when routes may not stay
     // minimal (see `layered`).
-    auto dijkstra = [&](const LidTarget &tg) __attribute__((hot)) {
+    auto dijkstra = [&](const LidTarget &tg) {
         heap.assign(adj, n + 1, kInf);
         for (SwitchIdx s : adj) dist[s] = kInf, used[s] = kNoLink;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -263,7 +264,7 @@ namespace {
     // (cost, rank of the closer switch, link) over each switch's candidates. Costs stay below
     // 2^31, so one word holds cost << 32 | rank; equal words mean one closer switch, whose
     // lowest port wins.
-    auto decide_outer = [&](const Layers &L, std::uint32_t first) __attribute__((hot)) {
+    auto decide_outer = [&](const Layers &L, std::uint32_t first) {
         const SwitchIdx *bfs = L.bfs;
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
@@ -323,8 +324,7 @@ namespace {
     // decides the outermost layer; they relax nothing in the queue).
     // `pops` switches (a prefix of bfs: whole layers before the last inner one) leave the queue
     // and relax their links, which reach no further than bfs[reset - 1].
-    auto replay = [&](const LidTarget &tg, const Layers &L, std::uint32_t pops, std::uint32_t reset)
-        __attribute__((hot)) {
+    auto replay = [&](const LidTarget &tg, const Layers &L, std::uint32_t pops, std::uint32_t reset) {
         heap = heap0;
         for (std::uint32_t k = 0; k < reset; ++k) dist[L.bfs[k]] = kInf;
         const std::uint32_t src = tg.is_switch ? tg.sw : static_cast<std::uint32_t>(n);
@@ -366,7 +366,7 @@ namespace {
     // Forwarding entries and route lengths of LID `lid` from used[] over layers L, and the
     // load: each switch sends one route per LID it has, summed down the tree (children before
     // parents: reverse BFS order). carried[] is zero outside this pass.
-    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const Layers &L) __attribute__((hot)) {
+    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const Layers &L) {
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
@@ -389,7 +389,7 @@ namespace {
         max_extra = top - p2;
     };
     // Whether routes to a destination over layers L are sure to stay minimal (see above).
-    auto minimal = [&](const Layers &L) __attribute__((hot)) {
+    auto minimal = [&](const Layers &L) {
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
@@ -398,7 +398,7 @@ namespace {
     // costs as they are (only the link is in doubt), so the pass goes on past it.
     constexpr std::uint32_t kNoTie = ~std::uint32_t{0};
     std::uint32_t last_tie = 0;
-    auto layered = [&](const Layers &L) __attribute__((hot))->std::uint32_t {
+    auto layered = [&](const Layers &L) -> std::uint32_t {
         std::uint32_t first_tie = kNoTie;
         const std::size_t m = L.end;
         const auto *cand = L.cand;

@@ -20,14 +20,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
 // virtual-layer assignment.
 class SsspEngine : public Engine {
   public:
-    [[gnu::hot]] std::string_view name() const override { return "sssp"; }
-    [[gnu::hot]] bool provides_lid_matrices() const override { return true; }
-    [[gnu::hot]] bool provides_fwd_tables() const override { return true; }
+    std::string_view name() const override { return "sssp"; }
+    bool provides_lid_matrices() const override { return true; }
+    bool provides_fwd_tables() const override { return true; }
     // The hop matrix comes from the routes themselves (route_sssp fills t.hops).
-    [[gnu::hot]] HookResult build_lid_matrices(RoutingContext &, RoutingTables &) override {
+    HookResult build_lid_matrices(RoutingContext &, RoutingTables &) override {
         return HookResult::success();
     }
-    [[gnu::hot]] HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
         const SwitchGraph g(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
         route_sssp(ctx.fabric, g, t, ctx.progress);

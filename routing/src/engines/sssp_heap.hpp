@@ -18,9 +18,8 @@ class SsspHeap {
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
     // Fills the heap with `order`, all at one key (what pushing them in turn would give), and
-    // sizes the item -> position index for items 0..items-1. (Hot: out of line, it would land
-    // outside the routing step's text.)
-    [[gnu::hot]] void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
+    // sizes the item -> position index for items 0..items-1.
+    void assign(const std::vector<std::uint32_t> &order, std::size_t items, std::uint64_t key) {
         where_.resize(items);
         size_ = order.size();
         entry_.assign(size_ + 1 + kWays, kPad);  // room for one push without regrowth

@@ -6,23 +6,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "weft/routing/fabric.hpp"
 #include "weft/routing/tables.hpp"
 
 namespace weft::routing::engines {
-
-// v = n copies of x. Inline code only (std::vector::assign calls an out-of-line helper), so the
-// routing step's code stays in the few text pages it is grouped into ([[gnu::hot]]): a fresh
-// process faults each of those pages in, several microseconds apiece.
-template <class T>
-inline void assign_filled(std::vector<T> &v, std::size_t n, const T &x) {
-    if (v.size() == n)
-        std::fill(v.begin(), v.end(), x);
-    else
-        v = std::vector<T>(n, x);
-}
 
 namespace detail {
 using Bytes16 = std::uint8_t __attribute__((vector_size(16)));  // GCC/Clang vector extension
@@ -70,7 +60,7 @@ struct HopMatrix {
     std::vector<std::uint8_t> v;
     void assign(std::size_t switches, std::size_t row_stride = 0) {
         n = switches, stride = std::max(row_stride, switches);
-        assign_filled(v, switches * stride, kInfHops);
+        v.assign(switches * stride, kInfHops);
     }
     const std::uint8_t *row(SwitchIdx s) const { return v.data() + std::size_t{s} * stride; }
     std::uint8_t at(SwitchIdx s, SwitchIdx d) const { return v[std::size_t{s} * stride + d]; }
@@ -80,6 +70,9 @@ struct HopMatrix {
 // Unrestricted min hops by one BFS per destination switch; rows row_stride apart (at least n),
 // so the LFT builders can take the matrix as it is (they want rows padded to 16).
 HopMatrix switch_min_hops(const SwitchGraph &g, std::size_t row_stride = 0);
+
+// "'desc' (0x<guid>)": how engines name a switch in warnings and failures.
+std::string switch_name(const Fabric &f, SwitchIdx s);
 
 // t.hops[s][lid] from a switch matrix: the switch's own LIDs 0, a CA one more than its switch.
 void fill_lid_hops(const SwitchGraph &g, const HopMatrix &m, RoutingTables &t);

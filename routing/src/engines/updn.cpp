@@ -34,8 +34,8 @@ std::vector<SwitchIdx> roots_by_histogram(const SwitchGraph &g) {
 
 class Updn final : public UpDownEngine {
   public:
-    [[gnu::hot]] std::string_view name() const override { return "updn"; }
-    [[gnu::hot]] HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
+    std::string_view name() const override { return "updn"; }
+    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &t) override {
         const SwitchGraph &g = routing_.new_graph(ctx.fabric);
         if (g.size() == 0) return HookResult::failure("not a switched subnet");
         std::vector<SwitchIdx> roots;
@@ -54,7 +54,7 @@ class Updn final : public UpDownEngine {
 
 }  // namespace
 
-[[gnu::hot]] std::unique_ptr<Engine> make_updn() {
+std::unique_ptr<Engine> make_updn() {
     return std::make_unique<Updn>();
 }
 

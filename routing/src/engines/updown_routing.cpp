@@ -1,15 +1,13 @@
 #include "engines/updown_routing.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "engines/lft_builder.hpp"
 
 namespace weft::routing::engines {
 
-[[gnu::hot]] void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots,
-                                         RoutingTables &t,
-                                         const std::vector<std::pair<Guid, std::uint64_t>> &ids) {
+void UpDownRouting::compute(const Fabric &f, std::vector<unsigned> rank, bool free_roots, RoutingTables &t,
+                            const std::vector<std::pair<Guid, std::uint64_t>> &ids) {
     free_roots_ = free_roots;
     const SwitchGraph &g = graph(f);
     const std::size_t n = g.size();
@@ -62,47 +60,22 @@ namespace weft::routing::engines {
     fill_lid_hops(g, route_, t);
 }
 
-[[gnu::hot]] void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+void UpDownRouting::build_lfts(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
     const SwitchGraph &g = graph(f);
     const std::size_t n = g.size();
-    build_equalized_lfts(
-        f, g, o, t,
-        [&](SwitchIdx s, const SwitchLink &l, Lid lid) {
-            const SwitchIdx d = g.target(lid).sw;
-            if (down_.at(s, d) != kInfHops)
-                return !is_up(s, l.peer) && down_.at(l.peer, d) != kInfHops &&
-                       down_.at(l.peer, d) + 1 == down_.at(s, d);
-            return is_up(s, l.peer) && route_.at(l.peer, d) != kInfHops &&
-                   route_.at(l.peer, d) + 1 == route_.at(s, d);
-        },
+    // A down move where s reaches d going only down, else an up move along the up-then-down
+    // route; each one hop closer.
+    engines::build_lfts(
+        f, g, o, t, route_order(f, g, o.guid_routing_order), PortPolicy{},
         [&](SwitchIdx s, const SwitchLink &l, std::uint8_t *ok) {
-            // The same test for every destination at once: a down move where s reaches d going
-            // only down, else an up move along the up-then-down route; 16 destinations a step.
-            const std::uint8_t up = is_up(s, l.peer) ? 1 : 0;
-            const std::uint8_t *const down_here = down_.row(s);
-            const std::uint8_t *const down_there = down_.row(l.peer);
-            const std::uint8_t *const route_here = route_.row(s);
-            const std::uint8_t *const route_there = route_.row(l.peer);
-            std::size_t d = 0;
-            for (; d + 16 <= n; d += 16) {
-                detail::Bytes16 dh, dt, rh, rt;
-                std::memcpy(&dh, down_here + d, 16);
-                std::memcpy(&dt, down_there + d, 16);
-                std::memcpy(&rh, route_here + d, 16);
-                std::memcpy(&rt, route_there + d, 16);
-                const auto by_down = (dt != kInfHops) & (dt + 1 == dh);
-                const auto by_route = (rt != kInfHops) & (rt + 1 == rh);
-                const auto reach_down = dh != kInfHops;
-                const auto r = up ? (~reach_down & by_route) : (reach_down & by_down);
-                const detail::Bytes16 b = reinterpret_cast<detail::Bytes16>(r) & 1;
-                std::memcpy(ok + d, &b, 16);
-            }
-            for (; d < n; ++d) {
-                const unsigned by_down =
-                    (1u - up) & (down_there[d] != kInfHops) & (down_there[d] + 1 == down_here[d]);
-                const unsigned by_route =
-                    up & (route_there[d] != kInfHops) & (route_there[d] + 1 == route_here[d]);
-                ok[d] = static_cast<std::uint8_t>(down_here[d] != kInfHops ? by_down : by_route);
+            const bool up = is_up(s, l.peer);
+            const std::uint8_t *const down_here = down_.row(s), *const down_there = down_.row(l.peer);
+            const std::uint8_t *const route_here = route_.row(s), *const route_there = route_.row(l.peer);
+            for (std::size_t d = 0; d < n; ++d) {
+                if (down_here[d] != kInfHops)
+                    ok[d] = !up && down_there[d] != kInfHops && down_there[d] + 1 == down_here[d];
+                else
+                    ok[d] = up && route_there[d] != kInfHops && route_there[d] + 1 == route_here[d];
             }
         });
 }
@@ -136,7 +109,7 @@ std::vector<SwitchIdx> switches_named(const Fabric &f, const std::vector<Guid> &
     return out;
 }
 
-[[gnu::hot]] std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx> &from) {
+std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx> &from) {
     std::vector<unsigned> rank(g.size(), UpDownRouting::kUnranked);
     std::vector<SwitchIdx> queue;
     for (SwitchIdx s : from)

@@ -64,9 +64,9 @@ std::vector<unsigned> bfs_rank(const SwitchGraph &g, const std::vector<SwitchIdx
 // LFTs from the up*/down* hop matrix the same way.
 class UpDownEngine : public Engine {
   public:
-    [[gnu::hot]] bool provides_lid_matrices() const override { return true; }
-    [[gnu::hot]] bool provides_fwd_tables() const override { return true; }
-    [[gnu::hot]] HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
+    bool provides_lid_matrices() const override { return true; }
+    bool provides_fwd_tables() const override { return true; }
+    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
         routing_.build_lfts(ctx.fabric, ctx.options, t);
         return HookResult::success();
     }

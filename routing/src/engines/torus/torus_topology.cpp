@@ -14,6 +14,8 @@
 // of a wrong torus.
 #include "engines/torus/torus_topology.hpp"
 
+#include "engines/switch_graph.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <deque>
@@ -40,10 +42,7 @@ unsigned Torus::last_dim() const {
 }
 
 std::string switch_name(const Fabric &f, const Torus &t, SwitchIdx s) {
-    const Node &n = f.node(f.switch_node(s));
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(n.guid));
-    std::string out = "'" + n.desc + "' (" + buf + ")";
+    std::string out = engines::switch_name(f, s);
     if (s < t.coord.size() && t.coord[s][0] >= 0)
         out += " at (" + std::to_string(t.coord[s][0]) + "," + std::to_string(t.coord[s][1]) + "," +
                std::to_string(t.coord[s][2]) + ")";
