@@ -64,7 +64,8 @@ Routing (OpenSM's option names)
   --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
   --nue_max_num_vls N      --nue_include_switches    --no_port_equalization (dor)
   --nue_no_metis           nue: split destinations over layers as OpenSM built without METIS does
-  --nue_threads N          nue: threads racing the candidate runs (default 2 on larger fabrics; same tables)
+  --nue_threads N          nue: threads racing the candidate runs (default: one per hardware
+                           thread, at most one per candidate; the tables do not depend on it)
   -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
                            went down or came back (see --reroute)
   --reroute FILE           after routing, route this topology (the fabric after a change; LIDs

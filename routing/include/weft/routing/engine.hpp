@@ -59,8 +59,8 @@ struct RoutingOptions {
     // --nue_no_metis: split the destinations over the layers as an OpenSM built without METIS
     // does (Debian's), to compare with it; otherwise METIS when the build has it.
     bool nue_metis = true;
-    // --nue_threads: threads racing Nue's candidate runs (0 = min(2, hardware threads) where the
-    // race is long enough to repay a thread, else 1). The kept routes do not depend on it.
+    // --nue_threads: threads racing Nue's candidate runs (0 = one per hardware thread; never more
+    // than there are candidates). The kept routes do not depend on it.
     unsigned nue_threads = 0;
 
     // unicast cache (-A / --ucast_cache)

@@ -226,8 +226,7 @@ TEST(Nue, AutoFallsBackWhenMetisCannotSplit) {
     EXPECT_EQ(t.vls_used, 4u);
     RoutingTables m;
     EXPECT_FALSE(route_nue(f, nue_options(4), m, NuePartitioner::Metis).ok);
-    // With helper threads OpenSM's round-robin run starts before METIS fails; it is then no
-    // candidate, as with one thread.
+    // The same tables and stats whatever the thread count.
     for (unsigned threads : {1u, 2u, 4u}) {
         RoutingOptions o = nue_options(4);
         o.nue_threads = threads;
@@ -433,10 +432,43 @@ TEST(Nue, AutoTriesOpenSMsPartitionWhenMetisBalancesWorse) {
     EXPECT_LE(a.vls_used, 8u);
 }
 
+TEST(Nue, HopsAreTheLengthsOfTheRoutes) {
+    // The kept run's hop counts are read off its LFTs; switch LIDs' from their own search.
+    for (const char *spec : {"kary:k=4,n=3", "torus:4x4x4,hosts=2", "dragonfly:a=4,p=2,h=2"}) {
+        const Fabric f = gen(spec);
+        for (unsigned k : {1u, 8u}) {
+            const RoutingTables t = route(f, nue_options(k));
+            RoutingTables walked = t;
+            hops_from_lfts(f, walked);
+            EXPECT_EQ(walked.hops, t.hops) << spec << " nue_max_num_vls=" << k;
+        }
+    }
+}
+
+TEST(Nue, RacesOnSeveralThreads) {
+    // Small fabrics where several candidates race (none finishes at the floor), for the
+    // ThreadSanitizer build; ThreadsDoNotChangeTheKeptRoutes covers more fabrics.
+    for (const char *spec : {"torus:3x3x3,hosts=1", "random:switches=16,degree=4,hosts=2,seed=3"}) {
+        const Fabric f = gen(spec);
+        for (unsigned k : {1u, 4u}) {
+            RoutingOptions o = nue_options(k);
+            o.nue_threads = 1;
+            const auto t = route(f, o);
+            for (unsigned threads : {2u, 4u}) {
+                o.nue_threads = threads;
+                const auto u = route(f, o);
+                EXPECT_EQ(u.lft, t.lft) << spec << " threads=" << threads;
+                EXPECT_EQ(u.hops, t.hops) << spec << " threads=" << threads;
+                EXPECT_EQ(u.path_sl, t.path_sl) << spec << " threads=" << threads;
+            }
+        }
+    }
+}
+
 TEST(Nue, ThreadsDoNotChangeTheKeptRoutes) {
     // The candidate runs race on several threads; which run is kept and its routes must not depend
     // on the thread count or the timing. Repeated, so that different interleavings get a chance.
-    // Threads 0: the default, where the 64-switch random graph's race starts a helper midway.
+    // Threads 0: the default, one per hardware thread.
     const char *specs[] = {
         "torus:4x4x4,hosts=2",
         "dragonfly:a=4,p=2,h=2",
