@@ -22,7 +22,7 @@ constexpr std::uint8_t kNoLink = 0xFF;
 constexpr std::uint32_t kNoEdge = 0xFFFFFFFFu;
 
 // The routes a layer holds: ids[0..n), or with no ids every route (layer 0, spared a list of
-// all of them: a fresh page costs a fault).
+// all of them).
 struct RouteSet {
     const std::uint32_t *ids;
     std::size_t n;
@@ -169,7 +169,7 @@ class LayerAssigner {
         // Dependencies as edges between channels, each with the routes that induce it (CSR).
         // Edge ids in order of first appearance; edge_slot_ maps a dependency to its id. Sized
         // for the most there can be and not zero-filled: only the part this layer writes (edges)
-        // is touched. Memory a fresh process has not touched yet costs a page fault per 4 KiB.
+        // is touched.
         if (!edge_key_) {  // the first layer, which holds every route
             const std::size_t most = edge_slot_.size();
             edge_key_ = std::make_unique_for_overwrite<std::uint64_t[]>(most);

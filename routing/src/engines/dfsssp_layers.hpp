@@ -1,10 +1,9 @@
 // dfsssp's virtual-layer assignment (OpenSM's dfsssp_remove_deadlocks, our own code): every route
 // from a CA starts in layer 0; while a layer's channel dependency graph has a cycle, the routes
 // behind the cycle's least-used dependency move up one layer. A route's channels are read off the
-// LFTs each time they are needed, nothing kept per route: on the VM measured a fresh 4 KiB page
-// costs a 12-18 us fault, and stored paths cost more in faults than the walks cost in
-// instructions on every fabric tried (dragonfly a=4 36 -> 12 faults, ft36:hosts=11664 2.66 ->
-// 2.14 s).
+// LFTs each time they are needed, nothing kept per route: stored paths would be memory in
+// proportion to routes x hops (gigabytes on the largest fabrics), and walking the LFTs again
+// costs less than writing them down.
 #pragma once
 
 #include <string>
