@@ -26,6 +26,7 @@
 #include "weft/routing/lft_dump.hpp"
 #include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/routing_metrics.hpp"
+#include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
@@ -360,14 +361,6 @@ Args parse_args(int argc, char **argv) {
     return a;
 }
 
-std::string slurp(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open " + path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void spill(const std::string &path, const std::string &text) {
     std::ofstream out(path, std::ios::binary);
     if (!out || !(out << text) || !out.flush()) throw std::runtime_error("cannot write " + path);
@@ -456,7 +449,7 @@ int run(const Args &a) {
 
     LidOptions lo;
     lo.lmc = static_cast<std::uint8_t>(a.lmc);
-    if (!a.guid2lid.empty()) lo.guid2lid = read_guid2lid(slurp(a.guid2lid), a.guid2lid);
+    if (!a.guid2lid.empty()) lo.guid2lid = read_guid2lid(read_text_file(a.guid2lid), a.guid2lid);
     const LidReport lr = assign_lids(f, lo);
     for (const auto &c : lr.conflicts) std::fprintf(stderr, "weft-route: LID conflict: %s\n", c.c_str());
     std::printf("fabric: %zu switches, %zu host ports, %zu links, max LID %u, LMC %u (%.3f s)\n",
@@ -492,21 +485,22 @@ int run(const Args &a) {
     ro.no_fallback = a.no_fallback;
     ro.max_reverse_hops = a.max_reverse_hops;
     ro.lfts_file = a.lfts_file;
-    if (!a.root_file.empty()) ro.root_guids = read_guid_list(slurp(a.root_file), a.root_file);
-    if (!a.cn_file.empty()) ro.cn_guids = read_guid_list(slurp(a.cn_file), a.cn_file);
-    if (!a.io_file.empty()) ro.io_guids = read_guid_list(slurp(a.io_file), a.io_file);
+    if (!a.root_file.empty()) ro.root_guids = read_guid_list(read_text_file(a.root_file), a.root_file);
+    if (!a.cn_file.empty()) ro.cn_guids = read_guid_list(read_text_file(a.cn_file), a.cn_file);
+    if (!a.io_file.empty()) ro.io_guids = read_guid_list(read_text_file(a.io_file), a.io_file);
     if (!a.ignore_file.empty()) {
-        IgnoreList ig = read_ignore_guids(slurp(a.ignore_file), a.ignore_file);
+        IgnoreList ig = read_ignore_guids(read_text_file(a.ignore_file), a.ignore_file);
         ro.ignore_guids = std::move(ig.end_port_guids);
         ro.ignore_ports = std::move(ig.switch_ports);
     }
     if (!a.hop_weights_file.empty())
-        ro.hop_weights = read_hop_weights(slurp(a.hop_weights_file), a.hop_weights_file);
+        ro.hop_weights = read_hop_weights(read_text_file(a.hop_weights_file), a.hop_weights_file);
     if (!a.port_order_file.empty())
-        ro.port_search_order = read_port_search_ordering(slurp(a.port_order_file), a.port_order_file);
+        ro.port_search_order =
+            read_port_search_ordering(read_text_file(a.port_order_file), a.port_order_file);
     if (!a.routing_order_file.empty())
-        ro.guid_routing_order = read_guid_list(slurp(a.routing_order_file), a.routing_order_file);
-    if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(slurp(a.ids_file), a.ids_file);
+        ro.guid_routing_order = read_guid_list(read_text_file(a.routing_order_file), a.routing_order_file);
+    if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(read_text_file(a.ids_file), a.ids_file);
     RoutingTables t;
     UcastCache cache;
     const long faults_before = page_faults();

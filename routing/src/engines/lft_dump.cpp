@@ -608,7 +608,8 @@ LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTa
     parser.expect_lines_of(f);
     // Streamed in chunks of whole lines through one small buffer, entries applied as they are
     // parsed: a large fabric's dump is gigabytes, and a copy of it would be as much memory again.
-    // A line longer than the buffer grows it.
+    // A line longer than the buffer grows it, up to a limit (OpenSM's lines are short).
+    constexpr std::size_t kMaxLine = std::size_t{64} << 10;
     std::vector<char> buf(std::size_t{32} << 10);
     std::size_t have = 0;
     for (;;) {
@@ -623,6 +624,10 @@ LftApplyReport load_lft_dump(const std::string &path, const Fabric &f, RoutingTa
         }
         have += static_cast<std::size_t>(got);
         const std::size_t nl = std::string_view(buf.data(), have).rfind('\n');
+        // Only the buffer's first line can be longer than a chunk.
+        const std::size_t first_nl = std::string_view(buf.data(), have).find('\n');
+        if ((nl == std::string_view::npos ? have : first_nl) > kMaxLine)
+            throw ParseError(path, parser.lines_parsed() + 1, 1, "a line of at most 64 KiB", "a longer line");
         if (nl == std::string_view::npos) {
             if (have == buf.size()) buf.resize(2 * buf.size());
             continue;

@@ -39,6 +39,9 @@ Fabric make_pgft(const PgftParams &pp) {
         for (unsigned i = 1; i <= l; ++i) grow(pp.w[i - 1]);
         count[l] = c;
     }
+    std::uint64_t switches = 0;
+    for (unsigned l = 1; l <= h; ++l) switches += count[l];
+    io::check_lid_space("pgft", switches, count[0] * pp.w[0] * par[0]);
     io::GenBuilder b;
     std::vector<std::vector<NodeIdx>> level(h + 1);
     for (unsigned l = h; l >= 1; --l) {

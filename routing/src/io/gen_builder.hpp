@@ -3,6 +3,7 @@
 // port, as ibsim does) and short descriptions that ibsim and OpenSM accept.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,15 @@ namespace weft::routing::io {
 
 inline constexpr Guid kSwitchGuidBase = 0x0002c90200000000ull;
 inline constexpr Guid kHostGuidBase = 0x0002c90300000000ull;
+
+// Every switch and host port of a generated fabric gets a LID: a fabric the unicast LID space
+// cannot hold could never be routed, so it is refused before it is built.
+inline void check_lid_space(const char *kind, std::uint64_t switches, std::uint64_t host_ports) {
+    if (switches + host_ports > kMaxUnicastLid)
+        throw std::invalid_argument(std::string(kind) + ": " + std::to_string(switches) + " switches and " +
+                                    std::to_string(host_ports) + " host ports need more LIDs than the " +
+                                    std::to_string(kMaxUnicastLid) + " of the unicast LID space");
+}
 
 class GenBuilder {
   public:

@@ -27,6 +27,7 @@ Fabric make_grid(const GridParams &p) {
         if (total > 1'000'000) throw std::invalid_argument("grid: more than a million switches");
     }
     const unsigned D = static_cast<unsigned>(p.dims.size());
+    io::check_lid_space("grid", total, total * p.hosts);
     io::GenBuilder b;
     std::vector<NodeIdx> sw(total);
     // Port 2d+1 points to +1 along dimension d, port 2d+2 to -1; hosts follow.
@@ -50,8 +51,9 @@ Fabric make_grid(const GridParams &p) {
 
 Fabric make_hypercube(unsigned dim, unsigned hosts) {
     if (dim < 1 || dim > 20) throw std::invalid_argument("hypercube: d must be 1..20");
-    io::GenBuilder b;
     const unsigned n = 1u << dim;
+    io::check_lid_space("hypercube", n, std::uint64_t{n} * hosts);
+    io::GenBuilder b;
     std::vector<NodeIdx> sw(n);
     for (unsigned i = 0; i < n; ++i) sw[i] = b.add_switch(dim + hosts, io::GenBuilder::name("sw", i, 4));
     for (unsigned i = 0; i < n; ++i)
@@ -66,6 +68,7 @@ Fabric make_dragonfly(const DragonflyParams &p) {
     const unsigned g = p.g ? p.g : p.a * p.h + 1;
     if (g < 2 || g - 1 > p.a * p.h)
         throw std::invalid_argument("dragonfly: g must be 2..a*h+1 (one global cable per group pair)");
+    io::check_lid_space("dragonfly", std::uint64_t{g} * p.a, std::uint64_t{g} * p.a * p.p);
     io::GenBuilder b;
     // Router ports: hosts 1..p, local p+1..p+a-1, global p+a..p+a+h-1.
     std::vector<NodeIdx> r(g * p.a);
@@ -95,6 +98,7 @@ Fabric make_dragonfly_plus(const DragonflyPlusParams &p) {
         throw std::invalid_argument("dfplus: groups, leaves, spines >= 1");
     const unsigned G = p.groups, L = p.leaves, S = p.spines;
     const unsigned hg = G > 1 ? (G - 1 + S - 1) / S : 0;  // global ports per spine
+    io::check_lid_space("dfplus", std::uint64_t{G} * (L + S), std::uint64_t{G} * L * p.hosts);
     io::GenBuilder b;
     std::vector<NodeIdx> spine(G * S), leaf(G * L);
     for (unsigned g = 0; g < G; ++g)
@@ -125,6 +129,7 @@ Fabric make_random_regular(const RandomParams &p) {
     if (n < 2 || d < 1 || d >= n || (std::uint64_t{n} * d) % 2)
         throw std::invalid_argument(
             "random: need switches >= 2, 1 <= degree < switches, switches*degree even");
+    io::check_lid_space("random", n, std::uint64_t{n} * p.hosts);
     SeededRng rng(p.seed);
     using Edge = std::pair<unsigned, unsigned>;
     auto key = [](unsigned u, unsigned v) { return (std::uint64_t{std::min(u, v)} << 32) | std::max(u, v); };

@@ -100,7 +100,7 @@ class IbnetdiscoverParser {
     Fabric parse() {
         for (const auto &l : lines_) line(l);
         io::LinkDefaults d;  // ibnetdiscover always names the link; SDR 4x only for "??"
-        return io::build_fabric(name_, nodes_, d);
+        return io::build_fabric(name_, nodes_, d, lines_.size() + 1);
     }
 
   private:

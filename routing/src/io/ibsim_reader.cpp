@@ -48,7 +48,7 @@ class IbsimParser {
         d.ibsim_masks = true;
         d.width_mask = width_mask_;
         d.speed_mask = speed_mask_;
-        return io::build_fabric(name, nodes_, d);
+        return io::build_fabric(name, nodes_, d, end_line_);
     }
 
   private:
@@ -56,6 +56,7 @@ class IbsimParser {
         names_.push_back(name);  // list: stable addresses for the nodes that point at it
         const std::string &fname = names_.back();
         auto lines = io::split_lines(text);
+        if (depth == 0) end_line_ = lines.size() + 1;
         bool in_record = false;
         unsigned ports_left = 0;
         for (const auto &l : lines) {
@@ -335,6 +336,7 @@ class IbsimParser {
     std::vector<PendingNode> nodes_;
     std::list<std::string> names_;
     std::list<std::string> included_;
+    std::size_t end_line_ = 1;  // the line after the top file's last
     GuidBase sw_{0x200000, 0x200000}, ca_{0x100000, 0x100000}, rt_{0x300000, 0x300000};
     unsigned width_mask_ = 2, speed_mask_ = 1;  // ibsim: 4x, SDR
     unsigned node_width_ = 2, node_speed_ = 1;

@@ -83,6 +83,7 @@ Fabric read_topology_json(std::string_view text, const std::string &name) {
     if (c.uint(ver, "schema version", 1000) != 1) c.fail(ver, "schema version 1", ver.text);
     const JsonValue &nodes = c.member(doc, "nodes", "the top-level object");
     if (nodes.kind != JsonValue::Kind::Array) c.fail(nodes, "\"nodes\" as an array");
+    if (nodes.items.empty()) c.fail(nodes, "at least one node in \"nodes\"", "[]");
     Fabric f;
     for (const JsonValue &n : nodes.items) {
         if (n.kind != JsonValue::Kind::Object) c.fail(n, "a node object");
@@ -162,7 +163,7 @@ Fabric read_topology_json(std::string_view text, const std::string &name) {
                 if (f.port(*n, port[k]).peer != kNoNode)
                     c.fail(pv, "a port not cabled by an earlier link", pv.text);
             }
-            if (end[0] == end[1] && port[0] == port[1]) c.fail(l, "a link between two different ports");
+            if (end[0] == end[1]) c.fail(l, "a link between two different nodes");
             LinkWidth w = LinkWidth::X4;
             LinkSpeed s = LinkSpeed::Edr;
             if (auto *wv = l.find("width")) {

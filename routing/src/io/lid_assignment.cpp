@@ -109,8 +109,19 @@ LidReport assign_lids(Fabric &f, const LidOptions &o) {
         Lid base = (cursor[w.lmc] + size - 1) / size * size;
         if (base == 0) base = size;
         while (base + size - 1 <= kMaxUnicastLid && !range_free(base, size)) base += size;
-        if (base + size - 1 > kMaxUnicastLid)
-            throw std::runtime_error("assign_lids: the unicast LID space (0x1-0xBFFF) is exhausted");
+        if (base + size - 1 > kMaxUnicastLid) {
+            // Where it ran out, and how far short it falls.
+            std::uint64_t needed = 0;
+            for (const Owner &x : owners) needed += std::uint64_t{1} << x.lmc;
+            const Node &n = f.node(w.node);
+            throw std::runtime_error(
+                "assign_lids: the unicast LID space (0x1-0xBFFF, 49151 LIDs) is exhausted at " +
+                std::string(n.is_switch() ? "switch '" : "port " + std::to_string(w.port) + " of '") +
+                n.desc + "' (" + guid_text(n.guid) + "), which needs " + std::to_string(size) + " LID" +
+                (size > 1 ? "s" : "") + ": the fabric's " + std::to_string(owners.size()) +
+                " switches and end ports need " + std::to_string(needed) + " (LMC " + std::to_string(o.lmc) +
+                ")");
+        }
         cursor[w.lmc] = base + size;
         take(w, base);
     }

@@ -32,7 +32,9 @@ std::optional<LinkSpeed> speed_from_masks(unsigned a, unsigned b) {
 
 }  // namespace
 
-Fabric build_fabric(const std::string &file, std::vector<PendingNode> &nodes, const LinkDefaults &defaults) {
+Fabric build_fabric(const std::string &file, std::vector<PendingNode> &nodes, const LinkDefaults &defaults,
+                    std::size_t end_line) {
+    if (nodes.empty()) throw ParseError(file, end_line, 1, "a node record (Switch, Ca or Rt)", "end of file");
     Fabric f;
     std::unordered_map<std::string, NodeIdx> by_id;
     by_id.reserve(nodes.size() * 2);
@@ -83,9 +85,12 @@ Fabric build_fabric(const std::string &file, std::vector<PendingNode> &nodes, co
                     p.file ? *p.file : file, p.line, p.remote_column,
                     "a port of \"" + p.remote_id + "\" (1.." + std::to_string(pn.num_ports) + ")",
                     std::to_string(p.remote_port));
-            if (peer == idx && p.remote_port == p.port)
-                throw ParseError(p.file ? *p.file : file, p.line, p.remote_column,
-                                 "a cable between two different ports", "port cabled to itself");
+            if (peer == idx)
+                throw ParseError(p.file ? *p.file : file, p.line, p.remote_column, "a cable to another node",
+                                 p.remote_port == p.port
+                                     ? std::string("the port itself")
+                                     : "port " + std::to_string(p.remote_port) + " of the same " +
+                                           (n.type == NodeType::Switch ? "switch" : "node"));
             const Port &here = f.port(idx, p.port);
             const Port &there = f.port(peer, p.remote_port);
             if (here.peer != kNoNode || there.peer != kNoNode) {

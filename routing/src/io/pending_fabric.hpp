@@ -52,7 +52,10 @@ struct LinkDefaults {
 
 // Builds the fabric: nodes in record order, then every port line cabled (a link seen from both
 // ends is cabled once; contradicting ends are an error at the second line). GUIDs must be
-// unique; LIDs are set where given (duplicates are an error).
-Fabric build_fabric(const std::string &file, std::vector<PendingNode> &nodes, const LinkDefaults &defaults);
+// unique; LIDs are set where given (duplicates are an error). A file without nodes, or a cable
+// from a node to itself, is an error; end_line is the line after the file's last, where a file
+// without nodes is reported.
+Fabric build_fabric(const std::string &file, std::vector<PendingNode> &nodes, const LinkDefaults &defaults,
+                    std::size_t end_line);
 
 }  // namespace weft::routing::io

@@ -116,7 +116,8 @@ Fabric read_subnet_lst(std::string_view text, const std::string &name) {
         if (n.type == NodeType::Switch) n.lid = e.lid;
         return it->second;
     };
-    for (const auto &l : io::split_lines(text)) {
+    const auto lines = io::split_lines(text);
+    for (const auto &l : lines) {
         LineCursor c(name, l);
         c.skip_space();
         if (c.at_end() || c.peek() == '#') continue;
@@ -163,7 +164,7 @@ Fabric read_subnet_lst(std::string_view text, const std::string &name) {
         na2.ports.push_back(std::move(p));
     }
     io::LinkDefaults d;
-    return io::build_fabric(name, nodes, d);
+    return io::build_fabric(name, nodes, d, lines.size() + 1);
 }
 
 }  // namespace weft::routing

@@ -1,10 +1,9 @@
 // Content-based format detection and the file entry points of the topology readers.
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "text_lines.hpp"
+#include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
 
 namespace weft::routing {
@@ -54,19 +53,6 @@ std::optional<TopologyFormat> detect_topology_format(std::string_view text) {
     return std::nullopt;
 }
 
-namespace {
-
-std::string slurp(const std::filesystem::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open " + p.string());
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) throw std::runtime_error("cannot read " + p.string());
-    return s.str();
-}
-
-}  // namespace
-
 Fabric read_topology_string(std::string_view text, const std::string &name, IncludeResolver includes) {
     const auto fmt = detect_topology_format(text);
     if (!fmt)
@@ -86,16 +72,20 @@ Fabric read_topology_string(std::string_view text, const std::string &name, Incl
     throw ParseError(name, 0, 0, "a known topology format");
 }
 
-Fabric read_topology(const std::string &path) {
-    const std::string text = slurp(path);
+Fabric read_topology(const std::string &path, const TextLimits &limits) {
+    TextLimits left = limits;  // what the includes may still take
+    const std::string text = read_text_file(path, left);
+    left.max_bytes -= text.size();
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     // ibsim opens includes relative to its working directory; we look next to the including
     // file first, which is what a net file moved around with its parts needs.
-    IncludeResolver resolver = [dir](const std::string &name, std::string &display) {
+    IncludeResolver resolver = [dir, &left](const std::string &name, std::string &display) {
         std::filesystem::path p = name;
         if (p.is_relative() && std::filesystem::exists(dir / p)) p = dir / p;
         display = p.string();
-        return slurp(p);
+        std::string included = read_text_file(display, left);
+        left.max_bytes -= included.size();
+        return included;
     };
     return read_topology_string(text, path, resolver);
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # weft-route's command line: an unknown engine in -R is a usage error (exit 2) that names it and
 # the known ones, found before any topology is read; names are trimmed and no_fallback is a
-# token of the list, as in OpenSM.
+# token of the list, as in OpenSM. Bad input is refused with exit 2 and a located message: a
+# header-only ibnetdiscover file, a cable between two ports of one switch, a device read as a
+# topology or an LFT dump, a fabric the LID space cannot hold.
 #   weft_route_cli.sh WEFT_ROUTE
 set -uo pipefail
 weft=$1
@@ -23,4 +25,29 @@ check "a trimmed list with no_fallback routes (exit $rc)" test "$rc" -eq 0
 check "updn routed it" grep -q '^routing: updn ' <<<"$out"
 out=$("$weft" --gen 'kary:k=2,n=2' -q -R 'ftree,,minhop' 2>&1)
 check "an empty name between commas is skipped" grep -q '^routing: ftree ' <<<"$out"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# refused WHAT 'MESSAGE' ARGS...: weft-route exits 2 (RC if set) quickly and says MESSAGE.
+refused() {
+    local what=$1 message=$2
+    shift 2
+    out=$(timeout 20 "$weft" "$@" -q 2>&1)
+    rc=$?
+    check "$what exits ${RC:-2} (got $rc)" test "$rc" -eq "${RC:-2}"
+    check "$what: '$message'" grep -qF "$message" <<<"$out"
+}
+printf '#\n# Topology file: generated on Thu Nov 28 2026\n#\n# Initiated from node 0x10 port 0x11\n\n' \
+    >"$dir/header.topo"
+refused "a header-only ibnetdiscover file" "header.topo:6:1: expected a node record" \
+    --topo "$dir/header.topo" -R minhop
+printf 'Switch 4 "sw1"\n[1] "sw1"[2]\n[3] "h1"[1]\n\nHca 1 "h1"\n[1] "sw1"[3]\n' >"$dir/self.net"
+refused "a cable between two ports of one switch" \
+    "self.net:2:5: expected a cable to another node, found 'port 2 of the same switch'" --topo "$dir/self.net"
+refused "--topo /dev/zero" "/dev/zero:1:1: expected a line of at most 64 KiB" --topo /dev/zero
+# The file engine's failure is the chain's: no engine could route (exit 1).
+RC=1 refused "-U /dev/zero" "fell through: file: /dev/zero:1:1: expected a line of at most 64 KiB" \
+    --gen kary:k=2,n=2 -R file --no_fallback -U /dev/zero
+refused "--guid2lid /dev/zero" "/dev/zero:1:1: expected a line of at most 64 KiB" --gen kary:k=2,n=2 \
+    --guid2lid /dev/zero
+refused "an exhausted LID space" "exhausted at port 1 of 'h00" --gen ft36:hosts=648 -l 7
 exit $fail

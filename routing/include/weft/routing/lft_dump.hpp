@@ -62,6 +62,7 @@ class LftDumpParser {
     // line is read as without this, with the same values and errors.
     void expect_lines_of(const Fabric &f);
     void parse(std::string_view lines);
+    std::size_t lines_parsed() const { return line_; }
 
     // One LID's expected line (see expect_lines_of), as the reader's compare takes it.
     struct Expected {

@@ -19,6 +19,7 @@
 
 #include "weft/routing/fabric.hpp"
 #include "weft/routing/parse_error.hpp"
+#include "weft/routing/text_file.hpp"
 
 namespace weft::routing {
 
@@ -31,8 +32,9 @@ std::optional<TopologyFormat> detect_topology_format(std::string_view text);
 // Resolves an ibsim `include "name"` to the included file's text (and its display name).
 using IncludeResolver = std::function<std::string(const std::string &name, std::string &display_name)>;
 
-// Reads a file (any format, auto-detected). Includes are resolved relative to its folder.
-Fabric read_topology(const std::string &path);
+// Reads a file (any format, auto-detected). Includes are resolved relative to its folder. The
+// file and its includes together are held to `limits` (text_file.hpp).
+Fabric read_topology(const std::string &path, const TextLimits &limits = {});
 // Reads text; `name` is used in errors. Without a resolver, `include` lines are an error.
 Fabric read_topology_string(std::string_view text, const std::string &name, IncludeResolver includes = {});
 

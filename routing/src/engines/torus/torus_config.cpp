@@ -1,10 +1,10 @@
 // Reader of torus-2QoS.conf (see weft/routing/torus_config.hpp for the grammar).
 #include "weft/routing/torus_config.hpp"
 
+#include "weft/routing/text_file.hpp"
+
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 namespace weft::routing {
 
@@ -222,11 +222,15 @@ TorusConfig read_torus_config(std::string_view text, const std::string &name) {
 }
 
 TorusConfig load_torus_config(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ParseError(path, 0, 0, "a readable torus-2QoS.conf");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return read_torus_config(ss.str(), path);
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const ParseError &) {
+        throw;
+    } catch (const std::runtime_error &e) {
+        throw ParseError(path, 0, 0, std::string("a readable torus-2QoS.conf (") + e.what() + ")");
+    }
+    return read_torus_config(text, path);
 }
 
 }  // namespace weft::routing

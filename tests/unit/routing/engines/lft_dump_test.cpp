@@ -161,7 +161,7 @@ TEST(LftDump, LoadingAFileInChunksMatchesTheWholeText) {
     std::string text = write_lft_dump(f, t);
     ASSERT_GT(text.size(), std::size_t{64} << 10);
     // A comment line longer than a chunk, and no newline after the last line.
-    text.insert(text.find('\n') + 1, "# " + std::string(100000, 'x') + "\n");
+    text.insert(text.find('\n') + 1, "# " + std::string(50000, 'x') + "\n");
     text.pop_back();
     const std::string path = ::testing::TempDir() + "/weft-chunks.dump";
     std::ofstream(path, std::ios::binary) << text;
@@ -188,6 +188,30 @@ TEST(LftDump, LoadingAFileInChunksMatchesTheWholeText) {
     }
     std::remove(path.c_str());
     EXPECT_THROW(load_lft_dump(path, f, loaded), std::runtime_error);  // gone
+}
+
+TEST(LftDump, ALineLongerThanTheLimitIsRefusedWhereItIs) {
+    // A dump is read without a size limit (a large fabric's is gigabytes), its lines with one:
+    // -U /dev/zero once read without end.
+    const Fabric f = test::kary_ntree(2, 2);
+    RoutingTables t;
+    ASSERT_TRUE(run_chain("minhop", f, {}, t).ok);
+    std::string text = write_lft_dump(f, t);
+    const std::size_t third = text.find('\n', text.find('\n') + 1) + 1;
+    text.insert(third, "# " + std::string(70000, 'x') + "\n");
+    const std::string path = ::testing::TempDir() + "/weft-long-line.dump";
+    std::ofstream(path, std::ios::binary) << text;
+    RoutingTables loaded;
+    loaded.reset(f);
+    try {
+        load_lft_dump(path, f, loaded);
+        ADD_FAILURE() << "read a 70 KB line";
+    } catch (const ParseError &e) {
+        EXPECT_EQ(e.line(), 3u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("at most 64 KiB"), std::string::npos) << e.what();
+    }
+    std::remove(path.c_str());
+    EXPECT_THROW(load_lft_dump("/dev/zero", f, loaded), ParseError);
 }
 
 // Entry lines in OpenSM's own shape take a shortcut past the general line reader; lines just off

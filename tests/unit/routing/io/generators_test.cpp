@@ -104,6 +104,22 @@ TEST(Generators, MeshTorusHypercube) {
     EXPECT_EQ(h.switch_degree.at(5), 32u);
 }
 
+TEST(Generators, NoMoreLidOwnersThanTheLidSpaceHolds) {
+    // A switch and every host port take a LID: more than 49151 could never be routed, so the
+    // generators refuse before building (mesh:250x250 once built 125000 nodes).
+    for (const char *spec : {"mesh:250x250,hosts=1", "torus:100x100x100,hosts=0", "hypercube:d=16,hosts=0",
+                             "dragonfly:a=100,p=10,h=100", "dfplus:groups=100,leaves=100,spines=10,hosts=10",
+                             "random:switches=30000,degree=4,hosts=1", "kary:k=20,n=4"}) {
+        try {
+            generate(spec);
+            ADD_FAILURE() << spec;
+        } catch (const ParseError &e) {
+            EXPECT_NE(std::string(e.what()).find("of the unicast LID space"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(generate("ftree:k=254,n=2").switch_count(), 381u);  // 32639 LIDs: fits
+}
+
 TEST(Generators, DragonflyAndDragonflyPlus) {
     const Fabric f = generate("dragonfly:a=4,p=2,h=2");
     const Counts c = count(f);

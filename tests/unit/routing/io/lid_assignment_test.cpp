@@ -30,6 +30,21 @@ TEST(LidAssignment, DeterministicAndLmcAligned) {
         EXPECT_EQ(f.port(n, f.node(n).is_switch() ? 0 : 1).lid, g.port(n, g.node(n).is_switch() ? 0 : 1).lid);
 }
 
+TEST(LidAssignment, AnExhaustedLidSpaceNamesThePortAndTheShortfall) {
+    Fabric f = generate("ft36:hosts=648");  // 54 switches, 648 hosts: 82998 LIDs with LMC 7
+    LidOptions o;
+    o.lmc = 7;
+    try {
+        assign_lids(f, o);
+        ADD_FAILURE() << "82998 LIDs assigned";
+    } catch (const std::runtime_error &e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("exhausted at port 1 of 'h00"), std::string::npos) << what;
+        EXPECT_NE(what.find("which needs 128 LIDs"), std::string::npos) << what;
+        EXPECT_NE(what.find("702 switches and end ports need 82998 (LMC 7)"), std::string::npos) << what;
+    }
+}
+
 TEST(LidAssignment, HonoursGuid2LidAndReportsConflicts) {
     Fabric f = generate("kary:k=2,n=2");
     const Guid h0 = f.port(4, 1).guid, h1 = f.port(5, 1).guid, h2 = f.port(6, 1).guid, sw = f.node(0).guid;

@@ -118,6 +118,42 @@ TEST(ReaderErrors, Json) {
     expect_error(rd(std::string(100, '[') + std::string(100, ']')), {1, 66, "nested at most"});
 }
 
+TEST(ReaderErrors, NoNodesIsNoFabric) {
+    // A header-only ibnetdiscover file (what a sweep that found nothing writes) is no fabric: the
+    // error points past its last line.
+    const std::string header =
+        "#\n# Topology file: generated on Thu Nov 28 2026\n#\n# Initiated from node 0x10 port 0x11\n\n";
+    expect_error([&] { read_ibnetdiscover(header, "in.txt"); }, {6, 1, "node record"});
+    expect_error([&] { read_topology_string(header, "in.txt"); }, {6, 1, "node record"});
+    expect_error([] { read_ibsim_net("# nothing\n", "in.txt"); }, {2, 1, "node record"});
+    expect_error([] { read_subnet_lst("", "in.txt"); }, {1, 1, "node record"});
+    expect_error([] { read_topology_json("{\"weft_topology\": 1, \"nodes\": []}", "in.txt"); },
+                 {1, 31, "at least one node"});
+}
+
+TEST(ReaderErrors, CableToTheSameNode) {
+    // A switch port cabled to another port of the same switch, in every format, located at the
+    // cable's far end.
+    expect_error([] { read_ibsim_net("Switch 4 \"sw\"\n[1] \"sw\"[2]\n", "in.txt"); },
+                 {2, 5, "a cable to another node"});
+    try {
+        read_ibsim_net("Switch 4 \"sw\"\n[1] \"sw\"[2]\n", "in.txt");
+    } catch (const ParseError &e) {
+        EXPECT_NE(std::string(e.what()).find("port 2 of the same switch"), std::string::npos) << e.what();
+    }
+    expect_error([] { read_ibnetdiscover(kSwitch + "[1]\t\"S-0000000000000010\"[3]\n", "in.txt"); },
+                 {3, 5, "a cable to another node"});
+    expect_error(
+        [] {
+            read_topology_json(
+                "{\"weft_topology\": 1, \"nodes\": [{\"type\": \"switch\", \"guid\": \"0x1\", \"ports\": "
+                "4}],\n"
+                " \"links\": [{\"a\": \"0x1\", \"pa\": 1, \"b\": \"0x1\", \"pb\": 2}]}",
+                "in.txt");
+        },
+        {2, 12, "two different nodes"});
+}
+
 TEST(ReaderErrors, GuidFilesAndSpecs) {
     expect_error([] { read_guid_list("0x10\nzz\n", "in.txt"); }, {2, 1, "GUID"});
     expect_error([] { read_guid_list("0x10 0x20\n", "in.txt"); }, {1, 6, "end of line"});
