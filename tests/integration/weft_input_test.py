@@ -11,7 +11,8 @@ weft runs on three virtual ports (net_null0-2, no hugepages).
    what `show nhg`, `show route json` and `show fib capacity json` report is what forwards.
 3. Nonsense a real router refuses: an NHG member whose neighbour does not exist or is on
    another port, `neigh del` of a neighbour a group uses, a prefix with host bits set, a port
-   in two LAGs, a port both primary and alternate of a group (directly or through a LAG).
+   in two LAGs, a port both primary and alternate of a group (directly or through a LAG), a
+   number with a leading 0 read as octal (`nhg add 010` made group 8; decimal or 0x only).
 4. A NUL byte in a command line refuses the line whole and counts it, from a --cmdline-file,
    from a pipe and from a terminal (a pty); before, cmdline's parser stopped at the NUL and ran
    the line's start. Escape sequences come back escaped (\\x1b), never raw.
@@ -158,6 +159,11 @@ NONSENSE = [
     ("nhg add 7 ars none primary 1 alternate 1", "port 1 is a primary member too"),
     ("nhg add 7 ars none primary lag1 alternate 2", "port 2 is a primary member too"),
     ("nhg add 7 ars none primary lag1 alternate 0", None),
+    ("nhg add 010 ports 0", None),  # ten: decimal, not octal 8
+    ("nhg add 0x0b ports 0", None),
+    ("nhg add 0b11 ports 0", ""),  # no binary either
+    ("lag add 010 ports 0", None),
+    ("lag add 08 ports 0", "is a member of LAG"),  # 08 was no number at all (not octal)
     (b"nhg add 5 ports 1\x00 2", "a NUL byte at column 18"),
     (b"route add \x1b[2J\x1b[31m10.7.0.0/16 nhg 4", "bad prefix \\x1b[2J\\x1b[31m10.7.0.0/16"),
     ("show nhg", None),
@@ -179,10 +185,10 @@ def nonsense_check(work):
             check(said.startswith("error") and refusal in said.splitlines()[0],
                   "nonsense: %r refused: %r" % (line, said.splitlines()[0] if said else ""))
     check("\x1b" not in out and "\x00" not in out, "nonsense: no raw ESC or NUL byte in the output")
-    check(errors_of(out) == sum(1 for _, r in NONSENSE if r), "nonsense: every refusal counted (%d)" % errors_of(out))
+    check(errors_of(out) == sum(1 for _, r in NONSENSE if r is not None), "nonsense: every refusal counted (%d)" % errors_of(out))
     nhg = answer(out, "show nhg") or ""
-    check("nhg 4:" in nhg and "nhg 7:" in nhg and "nhg 3:" not in nhg and "nhg 5:" not in nhg,
-          "nonsense: only nhg 4 and 7 exist")
+    ids = sorted(int(l.split()[1].rstrip(":")) for l in nhg.splitlines() if l.startswith("nhg "))
+    check(ids == [4, 7, 10, 11], "nonsense: the groups made are 4, 7, 10 and 11 (%s)" % ids)
     try:
         routes = [r["prefix"] for r in json.loads(answer(out, "show route json"))["routes"]]
     except (TypeError, ValueError, KeyError):

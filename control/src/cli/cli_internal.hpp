@@ -28,7 +28,7 @@ bool apply(CommandContext &ctx, struct cmdline *cl, const dataplane::Status &s);
 Words words(const char *text);
 // Words of a multi-string token appended to `head`.
 Words words_after(Words head, const char *rest);
-// A number (decimal, 0x hex or 0 octal) no larger than `max`; nothing for signs or junk.
+// A number (decimal, or hexadecimal with 0x) no larger than `max`; nothing for signs or junk.
 std::optional<std::uint64_t> number(const std::string &s, std::uint64_t max);
 // A port number below the dataplane's port count.
 std::optional<std::uint16_t> port_arg(const CommandContext &ctx, const std::string &s);

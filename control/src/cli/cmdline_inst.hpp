@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "number_token.hpp"
 #include "weft/control/command_context.hpp"
 
 namespace weft::control::cli {
@@ -37,8 +38,9 @@ using InstList = std::vector<cmdline_parse_inst_t *>;
 
 #define WEFT_TOK_STR(st, field, s) \
     static cmdline_parse_token_string_t st##_##field = TOKEN_STRING_INITIALIZER(st, field, s)
+// Numbers: decimal or 0x hexadecimal (number_token.hpp), never DPDK's octal or binary.
 #define WEFT_TOK_NUM(st, field, t) \
-    static cmdline_parse_token_num_t st##_##field = TOKEN_NUM_INITIALIZER(st, field, t)
+    static cmdline_parse_token_num_t st##_##field = {{&number_token_ops, offsetof(st, field)}, {t}}
 #define WEFT_HDR(x) reinterpret_cast<cmdline_parse_token_hdr_t *>(&(x))
 
 }  // namespace weft::control::cli

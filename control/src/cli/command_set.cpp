@@ -79,15 +79,9 @@ Words words_after(Words head, const char *rest) {
 }
 
 std::optional<std::uint64_t> number(const std::string &s, std::uint64_t max) {
-    if (s.empty() || s[0] == '-') return std::nullopt;
-    try {
-        std::size_t used = 0;
-        const unsigned long long v = std::stoull(s, &used, 0);
-        if (used != s.size() || v > max) return std::nullopt;
-        return v;
-    } catch (const std::exception &) {
-        return std::nullopt;
-    }
+    const auto v = parse_number(s);
+    if (!v || *v > max) return std::nullopt;
+    return v;
 }
 
 std::optional<std::uint16_t> port_arg(const CommandContext &ctx, const std::string &s) {
