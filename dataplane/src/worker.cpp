@@ -32,13 +32,16 @@ Worker::~Worker() {
 
 void Worker::run(const std::atomic<bool> &stop) {
     RcuReader reader(fib_->qsbr(), config_.index);
+    counters_->polling.store(true, std::memory_order_release);
     while (!stop.load(std::memory_order_relaxed)) {
         // The snapshot pointer is used only inside this iteration, before the quiescent report.
         const FibSnapshot *fib = fib_->current();
         if (fib != nullptr) poll_once(*fib, rte_rdtsc());
+        counters_->serve_reading();  // between rounds, where the counters agree
         counters_->loops.add();
         reader.quiescent();
     }
+    counters_->polling.store(false, std::memory_order_release);
     discard_buffers();
 }
 

@@ -202,8 +202,8 @@ def main():
     ], [(2.0, "show ars quality json"), (0.2, "show ars quality json"), (0.2, "show ars quality json")] + FINISH)
     check("SAI_ARS_PROFILE_ATTR_PORT_LOAD_EXPONENT" in out and "allowed 1..16" in out,
           "flowlet: a refused profile value prints the attribute and its range")
-    check(re.search(r"error: no port 99\n.*commands:", out, re.S) is not None,
-          "flowlet: a bad member prints the usage")
+    check(re.search(r"error: no port 99\nusage: nhg add <id> ars ", out) is not None,
+          "flowlet: a bad member prints the group command's usage")
     check("done, 2 errors" in out, "flowlet: the two refused commands are counted")
     ars, share, c, quality, cross = ars_split(out, "flowlet")
     bands = dict((p["port"], p["quality"]) for p in quality.get("ports", []))

@@ -7,7 +7,8 @@ weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a
    exercised by a line of the good batch below, so a new command needs a line here.
 2. The good batch must run without errors and each command's output is checked.
 3. Each bad command (unknown words, bad numbers, out-of-range ids, invalid ARS settings) must be
-   answered with an error and the usage, and the tables (`show ... json`) must be the same before
+   answered with ONE line saying what is wrong (and where: the word, for a line no command takes)
+   and then only that command's usage, and the tables (`show ... json`) must be the same before
    and after the whole bad list.
 4. With traffic (net_pcap replaying routable frames into port 0, routed out of port 1):
    `clear port stats` zeroes what `show port stats` shows (weft's counters and the PMD's), one
@@ -15,8 +16,15 @@ weft runs on four virtual ports (net_null0-2 and net_ring0, no hugepages) with a
    stats` zeroes what `show nhg` and `show ars nhg` count for one group or all, and nothing
    else; `clear port stats` leaves the group counters alone.
 5. `--script` (what `scripts/demo -i` runs): the script's commands and sleeps run while weft
-   forwards, then a terminal (a pty here) gets weft's own prompt; a bad script is refused before
-   anything starts, with its file and line.
+   forwards, then a terminal (a pty here) gets weft's own prompt, where completion works for the
+   ARS keyword commands as for the rest; a bad script is refused before anything starts, with its
+   file and line.
+6. The running-config: a rich state is configured, saved with `save running-config`, and a fresh
+   weft started with the file (--cmdline-file) shows every table and setting identically (each
+   `show ... json`).
+7. `clear port stats all` under load (no port stopped): every reading afterwards has rx-packets =
+   forwarded + dropped, and the drops by reason add up to dropped.
+8. A file name with a quote and a backslash stays valid JSON (show monitor json).
 """
 import glob
 import json
@@ -197,6 +205,32 @@ GOOD = [
     "port start all",
     "set link-down port 3",
     "set link-up port 3",
+    "show neigh",
+    "show neigh json",
+    "show lft",
+    "show lft json",
+    "show mft",
+    "show mft json",
+    "show sl2vl",
+    "show sl2vl json",
+    "show lag",
+    "show lag json",
+    "show acl",
+    "show acl json",
+    "show ars object",
+    "show ars object json",
+    "show ars profile",
+    "show ars profile json",
+    "show ars port",
+    "show ars port json",
+    "show ars nhg all",
+    "show ars nhg all json",
+    "show version",
+    "show version json",
+    "show running-config",
+    "save running-config /dev/null",
+    "save config /dev/null",
+    "help nhg",
     "show port stats",
     "show port stats json",
     "show route",
@@ -337,7 +371,7 @@ def traffic_check(work):
           "traffic: clear port stats 1 zeroes port 1, weft and NIC (%s)" % port(one, 1))
     check(port(one, 0) == port(stopped, 0) and one["rx_packets"] == stopped["rx_packets"] and
           one["forwarded"] == stopped["forwarded"], "traffic: clear port stats 1 leaves port 0 and the totals")
-    check("error: no port 9" in bad_clear and "commands:" in bad_clear, "traffic: clear port stats 9 refused")
+    check("error: no port 9\nusage: clear port stats <p>|all" in bad_clear, "traffic: clear port stats 9 refused")
     check(after_bad == one, "traffic: the refused clear changed nothing")
     check(all(port(all_, p)[k] == 0 for p in (0, 1) for k in weft_keys) and
           all(port(all_, p)["nic"][k] == 0 for p in (0, 1) for k in nic_keys) and
@@ -411,6 +445,179 @@ def nhg_clear_check(work):
               again[0], fwd, again[1]))
 
 
+# ---- the running-config round trip ----------------------------------------------------------
+ROUNDTRIP = [
+    "neigh add 10.9.1.2 02:00:00:00:01:02 port 1",
+    "neigh add 10.9.2.2 02:00:00:00:02:02 port 2",
+    "neigh add 10.9.3.2 02:00:00:00:03:02 port 3",
+    "neigh add 2001:db8::2 02:00:00:00:01:03 port 1",
+    "neigh add 10.9.9.9 02:00:00:00:09:09 port 3",
+    "neigh del 10.9.9.9",
+    "nhg add 2 ports 1 2",
+    "nhg add 3 ports 1@10.9.1.2 3@10.9.3.2",
+    "nhg add 6 ports 1@2001:db8::2",
+    "set ars profile sampling-interval 200",
+    "set ars profile seed 7",
+    "set ars profile past-weight 60",
+    "set ars profile ewma-exponent 3",
+    "set ars profile future-load off",
+    "set ars profile current-load on",
+    "set ars profile band 7 9000 1000000",
+    "set ars port 3 disable",
+    "set ars port 2 speed 25",
+    "set ars port 1 weights 50 40",
+    "ars object add 1 mode flowlet-quality idle-time 50 max-flows 1024 monitor on",
+    "ars object add 2 mode per-packet-random idle-time 70 max-flows 512",
+    "ars object add 3 mode fixed",
+    "ars object add 9 mode flowlet-random",
+    "ars object del 9",
+    "lag add 1 ports 2,3 ars 2",
+    "lag add 4 ports 0",
+    "nhg add 1 ars 1 primary 1,2 alternate 3 cost 1 bias 2 threshold 4",
+    "nhg add 4 ars none primary 1,lag1",
+    "nhg add 5 ars 2 primary lag4 alternate lag1 threshold 6",
+    "route add 10.1.0.0/16 nhg 1",
+    "route add 10.2.0.0/16 nhg 2",
+    "route add 10.2.3.0/24 nhg 4",
+    "route add 10.2.3.128/25 nhg 3",
+    "route add 0.0.0.0/0 nhg 5",
+    "route add 2001:db8:1::/48 nhg 3",
+    "route add 2001:db8:2::/64 nhg 6",
+    "route add 10.99.0.0/16 nhg 2",
+    "route del 10.99.0.0/16",
+    "acl add 10 ip-version 4 proto 17 dport 4000-4015 action disable-ars",
+    "acl add 20 ethertype 0x86dd dscp 10,12 action set-ars 3 monitor on",
+    "acl add 20 sport 7 action monitor off",
+    "lft set 0x11 port 2",
+    "lft set 0x12 nhg 2",
+    "lft set 0xbfff nhg 1",
+    "mft set 0xc001 ports 1 2 3",
+    "mft set 0xfffe ports 0",
+    "sl2vl set port 1 sl 3 vl 1",
+    "sl2vl set port 2 sl 15 vl 7",
+    "monitor start",
+    "set link-down port 3",
+    "port stop 2",
+]
+
+ROUNDTRIP_SHOWS = ["show route json", "show nhg json", "show neigh json", "show lft json", "show mft json",
+                   "show sl2vl json", "show lag json", "show acl json", "show ars object json",
+                   "show ars profile json", "show ars port json", "show ars nhg all json", "show monitor json",
+                   "show drops json", "show port stats json", "show running-config"]
+
+
+def roundtrip_check(work):
+    """Configure, save the running-config, start a fresh weft with it: every show identical."""
+    config = os.path.join(work, "rt_config.txt")
+    with open(config, "w") as f:
+        f.write("\n".join(ROUNDTRIP) + "\n")
+    saved = [os.path.join(work, "rt_saved%d.txt" % i) for i in (1, 2)]
+    shown = []
+    for i, cmdfile in enumerate([config, saved[0]]):
+        args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+                "--file-prefix=weft_cli_rt%d_%d" % (i, os.getpid()), "--log-level=lib.eal:warning",
+                "--vdev=net_null0,no-rx=1", "--vdev=net_null1,no-rx=1", "--vdev=net_null2,no-rx=1",
+                "--vdev=net_ring0", "--", "-i", "--cmdline-file", cmdfile, "--run-time", "30"]
+        steps = [(0.0, l) for l in ROUNDTRIP_SHOWS + ["save running-config " + saved[i], "quit"]]
+        rc, out = run_steps(args, steps)
+        check(rc == 0 and "cmdline-file %s done, 0 errors" % cmdfile in out,
+              "roundtrip %d: weft takes %s without an error (rc=%s)" % (i + 1, os.path.basename(cmdfile), rc))
+        res = dict(outputs(out, [l for _, l in steps]))
+        view = {}
+        for cmd in ROUNDTRIP_SHOWS:
+            text = res.get(cmd, "")
+            if not cmd.endswith("json"):
+                view[cmd] = text
+                continue
+            try:
+                j = json.loads(text.strip())
+            except ValueError:
+                check(False, "roundtrip %d: `%s` prints one JSON object (%r)" % (i + 1, cmd, text[:200]))
+                return
+            if cmd == "show port stats json":  # the MACs of net_null ports are random: the ports' state
+                j = [(p["port"], p["started"], p["admin_up"]) for p in j["ports"]]
+            view[cmd] = j
+        shown.append(view)
+    first, second = shown
+    check(first["show port stats json"] == [(0, True, True), (1, True, True), (2, False, True), (3, True, False)],
+          "roundtrip: port 2 stopped and port 3 link-down before the save (%s)" % first["show port stats json"])
+    check(len(first["show route json"]["routes"]) == 7 and len(first["show ars nhg all json"]["nhgs"]) == 3 and
+          len(first["show acl json"]["rules"]) == 3, "roundtrip: the configured state is rich (7 routes, 3 ARS groups, "
+          "3 ACL rules)")
+    for cmd in ROUNDTRIP_SHOWS:
+        a, b = first.get(cmd), second.get(cmd)
+        check(a == b and a not in (None, "", {}), "roundtrip: `%s` identical after the replay%s" % (
+            cmd, "" if a == b else "\n  before %s\n  after  %s" % (a, b)))
+    with open(saved[0]) as f1, open(saved[1]) as f2:
+        check(f1.read() == f2.read(), "roundtrip: the replayed state saves the same file")
+
+
+def clear_under_load_check(work):
+    """clear port stats all while frames arrive: afterwards rx = forwarded + dropped in every
+    reading, the drops by reason add up, and the receiving port's rx is the total rx."""
+    pcap = os.path.join(work, "load.pcap")
+    # Half routed (10.2/16 via port 1), half without a route (dropped: no_route).
+    write_pcap(pcap, [udp4("10.0.0.1", "10.%d.0.%d" % (2 if k % 2 else 77, 1 + k), 1000 + k, 4000, 100)
+                      for k in range(32)])
+    setup = os.path.join(work, "load_setup.txt")
+    with open(setup, "w") as f:
+        f.write("neigh add 10.9.1.2 02:00:00:00:01:02 port 1\nnhg add 2 ports 1\nroute add 10.2.0.0/16 nhg 2\n")
+    args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+            "--file-prefix=weft_cli_load_%d" % os.getpid(), "--log-level=lib.eal:warning",
+            "--vdev=net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap, "--vdev=net_null1,no-rx=1",
+            "--", "-i", "--cmdline-file", setup, "--run-time", "40"]
+    steps = [(1.0, "show fwd stats json")]
+    for _ in range(12):
+        steps += [(0.05, "clear port stats all"), (0.02, "show port stats json"), (0.0, "show fwd stats json")]
+    steps += [(0.0, "quit")]
+    rc, out = run_steps(args, steps)
+    check(rc == 0, "load: weft exits 0 (rc=%s)" % rc)
+    readings = []
+    for line, text in outputs(out, [l for _, l in steps]):
+        if "json" in line:
+            try:
+                readings.append((line, json.loads(text.strip())))
+            except ValueError:
+                check(False, "load: `%s` prints one JSON object (%r)" % (line, text[:200]))
+                return
+    bad = []
+    for line, r in readings:
+        if r["rx_packets"] != r["forwarded"] - r["replicas"] + r["dropped"]:
+            bad.append("%s: rx %d forwarded %d dropped %d" % (line, r["rx_packets"], r["forwarded"], r["dropped"]))
+        if line == "show port stats json":
+            if sum(r.get("drops", {}).values()) != r["dropped"] or r["ports"][0]["rx_packets"] != r["rx_packets"]:
+                bad.append("port stats: drops %s dropped %d port 0 rx %d rx %d" % (
+                    r.get("drops"), r["dropped"], r["ports"][0]["rx_packets"], r["rx_packets"]))
+        else:
+            for lc in r["lcores"]:
+                if lc["rx_packets"] != lc["forwarded"] - lc["replicas"] + lc["dropped"]:
+                    bad.append("lcore %d: rx %d forwarded %d dropped %d" % (
+                        lc["lcore"], lc["rx_packets"], lc["forwarded"], lc["dropped"]))
+    loaded = readings[0][1]["rx_packets"] > 0 and sum(1 for _, r in readings[1:] if r["forwarded"] > 0
+                                                      and r["dropped"] > 0) >= 6
+    check(loaded, "load: frames arrive, are forwarded and dropped throughout (%s)" % readings[0][1]["rx_packets"])
+    check(len(readings) == 25 and not bad,
+          "load: after clear port stats all, rx = forwarded + dropped in all %d readings%s" % (
+              len(readings), "".join("\n  " + b for b in bad[:8])))
+
+
+def quoted_name_check(work):
+    """A file name with a quote and a backslash: shown as valid JSON, saved and named intact."""
+    cap = os.path.join(work, 'cap"tu\\re.pcapng')
+    lines = ["monitor file " + cap, "show monitor json", "show running-config", "monitor file off", "quit"]
+    out = run_weft(work, "quoted", lines)
+    res = dict(outputs(out, lines))
+    try:
+        mon = json.loads(res.get("show monitor json", "").strip())
+    except ValueError:
+        check(False, "quoted: show monitor json is valid JSON (%r)" % res.get("show monitor json"))
+        return
+    check(mon["capture"]["file"] == cap and mon["capture"]["active"] is True,
+          "quoted: show monitor json gives the name back intact (%s)" % mon["capture"]["file"])
+    check("# a capture runs into %s (not replayed)" % cap in res.get("show running-config", ""),
+          "quoted: the running-config names the capture")
+
+
 def script_check(work):
     steps = os.path.join(work, "steps.cmds")
     with open(steps, "w") as f:
@@ -443,6 +650,21 @@ def script_check(work):
     at = len(out)
     os.write(fd, b"show port stats json\r")
     check(until(b'"forwarded"', 10, at), "script: the prompt takes a command from the terminal")
+    # Completion and the ARS keyword commands at the terminal.
+    at = len(out)
+    os.write(fd, b"show vers\t")
+    check(until(b"show version ", 10, at), "script: TAB completes show vers to show version")
+    os.write(fd, b"\r")
+    check(until(b"DPDK ", 10, at), "script: show version runs")
+    at = len(out)
+    os.write(fd, b"nhg add 7 ars none pri\t")
+    check(until(b"primary ", 10, at), "script: TAB completes an ARS group's keyword (primary)")
+    os.write(fd, b"0 thr\t")
+    check(until(b"threshold ", 10, at), "script: TAB completes the next keyword (threshold)")
+    os.write(fd, b"4\r")
+    at = len(out)
+    os.write(fd, b"show ars nhg 7 json\r")
+    check(until(b'"threshold":4', 10, at), "script: the completed ARS command was taken")
     os.write(fd, b"quit\r")
     check(until(b"bye (1 command errors)", 15, at), "script: quit at the prompt ends weft")
     _, status = os.waitpid(pid, 0)
@@ -560,6 +782,58 @@ def main():
           res.get("clear nhg stats all", "").count("cleared") == len(nhgs),
           "good: clear nhg stats answers per group")
 
+    neigh = js("show neigh json").get("neighbours", [])
+    check({n["ip"]: (n["mac"], n["port"]) for n in neigh} ==
+          {"10.9.1.2": ("02:00:00:00:01:02", 1), "10.9.2.2": ("02:00:00:00:02:02", 2),
+           "10.9.3.2": ("02:00:00:00:03:02", 3), "2001:db8::2": ("02:00:00:00:01:03", 1)},
+          "good: show neigh json lists the neighbours, 10.9.9.9 deleted (%s)" % neigh)
+    check(js("show lft json").get("lft") == [{"lid": 0x11, "port": 2}, {"lid": 0x12, "nhg": 2}],
+          "good: show lft json: lid 0x11 -> port 2, 0x12 -> nhg 2, 0x13 deleted")
+    check(js("show mft json").get("mft") == [{"mlid": 0xc001, "ports": [1, 2, 3]}],
+          "good: show mft json: 0xc001 -> ports 1 2 3, 0xc002 deleted")
+    sl2vl = js("show sl2vl json").get("ports", [])
+    check(len(sl2vl) == 4 and sl2vl[1]["vl"][3] == 1 and sl2vl[2]["vl"][3] == 3 and sl2vl[0]["vl"][15] == 0,
+          "good: show sl2vl json: port 1 SL 3 -> VL 1, the rest SL n -> VL n")
+    check(js("show lag json").get("lags", [{}])[0].get("ports") == [2, 3] and
+          js("show lag json")["lags"][0].get("ars_object") == 2 and len(js("show lag json")["lags"]) == 1,
+          "good: show lag json: LAG 1 on ports 2,3 with ARS object 2, LAG 2 deleted")
+    check("lag 1 ports 2,3 ars 2" in res.get("show lag", ""), "good: show lag prints the LAG as its command")
+    acl = js("show acl json").get("rules", [])
+    check(len(acl) == 1 and acl[0]["priority"] == 30 and acl[0]["match"] ==
+          {"ip_version": 6, "proto": 17, "sport": {"first": 1000, "last": 2000}} and
+          acl[0]["action"] == {"disable_ars": True, "set_ars": None, "monitor": None},
+          "good: show acl json: the one rule after acl clear (%s)" % acl)
+    check("acl 30 ip-version 6 proto 17 sport 1000-2000 action disable-ars" in res.get("show acl", ""),
+          "good: show acl prints the rule as its command")
+    objs = {o["id"]: o for o in js("show ars object json").get("objects", [])}
+    check(sorted(objs) == [1, 2, 3, 4] and objs[1] == {"id": 1, "mode": "flowlet-quality", "idle_time_us": 50,
+                                                       "max_flows": 1024, "monitor": True},
+          "good: show ars object json: objects 1-4, object 5 deleted (%s)" % objs.get(1))
+    prof = js("show ars profile json")
+    check(prof.get("sampling_interval_us") == 200 and prof.get("seed") == 7 and prof.get("ewma_exponent") == 3 and
+          prof.get("past_load") is True and prof.get("future_load") is False and prof.get("current_load") is True and
+          prof.get("bands", [{}] * 8)[7] == {"band": 7, "min_mbps": 9000, "max_mbps": 1000000},
+          "good: show ars profile json shows what set ars profile set (%s)" % prof)
+    aports = {p["port"]: p for p in js("show ars port json").get("ports", [])}
+    check(aports.get(2, {}).get("scale_tenths") == 10 and aports.get(1, {}).get("past_weight_percent") == 50 and
+          all(p["ars"] for p in aports.values()), "good: show ars port json shows the port settings")
+    check(sorted(g["nhg"] for g in js("show ars nhg all json").get("nhgs", [])) == [1, 4],
+          "good: show ars nhg all json: the ARS groups 1 and 4")
+    ver = js("show version json")
+    check(re.match(r"\d+\.\d+\.\d+", ver.get("weft", "")) and ver.get("dpdk", "").startswith("DPDK ") and
+          ver.get("compiler") and ver.get("buildtype") and "sanitizers" in ver,
+          "good: show version json: weft and DPDK versions, compiler, build type, sanitizers (%s)" % ver)
+    check(re.search(r"^weft \d+\.\d+\.\d+\nDPDK \d+", res.get("show version", ""), re.M) is not None,
+          "good: show version prints weft's and DPDK's versions")
+    rc_text = res.get("show running-config", "")
+    check("route add 10.1.0.0/16 nhg 1" in rc_text and "acl add 30 " in rc_text and "monitor start" not in rc_text,
+          "good: show running-config prints the commands")
+    check("saved the running-config to /dev/null" in res.get("save config /dev/null", ""),
+          "good: save config is taken as save running-config")
+    hn = res.get("help nhg", "")
+    check(len(hn.splitlines()) == 3 and all("nhg" in l for l in hn.splitlines()),
+          "good: help nhg prints the usage of the three nhg commands (%r)" % hn)
+
     # 3. Bad commands: each refused with the usage, nothing changed.
     setup = [l for l in GOOD if l not in ("help", "quit") and not l.startswith("show")]
     lines = setup + STATE + BAD + STATE + ["quit"]
@@ -575,18 +849,39 @@ def main():
         if re.search(r"^error", t, re.M):
             check(False, "bad: the setup ran cleanly (%r)" % t[:200])
     for line, t in bad_out:
-        # Parse errors answer with the usage, refused values with the SAI attribute and its range.
-        check(t.startswith("error: ") and ("commands:" in t or "allowed" in t or "nothing changed" in t),
-              "bad: `%s` refused (%s)" % (line, (t.splitlines() or ["nothing"])[0]))
+        # One line saying what is wrong, then only the command's usage (a line whose first word
+        # is no command has none: its error lists the command words instead).
+        ls = t.rstrip("\n").splitlines()
+        usage = ls[1:]
+        check(len(ls) >= 1 and ls[0].startswith("error: ") and "commands:\n" not in t and
+              (usage or "unknown command" in ls[0]) and len(usage) <= 4 and
+              all(u.startswith("usage: ") if i == 0 else u.startswith("       ") for i, u in enumerate(usage)),
+              "bad: `%s` refused with one line and the command's usage (%r)" % (line, t[:300]))
+    bad_res = dict(bad_out)
+    for line, expect in [("route add 10.5.0.0/16 nhg x", 'error: word 5 "x": expected a number'),
+                         ("route", 'error: incomplete command: expected one of add|del after word 1'),
+                         ("frobnicate", 'error: unknown command "frobnicate"'),
+                         ("show config fwd extra", 'error: word 4 "extra": expected "json" or the end of the line'),
+                         ("ars object add 6 mode sideways idle-time 50 max-flows 512",
+                          'error: word 6 "sideways": expected one of flowlet-quality|'),
+                         ("monitor sideways", 'error: word 2 "sideways": expected one of start|stop|file\n'),
+                         ("route add 10.5.0.0/16 nhg 77", "error: nhg 77 does not exist\nusage: route add <prefix> nhg <id>\n"),
+                         ("set ars profile past-load maybe", 'error: word 5 "maybe": expected one of on|off\n'
+                          'usage: set ars profile past-load|future-load|current-load on|off\n')]:
+        check(bad_res.get(line, "").startswith(expect), "bad: `%s` says %r (%r)" % (line, expect, bad_res.get(line)))
     for cmd, b, a in zip(STATE, before, after):
         check(b == a and b.strip() != "", "bad: `%s` unchanged by the bad commands%s" % (
             cmd, "" if b == a else "\n  before %s\n  after  %s" % (b.strip(), a.strip())))
 
     # 4. clear port stats with traffic.
     traffic_check(work)
+    clear_under_load_check(work)
     nhg_clear_check(work)
     # 5. --script, then the prompt.
     script_check(work)
+    # 6. The running-config round trip; 8. quotes in names.
+    roundtrip_check(work)
+    quoted_name_check(work)
 
     remove_eal_dirs()
     if failures:

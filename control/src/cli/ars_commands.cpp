@@ -1,7 +1,7 @@
 // The ARS part of the command set: profile, per-port settings, ARS objects, LAGs, ARS next-hop
-// groups, ACL rules and monitoring. Every change is validated by building a complete ars::Config
-// first; a refused change prints the library's messages and leaves both the accepted state and
-// the published tables as they were.
+// groups and ACL rules, as cmdline tokens (keyword lists through Grammar). Every change is
+// validated by building a complete ars::Config first; a refused change prints the library's
+// messages and leaves both the accepted state and the published tables as they were.
 #include <cmdline.h>
 
 #include <optional>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli_internal.hpp"
+#include "grammar.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/ars/port_config.hpp"
 #include "weft/control/cli.hpp"
@@ -21,12 +22,6 @@ namespace dp = weft::dataplane;
 namespace cli {
 
 namespace {
-
-std::optional<bool> on_off(const std::string &s) {
-    if (s == "on" || s == "enable") return true;
-    if (s == "off" || s == "disable") return false;
-    return std::nullopt;
-}
 
 std::optional<ars::Mode> mode_of(const std::string &s) {
     if (s == "flowlet-quality") return ars::Mode::kFlowletQuality;
@@ -50,10 +45,9 @@ std::vector<std::string> split(const std::string &s, char sep) {
 bool accept(CommandContext &ctx, struct cmdline *cl, const ArsState &next, bool publish = true) {
     ars::BuildResult r = next.build(ctx.ticks_per_us);
     if (!r.ok()) {
-        ++ctx.errors;
-        for (const auto &e : r.errors) cmdline_printf(cl, "error: %s\n", e.message.c_str());
-        cmdline_printf(cl, "nothing changed\n");
-        return false;
+        std::string why;
+        for (const auto &e : r.errors) why += (why.empty() ? "" : "; ") + e.message;
+        return bad(ctx, cl, why + " (nothing changed)");
     }
     ctx.ars = next;
     ctx.ars_config = r.config;
@@ -75,155 +69,246 @@ std::vector<dp::NhgMemberSpec> dataplane_members(const ArsState &state, const ar
     return out;
 }
 
-// ---- set ars profile <attr> <value> ----
-bool set_profile(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    // w: set ars profile attr value...
-    if (w.size() < 5) return bad(ctx, cl, "set ars profile needs an attribute and a value");
+// ---- set ars profile <attr> <n> | <load> on|off | band <i> <min> <max> ----
+struct ProfileCmd {
+    cmdline_fixed_string_t set, ars, profile, attr;
+    uint32_t value;
+    cmdline_fixed_string_t onoff;
+    uint8_t band;
+    uint32_t lo, hi;
+};
+WEFT_TOK_STR(ProfileCmd, set, "set");
+WEFT_TOK_STR(ProfileCmd, ars, "ars");
+WEFT_TOK_STR(ProfileCmd, profile, "profile");
+WEFT_TOK_STR(ProfileCmd, attr, "sampling-interval#seed#past-weight#future-weight#ewma-exponent");
+WEFT_TOK_NUM(ProfileCmd, value, RTE_UINT32);
+static cmdline_parse_token_string_t ProfileCmd_load =
+    TOKEN_STRING_INITIALIZER(ProfileCmd, attr, "past-load#future-load#current-load");
+WEFT_TOK_STR(ProfileCmd, onoff, "on#off");
+static cmdline_parse_token_string_t ProfileCmd_band_kw = TOKEN_STRING_INITIALIZER(ProfileCmd, attr, "band");
+WEFT_TOK_NUM(ProfileCmd, band, RTE_UINT8);
+WEFT_TOK_NUM(ProfileCmd, lo, RTE_UINT32);
+WEFT_TOK_NUM(ProfileCmd, hi, RTE_UINT32);
+
+void profile_value(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<ProfileCmd *>(res);
+    const std::string attr = r->attr;
     ArsState next = ctx.ars;
     ars::Profile &p = next.profile;
-    const std::string &attr = w[3];
-    auto u32 = [&](const std::string &s) { return number(s, 0xFFFFFFFFu); };
-    if (attr == "band") {
-        if (w.size() != 7) return bad(ctx, cl, "set ars profile band <0..7> <min-mbps> <max-mbps>");
-        const auto i = number(w[4], 7);
-        const auto lo = u32(w[5]), hi = u32(w[6]);
-        if (!i || !lo || !hi) return bad(ctx, cl, "bad band: index 0..7, thresholds in Mbps");
-        p.bands[*i] = ars::LoadBand{static_cast<std::uint32_t>(*lo), static_cast<std::uint32_t>(*hi)};
-        return accept(ctx, cl, next);
-    }
-    if (w.size() != 5) return bad(ctx, cl, "set ars profile " + attr + " takes one value");
-    const std::string &v = w[4];
-    if (attr == "past-load" || attr == "future-load" || attr == "current-load") {
-        const auto b = on_off(v);
-        if (!b) return bad(ctx, cl, attr + " is on or off");
-        (attr == "past-load"     ? p.past_load_enabled
-         : attr == "future-load" ? p.future_load_enabled
-                                 : p.current_load_enabled) = *b;
-        return accept(ctx, cl, next);
-    }
-    const auto n = u32(v);
-    if (!n) return bad(ctx, cl, "bad value " + v);
     if (attr == "sampling-interval") {
-        p.sampling_interval_us = static_cast<std::uint32_t>(*n);
+        p.sampling_interval_us = r->value;
     } else if (attr == "seed") {
-        p.random_seed = static_cast<std::uint32_t>(*n);
-    } else if (attr == "past-weight" || attr == "future-weight" || attr == "ewma-exponent") {
-        if (*n > 255) return bad(ctx, cl, attr + " " + v + " does not fit 0..255");
+        p.random_seed = r->value;
+    } else {
+        if (r->value > 255)
+            return refuse(ctx, cl, attr + " " + std::to_string(r->value) + " does not fit 0..255");
         (attr == "past-weight"     ? p.past_load_weight
          : attr == "future-weight" ? p.future_load_weight
-                                   : p.ewma_exponent) = static_cast<std::uint8_t>(*n);
-    } else {
-        return bad(ctx, cl, "unknown profile attribute " + attr);
+                                   : p.ewma_exponent) = static_cast<std::uint8_t>(r->value);
     }
-    return accept(ctx, cl, next);
+    accept(ctx, cl, next);
 }
-
-// ---- set ars port N enable|disable|speed G|scale T|weights PAST FUTURE ----
-bool set_port(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    if (w.size() < 5)
-        return bad(ctx, cl,
-                   "set ars port <p> enable|disable|speed <G>|scale <tenths>|weights <past> <future>");
-    const auto port = port_arg(ctx, w[3]);
-    if (!port) return bad(ctx, cl, "no port " + w[3]);
+void profile_load(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<ProfileCmd *>(res);
+    const std::string attr = r->attr;
     ArsState next = ctx.ars;
-    ars::PortConfig &pc = next.ports[*port];
-    pc.id = *port;
-    const std::string &what = w[4];
-    if ((what == "enable" || what == "disable") && w.size() == 5) {
-        pc.ars_enabled = what == "enable";
-    } else if (what == "speed" && w.size() == 6) {
-        const auto g = number(w[5], 0xFFFFFFFFu);
-        const auto t = g ? ars::scale_tenths_for_speed_gbps(static_cast<std::uint32_t>(*g)) : std::nullopt;
-        if (!t) return bad(ctx, cl, "speed " + w[5] + " has no scaling factor (10 25 40 50 100 200 400 800)");
-        pc.scale_tenths = *t;
-    } else if (what == "scale" && w.size() == 6) {
-        const auto t = number(w[5], 0xFFFFFFFFu);
-        if (!t) return bad(ctx, cl, "bad scale " + w[5]);
-        pc.scale_tenths = static_cast<std::uint32_t>(*t);
-    } else if (what == "weights" && w.size() == 7) {
-        const auto a = number(w[5], 255), b = number(w[6], 255);
-        if (!a || !b) return bad(ctx, cl, "weights are percentages");
-        pc.past_weight_percent = static_cast<std::uint8_t>(*a);
-        pc.future_weight_percent = static_cast<std::uint8_t>(*b);
-    } else {
-        return bad(ctx, cl,
-                   "set ars port <p> enable|disable|speed <G>|scale <tenths>|weights <past> <future>");
-    }
-    return accept(ctx, cl, next);
+    ars::Profile &p = next.profile;
+    (attr == "past-load"     ? p.past_load_enabled
+     : attr == "future-load" ? p.future_load_enabled
+                             : p.current_load_enabled) = std::string(r->onoff) == "on";
+    accept(ctx, cl, next);
 }
+void profile_band(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<ProfileCmd *>(res);
+    if (r->band >= ars::kBandCount)
+        return refuse(ctx, cl, "band " + std::to_string(r->band) + ": bands are 0..7");
+    ArsState next = ctx.ars;
+    next.profile.bands[r->band] = ars::LoadBand{r->lo, r->hi};
+    accept(ctx, cl, next);
+}
+Inst<5> inst_profile_value{
+    profile_value,
+    nullptr,
+    "set ars profile sampling-interval|seed|past-weight|future-weight|ewma-exponent <n>",
+    {WEFT_HDR(ProfileCmd_set), WEFT_HDR(ProfileCmd_ars), WEFT_HDR(ProfileCmd_profile),
+     WEFT_HDR(ProfileCmd_attr), WEFT_HDR(ProfileCmd_value), nullptr}};
+Inst<5> inst_profile_load{profile_load,
+                          nullptr,
+                          "set ars profile past-load|future-load|current-load on|off",
+                          {WEFT_HDR(ProfileCmd_set), WEFT_HDR(ProfileCmd_ars), WEFT_HDR(ProfileCmd_profile),
+                           WEFT_HDR(ProfileCmd_load), WEFT_HDR(ProfileCmd_onoff), nullptr}};
+Inst<7> inst_profile_band{profile_band,
+                          nullptr,
+                          "set ars profile band <0..7> <min-mbps> <max-mbps>",
+                          {WEFT_HDR(ProfileCmd_set), WEFT_HDR(ProfileCmd_ars), WEFT_HDR(ProfileCmd_profile),
+                           WEFT_HDR(ProfileCmd_band_kw), WEFT_HDR(ProfileCmd_band), WEFT_HDR(ProfileCmd_lo),
+                           WEFT_HDR(ProfileCmd_hi), nullptr}};
 
-// ---- ars object add ID mode M idle-time US max-flows N [monitor on|off] | ars object del ID ----
-bool object_cmd(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    if (w.size() == 4 && w[2] == "del") {
-        const auto id = number(w[3], 0xFFFF);
-        if (!id || ctx.ars.objects.count(static_cast<std::uint16_t>(*id)) == 0)
-            return bad(ctx, cl, "no ARS object " + w[3]);
-        ArsState next = ctx.ars;
-        next.objects.erase(static_cast<std::uint16_t>(*id));
-        return accept(ctx, cl, next);
+// ---- set ars port <p> enable|disable | speed <G> | scale <tenths> | weights <past> <future> ----
+struct ArsPortCmd {
+    cmdline_fixed_string_t set, ars, port_kw;
+    uint16_t port;
+    cmdline_fixed_string_t what;
+    uint32_t value;
+    uint8_t past, future;
+};
+WEFT_TOK_STR(ArsPortCmd, set, "set");
+WEFT_TOK_STR(ArsPortCmd, ars, "ars");
+WEFT_TOK_STR(ArsPortCmd, port_kw, "port");
+WEFT_TOK_NUM(ArsPortCmd, port, RTE_UINT16);
+WEFT_TOK_STR(ArsPortCmd, what, "enable#disable");
+static cmdline_parse_token_string_t ArsPortCmd_sized =
+    TOKEN_STRING_INITIALIZER(ArsPortCmd, what, "speed#scale");
+WEFT_TOK_NUM(ArsPortCmd, value, RTE_UINT32);
+static cmdline_parse_token_string_t ArsPortCmd_weights =
+    TOKEN_STRING_INITIALIZER(ArsPortCmd, what, "weights");
+WEFT_TOK_NUM(ArsPortCmd, past, RTE_UINT8);
+WEFT_TOK_NUM(ArsPortCmd, future, RTE_UINT8);
+
+void ars_port(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<ArsPortCmd *>(res);
+    if (r->port >= ctx.dp->num_ports()) return refuse(ctx, cl, "no port " + std::to_string(r->port));
+    ArsState next = ctx.ars;
+    ars::PortConfig &pc = next.ports[r->port];
+    pc.id = r->port;
+    const std::string what = r->what;
+    if (what == "enable" || what == "disable") {
+        pc.ars_enabled = what == "enable";
+    } else if (what == "speed") {
+        const auto t = ars::scale_tenths_for_speed_gbps(r->value);
+        if (!t)
+            return refuse(
+                ctx, cl,
+                "speed " + std::to_string(r->value) + " has no scaling factor (10 25 40 50 100 200 400 800)");
+        pc.scale_tenths = *t;
+    } else if (what == "scale") {
+        pc.scale_tenths = r->value;
+    } else {
+        pc.past_weight_percent = r->past;
+        pc.future_weight_percent = r->future;
     }
-    if (w.size() < 4 || w[2] != "add" || (w.size() - 4) % 2 != 0)
-        return bad(ctx, cl, "ars object add <id> mode <m> idle-time <us> max-flows <n> [monitor on|off]");
-    const auto id = number(w[3], 0xFFFE);
-    if (!id) return bad(ctx, cl, "bad ARS object id " + w[3]);
+    accept(ctx, cl, next);
+}
+Inst<5> inst_ars_port_enable{
+    ars_port,
+    nullptr,
+    "set ars port <p> enable|disable",
+    {WEFT_HDR(ArsPortCmd_set), WEFT_HDR(ArsPortCmd_ars), WEFT_HDR(ArsPortCmd_port_kw),
+     WEFT_HDR(ArsPortCmd_port), WEFT_HDR(ArsPortCmd_what), nullptr}};
+Inst<6> inst_ars_port_sized{
+    ars_port,
+    nullptr,
+    "set ars port <p> speed <G>|scale <tenths>",
+    {WEFT_HDR(ArsPortCmd_set), WEFT_HDR(ArsPortCmd_ars), WEFT_HDR(ArsPortCmd_port_kw),
+     WEFT_HDR(ArsPortCmd_port), WEFT_HDR(ArsPortCmd_sized), WEFT_HDR(ArsPortCmd_value), nullptr}};
+Inst<7> inst_ars_port_weights{
+    ars_port,
+    nullptr,
+    "set ars port <p> weights <past%> <future%>",
+    {WEFT_HDR(ArsPortCmd_set), WEFT_HDR(ArsPortCmd_ars), WEFT_HDR(ArsPortCmd_port_kw),
+     WEFT_HDR(ArsPortCmd_port), WEFT_HDR(ArsPortCmd_weights), WEFT_HDR(ArsPortCmd_past),
+     WEFT_HDR(ArsPortCmd_future), nullptr}};
+
+// ---- ars object add <id> [mode M] [idle-time US] [max-flows N] [monitor on|off] | ars object del <id> ----
+struct ObjectCmd {
+    GrammarSeen seen;  // mode, idle-time, max-flows, monitor
+    cmdline_fixed_string_t ars, object, op;
+    uint16_t id;
+    cmdline_fixed_string_t mode;
+    uint32_t idle, flows;
+    cmdline_fixed_string_t monitor;
+};
+WEFT_TOK_STR(ObjectCmd, ars, "ars");
+WEFT_TOK_STR(ObjectCmd, object, "object");
+WEFT_TOK_STR(ObjectCmd, op, "add");
+WEFT_TOK_NUM(ObjectCmd, id, RTE_UINT16);
+WEFT_TOK_STR(ObjectCmd, mode, "flowlet-quality#flowlet-random#per-packet-quality#per-packet-random#fixed");
+WEFT_TOK_NUM(ObjectCmd, idle, RTE_UINT32);
+WEFT_TOK_NUM(ObjectCmd, flows, RTE_UINT32);
+WEFT_TOK_STR(ObjectCmd, monitor, "on#off");
+static cmdline_parse_token_string_t ObjectCmd_del = TOKEN_STRING_INITIALIZER(ObjectCmd, op, "del");
+
+void object_add(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<ObjectCmd *>(res);
+    if (r->id > 0xFFFE) return refuse(ctx, cl, "bad ARS object id " + std::to_string(r->id));
     ars::ArsObjectConfig o;
-    o.id = static_cast<std::uint16_t>(*id);
-    for (std::size_t i = 4; i + 1 < w.size(); i += 2) {
-        const std::string &k = w[i], &v = w[i + 1];
-        if (k == "mode") {
-            const auto m = mode_of(v);
-            if (!m)
-                return bad(
-                    ctx, cl,
-                    "mode is flowlet-quality|flowlet-random|per-packet-quality|per-packet-random|fixed");
-            o.mode = *m;
-        } else if (k == "idle-time" || k == "max-flows") {
-            const auto n = number(v, 0xFFFFFFFFu);
-            if (!n) return bad(ctx, cl, "bad " + k + " " + v);
-            (k == "idle-time" ? o.idle_time_us : o.max_flows) = static_cast<std::uint32_t>(*n);
-        } else if (k == "monitor") {
-            const auto b = on_off(v);
-            if (!b) return bad(ctx, cl, "monitor is on or off");
-            o.monitoring = *b;
-        } else {
-            return bad(ctx, cl, "unknown ARS object attribute " + k);
-        }
-    }
+    o.id = r->id;
+    if (r->seen.has(0)) o.mode = *mode_of(r->mode);
+    if (r->seen.has(1)) o.idle_time_us = r->idle;
+    if (r->seen.has(2)) o.max_flows = r->flows;
+    if (r->seen.has(3)) o.monitoring = std::string(r->monitor) == "on";
     ArsState next = ctx.ars;
     next.objects[o.id] = o;
-    return accept(ctx, cl, next);
+    accept(ctx, cl, next);
+}
+void object_dispatch(void *a, struct cmdline *cl, void *b);
+Grammar object_grammar(
+    "ars object add <id> mode flowlet-quality|flowlet-random|per-packet-quality|per-packet-random|fixed "
+    "idle-time <us> max-flows <n> [monitor on|off]",
+    {WEFT_HDR(ObjectCmd_ars), WEFT_HDR(ObjectCmd_object), WEFT_HDR(ObjectCmd_op), WEFT_HDR(ObjectCmd_id)},
+    {{nullptr,
+      {{"mode", WEFT_HDR(ObjectCmd_mode)},
+       {"idle-time", WEFT_HDR(ObjectCmd_idle)},
+       {"max-flows", WEFT_HDR(ObjectCmd_flows)},
+       {"monitor", WEFT_HDR(ObjectCmd_monitor)}},
+      0}},
+    object_add, object_dispatch);
+void object_dispatch(void *a, struct cmdline *cl, void *b) {
+    object_grammar.on_callback(a, cl, b);
 }
 
-// ---- lag add ID ports P[,P..] [ars OBJ] | lag del ID ----
-bool lag_cmd(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    if (w.size() == 3 && w[1] == "del") {
-        const auto id = number(w[2], 0xFFFF);
-        if (!id || ctx.ars.lags.count(static_cast<std::uint16_t>(*id)) == 0)
-            return bad(ctx, cl, "no LAG " + w[2]);
-        ArsState next = ctx.ars;
-        next.lags.erase(static_cast<std::uint16_t>(*id));
-        return accept(ctx, cl, next);
-    }
-    if (!(w.size() == 5 || w.size() == 7) || w[1] != "add" || w[3] != "ports" ||
-        (w.size() == 7 && w[5] != "ars"))
-        return bad(ctx, cl, "lag add <id> ports <p>[,<p>...] [ars <object>]");
-    const auto id = number(w[2], 0xFFFF);
-    if (!id) return bad(ctx, cl, "bad LAG id " + w[2]);
+void object_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const std::uint16_t id = static_cast<ObjectCmd *>(res)->id;
+    if (ctx.ars.objects.count(id) == 0) return refuse(ctx, cl, "no ARS object " + std::to_string(id));
+    ArsState next = ctx.ars;
+    next.objects.erase(id);
+    accept(ctx, cl, next);
+}
+Inst<4> inst_object_del{object_del,
+                        nullptr,
+                        "ars object del <id>",
+                        {WEFT_HDR(ObjectCmd_ars), WEFT_HDR(ObjectCmd_object), WEFT_HDR(ObjectCmd_del),
+                         WEFT_HDR(ObjectCmd_id), nullptr}};
+
+// ---- lag add <id> ports <p>[,<p>...] [ars <obj>] | lag del <id> ----
+struct LagCmd {
+    GrammarSeen seen;  // ars
+    cmdline_fixed_string_t lag, op;
+    uint16_t id;
+    cmdline_fixed_string_t ports_kw, ports;
+    uint16_t object;
+};
+WEFT_TOK_STR(LagCmd, lag, "lag");
+WEFT_TOK_STR(LagCmd, op, "add");
+WEFT_TOK_NUM(LagCmd, id, RTE_UINT16);
+WEFT_TOK_STR(LagCmd, ports_kw, "ports");
+WEFT_TOK_STR(LagCmd, ports, nullptr);
+WEFT_TOK_NUM(LagCmd, object, RTE_UINT16);
+static cmdline_parse_token_string_t LagCmd_del = TOKEN_STRING_INITIALIZER(LagCmd, op, "del");
+
+void lag_add(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<LagCmd *>(res);
     ars::LagConfig lag;
-    lag.id = static_cast<std::uint16_t>(*id);
-    for (const std::string &s : split(w[4], ',')) {
+    lag.id = r->id;
+    for (const std::string &s : split(r->ports, ',')) {
         const auto p = port_arg(ctx, s);
-        if (!p) return bad(ctx, cl, "no port " + s);
+        if (!p) return refuse(ctx, cl, "no port " + s);
         lag.ports.push_back(*p);
     }
-    if (w.size() == 7) {
-        const auto o = number(w[6], 0xFFFE);
-        if (!o) return bad(ctx, cl, "bad ARS object " + w[6]);
-        lag.ars_object = static_cast<std::uint16_t>(*o);
+    if (r->seen.has(0)) {
+        if (r->object > 0xFFFE) return refuse(ctx, cl, "bad ARS object " + std::to_string(r->object));
+        lag.ars_object = r->object;
     }
     ArsState next = ctx.ars;
     next.lags[lag.id] = lag;
-    if (!next.build(ctx.ticks_per_us).ok()) return accept(ctx, cl, next);  // prints why, changes nothing
+    if (!next.build(ctx.ticks_per_us).ok()) return (void)accept(ctx, cl, next);  // says why, changes nothing
     // ARS groups with this LAG as a member get its new ports as dataplane members.
     for (const auto &[nhg_id, n] : next.nhgs) {
         bool uses = false;
@@ -231,60 +316,93 @@ bool lag_cmd(CommandContext &ctx, struct cmdline *cl, const Words &w) {
             uses |= m.target.kind == ars::EgressTarget::Kind::kLag && m.target.id == lag.id;
         if (!uses) continue;
         const dp::Status s = ctx.fib->set_nhg(nhg_id, dataplane_members(next, n), dp::NhgMode::Ars);
-        if (!s.ok()) return bad(ctx, cl, s.message());
+        if (!s.ok()) return refuse(ctx, cl, s.message());
     }
-    return accept(ctx, cl, next);
+    accept(ctx, cl, next);
+}
+void lag_dispatch(void *a, struct cmdline *cl, void *b);
+Grammar lag_grammar("lag add <id> ports <p>[,<p>...] [ars <object>]",
+                    {WEFT_HDR(LagCmd_lag), WEFT_HDR(LagCmd_op), WEFT_HDR(LagCmd_id),
+                     WEFT_HDR(LagCmd_ports_kw), WEFT_HDR(LagCmd_ports)},
+                    {{nullptr, {{"ars", WEFT_HDR(LagCmd_object)}}, 0}}, lag_add, lag_dispatch);
+void lag_dispatch(void *a, struct cmdline *cl, void *b) {
+    lag_grammar.on_callback(a, cl, b);
 }
 
-// ---- nhg add ID ars OBJ|none primary M[,M..] [alternate M[,M..]] [cost C] [bias B] [threshold T] ----
-// A member M is a port number or lag<L>.
-bool nhg_ars(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    const char *usage =
-        "nhg add <id> ars <object>|none primary <m>[,<m>...] [alternate <m>[,<m>...]] [cost <c>] [bias <b>] "
-        "[threshold <t>]   (m: <port> or lag<id>)";
-    if (w.size() < 7 || (w.size() - 5) % 2 != 0) return bad(ctx, cl, usage);
-    const auto id = number(w[2], 0xFFFFFFFFu);
-    if (!id) return bad(ctx, cl, usage);
+void lag_del(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const std::uint16_t id = static_cast<LagCmd *>(res)->id;
+    if (ctx.ars.lags.count(id) == 0) return refuse(ctx, cl, "no LAG " + std::to_string(id));
+    ArsState next = ctx.ars;
+    next.lags.erase(id);
+    accept(ctx, cl, next);
+}
+Inst<3> inst_lag_del{lag_del,
+                     nullptr,
+                     "lag del <id>",
+                     {WEFT_HDR(LagCmd_lag), WEFT_HDR(LagCmd_del), WEFT_HDR(LagCmd_id), nullptr}};
+
+// ---- nhg add <id> ars <obj>|none primary <m>[,<m>..] [alternate <m>[,<m>..]] [cost c] [bias b] [threshold
+// t] ---- A member is a port number or lag<L>.
+struct NhgArsCmd {
+    GrammarSeen seen;  // primary, alternate, cost, bias, threshold
+    cmdline_fixed_string_t nhg, add;
+    uint32_t id;
+    cmdline_fixed_string_t ars, object, primary, alternate;
+    uint32_t cost, bias, threshold;
+};
+WEFT_TOK_STR(NhgArsCmd, nhg, "nhg");
+WEFT_TOK_STR(NhgArsCmd, add, "add");
+WEFT_TOK_NUM(NhgArsCmd, id, RTE_UINT32);
+WEFT_TOK_STR(NhgArsCmd, ars, "ars");
+WEFT_TOK_STR(NhgArsCmd, object, nullptr);
+WEFT_TOK_STR(NhgArsCmd, primary, nullptr);
+WEFT_TOK_STR(NhgArsCmd, alternate, nullptr);
+WEFT_TOK_NUM(NhgArsCmd, cost, RTE_UINT32);
+WEFT_TOK_NUM(NhgArsCmd, bias, RTE_UINT32);
+WEFT_TOK_NUM(NhgArsCmd, threshold, RTE_UINT32);
+
+// The members of one role, from "1,lag2,3".
+std::optional<std::string> read_members(CommandContext &ctx, const ArsState &state, const char *list,
+                                        ars::MemberRole role, std::vector<ars::NhgMember> &out) {
+    for (const std::string &m : split(list, ',')) {
+        ars::NhgMember member;
+        member.role = role;
+        if (m.rfind("lag", 0) == 0) {
+            const auto l = number(m.substr(3), 0xFFFF);
+            const auto it = l ? state.lags.find(static_cast<std::uint16_t>(*l)) : state.lags.end();
+            if (it == state.lags.end()) return "no LAG " + m;
+            member.target = ars::EgressTarget::lag(it->first);
+        } else {
+            const auto p = port_arg(ctx, m);
+            if (!p) return "no port " + m;
+            member.target = ars::EgressTarget::port(*p);
+        }
+        out.push_back(member);
+    }
+    return std::nullopt;
+}
+
+void nhg_ars(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<NhgArsCmd *>(res);
     ars::NhgConfig n;
-    n.id = static_cast<std::uint32_t>(*id);
-    if (w[4] != "none") {
-        const auto o = number(w[4], 0xFFFE);
-        if (!o) return bad(ctx, cl, "bad ARS object " + w[4]);
+    n.id = r->id;
+    if (std::string(r->object) != "none") {
+        const auto o = number(r->object, 0xFFFE);
+        if (!o) return refuse(ctx, cl, std::string("bad ARS object ") + r->object + " (a number or none)");
         n.ars_object = static_cast<std::uint16_t>(*o);
     }
+    if (r->seen.has(2)) n.path_selection.alternate_cost = r->cost;
+    if (r->seen.has(3)) n.path_selection.alternate_bias = r->bias;
+    if (r->seen.has(4)) n.path_selection.primary_quality_threshold = r->threshold;
     ArsState next = ctx.ars;
-    bool have_primary = false;
     std::vector<ars::NhgMember> primaries, alternates;
-    for (std::size_t i = 5; i + 1 < w.size(); i += 2) {
-        const std::string &k = w[i], &v = w[i + 1];
-        if (k == "primary" || k == "alternate") {
-            have_primary |= k == "primary";
-            for (const std::string &m : split(v, ',')) {
-                ars::NhgMember member;
-                member.role = k == "primary" ? ars::MemberRole::kPrimary : ars::MemberRole::kAlternate;
-                if (m.rfind("lag", 0) == 0) {
-                    const auto l = number(m.substr(3), 0xFFFF);
-                    const auto it = l ? next.lags.find(static_cast<std::uint16_t>(*l)) : next.lags.end();
-                    if (it == next.lags.end()) return bad(ctx, cl, "no LAG " + m);
-                    member.target = ars::EgressTarget::lag(it->first);
-                } else {
-                    const auto p = port_arg(ctx, m);
-                    if (!p) return bad(ctx, cl, "no port " + m);
-                    member.target = ars::EgressTarget::port(*p);
-                }
-                (k == "primary" ? primaries : alternates).push_back(member);
-            }
-        } else if (k == "cost" || k == "bias" || k == "threshold") {
-            const auto c = number(v, 0xFFFFFFFFu);
-            if (!c) return bad(ctx, cl, "bad " + k + " " + v);
-            (k == "cost"   ? n.path_selection.alternate_cost
-             : k == "bias" ? n.path_selection.alternate_bias
-                           : n.path_selection.primary_quality_threshold) = static_cast<std::uint32_t>(*c);
-        } else {
-            return bad(ctx, cl, usage);
-        }
-    }
-    if (!have_primary) return bad(ctx, cl, usage);
+    if (auto e = read_members(ctx, next, r->primary, ars::MemberRole::kPrimary, primaries))
+        return refuse(ctx, cl, *e);
+    if (r->seen.has(1))
+        if (auto e = read_members(ctx, next, r->alternate, ars::MemberRole::kAlternate, alternates))
+            return refuse(ctx, cl, *e);
     // ARS member order (primaries, then alternates) is also the dataplane member order, so the
     // index ARS returns names the dataplane member; LAG members add each of their ports.
     for (auto *set : {&primaries, &alternates})
@@ -296,142 +414,141 @@ bool nhg_ars(CommandContext &ctx, struct cmdline *cl, const Words &w) {
     next.nhgs[n.id] = n;
     const ArsState before = ctx.ars;
     const auto before_config = ctx.ars_config;
-    if (!accept(ctx, cl, next, false)) return false;
+    if (!accept(ctx, cl, next, false)) return;
     const dp::Status s = ctx.fib->set_nhg(n.id, std::move(dp_members), dp::NhgMode::Ars);
     if (!s.ok()) {
         ctx.ars = before;
         ctx.ars_config = before_config;
         ctx.fib->set_ars(before_config);
         if (ctx.sampler != nullptr) ctx.sampler->set_config(before_config);
-        return bad(ctx, cl, s.message());
+        return refuse(ctx, cl, s.message());
     }
-    return commit(ctx, cl);
+    commit(ctx, cl);
+}
+void nhg_ars_dispatch(void *a, struct cmdline *cl, void *b);
+Grammar nhg_ars_grammar(
+    "nhg add <id> ars <object>|none primary <m>[,<m>...] [alternate <m>[,<m>...]] [cost <c>] "
+    "[bias <b>] [threshold <t>]   (m: <port> or lag<id>)",
+    {WEFT_HDR(NhgArsCmd_nhg), WEFT_HDR(NhgArsCmd_add), WEFT_HDR(NhgArsCmd_id), WEFT_HDR(NhgArsCmd_ars),
+     WEFT_HDR(NhgArsCmd_object)},
+    {{nullptr,
+      {{"primary", WEFT_HDR(NhgArsCmd_primary), true},
+       {"alternate", WEFT_HDR(NhgArsCmd_alternate)},
+       {"cost", WEFT_HDR(NhgArsCmd_cost)},
+       {"bias", WEFT_HDR(NhgArsCmd_bias)},
+       {"threshold", WEFT_HDR(NhgArsCmd_threshold)}},
+      0}},
+    nhg_ars, nhg_ars_dispatch);
+void nhg_ars_dispatch(void *a, struct cmdline *cl, void *b) {
+    nhg_ars_grammar.on_callback(a, cl, b);
 }
 
-// ---- acl add PRIO [match...] action A [A...] | acl clear ----
-bool acl_cmd(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    const char *usage =
-        "acl add <priority> [ethertype <x>] [ip-version 4|6] [proto <n>] [sport <a>[-<b>]] [dport <a>[-<b>]] "
-        "[dscp <d>[,<d>...]] action disable-ars|set-ars <object>|monitor on|off ... | acl clear";
-    if (w.size() == 2 && w[1] == "clear") {
-        ArsState next = ctx.ars;
-        next.acl.clear();
-        return accept(ctx, cl, next);
+// ---- acl add <prio> [match...] action <action>... | acl clear ----
+struct AclCmd {
+    GrammarSeen seen;  // ethertype, ip-version, proto, sport, dport, dscp | disable-ars, set-ars, monitor
+    cmdline_fixed_string_t acl, op;
+    uint32_t prio;
+    uint16_t ethertype;
+    cmdline_fixed_string_t ip_version;
+    uint8_t proto;
+    cmdline_fixed_string_t sport, dport, dscp;
+    uint16_t set_ars;
+    cmdline_fixed_string_t monitor;
+};
+WEFT_TOK_STR(AclCmd, acl, "acl");
+WEFT_TOK_STR(AclCmd, op, "add");
+WEFT_TOK_NUM(AclCmd, prio, RTE_UINT32);
+WEFT_TOK_NUM(AclCmd, ethertype, RTE_UINT16);
+WEFT_TOK_STR(AclCmd, ip_version, "4#6");
+WEFT_TOK_NUM(AclCmd, proto, RTE_UINT8);
+WEFT_TOK_STR(AclCmd, sport, nullptr);
+WEFT_TOK_STR(AclCmd, dport, nullptr);
+WEFT_TOK_STR(AclCmd, dscp, nullptr);
+WEFT_TOK_NUM(AclCmd, set_ars, RTE_UINT16);
+WEFT_TOK_STR(AclCmd, monitor, "on#off");
+static cmdline_parse_token_string_t AclCmd_clear = TOKEN_STRING_INITIALIZER(AclCmd, op, "clear");
+
+std::optional<ars::PortRange> port_range(const std::string &s) {
+    const auto parts = split(s, '-');
+    if (parts.size() == 1) {
+        const auto a = number(parts[0], 0xFFFF);
+        if (!a) return std::nullopt;
+        return ars::PortRange{static_cast<std::uint16_t>(*a), static_cast<std::uint16_t>(*a)};
     }
-    if (w.size() < 5 || w[1] != "add") return bad(ctx, cl, usage);
-    const auto prio = number(w[2], 0xFFFFFFFFu);
-    if (!prio) return bad(ctx, cl, usage);
+    if (parts.size() != 2) return std::nullopt;
+    const auto a = number(parts[0], 0xFFFF), b = number(parts[1], 0xFFFF);
+    if (!a || !b || *a > *b) return std::nullopt;
+    return ars::PortRange{static_cast<std::uint16_t>(*a), static_cast<std::uint16_t>(*b)};
+}
+
+void acl_add(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<AclCmd *>(res);
     ars::AclRule rule;
-    rule.priority = static_cast<std::uint32_t>(*prio);
-    auto range = [](const std::string &s) -> std::optional<ars::PortRange> {
-        const auto parts = split(s, '-');
-        if (parts.size() == 1) {
-            const auto a = number(parts[0], 0xFFFF);
-            if (!a) return std::nullopt;
-            return ars::PortRange{static_cast<std::uint16_t>(*a), static_cast<std::uint16_t>(*a)};
-        }
-        if (parts.size() != 2) return std::nullopt;
-        const auto a = number(parts[0], 0xFFFF), b = number(parts[1], 0xFFFF);
-        if (!a || !b || *a > *b) return std::nullopt;
-        return ars::PortRange{static_cast<std::uint16_t>(*a), static_cast<std::uint16_t>(*b)};
-    };
-    std::size_t i = 3;
-    for (; i + 1 < w.size() && w[i] != "action"; i += 2) {
-        const std::string &k = w[i], &v = w[i + 1];
-        if (k == "ethertype") {
-            const auto x = number(v, 0xFFFF);
-            if (!x) return bad(ctx, cl, "bad ethertype " + v);
-            rule.match.ether_type = static_cast<std::uint16_t>(*x);
-        } else if (k == "ip-version") {
-            if (v != "4" && v != "6") return bad(ctx, cl, "ip-version is 4 or 6");
-            rule.match.ip_version = static_cast<std::uint8_t>(v == "4" ? 4 : 6);
-        } else if (k == "proto") {
-            const auto x = number(v, 255);
-            if (!x) return bad(ctx, cl, "bad protocol " + v);
-            rule.match.ip_protocol = static_cast<std::uint8_t>(*x);
-        } else if (k == "sport" || k == "dport") {
-            const auto r = range(v);
-            if (!r) return bad(ctx, cl, "bad port range " + v);
-            (k == "sport" ? rule.match.l4_src_ports : rule.match.l4_dst_ports) = *r;
-        } else if (k == "dscp") {
-            std::uint64_t set = 0;
-            for (const std::string &d : split(v, ',')) {
-                const auto x = number(d, 63);
-                if (!x) return bad(ctx, cl, "DSCP values are 0..63");
-                set |= std::uint64_t{1} << *x;
-            }
-            rule.match.dscp_set = set;
-        } else {
-            return bad(ctx, cl, usage);
-        }
+    rule.priority = r->prio;
+    if (r->seen.has(0)) rule.match.ether_type = r->ethertype;
+    if (r->seen.has(1)) rule.match.ip_version = static_cast<std::uint8_t>(r->ip_version[0] == '4' ? 4 : 6);
+    if (r->seen.has(2)) rule.match.ip_protocol = r->proto;
+    for (const unsigned item : {3u, 4u}) {
+        if (!r->seen.has(item)) continue;
+        const char *v = item == 3 ? r->sport : r->dport;
+        const auto range = port_range(v);
+        if (!range) return refuse(ctx, cl, std::string("bad port range ") + v + " (<a> or <a>-<b>, a <= b)");
+        (item == 3 ? rule.match.l4_src_ports : rule.match.l4_dst_ports) = *range;
     }
-    if (i >= w.size() || w[i] != "action" || i + 1 >= w.size()) return bad(ctx, cl, usage);
-    for (++i; i < w.size();) {
-        if (w[i] == "disable-ars") {
-            rule.action.disable_ars = true;
-            ++i;
-        } else if (w[i] == "set-ars" && i + 1 < w.size()) {
-            const auto o = number(w[i + 1], 0xFFFE);
-            if (!o) return bad(ctx, cl, "bad ARS object " + w[i + 1]);
-            rule.action.set_ars = static_cast<std::uint16_t>(*o);
-            i += 2;
-        } else if (w[i] == "monitor" && i + 1 < w.size() && on_off(w[i + 1])) {
-            rule.action.set_monitoring = *on_off(w[i + 1]);
-            i += 2;
-        } else {
-            return bad(ctx, cl, usage);
+    if (r->seen.has(5)) {
+        std::uint64_t set = 0;
+        for (const std::string &d : split(r->dscp, ',')) {
+            const auto x = number(d, 63);
+            if (!x) return refuse(ctx, cl, "DSCP values are 0..63");
+            set |= std::uint64_t{1} << *x;
         }
+        rule.match.dscp_set = set;
     }
+    rule.action.disable_ars = r->seen.has(6);
+    if (r->seen.has(7)) {
+        if (r->set_ars > 0xFFFE) return refuse(ctx, cl, "bad ARS object " + std::to_string(r->set_ars));
+        rule.action.set_ars = r->set_ars;
+    }
+    if (r->seen.has(8)) rule.action.set_monitoring = std::string(r->monitor) == "on";
     ArsState next = ctx.ars;
     next.acl.push_back(rule);
-    return accept(ctx, cl, next);
+    accept(ctx, cl, next);
+}
+void acl_dispatch(void *a, struct cmdline *cl, void *b);
+Grammar acl_grammar(
+    "acl add <priority> [ethertype <x>] [ip-version 4|6] [proto <n>] [sport <a>[-<b>]] "
+    "[dport <a>[-<b>]] [dscp <d>[,<d>...]] action [disable-ars] [set-ars <object>] "
+    "[monitor on|off]",
+    {WEFT_HDR(AclCmd_acl), WEFT_HDR(AclCmd_op), WEFT_HDR(AclCmd_prio)},
+    {{nullptr,
+      {{"ethertype", WEFT_HDR(AclCmd_ethertype)},
+       {"ip-version", WEFT_HDR(AclCmd_ip_version)},
+       {"proto", WEFT_HDR(AclCmd_proto)},
+       {"sport", WEFT_HDR(AclCmd_sport)},
+       {"dport", WEFT_HDR(AclCmd_dport)},
+       {"dscp", WEFT_HDR(AclCmd_dscp)}},
+      0},
+     {"action",
+      {{"disable-ars", nullptr},
+       {"set-ars", WEFT_HDR(AclCmd_set_ars)},
+       {"monitor", WEFT_HDR(AclCmd_monitor)}},
+      1}},
+    acl_add, acl_dispatch);
+void acl_dispatch(void *a, struct cmdline *cl, void *b) {
+    acl_grammar.on_callback(a, cl, b);
 }
 
-// ---- the cmdline instances: their words go to ars_command ----
-struct ArsCmd {
-    cmdline_fixed_string_t first, second;
-    cmdline_multi_string_t rest;
-};
-static cmdline_parse_token_string_t ArsCmd_set = TOKEN_STRING_INITIALIZER(ArsCmd, first, "set");
-static cmdline_parse_token_string_t ArsCmd_show = TOKEN_STRING_INITIALIZER(ArsCmd, first, "show");
-static cmdline_parse_token_string_t ArsCmd_ars2 = TOKEN_STRING_INITIALIZER(ArsCmd, second, "ars");
-static cmdline_parse_token_string_t ArsCmd_ars1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "ars");
-static cmdline_parse_token_string_t ArsCmd_word1 = TOKEN_STRING_INITIALIZER(ArsCmd, first, "lag#acl");
-static cmdline_parse_token_string_t ArsCmd_rest = TOKEN_STRING_INITIALIZER(ArsCmd, rest, TOKEN_STRING_MULTI);
-
-void ars_two(void *res, struct cmdline *cl, void *data) {
-    auto *r = static_cast<ArsCmd *>(res);
-    ars_command(context_of(data), cl, words_after({r->first, r->second}, r->rest));
+void acl_clear(void *, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    ArsState next = ctx.ars;
+    next.acl.clear();
+    accept(ctx, cl, next);
 }
-void ars_one(void *res, struct cmdline *cl, void *data) {
-    auto *r = static_cast<ArsCmd *>(res);
-    ars_command(context_of(data), cl, words_after({r->first}, r->rest));
-}
-Inst<3> inst_set_ars{ars_two,
-                     nullptr,
-                     "set ars profile|port ...",
-                     {WEFT_HDR(ArsCmd_set), WEFT_HDR(ArsCmd_ars2), WEFT_HDR(ArsCmd_rest), nullptr}};
-Inst<3> inst_show_ars{ars_two,
-                      nullptr,
-                      "show ars nhg <id>|quality [json]",
-                      {WEFT_HDR(ArsCmd_show), WEFT_HDR(ArsCmd_ars2), WEFT_HDR(ArsCmd_rest), nullptr}};
-Inst<2> inst_ars_object{
-    ars_one, nullptr, "ars object add|del ...", {WEFT_HDR(ArsCmd_ars1), WEFT_HDR(ArsCmd_rest), nullptr}};
-Inst<2> inst_ars_words{
-    ars_one, nullptr, "lag ... | acl ...", {WEFT_HDR(ArsCmd_word1), WEFT_HDR(ArsCmd_rest), nullptr}};
+Inst<2> inst_acl_clear{
+    acl_clear, nullptr, "acl clear", {WEFT_HDR(AclCmd_acl), WEFT_HDR(AclCmd_clear), nullptr}};
 
 }  // namespace
-
-bool ars_command(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    if (w.size() >= 3 && w[0] == "set" && w[1] == "ars" && w[2] == "profile") return set_profile(ctx, cl, w);
-    if (w.size() >= 3 && w[0] == "set" && w[1] == "ars" && w[2] == "port") return set_port(ctx, cl, w);
-    if (w.size() >= 2 && w[0] == "ars" && w[1] == "object") return object_cmd(ctx, cl, w);
-    if (w.size() >= 1 && w[0] == "lag") return lag_cmd(ctx, cl, w);
-    if (w.size() >= 1 && w[0] == "acl") return acl_cmd(ctx, cl, w);
-    if (w.size() >= 4 && w[0] == "nhg" && w[1] == "add" && w[3] == "ars") return nhg_ars(ctx, cl, w);
-    if (w.size() >= 3 && w[0] == "show" && w[1] == "ars") return show_ars(ctx, cl, w);
-    return bad(ctx, cl, "bad ARS command");
-}
 
 bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on) {
     ArsState next = ctx.ars;
@@ -440,7 +557,11 @@ bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on) {
 }
 
 InstList ars_commands() {
-    return {as_inst(inst_set_ars), as_inst(inst_show_ars), as_inst(inst_ars_object), as_inst(inst_ars_words)};
+    return {as_inst(inst_profile_value),   as_inst(inst_profile_load),   as_inst(inst_profile_band),
+            as_inst(inst_ars_port_enable), as_inst(inst_ars_port_sized), as_inst(inst_ars_port_weights),
+            object_grammar.inst(),         as_inst(inst_object_del),     lag_grammar.inst(),
+            as_inst(inst_lag_del),         nhg_ars_grammar.inst(),       acl_grammar.inst(),
+            as_inst(inst_acl_clear)};
 }
 
 void ars_forget_nhg(CommandContext &ctx, std::uint32_t id) {

@@ -2,6 +2,8 @@
 // parsers, and each part's list of cmdline instances.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,9 +18,15 @@ struct cmdline;
 namespace weft::control::cli {
 
 using Words = std::vector<std::string>;
+// JSON output: one record per object, rendered by nlohmann::json (keys in insertion order).
+using Json = nlohmann::ordered_json;
 
-// Prints "error: why" and the usage; counts the error.
+// Prints "error: why" on one line and the usage of the command being run; counts the error.
 void refuse(CommandContext &ctx, struct cmdline *cl, const std::string &why);
+// `s` on one line: newlines as blanks, other control characters as '?'.
+std::string one_line(const std::string &s);
+// `j` on one line.
+void print_json(struct cmdline *cl, const Json &j);
 // refuse() for code that answers with a bool.
 bool bad(CommandContext &ctx, struct cmdline *cl, const std::string &why);
 // A FibBuilder result: refused, or committed (built and published).
@@ -39,22 +47,40 @@ inline unsigned long long ull(std::uint64_t v) {
     return static_cast<unsigned long long>(v);
 }
 
-// Each part's commands.
-InstList table_commands();       // route, nhg, neigh, lft, mft, sl2vl
-InstList show_commands();        // show route|nhg|drops
-InstList port_commands();        // port start|stop, set link-up|down, show port stats, clear port stats
-InstList port_info_commands();   // show port info
-InstList fwd_config_commands();  // show config fwd
-InstList fwd_stats_commands();   // show fwd stats
-InstList ars_commands();         // set ars, ars object, lag, acl, nhg add ... ars, show ars
-InstList monitor_commands();     // monitor start|stop|file, show monitor
+// ---- matching lines against the command table (line_check.cpp) ----
+// Every instance of the command set, null-terminated (the catch-all last).
+const InstList &command_table();
+// The instance that takes every line no command takes, and explains why.
+cmdline_parse_inst_t *catch_all_command();
+// A refused line: one line saying what is wrong and where, then the usage of the commands it
+// came closest to.
+std::string explain_refused(const std::string &line);
+// The usage of the commands that take `line` in full ("usage: ..." lines).
+std::string usage_of(const std::string &line);
+// The usage of every command that starts with `words`; empty when none does.
+std::string help_for(const std::string &words);
+// The line cmdline is parsing or has just parsed (for the messages of its command).
+const std::string &current_line();
+// What a token takes, in words ("a number 0..65535", "one of add|del").
+std::string describe_token(const cmdline_parse_token_hdr_t *t);
+bool is_grammar_token(const cmdline_parse_token_hdr_t *t);
 
-// The ARS words of a command line (ARS configuration, monitoring, show ars).
-bool ars_command(CommandContext &ctx, struct cmdline *cl, const Words &w);
+// Each part's commands.
+InstList table_commands();           // route, nhg, neigh, lft, mft, sl2vl
+InstList show_commands();            // show route|nhg|drops
+InstList port_commands();            // port start|stop, set link-up|down, clear port stats
+InstList port_stats_commands();      // show port stats
+InstList port_info_commands();       // show port info
+InstList fwd_config_commands();      // show config fwd
+InstList fwd_stats_commands();       // show fwd stats
+InstList ars_commands();             // set ars, ars object, lag, acl, nhg add ... ars
+InstList ars_show_commands();        // show ars nhg|quality|object|profile|port, show lag, show acl
+InstList monitor_commands();         // monitor start|stop|file, show monitor
+InstList running_config_commands();  // show running-config, save running-config
+InstList version_commands();         // show version
+
 // Monitoring of every ARS object on or off (the `monitor` flag of the ARS state), published.
 bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on);
-// show ars nhg <id> [json] | show ars quality [json]; `w` starts with "show ars".
-bool show_ars(CommandContext &ctx, struct cmdline *cl, const Words &w);
 // Removes the ARS part of NHG `id` (its plain `nhg add ... ports` or `nhg del` replaced it).
 void ars_forget_nhg(CommandContext &ctx, std::uint32_t id);
 

@@ -40,20 +40,38 @@ const char kUsage[] =
     "          record of each reassigned packet, its interface the egress port\n"
     "  monitor file <path>|off                pcapng capture of what ARS objects and ACL rules monitor\n"
     "  show port stats [json] | show route [json] | show nhg [json] | show drops [json]\n"
+    "  show neigh [json] | show lft [json] | show mft [json] | show sl2vl [json]\n"
     "  show port info <p>|all [json] | show config fwd [json] | show fwd stats [json]\n"
-    "  show ars nhg <id> [json] | show ars quality [json] | show monitor [json]\n"
+    "  show ars nhg <id>|all [json] | show ars quality [json] | show monitor [json]\n"
+    "  show ars object [json] | show ars profile [json] | show ars port [json]\n"
+    "  show lag [json] | show acl [json]\n"
+    "  show running-config                    the commands that rebuild this state\n"
+    "  save running-config <file>             writes them to a file (for --cmdline-file)\n"
+    "  show version [json]\n"
     "  show fib capacity [json]               routes and tbl8 groups in use, of what --fib4/6-* allow\n"
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  clear nhg stats <id>|all               zero what show nhg and show ars nhg count for the group\n"
     "  port start|stop <p>|all\n"
     "  set link-up|link-down port <p>\n"
-    "  help | quit\n";
+    "  help [<command>] | quit                help nhg: the usage of every nhg command\n";
 
 namespace cli {
 
 void refuse(CommandContext &ctx, struct cmdline *cl, const std::string &why) {
     ++ctx.errors;
-    cmdline_printf(cl, "error: %s\n%s", why.c_str(), kUsage);
+    cmdline_printf(cl, "error: %s\n%s", one_line(why).c_str(), usage_of(current_line()).c_str());
+}
+
+std::string one_line(const std::string &s) {
+    std::string out;
+    for (const char c : s)
+        out += c == '\n' ? ' ' : static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
+    return out;
+}
+
+void print_json(struct cmdline *cl, const Json &j) {
+    // Bytes that are not UTF-8 (a file name) become U+FFFD rather than an exception.
+    cmdline_printf(cl, "%s\n", j.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
 }
 
 bool bad(CommandContext &ctx, struct cmdline *cl, const std::string &why) {
@@ -104,12 +122,14 @@ std::optional<std::vector<std::uint16_t>> ports_arg(const CommandContext &ctx, c
 
 namespace {
 
-// ---- quit, help ----
+// ---- quit, help [<command>] ----
 struct WordCmd {
     cmdline_fixed_string_t word;
+    cmdline_multi_string_t rest;
 };
 WEFT_TOK_STR(WordCmd, word, "quit#exit");
 static cmdline_parse_token_string_t WordCmd_help = TOKEN_STRING_INITIALIZER(WordCmd, word, "help");
+WEFT_TOK_STR(WordCmd, rest, TOKEN_STRING_MULTI);
 void quit_cmd(void *, struct cmdline *cl, void *data) {
     context_of(data).quit = true;
     cmdline_quit(cl);
@@ -117,41 +137,64 @@ void quit_cmd(void *, struct cmdline *cl, void *data) {
 void help_cmd(void *, struct cmdline *cl, void *) {
     cmdline_printf(cl, "%s", kUsage);
 }
+void help_command_cmd(void *res, struct cmdline *cl, void *data) {
+    const std::string words = static_cast<WordCmd *>(res)->rest;
+    const std::string usage = help_for(words);
+    if (usage.empty())
+        return refuse(context_of(data), cl, "no command starts with \"" + one_line(words) + "\"");
+    cmdline_printf(cl, "%s", usage.c_str());
+}
 Inst<1> inst_quit{quit_cmd, nullptr, "quit", {WEFT_HDR(WordCmd_word), nullptr}};
 Inst<1> inst_help{help_cmd, nullptr, "help", {WEFT_HDR(WordCmd_help), nullptr}};
+Inst<2> inst_help_command{help_command_cmd,
+                          nullptr,
+                          "help <command words>: the usage of the commands that start with them",
+                          {WEFT_HDR(WordCmd_help), WEFT_HDR(WordCmd_rest), nullptr}};
 
 }  // namespace
 }  // namespace cli
 
-cmdline_parse_ctx_t *command_set(CommandContext &ctx) {
+namespace cli {
+
+const InstList &command_table() {
     // Built once: cmdline keeps the pointer, and the instances are static.
-    static cli::InstList table = [] {
-        cli::InstList all;
-        for (cli::InstList part : {cli::table_commands(), cli::show_commands(), cli::port_commands(),
-                                   cli::port_info_commands(), cli::fwd_config_commands(),
-                                   cli::fwd_stats_commands(), cli::ars_commands(), cli::monitor_commands()})
+    static const InstList table = [] {
+        InstList all;
+        for (InstList part :
+             {table_commands(), show_commands(), port_commands(), port_stats_commands(), port_info_commands(),
+              fwd_config_commands(), fwd_stats_commands(), ars_commands(), ars_show_commands(),
+              monitor_commands(), running_config_commands(), version_commands()})
             all.insert(all.end(), part.begin(), part.end());
-        all.push_back(cli::as_inst(cli::inst_quit));
-        all.push_back(cli::as_inst(cli::inst_help));
+        all.push_back(as_inst(inst_quit));
+        all.push_back(as_inst(inst_help));
+        all.push_back(as_inst(inst_help_command));
+        all.push_back(catch_all_command());  // last: it takes only what no other command takes
         all.push_back(nullptr);
         return all;
     }();
+    return table;
+}
+
+}  // namespace cli
+
+cmdline_parse_ctx_t *command_set(CommandContext &ctx) {
+    const cli::InstList &table = cli::command_table();
     for (cmdline_parse_inst_t *inst : table)
         if (inst != nullptr) inst->data = &ctx;
-    return table.data();
+    return const_cast<cmdline_parse_ctx_t *>(table.data());
 }
 
 bool run_line(CommandContext &ctx, struct cmdline *cl, const std::string &line) {
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') return true;
     // cmdline_parse expects a whole input line, newline included.
+    // A line no command takes runs the catch-all, which explains it and counts it; only an
+    // ambiguous line comes back refused.
+    const unsigned errors = ctx.errors;
     const int rc = cmdline_parse(cl, (line + "\n").c_str());
-    if (rc >= 0) return true;  // success: the length parsed
+    if (rc >= 0) return ctx.errors == errors;  // the length parsed; the command may have refused
     ++ctx.errors;
-    const char *why = rc == CMDLINE_PARSE_AMBIGUOUS  ? "ambiguous command"
-                      : rc == CMDLINE_PARSE_BAD_ARGS ? "bad arguments"
-                                                     : "unknown command";
-    cmdline_printf(cl, "error: %s: %s\n%s", why, line.c_str(), kUsage);
+    cmdline_printf(cl, "%s", cli::explain_refused(line).c_str());
     return false;
 }
 

@@ -23,52 +23,60 @@ WEFT_TOK_STR(FwdCmd, config, "config");
 WEFT_TOK_STR(FwdCmd, fwd, "fwd");
 WEFT_TOK_STR(FwdCmd, json, "json");
 
-void show_fwd(struct cmdline *cl, CommandContext &ctx, bool json) {
+Json fwd_record(CommandContext &ctx) {
     const dp::DataplaneConfig &c = ctx.dp->config();
     const unsigned workers = ctx.dp->num_workers();
     std::size_t streams = 0;
-    for (unsigned w = 0; w < workers; ++w) streams += ctx.dp->worker_config(w).rx.size();
-    if (json) {
-        cmdline_printf(
-            cl,
-            "{\"mode\": \"weft\", \"ports\": %u, \"cores\": %u, \"streams\": %zu, \"burst\": %u, "
-            "\"rx_queues_per_port\": %u, \"tx_queues_per_core\": %u, \"rx_desc\": %u, \"tx_desc\": %u, "
-            "\"mbufs\": %u, \"lcores\": [",
-            ctx.dp->num_ports(), workers, streams, c.burst, c.rx_queues, c.tx_queues, c.rx_desc, c.tx_desc,
-            c.mbufs);
-    } else {
-        cmdline_printf(cl,
-                       "weft packet forwarding (routes, LFT/MFT, ECMP and ARS next-hop groups) - ports=%u - "
-                       "cores=%u - streams=%zu - burst=%u\n"
-                       "RX queues per port=%u - TX queues per core and port=%u - RX descriptors=%u - "
-                       "TX descriptors=%u - mbufs=%u\n",
-                       ctx.dp->num_ports(), workers, streams, c.burst, c.rx_queues, c.tx_queues, c.rx_desc,
-                       c.tx_desc, c.mbufs);
-    }
+    Json lcores = Json::array();
     for (unsigned w = 0; w < workers; ++w) {
         const dp::WorkerConfig &wc = ctx.dp->worker_config(w);
         const unsigned lcore = ctx.dp->worker_lcore(w);
-        const unsigned socket = rte_lcore_to_socket_id(lcore);
-        const unsigned first_tx = wc.tx_queue_base, last_tx = wc.tx_queue_base + wc.tx_queues - 1u;
-        if (json) {
-            cmdline_printf(cl, "%s{\"lcore\": %u, \"socket\": %u, \"worker\": %u, \"rx\": [", w ? ", " : "",
-                           lcore, socket, w);
-            for (std::size_t i = 0; i < wc.rx.size(); ++i)
-                cmdline_printf(cl, "%s{\"port\": %u, \"queue\": %u}", i ? ", " : "", wc.rx[i].port,
-                               wc.rx[i].queue);
-            cmdline_printf(cl, "], \"tx_queues\": [");
-            for (unsigned q = first_tx; q <= last_tx; ++q)
-                cmdline_printf(cl, "%s%u", q != first_tx ? ", " : "", q);
-            cmdline_printf(cl, "]}");
-            continue;
-        }
-        cmdline_printf(cl, "Logical Core %u (socket %u) worker %u forwards packets on %zu streams:\n", lcore,
-                       socket, w, wc.rx.size());
-        for (const dp::RxQueueRef &q : wc.rx)
-            cmdline_printf(cl, "  RX P=%u/Q=%u -> TX P=by route/Q=%u..%u\n", q.port, q.queue, first_tx,
-                           last_tx);
+        streams += wc.rx.size();
+        Json rx = Json::array();
+        for (const dp::RxQueueRef &q : wc.rx) rx.push_back(Json{{"port", q.port}, {"queue", q.queue}});
+        Json tx = Json::array();
+        for (unsigned q = wc.tx_queue_base; q < wc.tx_queue_base + wc.tx_queues; ++q) tx.push_back(q);
+        lcores.push_back(Json{{"lcore", lcore},
+                              {"socket", rte_lcore_to_socket_id(lcore)},
+                              {"worker", w},
+                              {"rx", rx},
+                              {"tx_queues", tx}});
     }
-    if (json) cmdline_printf(cl, "]}\n");
+    return Json{{"mode", "weft"},
+                {"ports", ctx.dp->num_ports()},
+                {"cores", workers},
+                {"streams", streams},
+                {"burst", c.burst},
+                {"rx_queues_per_port", c.rx_queues},
+                {"tx_queues_per_core", c.tx_queues},
+                {"rx_desc", c.rx_desc},
+                {"tx_desc", c.tx_desc},
+                {"mbufs", c.mbufs},
+                {"lcores", lcores}};
+}
+
+void show_fwd(struct cmdline *cl, CommandContext &ctx, bool json) {
+    const Json r = fwd_record(ctx);
+    if (json) return print_json(cl, r);
+    auto n = [](const Json &j, const char *k) { return j[k].dump(); };
+    cmdline_printf(cl,
+                   "weft packet forwarding (routes, LFT/MFT, ECMP and ARS next-hop groups) - ports=%s - "
+                   "cores=%s - streams=%s - burst=%s\n"
+                   "RX queues per port=%s - TX queues per core and port=%s - RX descriptors=%s - "
+                   "TX descriptors=%s - mbufs=%s\n",
+                   n(r, "ports").c_str(), n(r, "cores").c_str(), n(r, "streams").c_str(),
+                   n(r, "burst").c_str(), n(r, "rx_queues_per_port").c_str(),
+                   n(r, "tx_queues_per_core").c_str(), n(r, "rx_desc").c_str(), n(r, "tx_desc").c_str(),
+                   n(r, "mbufs").c_str());
+    for (const Json &l : r["lcores"]) {
+        const Json &tx = l["tx_queues"];
+        cmdline_printf(cl, "Logical Core %s (socket %s) worker %s forwards packets on %zu streams:\n",
+                       n(l, "lcore").c_str(), n(l, "socket").c_str(), n(l, "worker").c_str(), l["rx"].size());
+        for (const Json &q : l["rx"])
+            cmdline_printf(cl, "  RX P=%s/Q=%s -> TX P=by route/Q=%s..%s\n", n(q, "port").c_str(),
+                           n(q, "queue").c_str(), tx.empty() ? "" : tx.front().dump().c_str(),
+                           tx.empty() ? "" : tx.back().dump().c_str());
+    }
 }
 
 void show_fwd_text(void *, struct cmdline *cl, void *data) {

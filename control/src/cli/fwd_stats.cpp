@@ -1,6 +1,7 @@
 // show fwd stats [json]: each forwarding lcore's own counters (since the last clear), the
 // per-lcore figures that `show port stats` sums; the JSON also gives the lcore's loop count
-// (cumulative), which shows that it polls.
+// (cumulative), which shows that it polls. One reading of every worker, taken between its
+// polling rounds, serves the whole answer.
 #include <cmdline.h>
 
 #include "cli_internal.hpp"
@@ -20,58 +21,63 @@ WEFT_TOK_STR(FwdStatsCmd, fwd, "fwd");
 WEFT_TOK_STR(FwdStatsCmd, stats, "stats");
 WEFT_TOK_STR(FwdStatsCmd, json, "json");
 
-void show_fwd_stats(CommandContext &ctx, struct cmdline *cl, bool json) {
+Json fwd_stats_record(CommandContext &ctx) {
     const auto counters = ctx.dp->counters();
-    if (json) cmdline_printf(cl, "{\"lcores\": [");
-    for (std::size_t w = 0; w < counters.size(); ++w) {
-        const dp::Totals t = ctx.stats.worker_totals(counters, w);
-        const unsigned lcore = ctx.dp->worker_lcore(static_cast<unsigned>(w));
-        if (json) {
-            cmdline_printf(cl,
-                           "%s{\"lcore\": %u, \"worker\": %zu, \"loops\": %llu, \"rx_packets\": %llu, "
-                           "\"rx_bytes\": %llu, \"forwarded\": %llu, \"replicas\": %llu, \"dropped\": %llu, "
-                           "\"ports\": [",
-                           w ? ", " : "", lcore, w, ull(counters[w]->loops.get()), ull(t.rx_pkts),
-                           ull(t.rx_bytes), ull(t.fwd_pkts), ull(t.replicas), ull(t.dropped()));
-        } else {
-            cmdline_printf(cl,
-                           "  ------- Forward stats for lcore %u (worker %zu) -------\n"
-                           "  RX-packets: %llu RX-bytes: %llu forwarded: %llu replicas: %llu dropped: %llu\n",
-                           lcore, w, ull(t.rx_pkts), ull(t.rx_bytes), ull(t.fwd_pkts), ull(t.replicas),
-                           ull(t.dropped()));
-        }
+    const StatsBaseline::Snapshot now = StatsBaseline::read(counters);
+    Json lcores = Json::array();
+    for (std::size_t w = 0; w < now.size(); ++w) {
+        const dp::Totals t = ctx.stats.worker_totals(now, w);
+        Json ports = Json::array();
         for (std::uint16_t p = 0; p < ctx.dp->num_ports(); ++p) {
-            const dp::PortTotals pt = ctx.stats.worker_port(counters, w, p);
-            if (json)
-                cmdline_printf(
-                    cl,
-                    "%s{\"port\": %u, \"rx_packets\": %llu, \"rx_bytes\": %llu, \"tx_packets\": %llu, "
-                    "\"tx_bytes\": %llu, \"tx_dropped\": %llu}",
-                    p ? ", " : "", p, ull(pt.rx_pkts), ull(pt.rx_bytes), ull(pt.tx_pkts), ull(pt.tx_bytes),
-                    ull(pt.tx_dropped));
-            else
-                cmdline_printf(cl, "    port %u: rx-packets %llu tx-packets %llu tx-dropped %llu\n", p,
-                               ull(pt.rx_pkts), ull(pt.tx_pkts), ull(pt.tx_dropped));
+            const dp::PortTotals pt = ctx.stats.worker_port(now, w, p);
+            ports.push_back(Json{{"port", p},
+                                 {"rx_packets", pt.rx_pkts},
+                                 {"rx_bytes", pt.rx_bytes},
+                                 {"tx_packets", pt.tx_pkts},
+                                 {"tx_bytes", pt.tx_bytes},
+                                 {"tx_dropped", pt.tx_dropped}});
         }
-        if (json) cmdline_printf(cl, "]}");
+        lcores.push_back(Json{{"lcore", ctx.dp->worker_lcore(static_cast<unsigned>(w))},
+                              {"worker", w},
+                              {"loops", counters[w]->loops.get()},
+                              {"rx_packets", t.rx_pkts},
+                              {"rx_bytes", t.rx_bytes},
+                              {"forwarded", t.fwd_pkts},
+                              {"replicas", t.replicas},
+                              {"dropped", t.dropped()},
+                              {"ports", ports}});
     }
-    const dp::Totals t = ctx.stats.totals(counters);
-    if (json)
-        cmdline_printf(
-            cl, "], \"rx_packets\": %llu, \"forwarded\": %llu, \"replicas\": %llu, \"dropped\": %llu}\n",
-            ull(t.rx_pkts), ull(t.fwd_pkts), ull(t.replicas), ull(t.dropped()));
-    else
-        cmdline_printf(cl,
-                       "  ------- all %zu lcores -------\n"
-                       "  RX-packets: %llu forwarded: %llu replicas: %llu dropped: %llu\n",
-                       counters.size(), ull(t.rx_pkts), ull(t.fwd_pkts), ull(t.replicas), ull(t.dropped()));
+    const dp::Totals t = ctx.stats.totals(now);
+    return Json{{"lcores", lcores},
+                {"rx_packets", t.rx_pkts},
+                {"forwarded", t.fwd_pkts},
+                {"replicas", t.replicas},
+                {"dropped", t.dropped()}};
 }
 
 void show_text(void *, struct cmdline *cl, void *data) {
-    show_fwd_stats(context_of(data), cl, false);
+    const Json r = fwd_stats_record(context_of(data));
+    auto n = [](const Json &j, const char *k) { return j[k].dump(); };
+    for (const Json &l : r["lcores"]) {
+        cmdline_printf(cl,
+                       "  ------- Forward stats for lcore %s (worker %s) -------\n"
+                       "  RX-packets: %s RX-bytes: %s forwarded: %s replicas: %s dropped: %s\n",
+                       n(l, "lcore").c_str(), n(l, "worker").c_str(), n(l, "rx_packets").c_str(),
+                       n(l, "rx_bytes").c_str(), n(l, "forwarded").c_str(), n(l, "replicas").c_str(),
+                       n(l, "dropped").c_str());
+        for (const Json &p : l["ports"])
+            cmdline_printf(cl, "    port %s: rx-packets %s tx-packets %s tx-dropped %s\n",
+                           n(p, "port").c_str(), n(p, "rx_packets").c_str(), n(p, "tx_packets").c_str(),
+                           n(p, "tx_dropped").c_str());
+    }
+    cmdline_printf(cl,
+                   "  ------- all %zu lcores -------\n"
+                   "  RX-packets: %s forwarded: %s replicas: %s dropped: %s\n",
+                   r["lcores"].size(), n(r, "rx_packets").c_str(), n(r, "forwarded").c_str(),
+                   n(r, "replicas").c_str(), n(r, "dropped").c_str());
 }
 void show_json(void *, struct cmdline *cl, void *data) {
-    show_fwd_stats(context_of(data), cl, true);
+    print_json(cl, fwd_stats_record(context_of(data)));
 }
 Inst<3> inst_fwd_stats{
     show_text,

@@ -14,23 +14,11 @@ namespace dp = weft::dataplane;
 
 namespace {
 
-const char kMonitorUsage[] = "monitor start [file <path>] | monitor stop | monitor file <path>|off";
-
-std::string json_string(const std::string &s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;  // control characters are not kept
-        out += c;
-    }
-    return out + "\"";
-}
-
 // Starts the capture into `path`; prints and counts a failure, which changes nothing else.
 bool start_capture(CommandContext &ctx, struct cmdline *cl, const std::string &path) {
     const dp::Status s = ctx.dp->capture().start(path);
     if (!s.ok()) return bad(ctx, cl, s.message());
-    cmdline_printf(cl, "monitor: capturing reassigned packets to %s\n", path.c_str());
+    cmdline_printf(cl, "monitor: capturing reassigned packets to %s\n", one_line(path).c_str());
     return true;
 }
 
@@ -40,46 +28,25 @@ void stop_capture(CommandContext &ctx, struct cmdline *cl) {
     capture.stop();
     const dp::CaptureStats st = capture.stats();
     cmdline_printf(cl, "monitor: %s closed, %llu records (%llu not captured, %llu lost writing)\n",
-                   st.path.c_str(), ull(st.written), ull(st.dropped), ull(st.write_errors));
+                   one_line(st.path).c_str(), ull(st.written), ull(st.dropped), ull(st.write_errors));
 }
 
-bool monitor_command(CommandContext &ctx, struct cmdline *cl, const Words &w) {
-    // w[0] is "monitor".
-    if (w.size() == 2 && w[1] == "start") return set_monitoring(ctx, cl, true);
-    if (w.size() == 2 && w[1] == "stop") {
-        stop_capture(ctx, cl);
-        return set_monitoring(ctx, cl, false);
-    }
-    if (w.size() == 4 && w[1] == "start" && w[2] == "file") {
-        if (!start_capture(ctx, cl, w[3])) return false;
-        if (set_monitoring(ctx, cl, true)) return true;
-        stop_capture(ctx, cl);  // monitoring refused: no capture either
-        return false;
-    }
-    if (w.size() == 3 && w[1] == "file") {
-        if (w[2] == "off") {
-            stop_capture(ctx, cl);
-            return true;
-        }
-        return start_capture(ctx, cl, w[2]);
-    }
-    return bad(ctx, cl, kMonitorUsage);
+// What `show monitor` shows, as one record.
+Json monitor_record(const CommandContext &ctx, const dp::CaptureStats &st) {
+    return Json{{"monitor", ctx.ars.monitor},
+                {"capture",
+                 {{"active", st.active},
+                  {"file", st.path},
+                  {"captured", st.captured},
+                  {"dropped", st.dropped},
+                  {"written", st.written},
+                  {"write_errors", st.write_errors},
+                  {"per_worker", st.captured_per_worker}}}};
 }
 
 void show_monitor(CommandContext &ctx, struct cmdline *cl, bool json) {
     const dp::CaptureStats st = ctx.dp->capture().stats();
-    if (json) {
-        cmdline_printf(cl,
-                       "{\"monitor\": %s, \"capture\": {\"active\": %s, \"file\": %s, \"captured\": %llu, "
-                       "\"dropped\": %llu, \"written\": %llu, \"write_errors\": %llu, \"per_worker\": [",
-                       ctx.ars.monitor ? "true" : "false", st.active ? "true" : "false",
-                       json_string(st.path).c_str(), ull(st.captured), ull(st.dropped), ull(st.written),
-                       ull(st.write_errors));
-        for (std::size_t w = 0; w < st.captured_per_worker.size(); ++w)
-            cmdline_printf(cl, "%s%llu", w ? ", " : "", ull(st.captured_per_worker[w]));
-        cmdline_printf(cl, "]}}\n");
-        return;
-    }
+    if (json) return print_json(cl, monitor_record(ctx, st));
     cmdline_printf(cl, "monitoring: %s\n",
                    ctx.ars.monitor ? "every ARS object" : "objects and ACL rules that ask");
     if (st.path.empty()) {
@@ -89,26 +56,54 @@ void show_monitor(CommandContext &ctx, struct cmdline *cl, bool json) {
     cmdline_printf(cl,
                    "capture: %s %s, %llu records written, %llu captured, %llu dropped (ring or pool full), "
                    "%llu lost writing\n",
-                   st.active ? "running into" : "closed,", st.path.c_str(), ull(st.written), ull(st.captured),
-                   ull(st.dropped), ull(st.write_errors));
+                   st.active ? "running into" : "closed,", one_line(st.path).c_str(), ull(st.written),
+                   ull(st.captured), ull(st.dropped), ull(st.write_errors));
     for (std::size_t w = 0; w < st.captured_per_worker.size(); ++w)
         cmdline_printf(cl, "  worker %zu: %llu captured\n", w, ull(st.captured_per_worker[w]));
 }
 
-// ---- monitor ... ----
+// ---- monitor start [file <path>] | monitor stop | monitor file <path>|off ----
 struct MonitorCmd {
-    cmdline_fixed_string_t monitor;
-    cmdline_multi_string_t rest;
+    cmdline_fixed_string_t monitor, op, file_kw, path;
 };
 WEFT_TOK_STR(MonitorCmd, monitor, "monitor");
-WEFT_TOK_STR(MonitorCmd, rest, TOKEN_STRING_MULTI);
-void monitor_cmd(void *res, struct cmdline *cl, void *data) {
-    monitor_command(context_of(data), cl, words_after({"monitor"}, static_cast<MonitorCmd *>(res)->rest));
+WEFT_TOK_STR(MonitorCmd, op, "start#stop");
+static cmdline_parse_token_string_t MonitorCmd_start = TOKEN_STRING_INITIALIZER(MonitorCmd, op, "start");
+static cmdline_parse_token_string_t MonitorCmd_file = TOKEN_STRING_INITIALIZER(MonitorCmd, op, "file");
+WEFT_TOK_STR(MonitorCmd, file_kw, "file");
+WEFT_TOK_STR(MonitorCmd, path, nullptr);
+
+void monitor_switch(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const bool start = std::string(static_cast<MonitorCmd *>(res)->op) == "start";
+    if (!start) stop_capture(ctx, cl);
+    set_monitoring(ctx, cl, start);
 }
-Inst<2> inst_monitor{monitor_cmd,
+void monitor_start_file(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    if (!start_capture(ctx, cl, static_cast<MonitorCmd *>(res)->path)) return;
+    if (!set_monitoring(ctx, cl, true)) stop_capture(ctx, cl);  // monitoring refused: no capture either
+}
+void monitor_file(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const std::string path = static_cast<MonitorCmd *>(res)->path;
+    if (path == "off") return stop_capture(ctx, cl);
+    start_capture(ctx, cl, path);
+}
+Inst<2> inst_monitor{monitor_switch,
                      nullptr,
-                     "monitor start [file <path>] | monitor stop | monitor file <path>|off",
-                     {WEFT_HDR(MonitorCmd_monitor), WEFT_HDR(MonitorCmd_rest), nullptr}};
+                     "monitor start|stop",
+                     {WEFT_HDR(MonitorCmd_monitor), WEFT_HDR(MonitorCmd_op), nullptr}};
+Inst<4> inst_monitor_start_file{monitor_start_file,
+                                nullptr,
+                                "monitor start file <path>",
+                                {WEFT_HDR(MonitorCmd_monitor), WEFT_HDR(MonitorCmd_start),
+                                 WEFT_HDR(MonitorCmd_file_kw), WEFT_HDR(MonitorCmd_path), nullptr}};
+Inst<3> inst_monitor_file{
+    monitor_file,
+    nullptr,
+    "monitor file <path>|off",
+    {WEFT_HDR(MonitorCmd_monitor), WEFT_HDR(MonitorCmd_file), WEFT_HDR(MonitorCmd_path), nullptr}};
 
 // ---- show monitor [json] ----
 struct ShowMonitorCmd {
@@ -136,7 +131,8 @@ Inst<3> inst_show_monitor_json{show_monitor_json,
 }  // namespace
 
 InstList monitor_commands() {
-    return {as_inst(inst_monitor), as_inst(inst_show_monitor), as_inst(inst_show_monitor_json)};
+    return {as_inst(inst_monitor), as_inst(inst_monitor_start_file), as_inst(inst_monitor_file),
+            as_inst(inst_show_monitor), as_inst(inst_show_monitor_json)};
 }
 
 }  // namespace weft::control::cli

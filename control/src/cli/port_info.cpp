@@ -100,30 +100,45 @@ void print_text(struct cmdline *cl, const PortInfo &r) {
                    ull(r.weft.link_changes));
 }
 
-void print_json(struct cmdline *cl, const PortInfo &r, bool first) {
+Json info_record(const PortInfo &r) {
     const rte_eth_dev_info &i = r.info;
-    cmdline_printf(
-        cl,
-        "%s{\"port\": %u, \"mac\": \"%s\", \"device\": \"%s\", \"driver\": \"%s\", \"firmware\": "
-        "\"%s\", \"socket\": %d, \"link_up\": %s, \"link_speed\": \"%s\", \"link_speed_mbps\": %u, "
-        "\"full_duplex\": %s, \"autoneg\": %s, \"mtu\": %u, \"min_mtu\": %u, \"max_mtu\": %u, "
-        "\"promiscuous\": \"%s\", \"allmulticast\": \"%s\", \"max_mac_addrs\": %u, "
-        "\"max_rx_pktlen\": %u, \"hash_key_size\": %u, \"rss_offloads\": %llu, \"rss_active\": %llu, "
-        "\"rx_queues\": %u, \"max_rx_queues\": %u, \"rx_desc_max\": %u, \"rx_desc_min\": %u, "
-        "\"tx_queues\": %u, \"max_tx_queues\": %u, \"tx_desc_max\": %u, \"tx_desc_min\": %u, "
-        "\"rx_offload_capa\": %llu, \"rx_offloads\": %llu, \"ipv4_checksum\": \"%s\", "
-        "\"started\": %s, \"admin_up\": %s, \"weft_link_up\": %s, \"lsc_interrupt\": %s, "
-        "\"link_changes\": %llu}",
-        first ? "" : ", ", r.port, r.mac.c_str(), r.name, r.driver.c_str(), r.firmware.c_str(), r.socket,
-        r.link_known && r.link.link_status == RTE_ETH_LINK_UP ? "true" : "false", r.speed.c_str(),
-        r.link.link_speed, r.link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX ? "true" : "false",
-        r.link.link_autoneg == RTE_ETH_LINK_AUTONEG ? "true" : "false", r.mtu, i.min_mtu, i.max_mtu,
-        mode(r.promiscuous), mode(r.allmulticast), i.max_mac_addrs, i.max_rx_pktlen, i.hash_key_size,
-        ull(i.flow_type_rss_offloads), ull(r.rss_active), i.nb_rx_queues, i.max_rx_queues,
-        i.rx_desc_lim.nb_max, i.rx_desc_lim.nb_min, i.nb_tx_queues, i.max_tx_queues, i.tx_desc_lim.nb_max,
-        i.tx_desc_lim.nb_min, ull(i.rx_offload_capa), ull(r.rx_offloads), r.ipv4_checksum,
-        r.weft.started ? "true" : "false", r.weft.admin_up ? "true" : "false",
-        r.weft.link_up ? "true" : "false", r.weft.lsc_interrupt ? "true" : "false", ull(r.weft.link_changes));
+    return Json{{"port", r.port},
+                {"mac", r.mac},
+                {"device", r.name},
+                {"driver", r.driver},
+                {"firmware", r.firmware},
+                {"socket", r.socket},
+                {"link_up", r.link_known && r.link.link_status == RTE_ETH_LINK_UP},
+                {"link_speed", r.speed},
+                {"link_speed_mbps", r.link.link_speed},
+                {"full_duplex", r.link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX},
+                {"autoneg", r.link.link_autoneg == RTE_ETH_LINK_AUTONEG},
+                {"mtu", r.mtu},
+                {"min_mtu", i.min_mtu},
+                {"max_mtu", i.max_mtu},
+                {"promiscuous", mode(r.promiscuous)},
+                {"allmulticast", mode(r.allmulticast)},
+                {"max_mac_addrs", i.max_mac_addrs},
+                {"max_rx_pktlen", i.max_rx_pktlen},
+                {"hash_key_size", i.hash_key_size},
+                {"rss_offloads", i.flow_type_rss_offloads},
+                {"rss_active", r.rss_active},
+                {"rx_queues", i.nb_rx_queues},
+                {"max_rx_queues", i.max_rx_queues},
+                {"rx_desc_max", i.rx_desc_lim.nb_max},
+                {"rx_desc_min", i.rx_desc_lim.nb_min},
+                {"tx_queues", i.nb_tx_queues},
+                {"max_tx_queues", i.max_tx_queues},
+                {"tx_desc_max", i.tx_desc_lim.nb_max},
+                {"tx_desc_min", i.tx_desc_lim.nb_min},
+                {"rx_offload_capa", i.rx_offload_capa},
+                {"rx_offloads", r.rx_offloads},
+                {"ipv4_checksum", r.ipv4_checksum},
+                {"started", r.weft.started},
+                {"admin_up", r.weft.admin_up},
+                {"weft_link_up", r.weft.link_up},
+                {"lsc_interrupt", r.weft.lsc_interrupt},
+                {"link_changes", r.weft.link_changes}};
 }
 
 struct InfoCmd {
@@ -140,17 +155,15 @@ void show_info(void *res, struct cmdline *cl, void *data, bool json) {
     auto *r = static_cast<InfoCmd *>(res);
     const auto ports = ports_arg(ctx, r->which);
     if (!ports) return refuse(ctx, cl, std::string("no port ") + r->which);
-    if (json) cmdline_printf(cl, "{\"ports\": [");
-    bool first = true;
+    Json records = Json::array();
     for (std::uint16_t p : *ports) {
         const PortInfo info = read_port(ctx, p);
         if (json)
-            print_json(cl, info, first);
+            records.push_back(info_record(info));
         else
             print_text(cl, info);
-        first = false;
     }
-    if (json) cmdline_printf(cl, "]}\n");
+    if (json) print_json(cl, Json{{"ports", records}});
 }
 void show_info_text(void *res, struct cmdline *cl, void *data) {
     show_info(res, cl, data, false);

@@ -14,10 +14,6 @@ std::uint64_t since(std::uint64_t now, std::uint64_t base) {
     return now >= base ? now - base : 0;
 }
 
-StatsBaseline::Counters one(const StatsBaseline::Counters &counters, std::size_t worker) {
-    return {counters.at(worker)};
-}
-
 void add(dp::PortTotals &sum, const dp::PortTotals &t) {
     sum.rx_pkts += t.rx_pkts;
     sum.rx_bytes += t.rx_bytes;
@@ -47,9 +43,15 @@ StatsBaseline::Worker &StatsBaseline::base_for(std::size_t worker) {
     return workers_[worker];
 }
 
-dp::PortTotals StatsBaseline::worker_port(const Counters &counters, std::size_t worker,
-                                          std::uint16_t port) const {
-    dp::PortTotals t = dp::sum_port(one(counters, worker), port);
+StatsBaseline::Snapshot StatsBaseline::read(const Counters &counters) {
+    Snapshot now;
+    now.reserve(counters.size());
+    for (const dp::WorkerCounters *w : counters) now.push_back(dp::read_between_rounds(*w));
+    return now;
+}
+
+dp::PortTotals StatsBaseline::worker_port(const Snapshot &now, std::size_t worker, std::uint16_t port) const {
+    dp::PortTotals t = now.at(worker).ports.at(port);
     const dp::PortTotals &b = base(worker).ports.at(port);
     t.rx_pkts = since(t.rx_pkts, b.rx_pkts);
     t.rx_bytes = since(t.rx_bytes, b.rx_bytes);
@@ -59,8 +61,8 @@ dp::PortTotals StatsBaseline::worker_port(const Counters &counters, std::size_t 
     return t;  // backlog_bytes is a gauge
 }
 
-dp::Totals StatsBaseline::worker_totals(const Counters &counters, std::size_t worker) const {
-    dp::Totals t = dp::sum_totals(one(counters, worker));
+dp::Totals StatsBaseline::worker_totals(const Snapshot &now, std::size_t worker) const {
+    dp::Totals t = now.at(worker).totals;
     const dp::Totals &b = base(worker).totals;
     t.rx_pkts = since(t.rx_pkts, b.rx_pkts);
     t.rx_bytes = since(t.rx_bytes, b.rx_bytes);
@@ -70,25 +72,49 @@ dp::Totals StatsBaseline::worker_totals(const Counters &counters, std::size_t wo
     return t;
 }
 
-dp::PortTotals StatsBaseline::port(const Counters &counters, std::uint16_t port) const {
+dp::PortTotals StatsBaseline::port(const Snapshot &now, std::uint16_t port) const {
     dp::PortTotals sum;
-    for (std::size_t w = 0; w < counters.size(); ++w) add(sum, worker_port(counters, w, port));
+    for (std::size_t w = 0; w < now.size(); ++w) add(sum, worker_port(now, w, port));
     return sum;
+}
+
+dp::Totals StatsBaseline::totals(const Snapshot &now) const {
+    dp::Totals sum;
+    for (std::size_t w = 0; w < now.size(); ++w) add(sum, worker_totals(now, w));
+    return sum;
+}
+
+void StatsBaseline::clear_port(const Snapshot &now, std::uint16_t port) {
+    for (std::size_t w = 0; w < now.size(); ++w) base_for(w).ports.at(port) = now[w].ports.at(port);
+}
+
+void StatsBaseline::clear_totals(const Snapshot &now) {
+    for (std::size_t w = 0; w < now.size(); ++w) base_for(w).totals = now[w].totals;
+}
+
+dp::PortTotals StatsBaseline::worker_port(const Counters &counters, std::size_t worker,
+                                          std::uint16_t port) const {
+    return worker_port(read(counters), worker, port);
+}
+
+dp::Totals StatsBaseline::worker_totals(const Counters &counters, std::size_t worker) const {
+    return worker_totals(read(counters), worker);
+}
+
+dp::PortTotals StatsBaseline::port(const Counters &counters, std::uint16_t port) const {
+    return this->port(read(counters), port);
 }
 
 dp::Totals StatsBaseline::totals(const Counters &counters) const {
-    dp::Totals sum;
-    for (std::size_t w = 0; w < counters.size(); ++w) add(sum, worker_totals(counters, w));
-    return sum;
+    return totals(read(counters));
 }
 
 void StatsBaseline::clear_port(const Counters &counters, std::uint16_t port) {
-    for (std::size_t w = 0; w < counters.size(); ++w)
-        base_for(w).ports.at(port) = dp::sum_port(one(counters, w), port);
+    clear_port(read(counters), port);
 }
 
 void StatsBaseline::clear_totals(const Counters &counters) {
-    for (std::size_t w = 0; w < counters.size(); ++w) base_for(w).totals = dp::sum_totals(one(counters, w));
+    clear_totals(read(counters));
 }
 
 std::pair<std::uint64_t, std::uint64_t> StatsBaseline::nhg(const Counters &counters, std::uint32_t id,

@@ -71,7 +71,6 @@ WEFT_TOK_NUM(NhgCmd, id, RTE_UINT32);
 WEFT_TOK_STR(NhgCmd, ports, "ports");
 WEFT_TOK_STR(NhgCmd, members, TOKEN_STRING_MULTI);
 static cmdline_parse_token_string_t NhgCmd_del = TOKEN_STRING_INITIALIZER(NhgCmd, op, "del");
-static cmdline_parse_token_string_t NhgCmd_ars = TOKEN_STRING_INITIALIZER(NhgCmd, ports, "ars");
 
 void nhg_add(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
@@ -103,17 +102,6 @@ void nhg_del(void *res, struct cmdline *cl, void *data) {
     }
     apply(ctx, cl, s);
 }
-// nhg add <id> ars ...: the ARS part of the command set parses the rest.
-void nhg_add_ars(void *res, struct cmdline *cl, void *data) {
-    auto *r = static_cast<NhgCmd *>(res);
-    ars_command(context_of(data), cl, words_after({"nhg", "add", std::to_string(r->id), "ars"}, r->members));
-}
-Inst<5> inst_nhg_add_ars{
-    nhg_add_ars,
-    nullptr,
-    "nhg add <id> ars <object>|none primary <m>[,<m>...] [alternate ...] [cost c] [bias b] [threshold t]",
-    {WEFT_HDR(NhgCmd_nhg), WEFT_HDR(NhgCmd_op), WEFT_HDR(NhgCmd_id), WEFT_HDR(NhgCmd_ars),
-     WEFT_HDR(NhgCmd_members), nullptr}};
 Inst<5> inst_nhg_add{nhg_add,
                      nullptr,
                      "nhg add <id> ports <member>...",
@@ -356,11 +344,11 @@ Inst<4> inst_show_fib_json{show_fib_capacity,
 }  // namespace
 
 InstList table_commands() {
-    return {as_inst(inst_route_add), as_inst(inst_route_del), as_inst(inst_nhg_add),
-            as_inst(inst_nhg_del),   as_inst(inst_neigh_add), as_inst(inst_neigh_del),
-            as_inst(inst_lft_set),   as_inst(inst_lft_del),   as_inst(inst_mft_set),
-            as_inst(inst_mft_del),   as_inst(inst_sl2vl),     as_inst(inst_nhg_add_ars),
-            as_inst(inst_clear_nhg), as_inst(inst_show_fib),  as_inst(inst_show_fib_json)};
+    return {as_inst(inst_route_add), as_inst(inst_route_del),    as_inst(inst_nhg_add),
+            as_inst(inst_nhg_del),   as_inst(inst_neigh_add),    as_inst(inst_neigh_del),
+            as_inst(inst_lft_set),   as_inst(inst_lft_del),      as_inst(inst_mft_set),
+            as_inst(inst_mft_del),   as_inst(inst_sl2vl),        as_inst(inst_clear_nhg),
+            as_inst(inst_show_fib),  as_inst(inst_show_fib_json)};
 }
 
 }  // namespace weft::control::cli

@@ -3,6 +3,10 @@
 // each worker's values at the clear and the CLI shows the difference, per worker (`show fwd
 // stats`) or summed (`show port stats`), so the two always agree. Gauges (TX backlog) are not
 // cleared. Telemetry keeps reporting the cumulative counters.
+//
+// Baselines and shows read each worker between two of its polling rounds (a Snapshot): a frame
+// is counted received at the start of a round and forwarded or dropped later in it, so figures
+// read mid-round (or a baseline taken mid-round) would show more drops than frames received.
 #pragma once
 
 #include <array>
@@ -23,7 +27,18 @@ namespace weft::control {
 class StatsBaseline {
   public:
     using Counters = std::vector<const dataplane::WorkerCounters *>;
+    // Every worker's counters, each read between two of its rounds.
+    using Snapshot = std::vector<dataplane::WorkerReading>;
+    static Snapshot read(const Counters &counters);
 
+    dataplane::PortTotals worker_port(const Snapshot &now, std::size_t worker, std::uint16_t port) const;
+    dataplane::Totals worker_totals(const Snapshot &now, std::size_t worker) const;
+    dataplane::PortTotals port(const Snapshot &now, std::uint16_t port) const;
+    dataplane::Totals totals(const Snapshot &now) const;
+    void clear_port(const Snapshot &now, std::uint16_t port);
+    void clear_totals(const Snapshot &now);
+
+    // The same from a fresh reading.
     // Port `port`'s counters of worker `worker` since the port's last clear.
     dataplane::PortTotals worker_port(const Counters &counters, std::size_t worker, std::uint16_t port) const;
     // Worker `worker`'s totals (received, forwarded, replicas, drops by reason) since `clear all`.

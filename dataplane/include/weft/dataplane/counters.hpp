@@ -49,6 +49,31 @@ struct alignas(RTE_CACHE_LINE_SIZE) WorkerCounters {
     std::array<Counter, kDropReasonCount> drops;
     std::array<PortCounters, kMaxPorts> ports;
     std::array<NhgCounters, kMaxNhgs> nhgs;  // by NHG index
+
+    // A frame is counted received when its burst is read and forwarded or dropped later in the
+    // same polling round, so the counters agree (rx = forwarded - replicas + dropped) only
+    // between rounds. A reader that needs them to agree asks the worker, which copies them
+    // between two rounds (serve_reading: one load of the request per round, on a line the
+    // reader writes only when it asks). See read_between_rounds.
+    struct Reading {
+        std::array<std::uint64_t, 4> totals{};  // rx_pkts, rx_bytes, fwd_pkts, replicas
+        std::array<std::uint64_t, kDropReasonCount> drops{};
+        std::array<std::array<std::uint64_t, 6>, kMaxPorts> ports{};
+    };
+    alignas(RTE_CACHE_LINE_SIZE) mutable std::atomic<std::uint64_t> reading_requested{0};  // readers
+    alignas(RTE_CACHE_LINE_SIZE) std::atomic<std::uint64_t> reading_served{0};             // the worker
+    std::atomic<bool> polling{false};  // the worker is in its loop and serves requests
+    Reading reading;                   // written by the worker before it stores reading_served
+
+    // The worker, between two polling rounds.
+    void serve_reading() noexcept {
+        const std::uint64_t asked = reading_requested.load(std::memory_order_acquire);
+        if (asked != reading_served.load(std::memory_order_relaxed)) [[unlikely]]
+            copy_reading(asked);
+    }
+
+  private:
+    void copy_reading(std::uint64_t asked) noexcept;
 };
 
 // Sums over workers, for the CLI, telemetry and the quality sampler.
@@ -65,6 +90,17 @@ struct Totals {
         return n;
     }
 };
+
+// One worker's totals and port counters as of the same instant between two polling rounds.
+struct WorkerReading {
+    Totals totals;
+    std::array<PortTotals, kMaxPorts> ports{};
+    bool between_rounds = false;  // false: the worker did not answer in time (read as they were)
+};
+// Asks a polling worker for its counters and waits for them (microseconds; up to about 100 ms
+// for a worker preempted meanwhile); a worker that does not poll is read directly. One reader
+// at a time (the control thread).
+WorkerReading read_between_rounds(const WorkerCounters &w) noexcept;
 
 Totals sum_totals(const std::vector<const WorkerCounters *> &workers) noexcept;
 PortTotals sum_port(const std::vector<const WorkerCounters *> &workers, std::uint16_t port) noexcept;
