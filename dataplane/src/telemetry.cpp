@@ -3,9 +3,13 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_telemetry.h>
 
-#include <cstdlib>
+#include <algorithm>
 #include <mutex>
+#include <span>
 #include <string>
+#include <vector>
+
+#include "weft/ars/worker.hpp"
 
 namespace weft::dataplane {
 
@@ -31,12 +35,107 @@ void with_snapshot(Fn fn) {
 }
 
 bool parse_port(const char *params, std::uint16_t &port) {
-    if (params == nullptr || *params == '\0') return false;
-    char *end = nullptr;
-    const unsigned long v = std::strtoul(params, &end, 0);
-    if (*end != '\0' || v >= g_dp->num_ports()) return false;
-    port = static_cast<std::uint16_t>(v);
+    if (g_dp->num_ports() == 0) return false;
+    const auto v = telemetry_id(params, g_dp->num_ports() - 1u);
+    if (!v) return false;
+    port = static_cast<std::uint16_t>(*v);
     return true;
+}
+
+// ARS counters as a telemetry dict.
+void add_ars_counters(rte_tel_data *d, const ars::CounterValues &v) {
+    static constexpr const char *kDecisions[] = {"decisions_flowlet_quality", "decisions_flowlet_random",
+                                                 "decisions_per_packet_quality",
+                                                 "decisions_per_packet_random", "decisions_fixed"};
+    rte_tel_data_add_dict_u64(d, "packet_drops", v.packet_drops);
+    rte_tel_data_add_dict_u64(d, "next_hop_reassignments", v.next_hop_reassignments);
+    rte_tel_data_add_dict_u64(d, "port_reassignments", v.port_reassignments);
+    rte_tel_data_add_dict_u64(d, "link_down_reassignments", v.link_down_reassignments);
+    rte_tel_data_add_dict_u64(d, "static_hash_decisions", v.static_hash_decisions);
+    for (int m = 0; m < ars::kModeCount; ++m)
+        rte_tel_data_add_dict_u64(d, kDecisions[m], v.decisions[static_cast<std::size_t>(m)]);
+}
+
+// The ids of the groups (or LAGs) the published ARS configuration holds.
+template <typename Groups>
+std::vector<std::uint32_t> present_ids(Groups groups) {
+    std::vector<std::uint32_t> ids;
+    with_snapshot([&](const FibSnapshot &s) {
+        if (s.ars() == nullptr) return;
+        const auto &v = groups(*s.ars());
+        for (std::size_t id = 0; id < v.size(); ++id)
+            if (v[id].present) ids.push_back(static_cast<std::uint32_t>(id));
+    });
+    return ids;
+}
+
+// /weft/ars_nhg and /weft/ars_lag: one group's counters, or every group's by id.
+template <typename Groups, typename Sum>
+int ars_counters(const char *params, rte_tel_data *d, Groups groups, Sum sum) {
+    const std::vector<std::uint32_t> ids = present_ids(groups);
+    const auto workers = g_dp->ars_workers();
+    rte_tel_data_start_dict(d);
+    if (params != nullptr && *params != '\0') {
+        const auto id = telemetry_id(params, 0xFFFFFFFFu);
+        if (!id || std::find(ids.begin(), ids.end(), *id) == ids.end()) return -EINVAL;
+        add_ars_counters(d, sum(workers, static_cast<std::uint32_t>(*id)));
+        return 0;
+    }
+    unsigned n = 0;
+    for (const std::uint32_t id : ids) {
+        if (++n > RTE_TEL_MAX_DICT_ENTRIES) break;
+        rte_tel_data *c = rte_tel_data_alloc();
+        if (c == nullptr) return -ENOMEM;
+        rte_tel_data_start_dict(c);
+        add_ars_counters(c, sum(workers, id));
+        rte_tel_data_add_dict_container(d, std::to_string(id).c_str(), c, 0);
+    }
+    return 0;
+}
+
+int tel_ars_nhg(const char *, const char *params, rte_tel_data *d) {
+    return ars_counters(
+        params, d, [](const ars::Config &c) -> const auto & { return c.nhgs(); },
+        [](std::span<const ars::Worker *const> w, std::uint32_t id) { return ars::sum_nhg_counters(w, id); });
+}
+
+int tel_ars_lag(const char *, const char *params, rte_tel_data *d) {
+    return ars_counters(
+        params, d, [](const ars::Config &c) -> const auto & { return c.lags(); },
+        [](std::span<const ars::Worker *const> w, std::uint32_t id) {
+            return ars::sum_lag_counters(w, static_cast<ars::LagId>(id));
+        });
+}
+
+int tel_ars_bands(const char *, const char *, rte_tel_data *d) {
+    const ars::PortBoard &board = g_dp->ars_board();
+    rte_tel_data *quality = rte_tel_data_alloc();
+    rte_tel_data *link = rte_tel_data_alloc();
+    rte_tel_data *lags = rte_tel_data_alloc();
+    if (quality == nullptr || link == nullptr || lags == nullptr) {
+        rte_tel_data_free(quality);
+        rte_tel_data_free(link);
+        rte_tel_data_free(lags);
+        return -ENOMEM;
+    }
+    // Arrays by port id; LAGs by id.
+    rte_tel_data_start_array(quality, RTE_TEL_U64_VAL);
+    rte_tel_data_start_array(link, RTE_TEL_U64_VAL);
+    for (std::uint16_t p = 0; p < g_dp->num_ports(); ++p) {
+        rte_tel_data_add_array_u64(quality, board.port_quality(p));
+        rte_tel_data_add_array_u64(link, board.link_up(p) ? 1 : 0);
+    }
+    rte_tel_data_start_dict(lags);
+    unsigned n = 0;
+    for (const std::uint32_t id : present_ids([](const ars::Config &c) -> const auto & { return c.lags(); }))
+        if (++n <= RTE_TEL_MAX_DICT_ENTRIES)
+            rte_tel_data_add_dict_u64(lags, std::to_string(id).c_str(),
+                                      board.lag_quality(static_cast<ars::LagId>(id)));
+    rte_tel_data_start_dict(d);
+    rte_tel_data_add_dict_container(d, "port_quality", quality, 0);
+    rte_tel_data_add_dict_container(d, "port_link_up", link, 0);
+    rte_tel_data_add_dict_container(d, "lag_quality", lags, 0);
+    return 0;
 }
 
 int tel_ports(const char *, const char *, rte_tel_data *d) {
@@ -148,6 +247,19 @@ int tel_drops(const char *, const char *, rte_tel_data *d) {
 
 }  // namespace
 
+std::optional<std::uint64_t> telemetry_id(const char *params, std::uint64_t max) {
+    if (params == nullptr || *params == '\0') return std::nullopt;
+    if (params[0] == '0' && params[1] != '\0') return std::nullopt;  // no leading zero (octal?)
+    std::uint64_t v = 0;
+    for (const char *c = params; *c != '\0'; ++c) {
+        if (*c < '0' || *c > '9') return std::nullopt;
+        const std::uint64_t digit = static_cast<std::uint64_t>(*c - '0');
+        if (digit > max || v > (max - digit) / 10) return std::nullopt;  // v * 10 + digit > max
+        v = v * 10 + digit;
+    }
+    return v;
+}
+
 void register_telemetry(Dataplane &dp) {
     g_dp = &dp;
     rte_telemetry_register_cmd("/weft/ports", tel_ports, "Returns the weft port ids.");
@@ -158,6 +270,14 @@ void register_telemetry(Dataplane &dp) {
     rte_telemetry_register_cmd("/weft/quality", tel_quality,
                                "Per-port TX bytes and TX backlog (quality sampler input).");
     rte_telemetry_register_cmd("/weft/drops", tel_drops, "Frames received, forwarded and dropped by reason.");
+    rte_telemetry_register_cmd("/weft/ars_nhg", tel_ars_nhg,
+                               "ARS counters of a next-hop group, or of every ARS group by id. Parameters: "
+                               "int nhg_id (optional)");
+    rte_telemetry_register_cmd(
+        "/weft/ars_lag", tel_ars_lag,
+        "ARS counters of a LAG, or of every LAG by id. Parameters: int lag_id (optional)");
+    rte_telemetry_register_cmd("/weft/ars_bands", tel_ars_bands,
+                               "Quality band (7 = best) and link of every port, quality band of every LAG.");
 }
 
 }  // namespace weft::dataplane

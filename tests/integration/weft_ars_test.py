@@ -110,7 +110,7 @@ def ars_split(out, name):
     tx = port_tx(stats_after(out, "show port stats")[-1])
     m = re.search(r"^nhg 2: members.*packets (\d+)", out, re.M)
     cross = int(m.group(1)) if m else 0
-    js = [l for l in out.splitlines() if l.startswith('{"nhg": 1')]
+    js = [l for l in out.splitlines() if l.startswith('{"nhg":1,')]
     q = [l for l in out.splitlines() if l.startswith('{"rounds"')]
     g = json.loads(js[-1]) if js else {}
     # Readings taken while traffic ran; on a loaded box the worker may be descheduled for a few
@@ -259,7 +259,7 @@ def main():
     ars, share, c, _, _ = ars_split(out, "portoff")
     check(ars[3] == 0 and ars[1] > 0 and ars[2] > 0,
           "portoff: nothing on the ARS-disabled port 3, ports 1 and 2 share the flows (%s)" % ars)
-    check('"port": 3, "usable": false' in out, "portoff: show ars nhg marks the member on port 3 not usable")
+    check('"port":3,"usable":false' in out, "portoff: show ars nhg marks the member on port 3 not usable")
 
     # 6. ACL: flows to UDP ports 4000-4015 (16 of the 64) are taken off ARS and hashed statically.
     out = run("acl", cross_pcap, [
@@ -298,8 +298,8 @@ def main():
         check(False, "linkdown: three port stats read")
     check(c.get("link_down_reassignments", 0) > 0,
           "linkdown: flows of port 2 moved at once (%s link-down reassignments)" % c.get("link_down_reassignments"))
-    m = re.search(r'"port": 2, "usable": true, "link_up": (\w+)', "\n".join(
-        l for l in out.splitlines() if l.startswith('{"nhg": 1')))
+    m = re.search(r'"port":2,"usable":true,"link_up":(\w+)', "\n".join(
+        l for l in out.splitlines() if l.startswith('{"nhg":1,')))
     check(m is not None and m.group(1) == "false", "linkdown: show ars nhg reports port 2 link down")
     events = re.findall(r"^monitor: worker \d+ nhg 1 bucket \d+ member 1 -> \d+ \(port 2 -> port (\d)\) link-down$",
                         out, re.M)

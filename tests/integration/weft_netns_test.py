@@ -152,7 +152,7 @@ class Weft(LiveWeft):
         self.proc.stdin.flush()
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            m = re.search(r'(\{"ports": \[.*?\], "rx_packets".*?\})\s*\n', self.text()[start:], re.S)
+            m = re.search(r'(\{"ports":\[.*?\],"rx_packets".*?\})\s*\n', self.text()[start:], re.S)
             if m:
                 return json.loads(m.group(1))
             time.sleep(0.05)

@@ -169,7 +169,7 @@ def ipv6_ars_check(work):
           "ipv6: each UDP flow stays on one port (%d flows seen)" % len(port_of))
     used = set(p for v in port_of.values() for p in v)
     check(used == {1, 2}, "ipv6: the flows spread over both ports (%s)" % sorted(used))
-    js = [json.loads(l) for l in out.splitlines() if l.startswith('{"nhg": 1')]
+    js = [json.loads(l) for l in out.splitlines() if l.startswith('{"nhg":1,')]
     c = js[-1]["counters"] if js else {}
     check(c.get("packets") == total and c.get("packet_drops") == 0,
           "ipv6: show ars nhg 1 json counts the frames the ports sent (%s)" % c.get("packets"))
