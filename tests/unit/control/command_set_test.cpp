@@ -56,7 +56,10 @@ TEST_F(CommandSetTest, ARefusedLineNamesTheWordAndWhatWasExpectedThenOnlyItsUsag
 
 TEST_F(CommandSetTest, AWordCloseToManyCommandsNamesHowToListThem) {
     const std::string r = cli::explain_refused("show bogus");
-    EXPECT_EQ(r.rfind("error: word 2 \"bogus\": expected one of route|nhg|", 0), 0u) << r;
+    EXPECT_EQ(r.rfind("error: word 2 \"bogus\": expected one of ", 0), 0u) << r;
+    EXPECT_NE(r.find("|route|nhg|drops|neigh|lft|mft|sl2vl|port|config|fwd|ars|lag|acl|monitor|"),
+              std::string::npos)
+        << r;
     EXPECT_NE(r.find("\nusage: "), std::string::npos);
     EXPECT_NE(r.find(" commands start with \"show\": help show lists them\n"), std::string::npos) << r;
 }
