@@ -169,7 +169,7 @@ std::string describe_token(const cmdline_parse_token_hdr_t *t) {
         std::replace(choices.begin(), choices.end(), '#', '|');
         return choices.find('|') != std::string::npos ? "one of " + choices : "\"" + choices + "\"";
     }
-    if (t->ops == &cmdline_token_num_ops) {
+    if (t->ops == &cmdline_token_num_ops || t->ops == &number_token_ops) {
         switch (reinterpret_cast<const cmdline_parse_token_num_t *>(t)->num_data.type) {
             case RTE_UINT8:
                 return "a number 0..255";
