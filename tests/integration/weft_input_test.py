@@ -166,6 +166,8 @@ NONSENSE = [
     ("lag add 08 ports 0", "is a member of LAG"),  # 08 was no number at all (not octal)
     (b"nhg add 5 ports 1\x00 2", "a NUL byte at column 18"),
     (b"route add \x1b[2J\x1b[31m10.7.0.0/16 nhg 4", "bad prefix \\x1b[2J\\x1b[31m10.7.0.0/16"),
+    (b"\x1b]0;owned\x07frobnicate \x1b[2J", ""),  # no such command: refused, escapes shown tamed
+    ("nhg add x ports 1", "a number 0..4294967295"),
     ("show nhg", None),
     ("show route json", None),
 ]
@@ -175,7 +177,8 @@ def nonsense_check(work):
     rc, out, err = run_batch(work, "nonsense", [line for line, _ in NONSENSE])
     check(rc == 0, "nonsense: weft exits 0 (rc=%d)" % rc)
     for line, refusal in NONSENSE:
-        shown = line if isinstance(line, str) else line.decode().replace("\x00", "\\x00").replace("\x1b", "\\x1b")
+        shown = line if isinstance(line, str) else \
+            line.decode().replace("\x00", "\\x00").replace("\x1b", "\\x1b").replace("\x07", "\\x07")
         said = answer(out, shown)
         if said is None:
             check(False, "nonsense: %r echoed (escaped)" % line)
@@ -184,7 +187,7 @@ def nonsense_check(work):
         else:
             check(said.startswith("error") and refusal in said.splitlines()[0],
                   "nonsense: %r refused: %r" % (line, said.splitlines()[0] if said else ""))
-    check("\x1b" not in out and "\x00" not in out, "nonsense: no raw ESC or NUL byte in the output")
+    check(not any(c in out for c in "\x00\x07\x1b"), "nonsense: no raw NUL, BEL or ESC byte in the output")
     check(errors_of(out) == sum(1 for _, r in NONSENSE if r is not None), "nonsense: every refusal counted (%d)" % errors_of(out))
     nhg = answer(out, "show nhg") or ""
     ids = sorted(int(l.split()[1].rstrip(":")) for l in nhg.splitlines() if l.startswith("nhg "))

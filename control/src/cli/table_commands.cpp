@@ -3,7 +3,6 @@
 #include <cmdline.h>
 #include <cmdline_parse_etheraddr.h>
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -306,7 +305,7 @@ WEFT_TOK_STR(ShowFibCmd, fib, "fib");
 WEFT_TOK_STR(ShowFibCmd, capacity, "capacity");
 WEFT_TOK_STR(ShowFibCmd, json, "json");
 
-nlohmann::ordered_json table_use_json(const dp::FibTableUse &u) {
+Json table_use_json(const dp::FibTableUse &u) {
     return {{"routes", u.routes},
             {"max_routes", u.max_routes},
             {"tbl8_groups", u.tbl8_groups},
@@ -317,12 +316,11 @@ void show_fib_capacity(void *res, struct cmdline *cl, void *data) {
     const CommandContext &ctx = context_of(data);
     const dp::FibCapacity c = ctx.fib->capacity();
     if (std::string(static_cast<ShowFibCmd *>(res)->json) == "json") {
-        const nlohmann::ordered_json j = {{"ipv4", table_use_json(c.ipv4)},
-                                          {"ipv6", table_use_json(c.ipv6)},
-                                          {"nhgs", c.nhgs},
-                                          {"max_nhgs", c.max_nhgs},
-                                          {"neighbours", c.neighbours}};
-        cmdline_printf(cl, "%s\n", j.dump().c_str());
+        print_json(cl, {{"ipv4", table_use_json(c.ipv4)},
+                        {"ipv6", table_use_json(c.ipv6)},
+                        {"nhgs", c.nhgs},
+                        {"max_nhgs", c.max_nhgs},
+                        {"neighbours", c.neighbours}});
         return;
     }
     for (const auto &[name, u] : {std::pair{"ipv4", c.ipv4}, std::pair{"ipv6", c.ipv6}})
