@@ -13,10 +13,22 @@ namespace {
 
 constexpr std::uint16_t kNone = Egress::kNoMember;
 
-// The r-th set bit of mask (r < popcount(mask)).
-inline unsigned nth_set_bit(std::uint64_t mask, unsigned r) {
-    for (; r > 0; --r) mask &= mask - 1;
-    return static_cast<unsigned>(std::countr_zero(mask));
+// A bucket's member changed from `old` to `chosen` (counted unless it was empty or is the same):
+// tallied without a branch, since under churn whether a new flowlet moves is a coin toss.
+inline bool tally_move(Reassignments &moved, std::uint16_t old, std::uint16_t chosen, bool old_down,
+                       bool is_lag, bool other_target) {
+    const bool move = old != chosen && old != MacroFlowTable::kEmpty;
+    moved.next_hop += static_cast<std::uint64_t>(move && !is_lag);
+    moved.port += static_cast<std::uint64_t>(move && other_target);
+    moved.link_down += static_cast<std::uint64_t>(move && old_down);
+    return move;
+}
+
+bool distinct_targets(const SelectionGroup &g) {
+    for (std::size_t i = 0; i < g.members.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (g.members[i].target == g.members[j].target) return false;
+    return true;
 }
 
 // A LAG inside a next-hop group hashes on a remixed value, so its port choice is not correlated
@@ -31,7 +43,7 @@ inline std::uint32_t remix(std::uint32_t h) {
 }
 
 // The per-packet steps are small and called once per packet: have them inlined into the burst
-// loop. The rare paths (new flowlet, LAG nesting) stay out of line.
+// loop. The rare paths (deriving a group's view, LAG nesting, monitoring) stay out of line.
 #if defined(__GNUC__)
 #define WEFT_ARS_HOT [[gnu::always_inline]] inline
 #define WEFT_ARS_COLD [[gnu::noinline]]
@@ -39,6 +51,14 @@ inline std::uint32_t remix(std::uint32_t h) {
 #define WEFT_ARS_HOT inline
 #define WEFT_ARS_COLD
 #endif
+
+// The flowlet burst's bucket prefetch: how far ahead, and from which table size on.
+constexpr std::size_t kLookAhead = 16;
+constexpr std::size_t kL1TableBytes = 16 * 1024;
+
+constexpr bool is_flowlet(Mode mode) {
+    return mode == Mode::kFlowletQuality || mode == Mode::kFlowletRandom;
+}
 
 inline void prefetch(const void *p) {
 #if defined(__GNUC__)
@@ -140,19 +160,33 @@ void Worker::build_hot(std::vector<HotGroup> &hot, const std::vector<SelectionGr
     for (std::size_t id = 0; id < groups.size(); ++id) {
         const SelectionGroup &g = groups[id];
         if (!g.present) continue;
+        GroupState &state = states[id];
+        // The members' usability may have changed with the snapshot: derive the view anew.
+        state.view = std::make_unique<GroupView>();
+        state.egress.assign(g.size(), Egress{});
         HotGroup &h = hot[id];
+        for (std::uint16_t m = 0; m < g.size(); ++m) {
+            const EgressTarget target = g.members[m].target;
+            if (target.kind != EgressTarget::Kind::kPort) continue;
+            state.egress[m] = Egress{target.id, m};
+            if (m < kFlowletBurstMembers) h.ports.insert(m);
+        }
         h.group = &g;
+        h.size = g.size();
+        h.every_move_changes_target = &groups == &config_->lags() || distinct_targets(g);
         h.counters = &counters[id];
+        h.view = state.view.get();
+        h.egress = state.egress.data();
         h.object_id = g.ars_object;
         if (g.ars_object == kNoArsObject) continue;
         h.object = &config_->ars_objects()[g.ars_object];
-        for (ObjectTable &t : states[id].tables)
+        for (ObjectTable &t : state.tables)
             if (t.object == g.ars_object) h.table = &t.table;
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Member state, read from the shared board.
+// Member state, read from the shared board once per board generation.
 
 bool Worker::lag_live(LagId lag) const {
     for (const GroupMember &p : config_->lags()[lag].members)
@@ -170,124 +204,117 @@ WEFT_ARS_HOT QualityBand Worker::member_quality(const GroupMember &m) const {
                                                       : board_.lag_quality(m.target.id);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Choosing a member.
-
-Worker::QualityCandidates Worker::quality_candidates(const SelectionGroup &g) const {
-    // Best band and the set of members holding it, for each role. Ties are counted as they are
-    // found: std::popcount is a library call on a baseline x86-64 build.
-    struct Best {
-        int band = -1;
-        std::uint64_t mask = 0;
-        unsigned ties = 0;
-    };
-    auto scan = [&](std::uint16_t begin, std::uint16_t count) {
-        Best best;
-        for (std::uint16_t i = 0; i < count; ++i) {
-            const GroupMember &m = g.members[begin + i];
-            if (!member_live(m)) continue;
-            const int q = member_quality(m);
-            if (q > best.band) {
-                best.band = q;
-                best.mask = std::uint64_t{1} << i;
-                best.ties = 1;
-            } else if (q == best.band) {
-                best.mask |= std::uint64_t{1} << i;
-                ++best.ties;
-            }
-        }
-        return best;
-    };
-    const Best primary = scan(0, g.primary_count);
-    const Best alternate = g.alternate_count != 0 ? scan(g.primary_count, g.alternate_count) : Best{};
-    const PathChoice choice = choose_path(
-        primary.band >= 0, static_cast<QualityBand>(primary.band < 0 ? 0 : primary.band), alternate.band >= 0,
-        static_cast<QualityBand>(alternate.band < 0 ? 0 : alternate.band), g.path_selection);
-    QualityCandidates c;
-    c.group = &g;
-    if (choice == PathChoice::kNone) return c;
-    const Best &set = choice == PathChoice::kPrimary ? primary : alternate;
-    c.base = choice == PathChoice::kPrimary ? 0 : g.primary_count;
-    c.mask = set.mask;
-    c.ties = set.ties;
-    return c;
+WEFT_ARS_HOT const Worker::GroupView &Worker::fresh(const HotGroup &h) {
+    // The generation is read before the board's bytes (refresh), so a view is never older than
+    // the generation it is kept with.
+    const std::uint64_t generation = board_.generation();
+    if (h.view->generation != generation) refresh(*h.group, *h.view, generation);
+    return *h.view;
 }
 
-std::uint16_t Worker::choose_by_quality(const SelectionGroup &g) {
-    // Inside a flowlet burst the candidates are read once, at its first new flowlet.
-    if (&g == burst_group_ && burst_candidates_.group != &g) burst_candidates_ = quality_candidates(g);
-    const QualityCandidates c = burst_candidates_.group == &g ? burst_candidates_ : quality_candidates(g);
-    if (c.ties == 0) return kNone;
-    // Ties broken by the seeded generator.
-    const unsigned pick = c.ties == 1 ? 0 : rng_.below(c.ties);
-    return static_cast<std::uint16_t>(c.base + nth_set_bit(c.mask, pick));
-}
-
-std::uint16_t Worker::choose_at_random(const SelectionGroup &g) {
-    // Random among live primaries; the alternates only when no primary is live.
-    auto live_mask = [&](std::uint16_t begin, std::uint16_t count) {
-        std::uint64_t mask = 0;
-        for (std::uint16_t i = 0; i < count; ++i)
-            if (member_live(g.members[begin + i])) mask |= std::uint64_t{1} << i;
-        return mask;
-    };
-    std::uint16_t base = 0;
-    std::uint64_t mask = live_mask(0, g.primary_count);
-    if (mask == 0) {
-        base = g.primary_count;
-        mask = live_mask(g.primary_count, g.alternate_count);
-        if (mask == 0) return kNone;
+// Once per board generation per group: the scan every choice used to make. Built in locals and
+// stored at the end (the view's byte lists would otherwise alias every load of the loop).
+WEFT_ARS_COLD void Worker::refresh(const SelectionGroup &g, GroupView &v, std::uint64_t generation) const {
+    MemberSet live;
+    std::uint64_t role_live[2] = {0, 0};
+    // Best band and the members holding it, per role (bit i: the role's member i).
+    int band[2] = {-1, -1};
+    std::uint64_t best[2] = {0, 0};
+    const GroupMember *const members = g.members.data();
+    const std::uint16_t size = g.size();
+    const std::uint16_t primaries = g.primary_count;
+    for (std::uint16_t m = 0; m < size; ++m) {
+        const int role = m < primaries ? 0 : 1;
+        const std::uint64_t bit = std::uint64_t{1} << (role == 0 ? m : m - primaries);
+        if (!member_live(members[m])) continue;
+        live.insert(m);
+        role_live[role] |= bit;
+        // Without branches: the bands are as good as random to a branch predictor.
+        const int q = member_quality(members[m]);
+        const int b = band[role];
+        best[role] = q > b ? bit : q == b ? best[role] | bit : best[role];
+        band[role] = q > b ? q : b;
     }
-    const unsigned pick = rng_.below(static_cast<std::uint32_t>(std::popcount(mask)));
-    return static_cast<std::uint16_t>(base + nth_set_bit(mask, pick));
+    v.generation = generation;
+    v.live = live;
+    v.role_live[0] = role_live[0];
+    v.role_live[1] = role_live[1];
+
+    // The members of a role's mask as member indices, ascending.
+    auto list = [&](int role, std::uint64_t mask, std::uint8_t *out) {
+        const unsigned base = role == 0 ? 0u : g.primary_count;
+        std::uint8_t n = 0;
+        for (; mask != 0; mask &= mask - 1)
+            out[n++] = static_cast<std::uint8_t>(base + static_cast<unsigned>(std::countr_zero(mask)));
+        return n;
+    };
+    const PathChoice choice =
+        choose_path(band[0] >= 0, static_cast<QualityBand>(band[0] < 0 ? 0 : band[0]), band[1] >= 0,
+                    static_cast<QualityBand>(band[1] < 0 ? 0 : band[1]), g.path_selection);
+    v.quality = Candidates{};
+    if (choice != PathChoice::kNone) {
+        const int role = choice == PathChoice::kPrimary ? 0 : 1;
+        v.quality.count = list(role, best[role], v.quality.member);
+    }
+    v.quality.draw = v.quality.count > 1;  // no draw when there is no tie
+    const int random_role = role_live[0] != 0 ? 0 : 1;
+    v.random.count = list(random_role, role_live[random_role], v.random.member);
+    v.random.draw = true;
 }
 
-std::uint16_t Worker::choose_static(const SelectionGroup &g, std::uint32_t flow_hash) const {
-    // Hash to a primary; a dead one passes to the next live one, so only its flows move.
-    auto probe = [&](std::uint16_t begin, std::uint16_t count) -> std::uint16_t {
-        if (count == 0) return kNone;
-        std::uint32_t i = static_cast<std::uint32_t>((std::uint64_t{flow_hash} * count) >> 32);
-        for (std::uint16_t n = 0; n < count; ++n) {
-            if (member_live(g.members[begin + i])) return static_cast<std::uint16_t>(begin + i);
-            if (++i == count) i = 0;
-        }
-        return kNone;
+// Hash to a primary; a dead one passes to the next live one (cyclically), so only its flows move.
+WEFT_ARS_HOT std::uint16_t Worker::choose_static(const SelectionGroup &g, const GroupView &v,
+                                                 std::uint32_t flow_hash) {
+    auto probe = [&](std::uint16_t begin, std::uint16_t count, std::uint64_t live) -> std::uint16_t {
+        if (live == 0) return kNone;
+        const auto i = static_cast<unsigned>((std::uint64_t{flow_hash} * count) >> 32);  // i < count <= 64
+        const std::uint64_t from_i = live >> i;
+        const unsigned at = from_i != 0 ? i + static_cast<unsigned>(std::countr_zero(from_i))
+                                        : static_cast<unsigned>(std::countr_zero(live));
+        return static_cast<std::uint16_t>(begin + at);
     };
-    const std::uint16_t m = probe(0, g.primary_count);
-    return m != kNone ? m : probe(g.primary_count, g.alternate_count);
+    const std::uint16_t m = probe(0, g.primary_count, v.role_live[0]);
+    return m != kNone ? m : probe(g.primary_count, g.alternate_count, v.role_live[1]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The hot path.
 
+WEFT_ARS_HOT void Worker::resolve_hot(const HotGroup &h, bool is_lag, std::uint32_t id, Resolved &r) {
+    r.group = h.group;
+    r.counters = h.counters;
+    r.view = &fresh(h);
+    r.size = h.size;
+    r.every_move_changes_target = h.every_move_changes_target;
+    r.object_id = h.object_id;
+    r.object = h.object;
+    r.bucket = nullptr;
+    r.monitored = h.object != nullptr && h.object->monitoring;
+    r.is_lag = is_lag;
+    r.group_id = id;
+}
+
 WEFT_ARS_HOT void Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict,
                                   Resolved &r) {
     // Filled in place: building a copy and moving it stalls on store forwarding.
-    r.group = nullptr;
-    r.object = nullptr;
-    r.bucket = nullptr;
-    r.monitored = false;
-    r.is_lag = is_lag;
-    r.group_id = id;
     // An id missing from the snapshot (a route racing a group removal) drops the packet.
     const std::vector<HotGroup> &hot = is_lag ? hot_lags_ : hot_nhgs_;
-    if (id >= hot.size() || hot[id].group == nullptr) return;
+    if (id >= hot.size() || hot[id].group == nullptr) {
+        r.group = nullptr;
+        return;
+    }
     const HotGroup &h = hot[id];
-    r.group = h.group;
-    r.counters = h.counters;
+    resolve_hot(h, is_lag, id, r);
     if (verdict.flags == 0) {
         // The common case: the group's own ARS object, everything precomputed.
-        r.object_id = h.object_id;
-        r.object = h.object;
-        if (h.object != nullptr) {
-            r.monitored = h.object->monitoring;
-            if (h.table != nullptr) {
-                r.bucket_index = h.table->index_of(flow_hash);
-                r.bucket = h.table->bucket(r.bucket_index);
-            }
+        if (h.table != nullptr && is_flowlet(h.object->mode)) {
+            r.bucket_index = h.table->index_of(flow_hash);
+            r.bucket = h.table->bucket(r.bucket_index);
         }
         return;
     }
+    r.object = nullptr;
+    r.monitored = false;
     r.object_id = verdict.overrides_ars() ? verdict.ars_object : r.group->ars_object;
     const auto &objects = config_->ars_objects();
     if (verdict.disables_ars() || r.object_id >= objects.size() || !objects[r.object_id].present) return;
@@ -295,7 +322,7 @@ WEFT_ARS_HOT void Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t f
     r.object = &objects[r.object_id];
     r.monitored = (r.object->monitoring || (verdict.flags & AclVerdict::kMonitorOn) != 0) &&
                   (verdict.flags & AclVerdict::kMonitorOff) == 0;
-    if (r.object->mode == Mode::kFlowletQuality || r.object->mode == Mode::kFlowletRandom) {
+    if (is_flowlet(r.object->mode)) {
         // adopt() made one table per reachable object, the group's own first.
         for (ObjectTable &t : (is_lag ? lag_state_[id] : nhg_state_[id]).tables) {
             if (t.object != r.object_id) continue;
@@ -307,66 +334,68 @@ WEFT_ARS_HOT void Worker::resolve(bool is_lag, std::uint32_t id, std::uint32_t f
     }
 }
 
-WEFT_ARS_HOT std::uint16_t Worker::flowlet(const Resolved &r, Ticks now) {
-    const SelectionGroup &g = *r.group;
-    const MacroFlowTable::Bucket current = *r.bucket;
-    const std::uint16_t old = current.member();
-    if (old < g.size() && current.idle_for(now) <= r.object->idle_ticks && member_live(g.members[old])) {
-        // Same flowlet: stay, even if a better member exists (no reordering inside a flowlet).
-        *r.bucket = MacroFlowTable::Bucket::make(old, now);
-        return old;
+template <class Members>
+WEFT_ARS_HOT std::uint16_t Worker::flowlet(const Resolved &r, MacroFlowTable::Bucket *bucket,
+                                           std::uint32_t index, const Members &eligible,
+                                           const FlowletClock &clock, Ticks now, Reassignments &moved,
+                                           Rng &rng) {
+    const MacroFlowTable::Bucket current = *bucket;
+    if (flowlet_continues(current, eligible, clock)) {
+        *bucket = clock.touch(current.member());
+        return current.member();
     }
-    return new_flowlet(r, now);
+    return new_flowlet(r, bucket, index, current.member(), now, moved, rng);
 }
 
-WEFT_ARS_COLD std::uint16_t Worker::new_flowlet(const Resolved &r, Ticks now) {
-    const SelectionGroup &g = *r.group;
-    const std::uint16_t old = r.bucket->member();
-    const bool old_known = old < g.size();
-    ReassignReason reason = ReassignReason::kFlowletExpired;
-    if (old == kRemovedMember) {
-        reason = ReassignReason::kMemberRemoved;
-    } else if (old_known && !member_live(g.members[old])) {
-        reason = ReassignReason::kLinkDown;
-    }
-
-    const std::uint16_t chosen =
-        r.object->mode == Mode::kFlowletQuality ? choose_by_quality(g) : choose_at_random(g);
+// A flowlet starts: choose, tally a move, and report it when monitored.
+WEFT_ARS_HOT std::uint16_t Worker::new_flowlet(const Resolved &r, MacroFlowTable::Bucket *bucket,
+                                               std::uint32_t index, std::uint16_t old, Ticks now,
+                                               Reassignments &moved, Rng &rng) {
+    const std::uint16_t chosen = r.view->candidates(r.object->mode).pick(rng);
     if (chosen == kNone) return kNone;  // bucket kept: the flow returns to its member if it comes back
+    *bucket = MacroFlowTable::Bucket::make(chosen, now);
 
-    if (old != MacroFlowTable::kEmpty && chosen != old) {
-        const EgressTarget old_target = old_known ? g.members[old].target : EgressTarget{};
-        const EgressTarget new_target = g.members[chosen].target;
-        r.counters->count_reassignment(!old_known || old_target != new_target,
-                                       reason == ReassignReason::kLinkDown, r.is_lag);
-        if (r.monitored && monitor_) {
-            ReassignEvent e;
-            e.is_lag = r.is_lag;
-            e.group_id = r.group_id;
-            e.ars_object = r.object_id;
-            e.bucket = r.bucket_index;
-            e.old_member_id = old_known ? g.members[old].member_id : 0;
-            e.new_member_id = g.members[chosen].member_id;
-            e.old_target = old_target;
-            e.new_target = new_target;
-            e.reason = reason;
-            e.now = now;
-            monitor_(e);
-        }
-    }
-    *r.bucket = MacroFlowTable::Bucket::make(chosen, now);
+    const bool old_known = old < r.size;
+    const bool move = tally_move(moved, old, chosen, old_known && !r.view->live.contains(old), r.is_lag,
+                                 r.every_move_changes_target || !old_known ||
+                                     r.group->members[old].target != r.group->members[chosen].target);
+    if (r.monitored && move && monitor_) report_move(r, index, old, chosen, now);
     return chosen;
 }
 
+WEFT_ARS_COLD void Worker::report_move(const Resolved &r, std::uint32_t index, std::uint16_t old,
+                                       std::uint16_t chosen, Ticks now) {
+    const SelectionGroup &g = *r.group;
+    const bool old_known = old < g.size();
+    ReassignEvent e;
+    e.is_lag = r.is_lag;
+    e.group_id = r.group_id;
+    e.ars_object = r.object_id;
+    e.bucket = index;
+    e.old_member_id = old_known ? g.members[old].member_id : 0;
+    e.new_member_id = g.members[chosen].member_id;
+    e.old_target = old_known ? g.members[old].target : EgressTarget{};
+    e.new_target = g.members[chosen].target;
+    e.reason = old == kRemovedMember                      ? ReassignReason::kMemberRemoved
+               : old_known && !r.view->live.contains(old) ? ReassignReason::kLinkDown
+                                                          : ReassignReason::kFlowletExpired;
+    e.now = now;
+    monitor_(e);
+}
+
 WEFT_ARS_HOT Egress Worker::to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash,
-                                      Ticks now) {
+                                      Ticks now, Rng &rng) {
     if (member == kNone) {
         r.counters->count_drop();
         return {};
     }
     const EgressTarget target = r.group->members[member].target;
     if (target.kind == EgressTarget::Kind::kPort) return {target.id, member};
-    return via_lag(r, member, flow_hash, now);
+    // The LAG decides with the worker's generator: hand it over and take it back.
+    rng_ = rng;
+    const Egress e = via_lag(r, member, flow_hash, now);
+    rng = rng_;
+    return e;
 }
 
 WEFT_ARS_COLD Egress Worker::via_lag(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash,
@@ -385,26 +414,28 @@ WEFT_ARS_HOT Egress Worker::decide(const Resolved &r, std::uint32_t flow_hash, T
     if (r.group == nullptr) return {};
     if (r.object == nullptr) {
         r.counters->count_static_hash();
-        return to_egress(r, choose_static(*r.group, flow_hash), flow_hash, now);
+        return to_egress(r, choose_static(*r.group, *r.view, flow_hash), flow_hash, now, rng_);
     }
     r.counters->count_decision(r.object->mode);
     std::uint16_t member = kNone;
     switch (r.object->mode) {
         case Mode::kFlowletQuality:
-        case Mode::kFlowletRandom:
-            member = flowlet(r, now);
+        case Mode::kFlowletRandom: {
+            Reassignments moved;
+            member = flowlet(r, r.bucket, r.bucket_index, r.view->live,
+                             FlowletClock(now, r.object->idle_ticks), now, moved, rng_);
+            r.counters->count_reassignments(moved);
             break;
+        }
         case Mode::kPerPacketQuality:
-            member = choose_by_quality(*r.group);
-            break;
         case Mode::kPerPacketRandom:
-            member = choose_at_random(*r.group);
+            member = r.view->candidates(r.object->mode).pick(rng_);
             break;
         case Mode::kFixed:
-            member = choose_static(*r.group, flow_hash);
+            member = choose_static(*r.group, *r.view, flow_hash);
             break;
     }
-    return to_egress(r, member, flow_hash, now);
+    return to_egress(r, member, flow_hash, now, rng_);
 }
 
 Egress Worker::select_nhg(NhgId nhg, std::uint32_t flow_hash, Ticks now, AclVerdict verdict) {
@@ -427,72 +458,140 @@ Egress Worker::select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerd
 bool Worker::begin_flowlet_burst(NhgId id, Ticks now, FlowletBurst &b) {
     if (id >= hot_nhgs_.size()) return false;
     const HotGroup &h = hot_nhgs_[id];
-    if (h.table == nullptr) return false;  // no ARS object, or no table for it
-    if (h.object->mode != Mode::kFlowletQuality && h.object->mode != Mode::kFlowletRandom) return false;
-    const SelectionGroup &g = *h.group;
-    if (g.size() > kFlowletBurstMembers) return false;
+    if (h.table == nullptr || !is_flowlet(h.object->mode)) return false;  // no flowlet ARS object
+    if (h.group->size() > kFlowletBurstMembers) return false;
 
+    resolve_hot(h, false, id, b.r_);
     b.buckets_ = h.table->buckets();
     b.mask_ = h.table->mask();
     b.now_ = now;
-    b.idle_ = h.object->idle_ticks;
-    b.live_ = 0;
-    b.direct_ = 0;
+    b.clock_ = FlowletClock(now, h.object->idle_ticks);
+    b.live_ = MemberMask{{b.r_.view->live.word[0]}};
+    b.direct_ = MemberMask{{b.live_.word[0] & h.ports.word[0]}};
+    b.egress_ = h.egress;
     b.decided_ = 0;
-    for (std::uint16_t m = 0; m < g.size(); ++m) {
-        if (!member_live(g.members[m])) continue;
-        b.live_ |= std::uint64_t{1} << m;
-        const EgressTarget target = g.members[m].target;
-        if (target.kind != EgressTarget::Kind::kPort) continue;
-        b.direct_ |= std::uint64_t{1} << m;
-        b.egress_[m] = Egress{target.id, m};
-    }
-    // The quality candidates are read at the burst's first new flowlet, if it has one (most
-    // bursts only continue flowlets).
-    if (h.object->mode == Mode::kFlowletQuality) burst_group_ = &g;
-    Resolved &r = b.r_;
-    r.group = &g;
-    r.counters = h.counters;
-    r.object = h.object;
-    r.object_id = h.object_id;
-    r.is_lag = false;
-    r.group_id = id;
-    r.monitored = h.object->monitoring;
+    b.moved_ = Reassignments{};
     return true;
 }
 
 // A packet of a flowlet burst that does not continue its flowlet on a live port member: it
 // continues on a live LAG member, or starts a new flowlet.
 Egress Worker::select_in_burst_slow(FlowletBurst &b, std::uint32_t flow_hash, std::uint32_t index) {
-    Resolved &r = b.r_;
-    MacroFlowTable::Bucket *bucket = b.buckets_ + index;
-    const MacroFlowTable::Bucket current = *bucket;
-    std::uint16_t member = current.member();
-    if (member < r.group->size() && current.idle_for(b.now_) <= b.idle_ && ((b.live_ >> member) & 1) != 0) {
-        *bucket = MacroFlowTable::Bucket::make(member, b.now_);  // same flowlet: stay
-    } else {
-        r.bucket = bucket;
-        r.bucket_index = index;
-        member = new_flowlet(r, b.now_);
-    }
-    return to_egress(r, member, flow_hash, b.now_);
+    const std::uint16_t member =
+        flowlet(b.r_, b.buckets_ + index, index, b.live_, b.clock_, b.now_, b.moved_, rng_);
+    if (b.direct_.contains(member)) return b.egress_[member];
+    return to_egress(b.r_, member, flow_hash, b.now_, rng_);
 }
 
 void Worker::end_flowlet_burst(FlowletBurst &b) {
     if (b.decided_ != 0) b.r_.counters->count_decision(b.r_.object->mode, b.decided_);
-    burst_candidates_ = QualityCandidates{};
-    burst_group_ = nullptr;
+    b.r_.counters->count_reassignments(b.moved_);
+}
+
+// select_nhg_burst's flowlet burst. When the table is beyond the L1 cache, each bucket starts
+// loading kLookAhead packets before its decision, so the decisions overlap the loads instead of
+// waiting for all of them.
+void Worker::flowlet_burst(FlowletBurst &b, std::span<const SelectRequest> requests, std::span<Egress> out) {
+    if (lean_flowlet_burst(b, requests, out)) return;
+    const std::size_t n = requests.size();
+    const std::size_t ahead = burst_table_bytes(b) > kL1TableBytes ? std::min(n, kLookAhead) : 0;
+    for (std::size_t i = 0; i < ahead; ++i) prefetch_in_burst(b, requests[i].flow_hash);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + ahead < n && ahead != 0) prefetch_in_burst(b, requests[i + ahead].flow_hash);
+        out[i] = select_in_burst(b, requests[i].flow_hash);
+    }
+}
+
+// The flowlet burst of the common group: every live member a port, no monitoring, every move a
+// change of port. Each packet continues its flowlet or draws a new member, with everything it
+// reads held in registers for the burst. Returns false, having done nothing, for other groups.
+bool Worker::lean_flowlet_burst(FlowletBurst &b, std::span<const SelectRequest> requests,
+                                std::span<Egress> out) {
+    const Resolved &r = b.r_;
+    const Candidates &candidates = r.view->candidates(r.object->mode);
+    if (b.live_.word[0] != b.direct_.word[0] || (r.monitored && monitor_) || !r.every_move_changes_target ||
+        candidates.count == 0)
+        return false;
+    Rng rng = rng_;
+    Reassignments moved;
+    MacroFlowTable::Bucket *const buckets = b.buckets_;
+    const std::uint32_t mask = b.mask_;
+    const MemberMask live = b.live_;
+    const FlowletClock clock = b.clock_;
+    const Egress *const egress = b.egress_;
+    const Ticks now = b.now_;
+    const std::uint16_t size = r.size;
+    const Candidates choice = candidates;  // a copy: the draw's count and members stay in registers
+    const std::size_t n = requests.size();
+    const std::size_t ahead = burst_table_bytes(b) > kL1TableBytes ? std::min(n, kLookAhead) : 0;
+    for (std::size_t i = 0; i < ahead; ++i) prefetch_in_burst(b, requests[i].flow_hash);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + ahead < n && ahead != 0) prefetch_in_burst(b, requests[i + ahead].flow_hash);
+        MacroFlowTable::Bucket *bucket = buckets + MacroFlowTable::index_in(requests[i].flow_hash, mask);
+        const MacroFlowTable::Bucket current = *bucket;
+        std::uint16_t member = current.member();
+        if (flowlet_continues(current, live, clock)) {
+            *bucket = clock.touch(member);
+        } else {
+            const std::uint16_t old = member;
+            member = choice.pick(rng);
+            *bucket = MacroFlowTable::Bucket::make(member, now);
+            tally_move(moved, old, member, old < size && !live.contains(old), r.is_lag, true);
+        }
+        out[i] = egress[member];
+    }
+    rng_ = rng;
+    b.decided_ += n;
+    b.moved_.next_hop += moved.next_hop;
+    b.moved_.port += moved.port;
+    b.moved_.link_down += moved.link_down;
+    return true;
+}
+
+// A run of packets for one group in a mode without flow state (per-packet, fixed, static hash):
+// the group is resolved once and each packet only draws.
+void Worker::per_packet_burst(const HotGroup &h, NhgId id, std::span<const SelectRequest> requests, Ticks now,
+                              std::span<Egress> out) {
+    Resolved r;
+    resolve_hot(h, false, id, r);
+    const GroupView &v = *r.view;
+    const std::size_t n = requests.size();
+    Rng rng = rng_;
+    auto each = [&](auto choose) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t hash = requests[i].flow_hash;
+            out[i] = to_egress(r, choose(hash), hash, now, rng);
+        }
+    };
+    if (h.object == nullptr) {
+        h.counters->count_static_hash(n);
+        each([&](std::uint32_t hash) { return choose_static(*h.group, v, hash); });
+    } else {
+        h.counters->count_decision(h.object->mode, n);
+        if (h.object->mode == Mode::kFixed) {
+            each([&](std::uint32_t hash) { return choose_static(*h.group, v, hash); });
+        } else {  // per-packet modes (flowlet modes take the flowlet burst)
+            const Candidates &c = v.candidates(h.object->mode);
+            each([&](std::uint32_t) { return c.pick(rng); });
+        }
+    }
+    rng_ = rng;
 }
 
 bool Worker::select_one_group_burst(std::span<const SelectRequest> requests, Ticks now,
                                     std::span<Egress> out) {
     const NhgId id = requests[0].nhg;
+    if (id >= hot_nhgs_.size() || hot_nhgs_[id].group == nullptr) return false;
     for (const SelectRequest &q : requests)
         if (q.nhg != id || q.verdict.flags != 0) return false;
+    const HotGroup &h = hot_nhgs_[id];
+    if (h.object == nullptr || !is_flowlet(h.object->mode)) {
+        per_packet_burst(h, id, requests, now, out);
+        return true;
+    }
     FlowletBurst b;
-    if (!begin_flowlet_burst(id, now, b)) return false;
-    for (const SelectRequest &q : requests) prefetch_in_burst(b, q.flow_hash);
-    for (std::size_t i = 0; i < requests.size(); ++i) out[i] = select_in_burst(b, requests[i].flow_hash);
+    if (!begin_flowlet_burst(id, now, b)) return false;  // a group too wide for the burst
+    flowlet_burst(b, requests, out);
     end_flowlet_burst(b);
     return true;
 }
@@ -506,7 +605,7 @@ void Worker::select_nhg_burst(std::span<const SelectRequest> requests, Ticks now
         for (std::size_t i = 0; i < n; ++i) {
             const SelectRequest &q = requests[base + i];
             resolve(false, q.nhg, q.flow_hash, q.verdict, resolved[i]);
-            if (resolved[i].bucket != nullptr) prefetch(resolved[i].bucket);
+            if (resolved[i].group != nullptr && resolved[i].bucket != nullptr) prefetch(resolved[i].bucket);
         }
         // Pass 2: decide, in packet order (the generator sequence stays deterministic).
         for (std::size_t i = 0; i < n; ++i)

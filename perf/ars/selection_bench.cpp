@@ -44,6 +44,20 @@ std::shared_ptr<const Config> make_config(Mode mode, int members, std::uint32_t 
     return b.build().config;
 }
 
+// Every port up, bands 4..7 drawn from `rng`: quality choices have ties and a clear best.
+void set_up_board(PortBoard &board, Rng &rng) {
+    for (PortId p = 0; p < kPorts; ++p) {
+        board.set_link_up(p, true);
+        board.publish_port_quality(p, static_cast<QualityBand>(4 + rng.below(4)));
+    }
+}
+
+void count_packets(benchmark::State &state, std::uint64_t per_iteration) {
+    state.counters["ns_per_pkt"] =
+        benchmark::Counter(static_cast<double>(state.iterations() * per_iteration),
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 void BM_SelectBurst(benchmark::State &state) {
     const Mode mode = static_cast<Mode>(state.range(0));
     const int members = static_cast<int>(state.range(1));
@@ -51,10 +65,7 @@ void BM_SelectBurst(benchmark::State &state) {
 
     PortBoard board(kPorts, 1);
     Rng rng(1, 0);
-    for (PortId p = 0; p < kPorts; ++p) {
-        board.set_link_up(p, true);
-        board.publish_port_quality(p, static_cast<QualityBand>(4 + rng.below(4)));  // bands 4..7
-    }
+    set_up_board(board, rng);
     const auto config = make_config(mode, members, flows);
     Worker worker(board, 0);
     worker.adopt(config);
@@ -78,9 +89,7 @@ void BM_SelectBurst(benchmark::State &state) {
         i += kBurstSize;
         if (i + kBurstSize > pool) i = 0;
     }
-    state.counters["ns_per_pkt"] =
-        benchmark::Counter(static_cast<double>(state.iterations()) * kBurstSize,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    count_packets(state, kBurstSize);
 }
 
 void SelectArgs(benchmark::internal::Benchmark *b) {
@@ -91,14 +100,50 @@ void SelectArgs(benchmark::internal::Benchmark *b) {
 }
 BENCHMARK(BM_SelectBurst)->Apply(SelectArgs);
 
+// Bands moving while packets are chosen: one port's band changes every `interval` packets, so
+// each group derives its best members again (the cost the O(1) choice moves from every packet to
+// every publication). A sampler publishing every 16 us at 30 Mpps is one change per ~500 packets
+// at the most (a band only changes when the load crosses a threshold).
+void BM_SelectBurstBandChurn(benchmark::State &state) {
+    const Mode mode = static_cast<Mode>(state.range(0));
+    const int members = static_cast<int>(state.range(1));
+    const auto interval = static_cast<std::size_t>(state.range(2));
+    PortBoard board(kPorts, 1);
+    Rng rng(1, 0);
+    set_up_board(board, rng);
+    Worker worker(board, 0);
+    worker.adopt(make_config(mode, members, 32 * 1024));
+    std::vector<SelectRequest> requests(1u << 16);
+    for (SelectRequest &r : requests) r = {static_cast<std::uint32_t>(rng.next()), kGroup, {}};
+    std::vector<Egress> out(kBurstSize);
+    Ticks now = 0;
+    std::size_t i = 0, since_change = 0;
+    for (auto _ : state) {
+        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
+        benchmark::DoNotOptimize(out.data());
+        now += kBurstSize;
+        i += kBurstSize;
+        if (i + kBurstSize > requests.size()) i = 0;
+        since_change += kBurstSize;
+        if (since_change >= interval) {
+            since_change = 0;
+            const auto p = static_cast<PortId>(rng.below(static_cast<std::uint32_t>(members)));
+            board.publish_port_quality(p, static_cast<QualityBand>(board.port_quality(p) == 7 ? 4 : 7));
+        }
+    }
+    count_packets(state, kBurstSize);
+}
+BENCHMARK(BM_SelectBurstBandChurn)
+    ->ArgsProduct({{static_cast<int>(Mode::kFlowletQuality), static_cast<int>(Mode::kPerPacketQuality)},
+                   {16, 64},
+                   {32, 512}})
+    ->ArgNames({"mode", "members", "every"});
+
 // The single-packet API on the headline case, to show what the burst prefetch buys.
 void BM_SelectSingle(benchmark::State &state) {
     PortBoard board(kPorts, 1);
     Rng rng(1, 0);
-    for (PortId p = 0; p < kPorts; ++p) {
-        board.set_link_up(p, true);
-        board.publish_port_quality(p, static_cast<QualityBand>(4 + rng.below(4)));
-    }
+    set_up_board(board, rng);
     Worker worker(board, 0);
     worker.adopt(make_config(Mode::kFlowletQuality, 16, 32 * 1024));
     std::vector<std::uint32_t> hashes(1u << 17);
@@ -109,8 +154,7 @@ void BM_SelectSingle(benchmark::State &state) {
         benchmark::DoNotOptimize(worker.select_nhg(kGroup, hashes[i], now++));
         if (++i == hashes.size()) i = 0;
     }
-    state.counters["ns_per_pkt"] = benchmark::Counter(
-        static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    count_packets(state, 1);
 }
 BENCHMARK(BM_SelectSingle);
 

@@ -29,16 +29,23 @@ struct CounterValues {
     CounterValues &operator+=(const CounterValues &other);
 };
 
+// Reassignments a worker tallies over a burst (or one packet) and adds at once.
+struct Reassignments {
+    std::uint64_t next_hop = 0;
+    std::uint64_t port = 0;
+    std::uint64_t link_down = 0;
+};
+
 class SelectionCounters {
   public:
     void count_drop() { bump(packet_drops_); }
-    void count_reassignment(bool member_changed_target, bool link_down, bool is_lag) {
-        if (!is_lag) bump(next_hop_reassignments_);
-        if (member_changed_target || is_lag) bump(port_reassignments_);
-        if (link_down) bump(link_down_reassignments_);
+    void count_reassignments(const Reassignments &r) {
+        if (r.next_hop != 0) bump(next_hop_reassignments_, r.next_hop);
+        if (r.port != 0) bump(port_reassignments_, r.port);
+        if (r.link_down != 0) bump(link_down_reassignments_, r.link_down);
     }
     void count_decision(Mode mode, std::uint64_t n = 1) { bump(decisions_[static_cast<int>(mode)], n); }
-    void count_static_hash() { bump(static_hash_decisions_); }
+    void count_static_hash(std::uint64_t n = 1) { bump(static_hash_decisions_, n); }
 
     CounterValues read() const;
     void reset();

@@ -11,6 +11,12 @@
 // Flow state is indexed by the stable NHG/LAG/ARS object ids, so adopt() keeps every bucket
 // whose group, ARS object and table size are unchanged, and remaps member indices when the
 // member list changed (buckets of removed members move on their next packet).
+//
+// A choice costs the same whatever the group's size: bands and link states change only when the
+// sampler or the link watcher publishes (the PortBoard's generation moves), so each group's
+// eligible members, its best members under the path rule and its random candidates are derived
+// once per generation, by the worker itself the first time it selects for the group after the
+// change. A choice then draws among them with the seeded generator.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +28,9 @@
 #include "weft/ars/acl_policy.hpp"
 #include "weft/ars/config.hpp"
 #include "weft/ars/counters.hpp"
+#include "weft/ars/flowlet.hpp"
 #include "weft/ars/macro_flow_table.hpp"
+#include "weft/ars/member_set.hpp"
 #include "weft/ars/monitor.hpp"
 #include "weft/ars/port_board.hpp"
 #include "weft/ars/rng.hpp"
@@ -65,16 +73,18 @@ class Worker {
     // Hot path. The id must be configured in the adopted snapshot.
     Egress select_nhg(NhgId nhg, std::uint32_t flow_hash, Ticks now, AclVerdict verdict = {});
     Egress select_lag(LagId lag, std::uint32_t flow_hash, Ticks now, AclVerdict verdict = {});
-    // Up to any number of packets; bucket loads are prefetched kBurstSize at a time.
+    // Up to any number of packets; bucket loads are prefetched kBurstSize at a time. A run of
+    // kBurstSize packets for one group without ACL verdicts reads the group once.
     void select_nhg_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out);
 
     // The common burst, for a caller that decides packet by packet (the switch's worker decides
     // and sends each packet in one pass): packets all for one group, no ACL verdict, the group's
     // own ARS object in a flowlet mode. begin_flowlet_burst() reads the group, its members'
-    // liveness and (quality mode) its best members once for the burst (the board changes once
-    // per sampling interval; a burst is a few microseconds); select_in_burst() decides one
+    // liveness and best members once for the burst (the board changes once per sampling
+    // interval; a burst is a few microseconds); select_in_burst() decides one
     // packet, inline when it continues its flowlet; end_flowlet_burst() counts the decisions
-    // and must follow every successful begin before any other selection on this worker. The
+    // and must follow every successful begin before any other selection or adopt() on this
+    // worker (the burst points into the adopted snapshot's per-group state). The
     // choices, counters and monitoring events are those of select_nhg_burst.
     //   FlowletBurst b;
     //   if (w.begin_flowlet_burst(nhg, now, b)) {
@@ -119,15 +129,50 @@ class Worker {
         ArsObjectId object = kNoArsObject;
         MacroFlowTable table;
     };
+
+    // The members a choice draws among, ascending, so a draw r picks what the r-th set bit of
+    // the old per-choice scan picked.
+    struct Candidates {
+        std::uint8_t count = 0;
+        bool draw = false;  // consult the generator: several candidates, or a random mode (always)
+        std::uint8_t member[64];
+
+        std::uint16_t pick(Rng &rng) const {
+            return count == 0 ? Egress::kNoMember : member[draw ? rng.below(count) : 0];
+        }
+    };
+
+    // What selection reads from the board for one group, derived from it once per board
+    // generation (refresh()). Member indices fit a byte: at most 64 + 64 members.
+    struct GroupView {
+        static constexpr std::uint64_t kStale = ~std::uint64_t{0};  // no board generation is this
+        std::uint64_t generation = kStale;
+        MemberSet live;                   // eligible: usable and up (a LAG: one of its ports)
+        std::uint64_t role_live[2] = {};  // the same per role, bit i = the role's member i
+        // The best band's members of the role the path rule picks (ties broken by a draw).
+        Candidates quality;
+        // The live primaries, or the live alternates when no primary is live.
+        Candidates random;
+
+        const Candidates &candidates(Mode mode) const {
+            return mode == Mode::kFlowletQuality || mode == Mode::kPerPacketQuality ? quality : random;
+        }
+    };
+
     struct GroupState {
         std::vector<ObjectTable> tables;        // own ARS object first, then ACL overrides
         std::vector<std::uint32_t> member_ids;  // as of the last adopt, to remap buckets
+        std::unique_ptr<GroupView> view;        // present groups only
+        std::vector<Egress> egress;             // per member: its port, for a port member
     };
     // Everything one selection needs, resolved before the bucket is touched (burst prefetch).
     struct Resolved {
         const SelectionGroup *group;  // nullptr: id not in the snapshot, drop
         SelectionCounters *counters;
         const ArsObjectRuntime *object;  // nullptr: static hash
+        const GroupView *view;           // current for this selection
+        std::uint16_t size;              // the group's member count
+        bool every_move_changes_target;  // HotGroup's
         ArsObjectId object_id;
         MacroFlowTable::Bucket *bucket;  // flowlet modes only
         std::uint32_t bucket_index;
@@ -142,19 +187,40 @@ class Worker {
         const SelectionGroup *group = nullptr;  // nullptr: id not in the snapshot
         SelectionCounters *counters = nullptr;
         const ArsObjectRuntime *object = nullptr;  // the group's own ARS object, if any
-        MacroFlowTable *table = nullptr;           // its flow table (flowlet modes only)
+        MacroFlowTable *table = nullptr;           // its flow table
+        GroupView *view = nullptr;
+        const Egress *egress = nullptr;  // GroupState::egress
+        MemberMask ports;                // members that are ports (of the first 64)
+        std::uint16_t size = 0;
+        // A LAG, or a group whose members all have different targets: a flow moved to another
+        // member moved to another port or LAG (SAI counts those apart).
+        bool every_move_changes_target = false;
         ArsObjectId object_id = kNoArsObject;
     };
 
     static constexpr std::uint16_t kRemovedMember = 0xFFFE;
 
+    const GroupView &fresh(const HotGroup &h);
+    void refresh(const SelectionGroup &g, GroupView &v, std::uint64_t generation) const;
     void resolve(bool is_lag, std::uint32_t id, std::uint32_t flow_hash, AclVerdict verdict, Resolved &r);
+    void resolve_hot(const HotGroup &h, bool is_lag, std::uint32_t id, Resolved &r);
     bool select_one_group_burst(std::span<const SelectRequest> requests, Ticks now, std::span<Egress> out);
+    void flowlet_burst(FlowletBurst &b, std::span<const SelectRequest> requests, std::span<Egress> out);
+    bool lean_flowlet_burst(FlowletBurst &b, std::span<const SelectRequest> requests, std::span<Egress> out);
+    void per_packet_burst(const HotGroup &h, NhgId id, std::span<const SelectRequest> requests, Ticks now,
+                          std::span<Egress> out);
     Egress select_in_burst_slow(FlowletBurst &b, std::uint32_t flow_hash, std::uint32_t index);
     Egress decide(const Resolved &r, std::uint32_t flow_hash, Ticks now);
-    std::uint16_t flowlet(const Resolved &r, Ticks now);
-    std::uint16_t new_flowlet(const Resolved &r, Ticks now);  // the rare path: choose, count, monitor
-    Egress to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now);
+    // `rng` is the worker's generator or a burst's copy of it (kept in a register).
+    template <class Members>
+    std::uint16_t flowlet(const Resolved &r, MacroFlowTable::Bucket *bucket, std::uint32_t index,
+                          const Members &eligible, const FlowletClock &clock, Ticks now, Reassignments &moved,
+                          Rng &rng);
+    std::uint16_t new_flowlet(const Resolved &r, MacroFlowTable::Bucket *bucket, std::uint32_t index,
+                              std::uint16_t old, Ticks now, Reassignments &moved, Rng &rng);
+    void report_move(const Resolved &r, std::uint32_t index, std::uint16_t old, std::uint16_t chosen,
+                     Ticks now);
+    Egress to_egress(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now, Rng &rng);
     Egress via_lag(const Resolved &r, std::uint16_t member, std::uint32_t flow_hash, Ticks now);
     void build_hot(std::vector<HotGroup> &hot, const std::vector<SelectionGroup> &groups,
                    std::vector<GroupState> &states, SelectionCounters *counters);
@@ -162,18 +228,7 @@ class Worker {
     bool member_live(const GroupMember &m) const;
     bool lag_live(LagId lag) const;
     QualityBand member_quality(const GroupMember &m) const;
-    // The members a quality choice picks among: the best band's set of the role the path rule
-    // chose (ties == 0: none eligible).
-    struct QualityCandidates {
-        const SelectionGroup *group = nullptr;
-        std::uint16_t base = 0;  // first member index of the chosen role
-        std::uint64_t mask = 0;  // bit i: member base + i
-        unsigned ties = 0;
-    };
-    QualityCandidates quality_candidates(const SelectionGroup &g) const;
-    std::uint16_t choose_by_quality(const SelectionGroup &g);
-    std::uint16_t choose_at_random(const SelectionGroup &g);
-    std::uint16_t choose_static(const SelectionGroup &g, std::uint32_t flow_hash) const;
+    static std::uint16_t choose_static(const SelectionGroup &g, const GroupView &v, std::uint32_t flow_hash);
 
     void sync_group(GroupState &state, const SelectionGroup &group);
 
@@ -184,10 +239,6 @@ class Worker {
     std::uint32_t seed_ = 0;
     bool seeded_ = false;
     MonitorHook monitor_;
-    // Set for the length of one flowlet burst in flowlet-quality mode: its group, and its
-    // candidates, read at its first new flowlet, so each later one only draws among them.
-    const SelectionGroup *burst_group_ = nullptr;
-    QualityCandidates burst_candidates_;
 
     std::vector<GroupState> nhg_state_;
     std::vector<GroupState> lag_state_;
@@ -201,60 +252,49 @@ class Worker {
 // One flowlet burst's state, read once by begin_flowlet_burst() (engine-internal fields).
 class Worker::FlowletBurst {
     friend class Worker;
-    MacroFlowTable::Bucket *buckets_;
-    std::uint32_t mask_;
-    Ticks now_;
-    Ticks idle_;
+    MacroFlowTable::Bucket *buckets_ = nullptr;
+    std::uint32_t mask_ = 0;
+    Ticks now_ = 0;
+    FlowletClock clock_{0, 0};
     // Members that are live and a port: a packet continuing its flowlet on one of them is
     // answered from egress_ without looking at the group.
-    std::uint64_t direct_;
-    std::uint64_t live_;
-    std::uint64_t decided_;
-    Resolved r_;
-    Egress egress_[kFlowletBurstMembers];
+    MemberMask direct_;
+    MemberMask live_;
+    std::uint64_t decided_ = 0;
+    Reassignments moved_;
+    const Egress *egress_ = nullptr;
+    Resolved r_{};
 };
 
 class Worker::FlowletStep {
   public:
     std::uint16_t continue_flowlet(std::uint32_t flow_hash) const {
         MacroFlowTable::Bucket *bucket = buckets_ + MacroFlowTable::index_in(flow_hash, mask_);
-        const std::uint64_t bits = bucket->bits;
-        const auto member = static_cast<std::uint16_t>(bits);
-        // The idle test without unpacking the bucket: (now << 16 | 0xFFFF) - bits is
-        // idle_for(now) << 16 plus 0xFFFF - member (no borrow: 48-bit time wraps like the
-        // subtraction), so it is at most idle_limit_ exactly when idle_for(now) <= idle.
-        if (member < kFlowletBurstMembers && ((direct_ >> member) & 1) != 0 &&
-            stamp_ones_ - bits <= idle_limit_) {
-            bucket->bits = stamp_ | member;
-            return member;
-        }
-        return Egress::kNoMember;
+        const MacroFlowTable::Bucket current = *bucket;
+        if (!flowlet_continues(current, direct_, clock_)) return Egress::kNoMember;
+        *bucket = clock_.touch(current.member());
+        return current.member();
     }
 
   private:
     friend class Worker;
-    MacroFlowTable::Bucket *buckets_;
-    std::uint64_t direct_;
-    std::uint64_t stamp_;       // Bucket::make(0, now)
-    std::uint64_t stamp_ones_;  // stamp_ | 0xFFFF
-    std::uint64_t idle_limit_;  // idle << 16 | 0xFFFF, or all ones for an idle time beyond 48 bits
-    std::uint32_t mask_;
+    MacroFlowTable::Bucket *buckets_ = nullptr;
+    MemberMask direct_;
+    FlowletClock clock_{0, 0};
+    std::uint32_t mask_ = 0;
 };
 
 inline Worker::FlowletStep Worker::flowlet_step(const FlowletBurst &b, std::uint64_t usable) const {
     FlowletStep s;
     s.buckets_ = b.buckets_;
-    s.direct_ = b.direct_ & usable;
-    s.stamp_ = MacroFlowTable::Bucket::make(0, b.now_).bits;
-    s.stamp_ones_ = s.stamp_ | 0xFFFF;
-    s.idle_limit_ = b.idle_ >= MacroFlowTable::kTimeMask ? ~std::uint64_t{0} : (b.idle_ << 16) | 0xFFFF;
+    s.direct_ = MemberMask{{b.direct_.word[0] & usable}};
+    s.clock_ = b.clock_;
     s.mask_ = b.mask_;
     return s;
 }
 
 inline PortId Worker::burst_port(const FlowletBurst &b, std::uint16_t member) const {
-    return member < kFlowletBurstMembers && ((b.direct_ >> member) & 1) != 0 ? b.egress_[member].port
-                                                                             : Egress::kDropPort;
+    return b.direct_.contains(member) ? b.egress_[member].port : Egress::kDropPort;
 }
 
 inline void Worker::count_continued(FlowletBurst &b, std::uint64_t packets) const {
@@ -279,13 +319,9 @@ inline Egress Worker::select_in_burst(FlowletBurst &b, std::uint32_t flow_hash) 
     const std::uint32_t index = MacroFlowTable::index_in(flow_hash, b.mask_);
     MacroFlowTable::Bucket *bucket = b.buckets_ + index;
     const MacroFlowTable::Bucket current = *bucket;
-    const std::uint16_t member = current.member();
-    // Same flowlet on a live port member: stay, even if a better member exists (no reordering
-    // inside a flowlet). The member index is below 64 whenever its bit is set.
-    if (member < kFlowletBurstMembers && ((b.direct_ >> member) & 1) != 0 &&
-        current.idle_for(b.now_) <= b.idle_) {
-        *bucket = MacroFlowTable::Bucket::make(member, b.now_);
-        return b.egress_[member];
+    if (flowlet_continues(current, b.direct_, b.clock_)) {
+        *bucket = b.clock_.touch(current.member());
+        return b.egress_[current.member()];
     }
     return select_in_burst_slow(b, flow_hash, index);
 }
