@@ -262,13 +262,19 @@ void object_dispatch(void *a, struct cmdline *cl, void *b) {
     object_grammar.on_callback(a, cl, b);
 }
 
-void object_del(void *res, struct cmdline *cl, void *data) {
-    CommandContext &ctx = context_of(data);
-    const std::uint16_t id = static_cast<ObjectCmd *>(res)->id;
-    if (ctx.ars.objects.count(id) == 0) return refuse(ctx, cl, "no ARS object " + std::to_string(id));
+// Removes ARS object or LAG `id` from the state (refused when there is none).
+template <typename Map>
+void erase_setting(CommandContext &ctx, struct cmdline *cl, Map ArsState::*settings, std::uint16_t id,
+                   const char *what) {
+    if ((ctx.ars.*settings).count(id) == 0)
+        return refuse(ctx, cl, std::string("no ") + what + " " + std::to_string(id));
     ArsState next = ctx.ars;
-    next.objects.erase(id);
+    (next.*settings).erase(id);
     accept(ctx, cl, next);
+}
+
+void object_del(void *res, struct cmdline *cl, void *data) {
+    erase_setting(context_of(data), cl, &ArsState::objects, static_cast<ObjectCmd *>(res)->id, "ARS object");
 }
 Inst<4> inst_object_del{object_del,
                         nullptr,
@@ -330,12 +336,7 @@ void lag_dispatch(void *a, struct cmdline *cl, void *b) {
 }
 
 void lag_del(void *res, struct cmdline *cl, void *data) {
-    CommandContext &ctx = context_of(data);
-    const std::uint16_t id = static_cast<LagCmd *>(res)->id;
-    if (ctx.ars.lags.count(id) == 0) return refuse(ctx, cl, "no LAG " + std::to_string(id));
-    ArsState next = ctx.ars;
-    next.lags.erase(id);
-    accept(ctx, cl, next);
+    erase_setting(context_of(data), cl, &ArsState::lags, static_cast<LagCmd *>(res)->id, "LAG");
 }
 Inst<3> inst_lag_del{lag_del,
                      nullptr,

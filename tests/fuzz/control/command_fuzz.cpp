@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     static cmdline *cl = cmdline_new(weft::control::command_set(ctx), "", -1, -1);
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     std::size_t start = 0;
-    for (unsigned lines = 0; start <= text.size() && lines < 32; ++lines) {
+    for (unsigned lines = 0; start <= text.size() && lines < 12; ++lines) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
         std::string line(text.substr(start, end - start));
         start = end + 1;
