@@ -1,4 +1,4 @@
-#include "weft/dataplane/nhg_selector.hpp"
+#include "nhg_selector.hpp"
 
 namespace weft::dataplane {
 
@@ -62,29 +62,6 @@ MemberChoice ArsSelector::select(const FibSnapshot &fib, const SelectionRequest 
     const ars::Egress e = ars_.select_nhg(req.nhg->id, req.flow_hash, req.now_tsc, req.verdict);
     reassigned_ = nullptr;
     return map_egress(fib, req, e);
-}
-
-void ArsSelector::select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
-                                   std::span<MemberChoice> out, std::span<bool> reassigned) noexcept {
-    if (!reassigned.empty()) {
-        for (std::size_t i = 0; i < reqs.size(); ++i) out[i] = select(fib, reqs[i], &reassigned[i]);
-        return;
-    }
-    for (std::size_t base = 0; base < reqs.size(); base += ars::kBurstSize) {
-        const std::size_t n = std::min(ars::kBurstSize, reqs.size() - base);
-        for (std::size_t i = 0; i < n; ++i) {
-            const SelectionRequest &r = reqs[base + i];
-            burst_in_[i] = ars::SelectRequest{r.flow_hash, r.nhg->id, r.verdict};
-        }
-        // One time stamp per burst: the packets of a burst arrived together. The same two steps
-        // as the worker's: the engine's burst, then member_for() per answer.
-        select_ars_requests(std::span<const ars::SelectRequest>(burst_in_.data(), n), reqs[base].now_tsc,
-                            std::span<ars::Egress>(burst_out_.data(), n));
-        for (std::size_t i = 0; i < n; ++i) {
-            const SelectionRequest &r = reqs[base + i];
-            out[base + i] = member_for(fib, r.nhg_index, *r.nhg, r.flow_hash, r.now_tsc, burst_out_[i]);
-        }
-    }
 }
 
 }  // namespace weft::dataplane

@@ -1,13 +1,6 @@
-#include "weft/dataplane/nhg_selector.hpp"
+#include "nhg_selector.hpp"
 
 namespace weft::dataplane {
-
-namespace {
-// Maps a 32-bit hash onto [0, n) without the bias and the division of a modulo.
-inline std::uint32_t reduce(std::uint32_t hash, std::uint32_t n) noexcept {
-    return static_cast<std::uint32_t>((static_cast<std::uint64_t>(hash) * n) >> 32);
-}
-}  // namespace
 
 MemberChoice EcmpSelector::select(const FibSnapshot &fib, const SelectionRequest &req) noexcept {
     const auto members = fib.members(*req.nhg);
@@ -17,7 +10,7 @@ MemberChoice EcmpSelector::select(const FibSnapshot &fib, const SelectionRequest
         return links_->usable(m.port) && (!req.need_mac || m.resolved);
     };
 
-    const ResolvedMember &first = members[reduce(req.flow_hash, n)];
+    const ResolvedMember &first = members[ecmp_member(req.flow_hash, n)];
     if (usable(first)) return {&first, DropReason::None};
 
     std::uint8_t live[kMaxNhgMembers];
@@ -28,7 +21,7 @@ MemberChoice EcmpSelector::select(const FibSnapshot &fib, const SelectionRequest
         if (usable(members[i])) live[live_n++] = static_cast<std::uint8_t>(i);
     }
     if (live_n == 0) return {nullptr, any_resolved ? DropReason::NoLiveMember : DropReason::NoNeighbour};
-    return {&members[live[reduce(req.flow_hash, live_n)]], DropReason::None};
+    return {&members[live[ecmp_member(req.flow_hash, live_n)]], DropReason::None};
 }
 
 }  // namespace weft::dataplane

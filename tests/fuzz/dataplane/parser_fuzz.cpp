@@ -7,8 +7,8 @@
 #include <cstring>
 #include <span>
 
-#include "weft/dataplane/ipv4_fast_parse.hpp"
-#include "weft/dataplane/ipv6_fast_parse.hpp"
+#include "ipv4_fast_parse.hpp"
+#include "ipv6_fast_parse.hpp"
 #include "weft/dataplane/parser.hpp"
 
 using namespace weft::dataplane;

@@ -10,7 +10,7 @@
 #include "eal_environment.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/dataplane/fib_builder.hpp"
-#include "weft/dataplane/nhg_selector.hpp"
+#include "nhg_selector.hpp"
 
 namespace weft::dataplane {
 namespace {
@@ -187,20 +187,15 @@ TEST_F(ArsGlue, AclVerdictDisablesArsAndUnknownGroupsUseTheHash) {
     }
 }
 
-TEST_F(ArsGlue, BurstSelectionMatchesTheGroupAndANewSnapshotIsAdoptedOnce) {
+TEST_F(ArsGlue, PerPacketQualityTakesTheBestPortAndANewSnapshotIsAdoptedOnce) {
     auto s1 = snapshot(ars_config(ars::Mode::kPerPacketQuality));
     ArsSelector sel(links, board, 0);
     sel.sync(*s1);
     board.publish_port_quality(1, 7);
     board.publish_port_quality(2, 1);
     board.publish_port_quality(3, 1);
-    const std::uint32_t i10 = *builder->nhg_index(10);
-    std::vector<SelectionRequest> reqs;
-    for (std::uint32_t h = 0; h < 70; ++h)
-        reqs.push_back(SelectionRequest{i10, s1->nhg(i10), h, 100, true, {}});
-    std::vector<MemberChoice> out(reqs.size());
-    sel.select_ars_burst(*s1, reqs, out);
-    for (const MemberChoice &c : out) {
+    for (std::uint32_t h = 0; h < 70; ++h) {
+        const MemberChoice c = pick(sel, *s1, 10, h, 100);
         ASSERT_NE(c.member, nullptr);
         EXPECT_EQ(c.member->port, 1);
     }
@@ -255,7 +250,8 @@ TEST_F(ArsGlue, LagMembersResolveToOneOfTheirPorts) {
 }
 
 // Monitoring capture selects packet by packet so each event names its packet: the choices and
-// counters must be those of the burst path, and exactly the reassigned packets are flagged.
+// counters must be those of the worker's burst form (select_ars_requests, then member_for), and
+// exactly the reassigned packets are flagged.
 TEST_F(ArsGlue, CaptureSelectionMatchesTheBurstAndFlagsEachReassignment) {
     auto s = snapshot(ars_config(ars::Mode::kFlowletRandom, {}, true));
     ArsSelector burst(links, board, 0), capture(links, board, 0);
@@ -268,14 +264,21 @@ TEST_F(ArsGlue, CaptureSelectionMatchesTheBurstAndFlagsEachReassignment) {
     unsigned flagged = 0;
     for (unsigned b = 0; b < 20; ++b) {
         // 32 packets of 8 flows; 50 us between bursts is past the 10 us idle time.
+        const std::uint64_t now = 1000 + b * 50 * kTicksPerUs;
         std::vector<SelectionRequest> reqs;
-        for (std::uint32_t i = 0; i < 32; ++i)
-            reqs.push_back(SelectionRequest{index, s->nhg(index), (i % 8) * 0x9E3779B1u,
-                                            1000 + b * 50 * kTicksPerUs, true});
+        std::vector<ars::SelectRequest> engine_reqs;
+        for (std::uint32_t i = 0; i < 32; ++i) {
+            reqs.push_back(SelectionRequest{index, s->nhg(index), (i % 8) * 0x9E3779B1u, now, true});
+            engine_reqs.push_back(ars::SelectRequest{reqs.back().flow_hash, 10, {}});
+        }
+        std::vector<ars::Egress> egress(reqs.size());
+        burst.select_ars_requests(engine_reqs, now, egress);
         std::vector<MemberChoice> a(reqs.size()), c(reqs.size());
         bool reassigned[32] = {};
-        burst.select_ars_burst(*s, reqs, a);
-        capture.select_ars_burst(*s, reqs, c, std::span<bool>(reassigned, 32));
+        for (std::size_t i = 0; i < reqs.size(); ++i) {
+            a[i] = burst.member_for(*s, index, *s->nhg(index), reqs[i].flow_hash, now, egress[i]);
+            c[i] = capture.select(*s, reqs[i], &reassigned[i]);
+        }
         for (std::size_t i = 0; i < reqs.size(); ++i) {
             ASSERT_NE(a[i].member, nullptr);
             ASSERT_NE(c[i].member, nullptr);

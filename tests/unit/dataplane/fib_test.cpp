@@ -14,7 +14,7 @@
 #include "eal_environment.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_publisher.hpp"
-#include "weft/dataplane/nhg_selector.hpp"
+#include "nhg_selector.hpp"
 
 namespace weft::dataplane {
 namespace {

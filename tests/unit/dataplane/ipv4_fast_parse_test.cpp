@@ -8,7 +8,7 @@
 #include <random>
 
 #include "frame_builder.hpp"
-#include "weft/dataplane/ipv4_fast_parse.hpp"
+#include "ipv4_fast_parse.hpp"
 #include "weft/dataplane/parser.hpp"
 
 namespace weft::dataplane {

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "frame_builder.hpp"
-#include "weft/dataplane/ipv6_fast_parse.hpp"
+#include "ipv6_fast_parse.hpp"
 #include "weft/dataplane/parser.hpp"
 
 namespace weft::dataplane {

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "weft/dataplane/rewrite.hpp"
+#include "rewrite.hpp"
 
 using namespace weft::dataplane;
 

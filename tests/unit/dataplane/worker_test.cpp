@@ -9,6 +9,7 @@
 #include <rte_ring.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -18,9 +19,9 @@
 
 #include "eal_environment.hpp"
 #include "frame_builder.hpp"
+#include "nhg_selector.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/dataplane/fib_builder.hpp"
-#include "weft/dataplane/nhg_selector.hpp"
 #include "weft/dataplane/parser.hpp"
 #include "weft/dataplane/worker.hpp"
 
@@ -200,13 +201,15 @@ class WorkerTest : public ::testing::Test {
     // the order the dataplane group lists them.
     std::shared_ptr<const ars::Config> ars_config(std::uint32_t id, const std::vector<std::uint16_t> &members,
                                                   ars::Mode mode = ars::Mode::kFlowletQuality,
-                                                  std::vector<ars::AclRule> acl = {}) {
+                                                  std::vector<ars::AclRule> acl = {},
+                                                  bool monitoring = false) {
         ars::ConfigBuilder b(ars::Profile{}, kTicksPerUs);
         for (ars::PortId p = 0; p < kPorts; ++p) b.add_port(ars::PortConfig{p, true, 10, 100, 100});
         ars::ArsObjectConfig o;
         o.id = 1;
         o.mode = mode;
         o.idle_time_us = 10;
+        o.monitoring = monitoring;
         b.add_ars_object(o);
         ars::NhgConfig g;
         g.id = id;
@@ -234,6 +237,10 @@ class WorkerTest : public ::testing::Test {
     void build(WorkerConfig wc = {}) {
         snapshot = builder->build();
         if (worker) return;
+        worker = make_worker(wc, *counters);
+    }
+
+    std::unique_ptr<Worker> make_worker(WorkerConfig wc, WorkerCounters &c) {
         wc.index = 0;
         wc.rx = {{0, 0}};
         wc.num_ports = kPorts;
@@ -241,7 +248,7 @@ class WorkerTest : public ::testing::Test {
         wc.tx_queues = kTxQueues;
         for (std::uint16_t p = 0; p < kPorts; ++p) wc.port_mac[p] = ports().mac[p];
         wc.clone_pool = ports().pool;
-        worker = std::make_unique<Worker>(wc, *publisher, links, board, *counters);
+        return std::make_unique<Worker>(wc, *publisher, links, board, c);
     }
 
     static rte_mbuf *mbuf_of(const Bytes &f, std::uint64_t ol_flags = 0) {
@@ -265,9 +272,10 @@ class WorkerTest : public ::testing::Test {
     }
 
     // Polls until the RX ring is empty; returns the frames received.
-    unsigned poll(std::uint64_t now = 1000) {
+    unsigned poll(std::uint64_t now = 1000) { return poll(*worker, now); }
+    unsigned poll(Worker &w, std::uint64_t now) {
         unsigned total = 0;
-        while (unsigned n = worker->poll_once(*snapshot, now)) total += n;
+        while (unsigned n = w.poll_once(*snapshot, now)) total += n;
         return total;
     }
 
@@ -363,6 +371,52 @@ TEST_F(WorkerTest, Ipv6FramesLeaveWithTheHopLimitDecremented) {
         for (std::size_t i = 0; i < out.size(); ++i) expect_routed(want[p][i], out[i], p);
     }
     EXPECT_EQ(drops(DropReason::TtlExpired), 1u);
+    expect_accounted();
+}
+
+// Frames the fast parse leaves to the full parser (VLAN tags, IPv4 options) are rewritten where
+// their own headers lie, whether a burst holds only them or mixes them with common frames.
+TEST_F(WorkerTest, TaggedFramesAndOptionsAreRewrittenAtTheirOwnOffsets) {
+    nhg(1, {2});
+    route("198.18.0.0/16", 1);
+    build();
+    auto tagged = [](unsigned i) {
+        return test::eth(0x0800, {0x0064}) + test::ipv4(17, 0x0A000000u + i, 0xC6120000u + i, 8 + 18, 20) +
+               test::udp(static_cast<std::uint16_t>(1024 + i), 5000, 18) + test::zeros(18);
+    };
+    auto options = [](unsigned i) {
+        return test::eth(0x0800) +
+               test::ipv4(17, 0x0A000000u + i, 0xC6120000u + i, 8 + 18, 30, Bytes{1, 1, 1, 0}) +
+               test::udp(static_cast<std::uint16_t>(1024 + i), 5000, 18) + test::zeros(18);
+    };
+    const rte_ether_addr n = neighbour_mac(2);
+    const rte_ether_addr &own = ports().mac[2];
+    auto check = [&](const Bytes &in, const Bytes &out, std::size_t l3) {
+        ASSERT_EQ(out.size(), in.size());
+        EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(n.addr_bytes, n.addr_bytes + 6));
+        EXPECT_EQ(Bytes(out.begin() + 6, out.begin() + 12), Bytes(own.addr_bytes, own.addr_bytes + 6));
+        EXPECT_EQ(Bytes(out.begin() + 12, out.begin() + static_cast<long>(l3)),
+                  Bytes(in.begin() + 12, in.begin() + static_cast<long>(l3)));  // the tag stays
+        EXPECT_EQ(out[l3 + 8], in[l3 + 8] - 1);
+        const std::size_t ihl = (in[l3] & 0x0F) * 4u;
+        EXPECT_EQ(test::ipv4_checksum(out.data() + l3, ihl), 0);
+        EXPECT_EQ(Bytes(out.begin() + static_cast<long>(l3 + 12), out.end()),
+                  Bytes(in.begin() + static_cast<long>(l3 + 12), in.end()));
+    };
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 8; ++i) in.push_back(tagged(i));  // a burst of tagged frames alone
+    receive(in);
+    poll();
+    std::vector<Bytes> out = sent(2);
+    ASSERT_EQ(out.size(), in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) check(in[i], out[i], 18);
+    in.clear();
+    for (unsigned i = 0; i < 8; ++i) in.push_back(i % 2 ? options(i) : udp4(0xC6120000u + i, i));
+    receive(in);
+    poll();
+    out = sent(2);
+    ASSERT_EQ(out.size(), in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) check(in[i], out[i], 14);
     expect_accounted();
 }
 
@@ -587,6 +641,93 @@ TEST_F(WorkerTest, IboeFramesFollowTheLftAndTheMft) {
     EXPECT_EQ(t.fwd_pkts, 4u);
     EXPECT_EQ(nhg_pkts(1), 1u);
     expect_accounted();
+}
+
+// With ARS ACL rules every frame is parsed in full and classified: here TCP frames are taken out
+// of ARS (static hash over the group's members) while UDP frames follow the port quality.
+TEST_F(WorkerTest, AclRulesTakeMatchingFramesOutOfArs) {
+    nhg(10, {1, 2, 3}, NhgMode::Ars);
+    route("198.18.0.0/16", 10);
+    ars::AclRule rule;
+    rule.priority = 1;
+    rule.match.ip_protocol = 6;
+    rule.action.disable_ars = true;
+    builder->set_ars(ars_config(10, {1, 2, 3}, ars::Mode::kFlowletQuality, {rule}));
+    build();
+    board.publish_port_quality(1, 0);
+    board.publish_port_quality(2, 0);
+    board.publish_port_quality(3, 7);  // every UDP flowlet: port 3
+    std::vector<Bytes> udp_in, tcp_in;
+    std::map<std::uint16_t, std::vector<Bytes>> want;
+    for (unsigned i = 0; i < 48; ++i) {
+        udp_in.push_back(udp4(0xC6120000u + i, i));
+        want[3].push_back(udp_in.back());
+        tcp_in.push_back(test::eth(0x0800) + test::ipv4(6, 0x0A000000u + i, 0xC6120000u + i, 20) +
+                         test::tcp(static_cast<std::uint16_t>(3000 + i), 80) + test::zeros(6));
+        // The engine's static hash: the flow hash scaled onto the three primaries.
+        const std::uint32_t h = hash_of(tcp_in.back());
+        want[static_cast<std::uint16_t>(1 + ((std::uint64_t{h} * 3) >> 32))].push_back(tcp_in.back());
+    }
+    std::vector<Bytes> in;
+    for (unsigned i = 0; i < 48; ++i) {
+        in.push_back(udp_in[i]);
+        in.push_back(tcp_in[i]);
+    }
+    receive(in);
+    poll();
+    for (std::uint16_t p = 1; p <= 3; ++p) expect_routed_any_order(want[p], sent(p), p);
+    const ars::CounterValues c = worker->ars().nhg_counters(10);
+    EXPECT_EQ(c.static_hash_decisions, 48u);
+    EXPECT_EQ(c.decisions[static_cast<int>(ars::Mode::kFlowletQuality)], 48u);
+    expect_accounted();
+}
+
+// While the monitoring capture runs, ARS frames are selected one by one so that each
+// reassignment names its frame: the choices are those of the burst path (a second worker with
+// the same configuration, without the capture), and exactly the reassigned frames are recorded.
+TEST_F(WorkerTest, TheCaptureRecordsEachReassignedFrameAndChangesNoChoice) {
+    nhg(10, {1, 2, 3}, NhgMode::Ars);
+    route("198.18.0.0/16", 10);
+    builder->set_ars(ars_config(10, {1, 2, 3}, ars::Mode::kFlowletRandom, {}, true));
+    build();
+    ReassignCapture capture(1, publisher->qsbr());
+    WorkerConfig wc;
+    wc.capture = capture.slot(0);
+    WorkerCounters captured_counters;
+    std::unique_ptr<Worker> capturing = make_worker(wc, captured_counters);
+    const std::string path = ::testing::TempDir() + "/weft_worker_capture.pcapng";
+    ASSERT_TRUE(capture.start(path).ok());
+
+    auto ports_of = [&](Worker &w, unsigned burst) {
+        // 8 flows x 4 frames; 50 us between bursts, past the 10 us idle time: new flowlets.
+        std::vector<Bytes> in;
+        for (unsigned i = 0; i < 32; ++i) in.push_back(udp4(0xC6120000u + i % 8, i % 8));
+        receive(in);
+        poll(w, 1000 + burst * 50 * kTicksPerUs);
+        std::map<Bytes, std::vector<std::uint16_t>> where;  // frame -> the ports its copies left by
+        for (std::uint16_t p = 1; p <= 3; ++p)
+            for (const Bytes &f : sent(p)) where[Bytes(f.begin() + 26, f.end())].push_back(p);
+        return where;
+    };
+    for (unsigned burst = 0; burst < 10; ++burst) {
+        const auto plain = ports_of(*worker, burst);
+        const auto recorded = ports_of(*capturing, burst);
+        EXPECT_EQ(plain, recorded) << "burst " << burst;
+        for (const auto &[flow, ports] : plain) EXPECT_EQ(ports.size(), 4u);  // a flow's frames stay together
+    }
+    capture.stop();
+    const std::uint64_t moved = capturing->ars().nhg_counters(10).next_hop_reassignments;
+    EXPECT_GT(moved, 5u);
+    EXPECT_EQ(worker->ars().nhg_counters(10).next_hop_reassignments, moved);
+    const CaptureStats st = capture.stats();
+    EXPECT_EQ(st.captured, moved);
+    EXPECT_EQ(st.written, moved);
+    EXPECT_EQ(st.dropped, 0u);
+    const Totals t = sum_totals({&captured_counters});
+    EXPECT_EQ(t.rx_pkts, 320u);
+    EXPECT_EQ(t.fwd_pkts, 320u);
+    std::remove(path.c_str());
+    capturing.reset();
 }
 
 // A frame is counted forwarded once the port's queue has taken it: frames left in the

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "weft/dataplane/fast_l4.hpp"
+#include "fast_l4.hpp"
 #include "weft/dataplane/flow_key.hpp"
 #include "weft/dataplane/parser.hpp"
 
@@ -40,7 +40,7 @@ struct FastParsed {
     // EtherType 0x0800, version 4 without options, in one comparison (bytes 08 00 45).
     if ((q0 & 0xFFFFFF) != 0x450008) return false;
     const std::size_t total = __builtin_bswap16(static_cast<std::uint16_t>(q0 >> 32));
-    if (total < 20 || total > len - kL3) return false;
+    if (total - 20 > len - kL3 - 20) return false;  // 20 <= total <= len - kL3, in one comparison
     if (verify_checksum) {
         // The header's one's-complement sum is 0xFFFF exactly when the plain sum of its 16-bit
         // words is a nonzero multiple of 65535 (2^16 = 1 modulo 65535, so folding the carries

@@ -1,12 +1,9 @@
-// NHG member selection: the seam where the SAI ARS engine plugs in. A worker owns one selector
-// (ARS keeps per-worker macro-flow tables, so the selector may hold state) and asks it, per
-// packet, which member of an NHG carries this flow now. The plain hash-ECMP selector below is
-// what weft uses for NhgMode::Ecmp groups, and for every group until ARS is wired in.
+// NHG member selection: which member of a next-hop group carries a flow now. Hash ECMP for
+// NhgMode::Ecmp groups; the SAI ARS engine, through ArsSelector, for NhgMode::Ars groups. A
+// worker owns one selector (ARS keeps per-worker macro-flow tables, so it holds state).
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <memory>
 #include <span>
 
 #include "weft/ars/acl_policy.hpp"
@@ -33,6 +30,12 @@ struct SelectionRequest {
     bool need_mac;              // IP forwarding needs a resolved neighbour MAC; IBoE LFT groups do not
     ars::AclVerdict verdict{};  // the ACL stage's decision for this packet (ARS groups only)
 };
+
+// Hash ECMP's member for a flow hash among `count` members: the hash scaled onto [0, count),
+// without the bias and the division of a modulo.
+inline unsigned ecmp_member(std::uint32_t hash, unsigned count) noexcept {
+    return static_cast<unsigned>((static_cast<std::uint64_t>(hash) * count) >> 32);
+}
 
 // Hash ECMP with minimal disruption: a flow keeps its member while that member is usable; flows
 // of an unusable member are spread over the usable ones.
@@ -73,12 +76,6 @@ class ArsSelector {
     const ars::AclPolicy *acl() const noexcept {
         return adopted_ != nullptr && !adopted_->acl().empty() ? &adopted_->acl() : nullptr;
     }
-    // Burst form for ARS groups: the requests must all name NHGs for which is_ars() holds.
-    // With `reassigned` (capture only; as long as `reqs`, cleared by the caller) each packet is
-    // selected on its own, so a monitoring event names its packet; the choices are the same.
-    void select_ars_burst(const FibSnapshot &fib, std::span<const SelectionRequest> reqs,
-                          std::span<MemberChoice> out, std::span<bool> reassigned = {}) noexcept;
-
     // The worker's burst form: requests already in the engine's shape, all for is_ars() groups of
     // the adopted configuration, no capture. Then member_for() maps each answer to its member.
     void select_ars_requests(std::span<const ars::SelectRequest> reqs, std::uint64_t now_tsc,
@@ -115,13 +112,8 @@ class ArsSelector {
     const LinkState *links_;
     ars::Worker ars_;
     const ars::Config *adopted_ = nullptr;
-    std::array<ars::SelectRequest, ars::kBurstSize> burst_in_{};
-    std::array<ars::Egress, ars::kBurstSize> burst_out_{};
     ars::MonitorHook user_hook_;
     bool *reassigned_ = nullptr;  // the packet being selected, while capturing
 };
-
-// The selector workers use.
-using NhgSelector = ArsSelector;
 
 }  // namespace weft::dataplane

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "weft/dataplane/fast_l4.hpp"
+#include "fast_l4.hpp"
 #include "weft/dataplane/flow_key.hpp"
-#include "weft/dataplane/ipv4_fast_parse.hpp"
+#include "ipv4_fast_parse.hpp"
 #include "weft/dataplane/parser.hpp"
 
 namespace weft::dataplane {
