@@ -3,10 +3,8 @@
 // expectations come from outside the worker: the frame bytes the test built, the ECMP selector
 // and the parser for which member a flow hashes to, the FIB builder's tables.
 #include <gtest/gtest.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +18,7 @@
 #include "eal_environment.hpp"
 #include "frame_builder.hpp"
 #include "nhg_selector.hpp"
+#include "ring_ports.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/parser.hpp"
@@ -46,47 +45,9 @@ rte_ether_addr neighbour_mac(std::uint16_t port) {
 }
 
 // The ethdevs and their rings, made once for the test binary (port ids 0..kPorts-1).
-struct Ports {
-    rte_mempool *pool = nullptr;
-    rte_ring *rx[kPorts] = {};
-    rte_ring *tx[kPorts][kTxQueues] = {};
-    rte_ether_addr mac[kPorts] = {};
-};
-
-Ports &ports() {
-    static Ports p = [] {
-        Ports x;
-        x.pool = rte_pktmbuf_pool_create("wt_pool", 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-        EXPECT_NE(x.pool, nullptr);
-        for (std::uint16_t port = 0; port < kPorts; ++port) {
-            const std::string n = std::to_string(port);
-            x.rx[port] = rte_ring_create(("wt_rx" + n).c_str(), 1024, SOCKET_ID_ANY, 0);
-            for (unsigned q = 0; q < kTxQueues; ++q)
-                x.tx[port][q] = rte_ring_create(("wt_tx" + n + "_" + std::to_string(q)).c_str(),
-                                                port == kSmallTxPort ? 16 : 1024, SOCKET_ID_ANY, 0);
-            const int id = rte_eth_from_rings(("wt_port" + n).c_str(), &x.rx[port], 1, x.tx[port], kTxQueues,
-                                              SOCKET_ID_ANY);
-            EXPECT_EQ(id, port);
-            rte_eth_conf conf{};
-            EXPECT_EQ(rte_eth_dev_configure(port, 1, kTxQueues, &conf), 0);
-            EXPECT_EQ(rte_eth_rx_queue_setup(port, 0, 1024, SOCKET_ID_ANY, nullptr, x.pool), 0);
-            for (std::uint16_t q = 0; q < kTxQueues; ++q)
-                EXPECT_EQ(rte_eth_tx_queue_setup(port, q, 1024, SOCKET_ID_ANY, nullptr), 0);
-            EXPECT_EQ(rte_eth_dev_start(port), 0);
-            rte_eth_macaddr_get(port, &x.mac[port]);
-        }
-        return x;
-    }();
+const test::RingPorts &ports() {
+    static const test::RingPorts p("wt", kPorts, kTxQueues, kSmallTxPort);
     return p;
-}
-
-Bytes bytes_of(const rte_mbuf *m) {
-    Bytes b;
-    for (; m != nullptr; m = m->next) {
-        const auto *d = rte_pktmbuf_mtod(m, const std::uint8_t *);
-        b.insert(b.end(), d, d + m->data_len);
-    }
-    return b;
 }
 
 test::Ip6 v6(std::uint16_t group, std::uint16_t host) {
@@ -128,7 +89,7 @@ void expect_routed(const Bytes &in, const Bytes &out, std::uint16_t port) {
     ASSERT_EQ(out.size(), in.size());
     const rte_ether_addr n = neighbour_mac(port);
     EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(n.addr_bytes, n.addr_bytes + 6));
-    const rte_ether_addr &own = ports().mac[port];
+    const rte_ether_addr &own = ports().mac(port);
     EXPECT_EQ(Bytes(out.begin() + 6, out.begin() + 12), Bytes(own.addr_bytes, own.addr_bytes + 6));
     if (in[12] == 0x08) {
         EXPECT_EQ(out[22], in[22] - 1);
@@ -155,7 +116,7 @@ void expect_routed_any_order(std::vector<Bytes> in, std::vector<Bytes> out, std:
 class WorkerTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        ASSERT_NE(ports().pool, nullptr);
+        ports();
         drain_all();
         FibConfig c;
         c.num_ports = kPorts;
@@ -184,18 +145,7 @@ class WorkerTest : public ::testing::Test {
         board.set_link_up(p, up);
     }
 
-    static void drain_all() {
-        for (std::uint16_t p = 0; p < kPorts; ++p) {
-            rte_mbuf *m[64];
-            for (unsigned n;
-                 (n = rte_ring_dequeue_burst(ports().rx[p], reinterpret_cast<void **>(m), 64, nullptr));)
-                rte_pktmbuf_free_bulk(m, n);
-            for (unsigned q = 0; q < kTxQueues; ++q)
-                for (unsigned n; (n = rte_ring_dequeue_burst(ports().tx[p][q], reinterpret_cast<void **>(m),
-                                                             64, nullptr));)
-                    rte_pktmbuf_free_bulk(m, n);
-        }
-    }
+    static void drain_all() { ports().drain(); }
 
     // An ARS configuration with object 1 (mode, 10 us idle time) over group `id`'s ports, in
     // the order the dataplane group lists them.
@@ -246,23 +196,15 @@ class WorkerTest : public ::testing::Test {
         wc.num_ports = kPorts;
         wc.tx_queue_base = 0;
         wc.tx_queues = kTxQueues;
-        for (std::uint16_t p = 0; p < kPorts; ++p) wc.port_mac[p] = ports().mac[p];
-        wc.clone_pool = ports().pool;
+        for (std::uint16_t p = 0; p < kPorts; ++p) wc.port_mac[p] = ports().mac(p);
+        wc.clone_pool = ports().pool();
         return std::make_unique<Worker>(wc, *publisher, links, board, c);
     }
 
-    static rte_mbuf *mbuf_of(const Bytes &f, std::uint64_t ol_flags = 0) {
-        rte_mbuf *m = rte_pktmbuf_alloc(ports().pool);
-        EXPECT_NE(m, nullptr);
-        std::memcpy(rte_pktmbuf_append(m, static_cast<std::uint16_t>(f.size())), f.data(), f.size());
-        m->ol_flags = ol_flags;
-        return m;
-    }
+    static rte_mbuf *mbuf_of(const Bytes &f, std::uint64_t ol_flags = 0) { return ports().mbuf(f, ol_flags); }
 
     static void receive(const std::vector<rte_mbuf *> &ms, std::uint16_t port = 0) {
-        ASSERT_EQ(rte_ring_enqueue_burst(ports().rx[port], reinterpret_cast<void *const *>(ms.data()),
-                                         static_cast<unsigned>(ms.size()), nullptr),
-                  ms.size());
+        ASSERT_TRUE(ports().receive(port, ms));
     }
 
     static void receive(const std::vector<Bytes> &frames, std::uint16_t port = 0) {
@@ -280,17 +222,7 @@ class WorkerTest : public ::testing::Test {
     }
 
     // What left on port p's TX queue q, in order.
-    static std::vector<Bytes> sent(std::uint16_t p, unsigned q = 0) {
-        std::vector<Bytes> out;
-        rte_mbuf *m[64];
-        for (unsigned n;
-             (n = rte_ring_dequeue_burst(ports().tx[p][q], reinterpret_cast<void **>(m), 64, nullptr));)
-            for (unsigned i = 0; i < n; ++i) {
-                out.push_back(bytes_of(m[i]));
-                rte_pktmbuf_free(m[i]);
-            }
-        return out;
-    }
+    static std::vector<Bytes> sent(std::uint16_t p, unsigned q = 0) { return ports().sent(p, q); }
 
     std::uint64_t drops(DropReason r) const { return counters->drops[static_cast<std::size_t>(r)].get(); }
 
@@ -390,7 +322,7 @@ TEST_F(WorkerTest, TaggedFramesAndOptionsAreRewrittenAtTheirOwnOffsets) {
                test::udp(static_cast<std::uint16_t>(1024 + i), 5000, 18) + test::zeros(18);
     };
     const rte_ether_addr n = neighbour_mac(2);
-    const rte_ether_addr &own = ports().mac[2];
+    const rte_ether_addr &own = ports().mac(2);
     auto check = [&](const Bytes &in, const Bytes &out, std::size_t l3) {
         ASSERT_EQ(out.size(), in.size());
         EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(n.addr_bytes, n.addr_bytes + 6));
@@ -430,9 +362,7 @@ TEST_F(WorkerTest, DroppedFramesAreCountedByReasonAndNeverSent) {
     bad_sum[24] ^= 0x01;
     Bytes short_ip = udp4(0xC6120001u, 2);
     short_ip.resize(40);  // the header whole, its total length past the frame
-    rte_mbuf *chained = mbuf_of(udp4(0xC6120001u, 3));
-    rte_mbuf *tail = mbuf_of(test::zeros(4));
-    ASSERT_EQ(rte_pktmbuf_chain(chained, tail), 0);
+    rte_mbuf *chained = ports().mbuf(udp4(0xC6120001u, 3), 0, {40});
     receive(std::vector<rte_mbuf *>{
         mbuf_of(udp4(0xC7000001u, 4)),                              // no route: 199.0.0.1
         mbuf_of(udp4(0xC6120001u, 5, 1)),                           // TTL 1
@@ -600,7 +530,7 @@ TEST_F(WorkerTest, IboeFramesFollowTheLftAndTheMft) {
     auto expect_iboe = [&](const Bytes &in, const Bytes &out, std::uint16_t port, std::uint8_t vl) {
         ASSERT_EQ(out.size(), in.size());
         EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(in.begin(), in.begin() + 6));
-        const rte_ether_addr &own = ports().mac[port];
+        const rte_ether_addr &own = ports().mac(port);
         EXPECT_EQ(Bytes(out.begin() + 6, out.begin() + 12), Bytes(own.addr_bytes, own.addr_bytes + 6));
         EXPECT_EQ(out[14] >> 4, vl);
         EXPECT_EQ(Bytes(out.begin() + 15, out.end()), Bytes(in.begin() + 15, in.end()));
