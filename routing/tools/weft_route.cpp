@@ -3,7 +3,6 @@
 //
 // Exit codes: 0 ok, 1 verification failed (unreachable pairs, loops, credit loop, or
 // --compare-lfts reachability differs), 2 usage or input error.
-#include <getopt.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -31,335 +30,14 @@
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 
+#include "route_args.hpp"
+
 using namespace weft::routing;
+using namespace weft::routing::tools;
 
 namespace {
 
 constexpr int kExitOk = 0, kExitVerify = 1, kExitUsage = 2;
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-const char *kUsage = R"(usage: weft-route (--topo FILE | --gen SPEC) [options]
-
-Input
-  --topo FILE              ibnetdiscover output, ibsim net file, opensm-subnet.lst or weft JSON
-                           (format detected from the content)
-  --gen SPEC               generated fabric, e.g. ftree:k=36,n=2  pgft:h=2;m=18,18;w=1,18;p=1,1
-                           xgft:n=2;m=8,4;w=4,1  ft36:hosts=5832  kary:k=4,n=3  torus:4x4x4,hosts=1
-                           mesh:8x8  hypercube:d=6  dragonfly:a=4,p=2,h=2  dfplus:groups=4,leaves=4,spines=4,hosts=4
-                           random:switches=64,degree=8,hosts=4,seed=7 ; append /fail-links=3,seed=1
-  --fail SPEC              failures on the input: fail-links=N[,fail-switches=M][,seed=S]
-  -l, --lmc N              LMC (0..7)
-  --guid2lid FILE          keep the LIDs of OpenSM's guid2lid file
-
-Routing (OpenSM's option names)
-  -R, --routing_engine L   engine chain, e.g. ftree,updn (default minhop)
-  -a, --root_guid_file F   -u, --cn_guid_file F   -G, --io_guid_file F   -i, --ignore_guids F
-  -H, --max_reverse_hops N --no_fallback           -U, --lfts_file F (file engine)
-  -w, --hop_weights_file F -O, --port_search_ordering_file F (--dimn_ports_file F)
-  -X, --guid_routing_order_file F                  -m, --ids_guid_file F
-  --seed S                 seed for every randomized choice (default 1)
-  -Q, --qos                --qos_max_vls N           --max_vls N (VL budget, default 8)
-  --lash_start_vl N        --do_mesh_analysis        --torus_config F (torus-2QoS.conf)
-  --nue_max_num_vls N      --nue_include_switches    --no_port_equalization (dor)
-  --nue_no_metis           nue: split destinations over layers as OpenSM built without METIS does
-  --nue_threads N          nue: threads racing the candidate runs (default: one per hardware
-                           thread, at most one per candidate; the tables do not depend on it)
-  -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
-                           went down or came back (see --reroute)
-  --reroute FILE           after routing, route this topology (the fabric after a change; LIDs
-                           kept by GUID) and say "cache hit: ..." or "recomputed: <reason>";
-                           repeat for a sequence (e.g. host down, then the original file again)
-
-Checks and metrics
-  --verify                 trace all pairs (unreachable, loops, minimality) and check credit loops
-  --metrics                routes per link, effective bisection bandwidth, shift and all-to-all
-  --ebb-runs N             random bisections for EBB (default 100)
-  --shifts N               shift patterns to sample evenly (default 16, 0 = none, -1 = all)
-
-Output
-  --dump-lfts FILE         LFTs in OpenSM's opensm-lfts.dump format
-  --write-json F  --write-dot F  --write-ibnetdiscover F  --write-net F  --write-guid2lid F
-  --compare-lfts A B       compare two LFT dumps on this fabric (reachability, path lengths, balance)
-  -q, --quiet              no progress on stderr
-
-Environment
-  GLIBC_TUNABLES=glibc.malloc.hugetlb=1
-                           glibc's heap on transparent huge pages: on fabrics of thousands of
-                           hosts a routing step fills tens of megabytes of fresh tables, and
-                           fewer, larger pages mean fewer first-touch page faults
-)";
-
-struct Args {
-    std::string topo, gen, fail, guid2lid, chain = "minhop", dump, json, dot, disc, net, g2l;
-    std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
-    std::string hop_weights_file, port_order_file, routing_order_file, ids_file;
-    std::vector<std::string> reroute;
-    unsigned lmc = 0, ebb_runs = 100, max_reverse_hops = 0;
-    long shifts = 16;
-    std::uint64_t seed = 1;
-    bool verify = false, metrics = false, no_fallback = false, quiet = false, chain_given = false;
-    RoutingOptions engine;  // engine-specific options, passed through as given
-};
-
-std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(s, &end, 0);
-    if (!*s || *end || errno || v > max || s[0] == '-')
-        throw UsageError(std::string(opt) + ": expected a number 0.." + std::to_string(max) + ", got '" + s +
-                         "'");
-    return v;
-}
-
-// An unknown name in -R is a usage error before any topology is read (OpenSM, too, sets up its
-// engine list at start-up, not when it first routes).
-void check_chain(const std::string &chain) {
-    const std::vector<std::string> known = EngineRegistry::instance().names();
-    for (const std::string &name : chain_tokens(chain)) {
-        if (name == "no_fallback" || std::find(known.begin(), known.end(), name) != known.end()) continue;
-        std::string list;
-        for (const auto &k : known) list += (list.empty() ? "" : ", ") + k;
-        throw UsageError("-R: unknown routing engine '" + name + "' (known: " + list + ", no_fallback)");
-    }
-}
-
-Args parse_args(int argc, char **argv) {
-    enum {
-        kTopo = 1000,
-        kGen,
-        kFail,
-        kGuid2lid,
-        kNoFallback,
-        kSeed,
-        kVerify,
-        kMetrics,
-        kEbbRuns,
-        kShifts,
-        kDump,
-        kJson,
-        kDot,
-        kDisc,
-        kNet,
-        kG2l,
-        kCompare,
-        kQosMaxVls,
-        kMaxVls,
-        kLashStartVl,
-        kMeshAnalysis,
-        kTorusConfig,
-        kNueMaxVls,
-        kNueSwitches,
-        kNueNoMetis,
-        kNueThreads,
-        kNoEqualize,
-        kReroute
-    };
-    static const option opts[] = {
-        {"topo", required_argument, nullptr, kTopo},
-        {"gen", required_argument, nullptr, kGen},
-        {"fail", required_argument, nullptr, kFail},
-        {"lmc", required_argument, nullptr, 'l'},
-        {"guid2lid", required_argument, nullptr, kGuid2lid},
-        {"routing_engine", required_argument, nullptr, 'R'},
-        {"root_guid_file", required_argument, nullptr, 'a'},
-        {"cn_guid_file", required_argument, nullptr, 'u'},
-        {"io_guid_file", required_argument, nullptr, 'G'},
-        {"ignore_guids", required_argument, nullptr, 'i'},
-        {"max_reverse_hops", required_argument, nullptr, 'H'},
-        {"no_fallback", no_argument, nullptr, kNoFallback},
-        {"lfts_file", required_argument, nullptr, 'U'},
-        {"hop_weights_file", required_argument, nullptr, 'w'},
-        {"port_search_ordering_file", required_argument, nullptr, 'O'},
-        {"dimn_ports_file", required_argument, nullptr, 'O'},
-        {"guid_routing_order_file", required_argument, nullptr, 'X'},
-        {"ids_guid_file", required_argument, nullptr, 'm'},
-        {"seed", required_argument, nullptr, kSeed},
-        {"verify", no_argument, nullptr, kVerify},
-        {"metrics", no_argument, nullptr, kMetrics},
-        {"ebb-runs", required_argument, nullptr, kEbbRuns},
-        {"shifts", required_argument, nullptr, kShifts},
-        {"dump-lfts", required_argument, nullptr, kDump},
-        {"write-json", required_argument, nullptr, kJson},
-        {"write-dot", required_argument, nullptr, kDot},
-        {"write-ibnetdiscover", required_argument, nullptr, kDisc},
-        {"write-net", required_argument, nullptr, kNet},
-        {"write-guid2lid", required_argument, nullptr, kG2l},
-        {"compare-lfts", required_argument, nullptr, kCompare},
-        {"qos", no_argument, nullptr, 'Q'},
-        {"qos_max_vls", required_argument, nullptr, kQosMaxVls},
-        {"max_vls", required_argument, nullptr, kMaxVls},
-        {"lash_start_vl", required_argument, nullptr, kLashStartVl},
-        {"do_mesh_analysis", no_argument, nullptr, kMeshAnalysis},
-        {"torus_config", required_argument, nullptr, kTorusConfig},
-        {"nue_max_num_vls", required_argument, nullptr, kNueMaxVls},
-        {"nue_include_switches", no_argument, nullptr, kNueSwitches},
-        {"nue_no_metis", no_argument, nullptr, kNueNoMetis},
-        {"nue_threads", required_argument, nullptr, kNueThreads},
-        {"no_port_equalization", no_argument, nullptr, kNoEqualize},
-        {"ucast_cache", no_argument, nullptr, 'A'},
-        {"reroute", required_argument, nullptr, kReroute},
-        {"quiet", no_argument, nullptr, 'q'},
-        {"help", no_argument, nullptr, 'h'},
-        {nullptr, 0, nullptr, 0},
-    };
-    Args a;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:w:O:X:m:QAqh", opts, nullptr)) != -1) {
-        switch (c) {
-            case kTopo:
-                a.topo = optarg;
-                break;
-            case kGen:
-                a.gen = optarg;
-                break;
-            case kFail:
-                a.fail = optarg;
-                break;
-            case 'l':
-                a.lmc = static_cast<unsigned>(number("--lmc", optarg, 7));
-                break;
-            case kGuid2lid:
-                a.guid2lid = optarg;
-                break;
-            case 'R':
-                a.chain = optarg;
-                a.chain_given = true;
-                break;
-            case 'a':
-                a.root_file = optarg;
-                break;
-            case 'u':
-                a.cn_file = optarg;
-                break;
-            case 'G':
-                a.io_file = optarg;
-                break;
-            case 'i':
-                a.ignore_file = optarg;
-                break;
-            case 'H':
-                a.max_reverse_hops = static_cast<unsigned>(number("--max_reverse_hops", optarg, 255));
-                break;
-            case kNoFallback:
-                a.no_fallback = true;
-                break;
-            case 'U':
-                a.lfts_file = optarg;
-                break;
-            case 'w':
-                a.hop_weights_file = optarg;
-                break;
-            case 'O':
-                a.port_order_file = optarg;
-                break;
-            case 'X':
-                a.routing_order_file = optarg;
-                break;
-            case 'm':
-                a.ids_file = optarg;
-                break;
-            case kSeed:
-                a.seed = number("--seed", optarg, ~0ull);
-                break;
-            case 'Q':
-                a.engine.qos = true;
-                break;
-            case kQosMaxVls:
-                a.engine.qos_max_vls = static_cast<unsigned>(number("--qos_max_vls", optarg, 15));
-                break;
-            case kMaxVls:
-                a.engine.max_vls = static_cast<unsigned>(number("--max_vls", optarg, 15));
-                break;
-            case kLashStartVl:
-                a.engine.lash_start_vl = static_cast<unsigned>(number("--lash_start_vl", optarg, 15));
-                a.engine.lash_start_vl_set = true;
-                break;
-            case kMeshAnalysis:
-                a.engine.do_mesh_analysis = true;
-                break;
-            case kTorusConfig:
-                a.engine.torus_config = optarg;
-                break;
-            case kNueMaxVls:
-                a.engine.nue_max_num_vls = static_cast<unsigned>(number("--nue_max_num_vls", optarg, 15));
-                break;
-            case kNueSwitches:
-                a.engine.nue_include_switches = true;
-                break;
-            case kNueNoMetis:
-                a.engine.nue_metis = false;
-                break;
-            case kNueThreads:
-                a.engine.nue_threads = static_cast<unsigned>(number("--nue_threads", optarg, 64));
-                break;
-            case kNoEqualize:
-                a.engine.port_equalization = false;
-                break;
-            case 'A':
-                a.engine.ucast_cache = true;
-                break;
-            case kReroute:
-                a.reroute.push_back(optarg);
-                break;
-            case kVerify:
-                a.verify = true;
-                break;
-            case kMetrics:
-                a.metrics = true;
-                break;
-            case kEbbRuns:
-                a.ebb_runs = static_cast<unsigned>(number("--ebb-runs", optarg, 1'000'000));
-                break;
-            case kShifts:
-                a.shifts = std::strcmp(optarg, "-1") == 0
-                               ? -1
-                               : static_cast<long>(number("--shifts", optarg, 1'000'000));
-                break;
-            case kDump:
-                a.dump = optarg;
-                break;
-            case kJson:
-                a.json = optarg;
-                break;
-            case kDot:
-                a.dot = optarg;
-                break;
-            case kDisc:
-                a.disc = optarg;
-                break;
-            case kNet:
-                a.net = optarg;
-                break;
-            case kG2l:
-                a.g2l = optarg;
-                break;
-            case kCompare:
-                a.cmp_a = optarg;
-                if (optind >= argc || argv[optind][0] == '-')
-                    throw UsageError("--compare-lfts needs two dump files");
-                a.cmp_b = argv[optind++];
-                break;
-            case 'q':
-                a.quiet = true;
-                break;
-            case 'h':
-                std::fputs(kUsage, stdout);
-                std::exit(kExitOk);
-            case ':':
-                throw UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
-            default:
-                throw UsageError(std::string("unknown option ") + argv[optind - 1]);
-        }
-    }
-    if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
-    if (a.topo.empty() == a.gen.empty()) throw UsageError("give exactly one of --topo FILE or --gen SPEC");
-    check_chain(a.chain);
-    return a;
-}
 
 void spill(const std::string &path, const std::string &text) {
     std::ofstream out(path, std::ios::binary);
@@ -385,8 +63,8 @@ class Progress {
     std::chrono::steady_clock::time_point last_{};
 };
 
-// Page faults of this process so far: on a VM a first touch of a page can cost as much as tens
-// of thousands of instructions, so a routing step's time is its instructions and its faults.
+// Page faults of this process so far: a routing step fills fresh tables, and first touches of
+// memory are part of its time.
 long page_faults() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -417,28 +95,7 @@ int run(const Args &a) {
     Progress progress(!a.quiet);
     auto t0 = std::chrono::steady_clock::now();
     Fabric f = a.topo.empty() ? generate(a.gen) : read_topology(a.topo);
-    if (!a.fail.empty()) {
-        FailureParams p;
-        std::size_t pos = 0;
-        while (pos < a.fail.size()) {
-            std::size_t end = a.fail.find(',', pos);
-            if (end == std::string::npos) end = a.fail.size();
-            const std::string item = a.fail.substr(pos, end - pos);
-            const auto eq = item.find('=');
-            if (eq == std::string::npos) throw UsageError("--fail: expected key=value, got '" + item + "'");
-            const std::string k = item.substr(0, eq), v = item.substr(eq + 1);
-            if (k == "fail-links")
-                p.links = static_cast<unsigned>(number("fail-links", v.c_str(), 1'000'000));
-            else if (k == "fail-switches")
-                p.switches = static_cast<unsigned>(number("fail-switches", v.c_str(), 1'000'000));
-            else if (k == "seed")
-                p.seed = number("seed", v.c_str(), ~0ull);
-            else
-                throw UsageError("--fail: unknown key '" + k + "' (fail-links, fail-switches, seed)");
-            pos = end + 1;
-        }
-        f = apply_failures(f, p);
-    }
+    if (a.failures) f = apply_failures(f, *a.failures);
     std::size_t hosts = 0, links = 0;
     for (NodeIdx n = 0; n < f.node_count(); ++n)
         for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
@@ -608,7 +265,12 @@ int run(const Args &a) {
 
 int main(int argc, char **argv) {
     try {
-        return run(parse_args(argc, argv));
+        const Args a = parse_args(argc, argv);
+        if (a.help) {
+            std::fputs(kUsage, stdout);
+            return kExitOk;
+        }
+        return run(a);
     } catch (const UsageError &e) {
         std::fprintf(stderr, "weft-route: %s\n(see weft-route --help)\n", e.what());
         return kExitUsage;

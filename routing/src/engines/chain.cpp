@@ -3,7 +3,6 @@
 // that succeeds wins; if all fail, minhop routes unless no_fallback. With LMC > 0 an engine
 // that cannot route LMC groups (ftree, lash) is passed over as OpenSM does, and says so.
 #include <algorithm>
-#include <optional>
 #include <stdexcept>
 
 #include "engines/engines.hpp"
@@ -76,15 +75,12 @@ std::vector<std::string> chain_tokens(std::string_view chain) {
 ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
                       std::function<void(std::size_t, std::size_t)> progress) {
     ChainResult res;
-    // The caller's options, or a copy when the chain itself sets no_fallback (a copy costs a
-    // dozen containers and strings, which a small fabric's whole routing step can rival).
-    std::optional<RoutingOptions> own;
-    const RoutingOptions *use = &o;
+    RoutingOptions opts = o;  // the chain's own no_fallback token sets it too
     std::vector<std::unique_ptr<Engine>> list;
     const auto &reg = EngineRegistry::instance();
     for (const std::string &name : chain_tokens(chain)) {
         if (name == "no_fallback") {
-            if (!own) own.emplace(o), own->no_fallback = true, use = &*own;
+            opts.no_fallback = true;
             continue;
         }
         auto e = reg.make(name);
@@ -97,7 +93,6 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
     }
     if (list.empty()) list.push_back(reg.make("minhop"));  // OpenSM's default with no -R
 
-    const RoutingOptions &opts = *use;
     RoutingContext ctx{f, opts, std::move(progress)};
     for (auto &e : list)
         if (attempt(e, f, ctx, out, res)) return res;

@@ -20,11 +20,12 @@ struct Field {
 
 class Spec {
   public:
-    Spec(std::string_view whole, std::string_view kind, std::vector<Field> fields)
-        : whole_(whole), kind_(kind), fields_(std::move(fields)) {}
+    Spec(std::string_view whole, std::string_view kind, std::vector<Field> fields,
+         const std::string &name = kSpecName)
+        : whole_(whole), kind_(kind), fields_(std::move(fields)), name_(name) {}
 
     [[noreturn]] void fail(std::size_t col, const std::string &expected, std::string_view found) const {
-        throw ParseError(kSpecName, 1, col, expected, std::string(found));
+        throw ParseError(name_, 1, col, expected, std::string(found));
     }
     const Field *find(std::string_view key) {
         for (auto &f : fields_)
@@ -46,9 +47,12 @@ class Spec {
         return x;
     }
     unsigned get(std::string_view key, unsigned dflt, unsigned lo = 0, unsigned hi = 1'000'000) {
+        return static_cast<unsigned>(get64(key, dflt, lo, hi));
+    }
+    std::uint64_t get64(std::string_view key, std::uint64_t dflt, std::uint64_t lo, std::uint64_t hi) {
         const Field *f = find(key);
         if (!f) return dflt;
-        return static_cast<unsigned>(num(*f, f->value, f->column + f->key.size() + 1, lo, hi));
+        return num(*f, f->value, f->column + f->key.size() + 1, lo, hi);
     }
     unsigned need(std::string_view key, unsigned lo = 0, unsigned hi = 1'000'000) {
         if (!find(key))
@@ -94,11 +98,13 @@ class Spec {
   private:
     std::string_view whole_, kind_;
     std::vector<Field> fields_;
+    const std::string &name_;
     std::vector<const Field *> used_;
 };
 
 // "k=v;k=v" when ';' appears (lists then use ','), otherwise "k=v,k=v".
-Spec split(std::string_view whole, std::string_view kind, std::string_view params, std::size_t col) {
+Spec split(std::string_view whole, std::string_view kind, std::string_view params, std::size_t col,
+           const std::string &name = kSpecName) {
     const char sep = params.find(';') != std::string_view::npos ? ';' : ',';
     std::vector<Field> fields;
     std::size_t start = 0;
@@ -106,7 +112,7 @@ Spec split(std::string_view whole, std::string_view kind, std::string_view param
         std::size_t end = params.find(sep, start);
         if (end == std::string_view::npos) end = params.size();
         const std::string_view item = params.substr(start, end - start);
-        if (item.empty()) throw ParseError(kSpecName, 1, col + start, "a key=value parameter", "empty");
+        if (item.empty()) throw ParseError(name, 1, col + start, "a key=value parameter", "empty");
         const std::size_t eq = item.find('=');
         if (eq == std::string_view::npos)
             fields.push_back({{}, item, col + start});
@@ -114,7 +120,17 @@ Spec split(std::string_view whole, std::string_view kind, std::string_view param
             fields.push_back({item.substr(0, eq), item.substr(eq + 1), col + start});
         start = end + 1;
     }
-    return Spec(whole, kind, std::move(fields));
+    return Spec(whole, kind, std::move(fields), name);
+}
+
+// The failure keys of a "fail-links=3,seed=1" component (all of it: its kind is its first key).
+FailureParams failure_params(Spec &s) {
+    FailureParams p;
+    p.links = s.get("fail-links", 0);
+    p.switches = s.get("fail-switches", 0);
+    p.seed = s.get64("seed", 1, 0, ~std::uint64_t{0});
+    s.done();
+    return p;
 }
 
 Fabric one(std::string_view whole, std::string_view comp, std::size_t col, const Fabric *base) {
@@ -137,11 +153,7 @@ Fabric one(std::string_view whole, std::string_view comp, std::size_t col, const
     };
     if (kind == "fail") {
         if (!base) s.fail(col, "a fabric spec before the failures", comp);
-        FailureParams p;
-        p.links = s.get("fail-links", 0);
-        p.switches = s.get("fail-switches", 0);
-        p.seed = s.get("seed", 1, 0, 0xFFFFFFFFu);
-        s.done();
+        const FailureParams p = failure_params(s);
         return wrap([&] { return apply_failures(*base, p); });
     }
     if (base) s.fail(col, "failures (fail-links=, fail-switches=) after the first component", comp);
@@ -245,6 +257,12 @@ Fabric one(std::string_view whole, std::string_view comp, std::size_t col, const
 }
 
 }  // namespace
+
+FailureParams parse_failures(std::string_view spec, const std::string &name) {
+    if (spec.empty()) throw ParseError(name, 1, 1, "fail-links=N or fail-switches=N", "empty");
+    Spec s = split(spec, "fail", spec, 1, name);
+    return failure_params(s);
+}
 
 Fabric generate(std::string_view spec) {
     if (spec.empty()) throw ParseError(kSpecName, 1, 1, "a generator spec", "empty");

@@ -33,6 +33,9 @@ using io::PendingNode;
 using io::PendingPort;
 
 constexpr unsigned kMaxIncludeDepth = 9;
+// Includes followed in all: nesting alone bounds the depth, not the count (ten includes of a
+// file that includes another ten times, eight deep, are 10^8 reads).
+constexpr unsigned kMaxIncludes = 1000;
 
 struct GuidBase {
     Guid abs, next;
@@ -164,6 +167,8 @@ class IbsimParser {
         if (!resolve_) c.fail_at(col, "no include (reading from a string without an include resolver)", inc);
         if (depth + 1 >= kMaxIncludeDepth)
             c.fail_at(col, "includes nested at most " + std::to_string(kMaxIncludeDepth) + " deep", inc);
+        if (++includes_ > kMaxIncludes)
+            c.fail_at(col, "at most " + std::to_string(kMaxIncludes) + " includes in all", inc);
         std::string display;
         std::string text;
         try {
@@ -337,6 +342,7 @@ class IbsimParser {
     std::list<std::string> names_;
     std::list<std::string> included_;
     std::size_t end_line_ = 1;  // the line after the top file's last
+    unsigned includes_ = 0;     // followed so far
     GuidBase sw_{0x200000, 0x200000}, ca_{0x100000, 0x100000}, rt_{0x300000, 0x300000};
     unsigned width_mask_ = 2, speed_mask_ = 1;  // ibsim: 4x, SDR
     unsigned node_width_ = 2, node_speed_ = 1;

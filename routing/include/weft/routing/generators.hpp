@@ -70,6 +70,9 @@ struct FailureParams {
     std::uint64_t seed = 1;
 };
 Fabric apply_failures(const Fabric &f, const FailureParams &p);
+// "fail-links=N[,fail-switches=M][,seed=S]" (weft-route --fail, and a spec's failure component);
+// throws ParseError (file `name`, the column of the offending field).
+FailureParams parse_failures(std::string_view spec, const std::string &name = "<fail>");
 
 // Builds a fabric from a textual spec; components are joined with '/':
 //   kary:k=4,n=3            ftree:k=36,n=2         ft36:hosts=11664

@@ -37,7 +37,7 @@ struct RoutingTables {
     // sl2vl_all, or without that identity (SL n on VL n) everywhere.
     std::vector<std::vector<Sl2Vl>> sl2vl;
     // One map for every switch and port pair (nue's SL i -> VL i % VLs), kept once: per port pair
-    // it was a megabyte of equal maps on a 648-host tree, and fresh pages cost a routing step.
+    // it would be megabytes of equal maps on a large fabric.
     std::optional<Sl2Vl> sl2vl_all;
 
     unsigned vls_used = 1;  // virtual lanes (or virtual layers) the routing needs

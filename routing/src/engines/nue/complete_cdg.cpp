@@ -168,8 +168,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
             }
         return false;
     };
-    // The two take turns: a cycle shows where they meet, mostly long before either is done
-    // (dragonfly a=8 with 1 VL: OpenSM's run -11%, 6% fewer instructions). With
+    // The two take turns: a cycle shows where they meet, mostly long before either is done. With
     // search_forward_first() the forward search runs alone first (Pearce and Kelly's order).
     bool met = false;
     if (!forward_first_)
@@ -186,8 +185,7 @@ CompleteCdg::Add CompleteCdg::add_against_order(ChannelId c1, ChannelId c2) {
     if (std::size_t{hi - lo} < 4 * moved * std::bit_width(moved)) {
         // The two sets fill enough of lo..hi: one pass over those positions lists both in order,
         // and their positions sorted, for less than sorting them. The pass is branch-free and a
-        // sort's compares are coin tosses, so it pays up to a few positions per compare (4x:
-        // torus 8x8x8 nue:8 -2..4%; 16x: +9%).
+        // sort's compares are coin tosses, so it pays up to a few positions per compare.
         nf = nb = 0;
         std::size_t np = 0;
         for (std::uint32_t p = lo; p <= hi; ++p) {  // branch-free: members come at random

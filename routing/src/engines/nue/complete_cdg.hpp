@@ -51,8 +51,8 @@ class Channels {
 };
 
 // The search scratch of CompleteCdg::try_add, one slot per channel. A CDG searches only inside
-// try_add, so the CDGs one thread works on can share one (24 bytes per channel to fault in, more
-// than the 12 of the rest of a CDG with one-byte rows).
+// try_add, so the CDGs one thread works on can share one (24 bytes per channel, more than the 12
+// of the rest of a CDG with one-byte rows).
 class CdgScratch {
     friend class CompleteCdg;
     std::vector<std::uint32_t> seen_;  // search stamps
@@ -180,8 +180,7 @@ class CompleteCdg {
     // Used dependencies as bit rows, so searches visit only the used ones: out_ row of c, bit k
     // = c -> the k-th channel out of head(c); in_ row of c, bit j = reverse(j-th channel out of
     // tail(c)) -> c. Row c starts at bit c * row_bits_: 8 where no switch has more than 8
-    // channels (most small fabrics: an eighth of the pages to fault in and clear per layer),
-    // else whole words.
+    // channels (an eighth of the memory to clear per layer), else whole words.
     const Channels &ch_;
     std::size_t row_bits_ = 8;
     std::vector<std::uint64_t> out_, in_;

@@ -49,11 +49,10 @@ void OsmCdgDijkstra::start_noting() {
 // settled switch v offered every channel x -> v once, in port order, when it was settled, and
 // kept the ones that did not improve x (never a candidate) with the turn into v's channel used.
 // That turn has not changed since: only x's candidacy through it adds or takes it back.
-// Without branches: whether a channel is kept is a coin toss to the predictor (random 512
-// switches nue:1: 888 calls, 3.6 M channels). Each channel is written to the next free slot of
-// its switch's list, which counts it only if kept: the list has a slot for each of the switch's
-// channels and each is offered once, so the slot written lies in the list. The distance of a
-// channel not kept is never read (backtracking reads only alternatives').
+// Without branches: whether a channel is kept is a coin toss to the predictor. Each channel is written to the
+// next free slot of its switch's list, which counts it only if kept: the list has a slot for each of the
+// switch's channels and each is offered once, so the slot written lies in the list. The distance of a channel
+// not kept is never read (backtracking reads only alternatives').
 void OsmCdgDijkstra::recall_alternatives() {
     std::fill(alt_count_.begin(), alt_count_.end(), 0);
     const SwitchIdx *const head = ch_.heads();

@@ -5,7 +5,7 @@
 // with the channel and switch in just enough low bits, when the search's distances fit above them
 // (every small fabric: a distance is at most switches x heaviest weight). The narrow keys halve
 // the moves and compares; both order alike. CdgDijkstra uses them in the sorted layout only: in
-// the heap they saved instructions but not time (ft36:hosts=5832 took more user CPU).
+// the heap the narrower compares do not repay packing and unpacking the keys.
 //
 // Up to kSortedUpTo switches the entries stay sorted in a flat array, smallest at `head_`: a pop
 // is one read, and a new or lowered key moves past the few larger ones behind it (new keys are

@@ -81,6 +81,29 @@ TEST(ReaderErrors, IbsimNet) {
     }
 }
 
+TEST(ReaderErrors, IbsimIncludesAreBoundedInNumber) {
+    // Ten includes of a file that includes the next ten times, eight deep: 10^8 reads before (a
+    // libFuzzer find). The count of includes followed is bounded like their depth.
+    std::size_t reads = 0;
+    auto resolve = [&](const std::string &name, std::string &display) {
+        ++reads;
+        display = name;
+        const int level = name[1] - '0';
+        std::string text;
+        for (int i = 0; i < 10 && level < 8; ++i) text += "include \"f" + std::to_string(level + 1) + "\"\n";
+        return text;
+    };
+    std::string top;
+    for (int i = 0; i < 10; ++i) top += "include \"f1\"\n";
+    try {
+        read_ibsim_net(top, "in.txt", resolve);
+        ADD_FAILURE() << "read " << reads << " includes";
+    } catch (const ParseError &e) {
+        EXPECT_NE(std::string(e.what()).find("at most 1000 includes in all"), std::string::npos) << e.what();
+    }
+    EXPECT_LE(reads, 1000u);
+}
+
 TEST(ReaderErrors, SubnetLst) {
     auto rd = [](std::string t) { return [t] { read_subnet_lst(t, "in.txt"); }; };
     const std::string sw =

@@ -1,0 +1,77 @@
+// libFuzzer target: weft-route's command line. The input is argv, one argument per line. Parsing
+// must accept or throw UsageError/ParseError, never crash; what it accepts is carried out as far
+// as it can be without touching files: --gen (numbers as given: the generators bound the fabric
+// themselves), --fail on it, then the -R chain with every engine option given, on fabrics small
+// enough to route many times a second.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "route_args.hpp"
+#include "weft/routing/engine.hpp"
+#include "weft/routing/generators.hpp"
+#include "weft/routing/lid_assignment.hpp"
+
+using namespace weft::routing;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+    if (size > 4096) return 0;
+    std::vector<std::string> args{"weft-route"};
+    std::string cur;
+    for (std::size_t i = 0; i < size; ++i) {
+        const char c = static_cast<char>(data[i]);
+        if (c == '\n') {
+            args.push_back(cur), cur.clear();
+        } else if (c == '\0') {
+            return 0;  // a C string ends there: no command line can hold it
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) args.push_back(cur);
+    std::vector<char *> argv;
+    for (auto &a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    tools::Args a;
+    try {
+        a = tools::parse_args(static_cast<int>(args.size()), argv.data());
+    } catch (const tools::UsageError &) {
+        return 0;
+    } catch (const ParseError &) {
+        return 0;
+    }
+    if (a.help || a.gen.empty()) return 0;
+    Fabric f;
+    try {
+        f = generate(a.gen);
+        if (a.failures) f = apply_failures(f, *a.failures);
+    } catch (const ParseError &) {
+        return 0;
+    } catch (const std::invalid_argument &) {  // failures the fabric cannot take
+        return 0;
+    } catch (const std::runtime_error &) {  // random: no simple connected graph for these numbers
+        return 0;
+    }
+    if (f.node_count() > 200) return 0;
+    LidOptions lo;
+    lo.lmc = static_cast<std::uint8_t>(a.lmc);
+    try {
+        assign_lids(f, lo);
+    } catch (const std::runtime_error &) {  // LMC 7 on this fabric: no room
+        return 0;
+    }
+    RoutingOptions o = a.engine;
+    o.lmc = static_cast<std::uint8_t>(a.lmc);
+    o.seed = a.seed;
+    o.no_fallback = a.no_fallback;
+    o.max_reverse_hops = a.max_reverse_hops;
+    o.torus_config.clear();  // files are not read here
+    RoutingTables t;
+    try {
+        (void)run_chain(a.chain, f, o, t);
+    } catch (const ParseError &) {
+    }
+    return 0;
+}
