@@ -45,9 +45,8 @@ namespace {
     bfs[0] = d;
     hv[d] = 0;
     // When x leaves the BFS queue every switch one hop closer already has its hop count.
-    // Every link writes a candidate, and the write pointer moves past it if it is one: the
-    // test as a branch mispredicted often (the unseen test less so, and as one costs fewer
-    // instructions on the torus).
+    // Every link writes a candidate, and the write pointer moves past it if it is one: whether
+    // it is one is data, a branch the predictor would often miss.
     for (const SwitchIdx *q = bfs; q != bw; ++q) {
         const SwitchIdx x = *q;
         const std::uint32_t h = hv[x], closer = h != 0 ? h - 1 : kUnseen - 1;
@@ -63,6 +62,14 @@ namespace {
     cand_off[tail] = static_cast<std::uint32_t>(cw - cand);
     return tail;
 }
+// An outermost layer is wide when it holds many switches with many candidates each (a tree's:
+// every spine is one). There its choice is decided by OpenSM's relaxation with an early finish,
+// which needs lower bounds on the weights into its switches kept up to date as routes are
+// committed; on narrow layers that upkeep costs more than the early finish saves.
+bool wide(std::uint32_t switches, std::uint32_t cands) {
+    return switches >= 16 && cands >= 8 * switches;
+}
+
 }  // namespace
 
 LinkIndex::LinkIndex(const Fabric &f, const SwitchGraph &g) {
@@ -157,13 +164,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         std::uint32_t max_hop;  // hops to the outermost layer
         std::uint32_t inner;    // switches less than max_hop hops away (a prefix of bfs)
         std::uint32_t mid;      // switches less than max_hop - 1 hops away (a prefix of inner)
+        std::uint32_t end;      // where the layered pass stops: m, or inner if wide (decide_outer)
     };
     std::vector<SwitchIdx> bfs_of(n);
     std::vector<std::uint8_t> hops_of(n);
     std::vector<std::uint32_t> cand_off_of(n + 1);
     std::vector<Cand> cand_of(off[n] + 1);  // (one spare entry for the BFS's blind write)
     SwitchIdx layers_at = kNoSwitch;        // whose layers the arrays hold
-    Layers lay{bfs_of.data(), hops_of.data(), cand_off_of.data(), cand_of.data(), 0, 0, 0, 0};
+    Layers lay{bfs_of.data(), hops_of.data(), cand_off_of.data(), cand_of.data(), 0, 0, 0, 0, 0};
     std::vector<std::uint32_t> hop(n);
     // Per link, the reverse link and the peer in one entry: one stream for the BFS to read.
     std::vector<SsspCand> peer_rev(off[n]);
@@ -177,6 +185,8 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const std::uint32_t *hv = hop.data();
         const std::uint32_t tail = layers_bfs(d, off.data(), peer_rev.data(), hop.data(), bfs_of.data(),
                                               cand_off_of.data(), cand_of.data());
+        const std::uint32_t *cand_off = cand_off_of.data();
+        const std::uint32_t nc = cand_off[tail];
         std::uint8_t *hops = hops_of.data();
         lay.m = tail;
         lay.max_hop = hv[bfs[tail - 1]];
@@ -184,11 +194,44 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         while (lay.inner > 0 && hv[bfs[lay.inner - 1]] == lay.max_hop) --lay.inner;
         lay.mid = lay.inner;
         while (lay.mid > 0 && hv[bfs[lay.mid - 1]] + 1 == lay.max_hop) --lay.mid;
+        // A wide outermost layer (see wide()) behind a small replay is always decided after
+        // one: most LIDs tie there anyway (every spine of a tree is a candidate), and the replay
+        // and decide_outer's early finish cost less than the layered pass over all its
+        // candidates even where none tie. The replay's cost: the links of the switches before
+        // mid, and a few queue steps per inner switch.
+        const std::uint32_t outer = tail - lay.inner, outer_cands = nc - cand_off[lay.inner];
+        lay.end = tail;
+        if (wide(outer, outer_cands)) {
+            std::uint64_t replay_cost = 6 * std::uint64_t{lay.inner};
+            for (std::uint32_t k = 0; k < lay.mid; ++k) replay_cost += off[bfs[k] + 1] - off[bfs[k]];
+            if (replay_cost < outer_cands) lay.end = lay.inner;
+        }
         for (std::uint32_t k = 0; k < tail; ++k)
             hops[k] = static_cast<std::uint8_t>(std::min<std::uint32_t>(hv[bfs[k]], kInfHops - 2u));
         return lay;
     };
     std::vector<std::uint64_t> dkey(n);  // last inner layer: cost << 32 | rank
+    // Per switch, the least weight of the links into it and how many links have it, kept
+    // from the first time it is in a wide outermost layer on (see decide_outer); weights only
+    // grow, so a bound that lags is still a lower bound. Untracked switches (kUntracked, which
+    // no weight equals) cost commit nothing: on trees the spines until their own LIDs, last.
+    constexpr std::uint64_t kUntracked = ~std::uint64_t{0};
+    std::vector<std::uint64_t> lb_in(n, kUntracked);
+    std::vector<std::uint32_t> lb_count(n);
+    bool track_lb = false;
+    auto refresh_lb = [&](SwitchIdx x) {
+        std::uint64_t lo = ~std::uint64_t{0};
+        std::uint32_t count = 0;
+        for (std::uint32_t e = off[x]; e < off[x + 1]; ++e) {
+            const std::uint64_t w = weight[reverse[e]];
+            count = w < lo ? 1 : count + (w == lo);
+            lo = std::min(lo, w);
+        }
+        lb_in[x] = lo, lb_count[x] = count;
+    };
+    // An outermost switch's least cost so far while decide_outer's wide path has it open, else 0.
+    std::vector<std::uint64_t> open_best(n, 0);
+
     // OpenSM's Dijkstra, step for step: every switch enters the queue unreached in switch
     // order, the destination (switch, or CA as vertex n) is lowered to 0, and each switch taken
     // from the queue relaxes its links in port order, a strictly cheaper cost replacing. (A
@@ -232,6 +275,38 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         const Cand *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const std::uint64_t *wv = weight.data();
+        // Wide layers: OpenSM's own relaxation of the last inner layer's links in pop order,
+        // where each switch's costs are no lower than the ones before: an outermost switch is
+        // settled once its best cost is at most the current cost plus the least weight into it
+        // (a later one can at best tie, and ties keep the earlier). On a balanced tree that is
+        // after a few of its many closer switches. Narrow layers keep the word per candidate.
+        if (wide(L.m - first, cand_off[L.m] - cand_off[first])) {
+            track_lb = true;
+            for (std::uint32_t k = first; k < L.m; ++k) {
+                const SwitchIdx x = bfs[k];
+                open_best[x] = ~std::uint64_t{0};
+                if (lb_in[x] == kUntracked) refresh_lb(x);
+            }
+            std::uint32_t open = L.m - first;
+            const SwitchIdx *pv = peer_of.data();
+            std::uint64_t *ob = open_best.data();
+            for (std::uint32_t r = L.mid; r < L.inner && open != 0; ++r) {
+                const SwitchIdx y = heap.pop();
+                const std::uint64_t dy = dist[y];
+                for (std::uint32_t i = off[y], ie = off[y + 1]; i != ie; ++i) {
+                    const SwitchIdx x = pv[i];
+                    std::uint64_t b = ob[x];
+                    if (b == 0) continue;
+                    const std::uint64_t cost = dy + wv[i];
+                    if (cost < b) b = cost, used[x] = i;
+                    if (b <= dy + lb_in[x]) b = 0, --open;
+                    ob[x] = b;
+                }
+            }
+            if (open != 0)
+                for (std::uint32_t k = first; k < L.m; ++k) ob[bfs[k]] = 0;
+            return;
+        }
         for (std::uint32_t r = L.mid; r < L.inner; ++r) {  // the last inner layer, in pop order
             const SwitchIdx y = heap.pop();
             dkey[y] = dist[y] << 32 | r;
@@ -295,7 +370,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
     // Forwarding entries and route lengths of LID `lid` from used[] over layers L, and the
     // load: each switch sends one route per LID it has, summed down the tree (children before
     // parents: reverse BFS order). carried[] is zero outside this pass.
-    auto commit = [&](Lid lid, const LidTarget &tg, const Layers &L) {
+    auto commit = [&]<bool kTrack>(Lid lid, const LidTarget &tg, const Layers &L) {
         const std::uint8_t base = tg.is_switch ? 0 : 1;
         lft_row[tg.sw][lid] = tg.port;
         hops_row[tg.sw][lid] = base;
@@ -308,8 +383,11 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             hops_row[x][lid] = static_cast<std::uint8_t>(L.hops[k] + base);
             const std::uint64_t c = cv[x] + lids_at[x];
             cv[x] = 0;
-            top = std::max(top, wv[i] += c);
+            const std::uint64_t was = wv[i];
+            top = std::max(top, wv[i] = was + c);
             cv[from[i]] += c;
+            if constexpr (kTrack)
+                if (was == lb_in[x] && --lb_count[x] == 0) refresh_lb(x);
         }
         cv[tg.sw] = 0;
         max_extra = top - p2;
@@ -319,14 +397,14 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (L.max_hop != 0 && max_extra > (p2 - 1) / L.max_hop) return false;
         return (std::uint64_t{L.max_hop} + 1) * (p2 + max_extra) + 1 < kInf;
     };
-    // Sets dist[] and used[] for the LID's switches over layers L; returns where the first tie is
-    // (L.m: none) and sets last_tie to the last one. A tie leaves costs as they are (only the link
-    // is in doubt), so the pass goes on past it.
+    // Sets dist[] and used[] for the LID's switches over layers L up to L.end; returns where the
+    // first tie is (L.end: none; L.m: all done) and sets last_tie to the last one. A tie leaves
+    // costs as they are (only the link is in doubt), so the pass goes on past it.
     constexpr std::uint32_t kNoTie = ~std::uint32_t{0};
     std::uint32_t last_tie = 0;
     auto layered = [&](const Layers &L) -> std::uint32_t {
         std::uint32_t first_tie = kNoTie;
-        const std::size_t m = L.m;
+        const std::size_t m = L.end;
         const auto *cand = L.cand;
         const std::uint32_t *cand_off = L.cand_off;
         const SwitchIdx *bfs = L.bfs;
@@ -372,7 +450,7 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             }
             dv[bfs[k]] = best, used[bfs[k]] = via;
         }
-        return first_tie == kNoTie ? L.m : first_tie;
+        return first_tie == kNoTie ? L.end : first_tie;
     };
 
     std::size_t done_lids = 0;
@@ -382,7 +460,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
         if (minimal(v)) {
             const std::uint32_t tie = layered(v);
             if (tie < v.m) {
-                if (v.max_hop < kInfHops - 2u && v.hops[last_tie] < v.max_hop) {
+                // (last_tie is this LID's only when tie < v.end.)
+                if (tie < v.end && v.end == v.m && v.max_hop < kInfHops - 2u &&
+                    v.hops[last_tie] < v.max_hop) {
                     const std::uint8_t hl = v.hops[last_tie];
                     // The ties end before the outermost layer: the queue only as far as the
                     // layer before the last one, whose order decides it; the layers after it
@@ -396,7 +476,10 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
                     decide_outer(v, std::max(tie, v.inner));
                 }
             }
-            commit(lid, tg, v);
+            if (track_lb)
+                commit.operator()<true>(lid, tg, v);
+            else
+                commit.operator()<false>(lid, tg, v);
             if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
             continue;
         }
@@ -420,6 +503,9 @@ void route_sssp(const Fabric &f, const SwitchGraph &g, RoutingTables &t,
             carried[from[i]] += carried[s];
         }
         for (SwitchIdx s : settled) carried[s] = 0;
+        if (track_lb)  // its loads bypassed the bounds' counts
+            for (SwitchIdx s = 0; s < n; ++s)
+                if (lb_in[s] != kUntracked) refresh_lb(s);
         if (progress && (++done_lids % 256 == 0)) progress(done_lids, order.size());
     }
 }

@@ -1,6 +1,7 @@
-// The outermost layer's choice in sssp's replay (see route_sssp's decide_outer): for each
-// switch, the least word dk[from] + (w[link] << 32) over its candidate links, the lowest link
-// among equal words.
+// The outermost layer's choice in sssp's replay for narrow layers (see route_sssp's
+// decide_outer): for each switch, the least word dk[from] + (w[link] << 32) over its candidate
+// links, the lowest link among equal words. (Wide layers, as on fat trees, are decided by
+// OpenSM's own relaxation with an early finish instead.)
 #pragma once
 
 #include <cstddef>
