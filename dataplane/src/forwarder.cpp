@@ -246,13 +246,16 @@ unsigned Forwarder::continue_run(const FibSnapshot &fib, unsigned i, std::uint64
 }
 
 // From frame i on, the frames routed to the open group (with a TTL to spare): for hash ECMP the
-// member the hash names when it can send, for a flowlet the member it continues on; each sent
-// at once. Returns the first frame that is not of the group. The loop keeps what it reads in
-// locals (the frame writes cannot alias them) and calls nothing that is not inlined: the frames
-// the short step cannot answer are decided in full after it, in order. That gives the same
-// answers as deciding each in its place: the frames of one flow bucket all continue or all miss
-// in the loop (they see the same bucket at the same time), and the first miss's new flowlet is
-// what the later ones of its bucket then find. A flow's frames keep their order.
+// member the hash names when it can send, for a flowlet the member it continues on or, when the
+// engine's step can start new flowlets (every live member is one the worker can send to), the
+// member it starts one on; each sent at once. Returns the first frame that is not of the group.
+// The loop keeps what it reads in locals (the frame writes cannot alias them) and calls nothing
+// that is not inlined: the frames the short step cannot answer are decided in full after it, in
+// order. That gives the same answers as deciding each in its place: a step that starts flowlets
+// leaves only frames without any candidate (no draw), and one that does not leaves the frames of
+// one flow bucket all continuing or all missing (they see the same bucket at the same time), the
+// first miss's new flowlet being what the later ones of its bucket then find. A flow's frames
+// keep their order.
 template <bool Ipv4Only, bool Flowlet, bool LookAhead>
 unsigned Forwarder::continue_run(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc) {
     const unsigned n = b_.n;
@@ -278,7 +281,7 @@ unsigned Forwarder::continue_run(const FibSnapshot &fib, unsigned i, std::uint64
         unsigned k;
         bool hit;
         if constexpr (Flowlet) {
-            k = step.continue_flowlet(hash);
+            k = step.decide(hash);
             hit = k != ars::Egress::kNoMember;
         } else {
             k = ecmp_member(hash, count);

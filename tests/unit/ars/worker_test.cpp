@@ -215,6 +215,78 @@ TEST(Worker, FlowletStepGivesTheSameAnswersAsSinglePackets) {
     EXPECT_GT(a.next_hop_reassignments, 0u);
 }
 
+// FlowletStep::decide() starts new flowlets itself where it can: the same members, draws and
+// counters as select_nhg packet by packet, while links go down and come back (moves forced off
+// a down member are tallied as such), in both flowlet modes, with quality bands that differ,
+// and when the caller cannot send to a live member (then the step starts nothing and
+// select_in_burst decides those packets).
+TEST(Worker, FlowletStepStartsFlowletsAsSelectDoes) {
+    for (Mode mode : {Mode::kFlowletQuality, Mode::kFlowletRandom}) {
+        for (std::uint64_t usable : {~std::uint64_t{0}, std::uint64_t{0b1011}}) {
+            test::Rig one, many;
+            auto b = test::builder();
+            ArsObjectConfig object = test::object(1, mode);
+            object.idle_time_us = 1;
+            b.add_ars_object(object);
+            NhgConfig nhg;
+            nhg.id = 5;
+            nhg.ars_object = 1;
+            nhg.members = {test::primary(1, 0), test::primary(2, 1), test::primary(3, 2),
+                           test::primary(4, 3)};
+            b.add_nhg(nhg);
+            one.adopt(b);
+            many.adopt(b);
+            std::uint32_t x = 4242;
+            Ticks now = us(10);
+            std::uint64_t started = 0, deferred = 0;
+            for (int burst = 0; burst < 60; ++burst) {
+                for (test::Rig *r : {&one, &many}) {
+                    for (PortId p = 0; p < test::kPorts; ++p)
+                        r->board.publish_port_quality(p, static_cast<QualityBand>((p + burst / 7) % 8));
+                    r->board.set_link_up(3, burst % 10 < 6);   // member 3
+                    r->board.set_link_up(1, burst % 17 != 5);  // member 1
+                }
+                now += burst % 2 == 0 ? us(2) : 1;
+                Worker::FlowletBurst fb;
+                ASSERT_TRUE(many.worker.begin_flowlet_burst(5, now, fb));
+                const Worker::FlowletStep step = many.worker.flowlet_step(fb, usable);
+                std::uint64_t stepped = 0;
+                for (int i = 0; i < 32; ++i) {
+                    x = x * 1664525u + 1013904223u;
+                    const std::uint32_t h = x % 29 * 2654435761u;
+                    const Egress want = one.worker.select_nhg(5, h, now);
+                    const std::uint16_t k = step.decide(h);
+                    Egress got;
+                    if (k != Egress::kNoMember) {
+                        ++stepped;
+                        got = Egress{many.worker.burst_port(fb, k), k};
+                    } else {
+                        ++deferred;
+                        got = many.worker.select_in_burst(fb, h);
+                    }
+                    ASSERT_EQ(got.port, want.port) << to_string(mode) << " " << burst << " " << i;
+                    ASSERT_EQ(got.member, want.member) << to_string(mode) << " " << burst << " " << i;
+                }
+                many.worker.count_continued(fb, stepped);
+                many.worker.end_flowlet_burst(fb);
+                started += stepped;
+            }
+            const CounterValues a = one.worker.nhg_counters(5), c = many.worker.nhg_counters(5);
+            EXPECT_EQ(a.decisions, c.decisions);
+            EXPECT_EQ(a.packet_drops, c.packet_drops);
+            EXPECT_EQ(a.next_hop_reassignments, c.next_hop_reassignments);
+            EXPECT_EQ(a.port_reassignments, c.port_reassignments);
+            EXPECT_EQ(a.link_down_reassignments, c.link_down_reassignments);
+            EXPECT_GT(a.link_down_reassignments, 0u);
+            EXPECT_GT(started, 0u);
+            // With a live member the caller cannot send to, the step starts nothing.
+            if (usable != ~std::uint64_t{0}) {
+                EXPECT_GT(deferred, 0u);
+            }
+        }
+    }
+}
+
 TEST(Worker, FlowletBurstOnlyForFlowletModes) {
     for (Mode mode : {Mode::kPerPacketQuality, Mode::kPerPacketRandom, Mode::kFixed}) {
         test::Rig rig;

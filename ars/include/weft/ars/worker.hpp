@@ -102,8 +102,13 @@ class Worker {
     // like any other (which decides it in full: a member outside `usable` is still kept while
     // its flowlet continues). The caller reports the packets it continued with
     // count_continued() before end_flowlet_burst().
+    // FlowletStep::decide() also starts new flowlets where it can answer them in full: when every
+    // live member is a `direct` one, the group's members all have different targets and nobody
+    // watches its reassignments. It draws from the worker's generator and tallies moves into the
+    // burst exactly as select_in_burst() would, so the two may be mixed packet by packet; the
+    // packets it decides are reported with count_continued() too.
     class FlowletStep;
-    FlowletStep flowlet_step(const FlowletBurst &b, std::uint64_t usable) const;
+    FlowletStep flowlet_step(FlowletBurst &b, std::uint64_t usable);
     // The port a live port member of the burst's group sends on, or Egress::kDropPort.
     PortId burst_port(const FlowletBurst &b, std::uint16_t member) const;
     void count_continued(FlowletBurst &b, std::uint64_t packets) const;
@@ -268,6 +273,7 @@ class Worker::FlowletBurst {
 
 class Worker::FlowletStep {
   public:
+    // The member the packet continues its flowlet on, or kNoMember.
     std::uint16_t continue_flowlet(std::uint32_t flow_hash) const {
         MacroFlowTable::Bucket *bucket = buckets_ + MacroFlowTable::index_in(flow_hash, mask_);
         const MacroFlowTable::Bucket current = *bucket;
@@ -276,20 +282,59 @@ class Worker::FlowletStep {
         return current.member();
     }
 
+    // The member the packet continues on or starts a new flowlet on (always a `direct` one), or
+    // kNoMember when select_in_burst() must decide it.
+    std::uint16_t decide(std::uint32_t flow_hash) const {
+        MacroFlowTable::Bucket *bucket = buckets_ + MacroFlowTable::index_in(flow_hash, mask_);
+        const MacroFlowTable::Bucket current = *bucket;
+        if (flowlet_continues(current, direct_, clock_)) {
+            *bucket = clock_.touch(current.member());
+            return current.member();
+        }
+        return can_start_ ? start(bucket, current.member()) : Egress::kNoMember;
+    }
+
   private:
     friend class Worker;
+    // new_flowlet() for a group whose live members are all direct, with distinct targets and
+    // no monitoring: every move changes the target, and no report is due.
+    std::uint16_t start(MacroFlowTable::Bucket *bucket, std::uint16_t old) const {
+        const std::uint16_t chosen = candidates_->pick(*rng_);
+        if (chosen == Egress::kNoMember) return chosen;
+        *bucket = clock_.touch(chosen);
+        const bool move = old != chosen && old != MacroFlowTable::kEmpty;
+        const bool old_down = old < size_ && ((live_ >> old) & 1) == 0;
+        moved_->next_hop += static_cast<std::uint64_t>(move);
+        moved_->port += static_cast<std::uint64_t>(move);
+        moved_->link_down += static_cast<std::uint64_t>(move && old_down);
+        return chosen;
+    }
+
     MacroFlowTable::Bucket *buckets_ = nullptr;
     MemberMask direct_;
     FlowletClock clock_{0, 0};
     std::uint32_t mask_ = 0;
+    bool can_start_ = false;
+    std::uint16_t size_ = 0;
+    std::uint64_t live_ = 0;
+    const Candidates *candidates_ = nullptr;
+    Rng *rng_ = nullptr;
+    Reassignments *moved_ = nullptr;
 };
 
-inline Worker::FlowletStep Worker::flowlet_step(const FlowletBurst &b, std::uint64_t usable) const {
+inline Worker::FlowletStep Worker::flowlet_step(FlowletBurst &b, std::uint64_t usable) {
     FlowletStep s;
     s.buckets_ = b.buckets_;
     s.direct_ = MemberMask{{b.direct_.word[0] & usable}};
     s.clock_ = b.clock_;
     s.mask_ = b.mask_;
+    s.can_start_ = (b.live_.word[0] & ~s.direct_.word[0]) == 0 && b.r_.every_move_changes_target &&
+                   !(b.r_.monitored && monitor_);
+    s.size_ = b.r_.size;
+    s.live_ = b.live_.word[0];
+    s.candidates_ = &b.r_.view->candidates(b.r_.object->mode);
+    s.rng_ = &rng_;
+    s.moved_ = &b.moved_;
     return s;
 }
 
