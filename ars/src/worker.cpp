@@ -503,48 +503,21 @@ void Worker::flowlet_burst(FlowletBurst &b, std::span<const SelectRequest> reque
 }
 
 // The flowlet burst of the common group: every live member a port, no monitoring, every move a
-// change of port. Each packet continues its flowlet or draws a new member, with everything it
-// reads held in registers for the burst. Returns false, having done nothing, for other groups.
+// change of port. Each packet goes through the caller's step (FlowletStep::decide: it continues
+// its flowlet or draws a new member). Returns false, having done nothing, for other groups.
 bool Worker::lean_flowlet_burst(FlowletBurst &b, std::span<const SelectRequest> requests,
                                 std::span<Egress> out) {
-    const Resolved &r = b.r_;
-    const Candidates &candidates = r.view->candidates(r.object->mode);
-    if (b.live_.word[0] != b.direct_.word[0] || (r.monitored && monitor_) || !r.every_move_changes_target ||
-        candidates.count == 0)
-        return false;
-    Rng rng = rng_;
-    Reassignments moved;
-    MacroFlowTable::Bucket *const buckets = b.buckets_;
-    const std::uint32_t mask = b.mask_;
-    const MemberMask live = b.live_;
-    const FlowletClock clock = b.clock_;
+    const FlowletStep step = flowlet_step(b, ~std::uint64_t{0});
+    if (!step.can_start_ || step.candidates_->count == 0) return false;
     const Egress *const egress = b.egress_;
-    const Ticks now = b.now_;
-    const std::uint16_t size = r.size;
-    const Candidates choice = candidates;  // a copy: the draw's count and members stay in registers
     const std::size_t n = requests.size();
     const std::size_t ahead = burst_table_bytes(b) > kL1TableBytes ? std::min(n, kLookAhead) : 0;
     for (std::size_t i = 0; i < ahead; ++i) prefetch_in_burst(b, requests[i].flow_hash);
     for (std::size_t i = 0; i < n; ++i) {
         if (i + ahead < n && ahead != 0) prefetch_in_burst(b, requests[i + ahead].flow_hash);
-        MacroFlowTable::Bucket *bucket = buckets + MacroFlowTable::index_in(requests[i].flow_hash, mask);
-        const MacroFlowTable::Bucket current = *bucket;
-        std::uint16_t member = current.member();
-        if (flowlet_continues(current, live, clock)) {
-            *bucket = clock.touch(member);
-        } else {
-            const std::uint16_t old = member;
-            member = choice.pick(rng);
-            *bucket = MacroFlowTable::Bucket::make(member, now);
-            tally_move(moved, old, member, old < size && !live.contains(old), r.is_lag, true);
-        }
-        out[i] = egress[member];
+        out[i] = egress[step.decide(requests[i].flow_hash)];
     }
-    rng_ = rng;
     b.decided_ += n;
-    b.moved_.next_hop += moved.next_hop;
-    b.moved_.port += moved.port;
-    b.moved_.link_down += moved.link_down;
     return true;
 }
 
