@@ -1,0 +1,214 @@
+// smp_probe: directed-route SMPs through the SM core's engine and the umad transport, printed
+// as key=value lines for smp_probe_test.py to check against the fabric's net file and
+// infiniband-diags' smpquery.
+//
+//   smp_probe [--ca NAME] [--port N] [--capture DIR] [--max-wire N]
+//
+// Get(NodeInfo) and Get(NodeDescription) of hop 0 (the SM's own node) and of hop 1 (through the
+// SM's port); if hop 1 is a switch, Get(SwitchInfo) and Get(PortInfo) of each of its ports, all
+// queued at once so the window of --max-wire SMPs fills. --capture writes every reply as a
+// 256-byte file (seeds for the fuzz targets). Exit 0 when every request was answered and
+// decoded, 1 otherwise, 2 on usage errors or when the fabric cannot be reached.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "weft/sm/node_description.hpp"
+#include "weft/sm/node_info.hpp"
+#include "weft/sm/port_info.hpp"
+#include "weft/sm/smp_engine.hpp"
+#include "weft/sm/switch_info.hpp"
+#include "weft/sm/umad_transport.hpp"
+
+namespace {
+
+using namespace weft::sm;
+
+const char *attr_name(std::uint16_t id) {
+    switch (id) {
+        case attr::kNodeInfo:
+            return "NodeInfo";
+        case attr::kNodeDescription:
+            return "NodeDescription";
+        case attr::kSwitchInfo:
+            return "SwitchInfo";
+        case attr::kPortInfo:
+            return "PortInfo";
+        default:
+            return "other";
+    }
+}
+
+struct Probe {
+    SmpEngine &engine;
+    std::string capture_dir;
+    int failures = 0;
+    int captured = 0;
+
+    SmTime now() const { return std::chrono::steady_clock::now().time_since_epoch(); }
+
+    // Sends every request, waits for all of them, returns the replies in order (failed ones
+    // reported and left empty).
+    std::vector<std::optional<Smp>> run(const std::vector<Smp> &requests) {
+        std::vector<std::optional<Smp>> replies(requests.size());
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            engine.submit(SmpRequest{requests[i], kPermissiveLid, i}, now());
+        const std::function<SmTime()> clock = [this] { return now(); };
+        while (engine.pump(clock, std::chrono::milliseconds(50))) {
+        }
+        while (auto c = engine.next_completion()) {
+            if (c->outcome == SmpOutcome::kResponse && c->response.status == 0) {
+                replies[c->cookie] = c->response;
+                save(c->response);
+                continue;
+            }
+            ++failures;
+            std::printf("error request=%llu attr=%s mod=%u outcome=%d status=0x%x attempts=%u %s%s\n",
+                        static_cast<unsigned long long>(c->cookie), attr_name(c->request.attr_id),
+                        c->request.attr_mod, static_cast<int>(c->outcome), c->response.status, c->attempts,
+                        c->error ? c->error->message().c_str() : "", c->transport_error.c_str());
+        }
+        return replies;
+    }
+
+    void save(const Smp &smp) {
+        if (capture_dir.empty()) return;
+        const auto bytes = encode_smp(smp);
+        if (!bytes) return;
+        const std::string path =
+            capture_dir + "/" + attr_name(smp.attr_id) + "_" + std::to_string(captured++) + ".smp";
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(bytes->data()), kSmpSize);
+    }
+
+    template <class T>
+    std::optional<T> decoded(const Result<T> &r, const char *what) {
+        if (r) return r.value();
+        ++failures;
+        std::printf("error decode=%s %s\n", what, r.error().message().c_str());
+        return std::nullopt;
+    }
+};
+
+std::string path_text(const std::vector<std::uint8_t> &path) {
+    std::string s = "0";
+    for (auto p : path) s += "," + std::to_string(p);
+    return s;
+}
+
+void print_node(const std::vector<std::uint8_t> &path, const NodeInfo &n, const std::string &desc) {
+    std::printf(
+        "node hops=%zu path=%s type=%u ports=%u guid=0x%016llx port_guid=0x%016llx system_guid=0x%016llx "
+        "local_port=%u partition_cap=%u device_id=0x%04x revision=0x%08x vendor_id=0x%06x desc=%s\n",
+        path.size(), path_text(path).c_str(), static_cast<unsigned>(n.node_type), n.num_ports,
+        static_cast<unsigned long long>(n.node_guid), static_cast<unsigned long long>(n.port_guid),
+        static_cast<unsigned long long>(n.system_image_guid), n.local_port_num, n.partition_cap, n.device_id,
+        n.revision, n.vendor_id, desc.c_str());
+}
+
+void print_switch(const SwitchInfo &s) {
+    std::printf(
+        "switch linear_fdb_cap=%u random_fdb_cap=%u multicast_fdb_cap=%u linear_fdb_top=%u default_port=%u "
+        "life_time=%u port_state_change=%d lids_per_port=%u partition_enforcement_cap=%u enhanced_port0=%d "
+        "multicast_fdb_top=0x%x\n",
+        s.linear_fdb_cap, s.random_fdb_cap, s.multicast_fdb_cap, s.linear_fdb_top, s.default_port,
+        s.life_time_value, s.port_state_change, s.lids_per_port, s.partition_enforcement_cap,
+        s.enhanced_port0, s.multicast_fdb_top);
+}
+
+void print_port(unsigned port, const PortInfo &p) {
+    std::printf(
+        "port port=%u lid=%u sm_lid=%u lmc=%u state=%u phys=%u local_port=%u width_enabled=%u "
+        "width_supported=%u "
+        "width_active=%u speed_supported=%u speed_enabled=%u speed_active=%u neighbor_mtu=%u mtu_cap=%u "
+        "vl_cap=%u oper_vls=%u capability_mask=0x%x link_down_default=%u vl_stall=%u vl_arb_high=%u "
+        "vl_arb_low=%u\n",
+        port, p.lid, p.master_sm_lid, p.lmc, static_cast<unsigned>(p.port_state),
+        static_cast<unsigned>(p.phys_state), p.local_port_num, p.link_width_enabled, p.link_width_supported,
+        p.link_width_active, p.link_speed_supported, p.link_speed_enabled, p.link_speed_active,
+        p.neighbor_mtu, p.mtu_cap, p.vl_cap, p.operational_vls, p.capability_mask, p.link_down_default_state,
+        p.vl_stall_count, p.vl_arbitration_high_cap, p.vl_arbitration_low_cap);
+}
+
+int usage() {
+    std::fprintf(stderr, "usage: smp_probe [--ca NAME] [--port N] [--capture DIR] [--max-wire N]\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string ca, capture;
+    int port = 0;
+    SmpEngineConfig config;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc) return usage();
+        if (a == "--ca") {
+            ca = argv[++i];
+        } else if (a == "--port") {
+            port = std::atoi(argv[++i]);
+        } else if (a == "--capture") {
+            capture = argv[++i];
+        } else if (a == "--max-wire") {
+            config.max_wire_smps = static_cast<std::size_t>(std::atoi(argv[++i]));
+        } else {
+            return usage();
+        }
+    }
+    std::optional<UmadTransport> transport;
+    try {
+        transport.emplace(ca, port);
+    } catch (const UmadError &e) {
+        std::fprintf(stderr, "smp_probe: cannot reach the fabric: %s\n", e.what());
+        return 2;
+    }
+    const UmadPortInfo &local = transport->port();
+    std::printf("local ca=%s port=%d lid=%u state=%u port_guid=0x%016llx\n", local.ca_name.c_str(),
+                local.port_num, local.lid, local.state, static_cast<unsigned long long>(local.port_guid));
+
+    SmpEngine engine(*transport, config);
+    Probe probe{engine, capture};
+    const auto get = [](std::uint16_t attr_id, std::uint32_t mod, const std::vector<std::uint8_t> &path) {
+        return make_dr_smp(Method::kGet, attr_id, mod, path, 0);
+    };
+
+    std::optional<NodeInfo> here;
+    for (const std::vector<std::uint8_t> &path :
+         {std::vector<std::uint8_t>{},
+          std::vector<std::uint8_t>{static_cast<std::uint8_t>(local.port_num)}}) {
+        const auto r = probe.run({get(attr::kNodeInfo, 0, path), get(attr::kNodeDescription, 0, path)});
+        if (!r[0] || !r[1]) continue;
+        const auto node = probe.decoded(decode_node_info(*r[0]), "NodeInfo");
+        const auto desc = probe.decoded(decode_node_description(*r[1]), "NodeDescription");
+        if (!node || !desc) continue;
+        print_node(path, *node, desc->text);
+        if (path.empty() || !node->is_switch()) continue;
+
+        std::vector<Smp> requests{get(attr::kSwitchInfo, 0, path)};
+        for (unsigned p = 0; p <= node->num_ports; ++p) requests.push_back(get(attr::kPortInfo, p, path));
+        const auto replies = probe.run(requests);
+        if (replies[0])
+            if (auto s = probe.decoded(decode_switch_info(*replies[0]), "SwitchInfo")) print_switch(*s);
+        for (unsigned p = 0; p <= node->num_ports; ++p) {
+            if (!replies[p + 1]) continue;
+            const PortKind kind = p == 0 ? PortKind::kEndPort : PortKind::kSwitchExternal;
+            if (auto info = probe.decoded(decode_port_info(*replies[p + 1], kind), "PortInfo"))
+                print_port(p, *info);
+        }
+    }
+    const SmpCounters &c = engine.counters();
+    for (const auto &[kind, k] : c.per_kind)
+        std::printf("counters attr=%s sent=%llu received=%llu retried=%llu timed_out=%llu malformed=%llu\n",
+                    attr_name(kind.attr_id), static_cast<unsigned long long>(k.sent),
+                    static_cast<unsigned long long>(k.received), static_cast<unsigned long long>(k.retried),
+                    static_cast<unsigned long long>(k.timed_out),
+                    static_cast<unsigned long long>(k.malformed));
+    std::printf("window max_wire=%zu max_outstanding=%zu unmatched=%llu unsolicited=%llu\n",
+                config.max_wire_smps, c.max_outstanding, static_cast<unsigned long long>(c.unmatched),
+                static_cast<unsigned long long>(c.unsolicited));
+    return probe.failures == 0 ? 0 : 1;
+}
