@@ -1,0 +1,190 @@
+#include "sim_fabric.hpp"
+
+#include <algorithm>
+
+#include "weft/sm/node_description.hpp"
+
+namespace weft::sm::test {
+
+namespace {
+
+SimNode make_node(NodeType type, std::uint64_t guid, PortNum ports, std::string description) {
+    SimNode n;
+    n.info.node_type = type;
+    n.info.num_ports = ports;
+    n.info.node_guid = guid;
+    n.info.port_guid = type == NodeType::kSwitch ? guid : guid + 1;
+    n.info.system_image_guid = guid;
+    n.description = std::move(description);
+    n.ports.resize(ports + 1u);
+    n.links.resize(ports + 1u);
+    for (unsigned p = 0; p <= ports; ++p) {
+        PortInfo &pi = n.ports[p];
+        pi.local_port_num = static_cast<PortNum>(p);
+        pi.port_state = PortState::kDown;
+        pi.phys_state = PhysState::kPolling;
+        pi.link_width_supported = 3;
+        pi.link_speed_supported = 7;
+        pi.vl_cap = 4;
+        pi.mtu_cap = 5;
+    }
+    if (type == NodeType::kSwitch) {
+        n.ports[0].port_state = PortState::kActive;
+        n.ports[0].phys_state = PhysState::kLinkUp;
+        n.switch_info.linear_fdb_cap = 1024;
+        n.switch_info.multicast_fdb_cap = 256;
+        n.lft.assign(n.switch_info.linear_fdb_cap, kNoPort);
+    }
+    return n;
+}
+
+}  // namespace
+
+std::size_t SimFabric::add_switch(std::uint64_t guid, PortNum ports, std::string description) {
+    nodes_.push_back(make_node(NodeType::kSwitch, guid, ports, std::move(description)));
+    return nodes_.size() - 1;
+}
+
+std::size_t SimFabric::add_ca(std::uint64_t guid, PortNum ports, std::string description) {
+    nodes_.push_back(make_node(NodeType::kCa, guid, ports, std::move(description)));
+    return nodes_.size() - 1;
+}
+
+void SimFabric::link(std::size_t a, PortNum pa, std::size_t b, PortNum pb) {
+    nodes_[a].links[pa] = SimNode::Peer{b, pb};
+    nodes_[b].links[pb] = SimNode::Peer{a, pa};
+    for (auto [n, p] : {std::pair{a, pa}, std::pair{b, pb}}) {
+        nodes_[n].ports[p].port_state = PortState::kInit;
+        nodes_[n].ports[p].phys_state = PhysState::kLinkUp;
+        nodes_[n].ports[p].link_width_active = 2;
+        nodes_[n].ports[p].link_speed_active = 4;
+        nodes_[n].ports[p].neighbor_mtu = 5;
+    }
+}
+
+std::size_t SimFabric::requests_in_flight() const {
+    return in_flight_;
+}
+
+void SimFabric::send_trap(const Smp &trap, Lid from) {
+    Delivery d{now_ + latency, {}, false};
+    d.mad.bytes = encode_smp(trap).value();
+    d.mad.length = kSmpSize;
+    d.mad.slid = from;
+    pending_.push_back(std::move(d));
+}
+
+bool SimFabric::send(const OutgoingSmp &out) {
+    if (refuse_sends) {
+        error_ = "refused by the test fabric";
+        return false;
+    }
+    ++requests_seen;
+    ++in_flight_;
+    if (lose_next_requests > 0) {
+        --lose_next_requests;
+        return true;
+    }
+    const Result<Smp> request = decode_smp(out.bytes);
+    if (!request) return true;  // an SMA drops what it cannot parse
+    std::optional<Smp> reply = answer(request.value());
+    if (!reply) return true;
+    Delivery d{now_ + latency, {}, true};
+    d.mad.bytes = encode_smp(*reply).value();
+    d.mad.length = kSmpSize;
+    if (corrupt_reply) corrupt_reply(d.mad.bytes, d.mad.length);
+    pending_.push_back(std::move(d));
+    return true;
+}
+
+std::optional<ReceivedSmp> SimFabric::receive(std::chrono::milliseconds) {
+    // Deliveries in time order; only those due by now.
+    auto it = std::min_element(pending_.begin(), pending_.end(),
+                               [](const Delivery &a, const Delivery &b) { return a.at < b.at; });
+    if (it == pending_.end() || it->at > now_) return std::nullopt;
+    Delivery d = std::move(*it);
+    pending_.erase(it);
+    if (d.reply && in_flight_ > 0) --in_flight_;
+    return std::move(d.mad);
+}
+
+std::optional<Smp> SimFabric::answer(const Smp &request) {
+    if (!request.directed()) return std::nullopt;  // the SM here speaks directed route only
+    std::size_t at = sm_node;
+    PortNum in_port = sm_port;
+    Smp reply = request;
+    for (unsigned hop = 1; hop <= request.hop_count; ++hop) {
+        const PortNum out = request.initial_path[hop];
+        SimNode &n = nodes_[at];
+        // Hop 1 leaves the SM's node by the SM's own port, as the path's first entry says.
+        if (out >= n.links.size() || !n.links[out]) return std::nullopt;
+        at = n.links[out]->node;
+        in_port = n.links[out]->port;
+        reply.return_path[hop] = in_port;
+    }
+    std::uint16_t status_value = 0;
+    const SmpData data = attribute(nodes_[at], in_port, reply, status_value);
+    Smp r = make_response(reply, data, status_value);
+    r.hop_pointer = request.hop_count;
+    return r;
+}
+
+SmpData SimFabric::attribute(SimNode &node, PortNum in_port, Smp &smp, std::uint16_t &status_value) {
+    const bool set = smp.method == Method::kSet;
+    const bool is_switch = node.info.is_switch();
+    switch (smp.attr_id) {
+        case attr::kNodeInfo: {
+            NodeInfo info = node.info;
+            info.local_port_num = is_switch && smp.hop_count == 0 ? 0 : in_port;
+            return encode_node_info(info).value();
+        }
+        case attr::kNodeDescription:
+            return encode_node_description({node.description}).value();
+        case attr::kSwitchInfo:
+            if (!is_switch) break;
+            return encode_switch_info(node.switch_info).value();
+        case attr::kPortInfo: {
+            const std::uint32_t port = is_switch ? smp.attr_mod : in_port;
+            if (port >= node.ports.size()) {
+                status_value = status::kInvalidField;
+                return {};
+            }
+            const PortKind kind = is_switch && port != 0 ? PortKind::kSwitchExternal : PortKind::kEndPort;
+            if (set) {
+                const auto want = decode_port_info(smp.data, kind);
+                if (!want) {
+                    status_value = status::kInvalidField;
+                    return {};
+                }
+                PortInfo &p = node.ports[port];
+                p.lid = want->lid;
+                p.lmc = want->lmc;
+                p.master_sm_lid = want->master_sm_lid;
+                if (want->port_state != PortState::kNoChange) p.port_state = want->port_state;
+            }
+            return encode_port_info(node.ports[port], kind).value();
+        }
+        case attr::kLinearForwardingTable: {
+            if (!is_switch || (smp.attr_mod + 1) * kLftBlockSize > node.lft.size()) break;
+            auto first = node.lft.begin() + smp.attr_mod * kLftBlockSize;
+            if (set) {
+                const auto block = decode_lft_block(smp.data, smp.attr_mod, node.info.num_ports);
+                if (!block) {
+                    status_value = status::kInvalidField;
+                    return {};
+                }
+                std::copy(block->ports.begin(), block->ports.end(), first);
+            }
+            LftBlock b;
+            b.block = static_cast<std::uint16_t>(smp.attr_mod);
+            std::copy(first, first + kLftBlockSize, b.ports.begin());
+            return encode_lft_block(b).value();
+        }
+        default:
+            break;
+    }
+    status_value = status::kUnsupportedMethodAttr;
+    return {};
+}
+
+}  // namespace weft::sm::test

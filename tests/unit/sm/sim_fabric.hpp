@@ -1,0 +1,83 @@
+// An in-process fabric behind the SmpTransport interface, for tests of what sits above a
+// transport: nodes with their NodeInfo, NodeDescription, PortInfo per port, SwitchInfo and
+// linear forwarding table, linked port to port, each answering SMPs as an SMA does. A
+// directed-route SMP walks its initial path from the SM's node; a port without a link loses it
+// (no reply, as on a real fabric). Time is the test's: replies become receivable `latency` after
+// their request, at the fabric's now(). Faults the test can ask for: lose requests, corrupt
+// replies, refuse sends, send traps.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "weft/sm/linear_forwarding_table.hpp"
+#include "weft/sm/node_info.hpp"
+#include "weft/sm/port_info.hpp"
+#include "weft/sm/smp_transport.hpp"
+#include "weft/sm/switch_info.hpp"
+
+namespace weft::sm::test {
+
+struct SimNode {
+    NodeInfo info;
+    std::string description;
+    std::vector<PortInfo> ports;  // index = port number (a CA's index 0 unused)
+    SwitchInfo switch_info;
+    std::vector<PortNum> lft;  // switches: one entry per LID up to LinearFDBCap
+    struct Peer {
+        std::size_t node;
+        PortNum port;
+    };
+    std::vector<std::optional<Peer>> links;  // index = port number
+};
+
+class SimFabric final : public SmpTransport {
+  public:
+    std::size_t add_switch(std::uint64_t guid, PortNum ports, std::string description);
+    std::size_t add_ca(std::uint64_t guid, PortNum ports, std::string description);
+    void link(std::size_t a, PortNum pa, std::size_t b, PortNum pb);
+
+    SimNode &node(std::size_t i) { return nodes_[i]; }
+    std::size_t sm_node = 0;  // where the SM sits
+    PortNum sm_port = 1;
+
+    // The test's clock.
+    void set_now(std::chrono::nanoseconds now) { now_ = now; }
+    std::chrono::nanoseconds latency{std::chrono::microseconds(10)};
+
+    // Faults.
+    unsigned lose_next_requests = 0;                               // requests that vanish on the wire
+    bool refuse_sends = false;                                     // send() fails
+    std::function<void(SmpBytes &, std::size_t &)> corrupt_reply;  // applied to every reply
+    void send_trap(const Smp &trap, Lid from);
+
+    // What crossed the wire.
+    std::size_t requests_seen = 0;
+    std::size_t requests_in_flight() const;  // sent, reply not yet taken by receive()
+
+    bool send(const OutgoingSmp &smp) override;
+    std::optional<ReceivedSmp> receive(std::chrono::milliseconds wait) override;
+    const std::string &error() const override { return error_; }
+
+  private:
+    struct Delivery {
+        std::chrono::nanoseconds at;
+        ReceivedSmp mad;
+        bool reply;
+    };
+    std::optional<Smp> answer(const Smp &request);
+    SmpData attribute(SimNode &node, PortNum in_port, Smp &smp, std::uint16_t &status);
+
+    std::vector<SimNode> nodes_;
+    std::deque<Delivery> pending_;
+    std::chrono::nanoseconds now_{0};
+    std::string error_;
+    std::size_t in_flight_ = 0;
+};
+
+}  // namespace weft::sm::test
