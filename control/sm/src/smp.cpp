@@ -1,6 +1,7 @@
 #include "weft/sm/smp.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "bit_fields.hpp"
 
@@ -168,6 +169,57 @@ Smp make_response(const Smp &request, const SmpData &data, std::uint16_t status_
     r.direction = request.directed();
     r.data = data;
     return r;
+}
+
+namespace {
+
+std::string hex_name(unsigned value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%04x", value);
+    return text;
+}
+
+}  // namespace
+
+std::string attribute_name(std::uint16_t attr_id) {
+    switch (attr_id) {
+        case attr::kNotice:
+            return "Notice";
+        case attr::kNodeDescription:
+            return "NodeDescription";
+        case attr::kNodeInfo:
+            return "NodeInfo";
+        case attr::kSwitchInfo:
+            return "SwitchInfo";
+        case attr::kPortInfo:
+            return "PortInfo";
+        case attr::kSlToVlTable:
+            return "SLtoVLMappingTable";
+        case attr::kLinearForwardingTable:
+            return "LinearForwardingTable";
+        case attr::kMulticastForwardingTable:
+            return "MulticastForwardingTable";
+        case attr::kSmInfo:
+            return "SMInfo";
+        default:
+            return hex_name(attr_id);
+    }
+}
+
+std::string method_name(Method method) {
+    switch (method) {
+        case Method::kGet:
+            return "Get";
+        case Method::kSet:
+            return "Set";
+        case Method::kGetResp:
+            return "GetResp";
+        case Method::kTrap:
+            return "Trap";
+        case Method::kTrapRepress:
+            return "TrapRepress";
+    }
+    return hex_name(static_cast<unsigned>(method));
 }
 
 std::optional<SmpError> check_attribute(const Smp &smp, std::uint16_t attr_id) {

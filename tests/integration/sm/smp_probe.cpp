@@ -9,6 +9,7 @@
 // queued at once so the window of --max-wire SMPs fills. --capture writes every reply as a
 // 256-byte file (seeds for the fuzz targets). Exit 0 when every request was answered and
 // decoded, 1 otherwise, 2 on usage errors or when the fabric cannot be reached.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,9 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "weft/sm/linear_forwarding_table.hpp"
+#include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/node_description.hpp"
 #include "weft/sm/node_info.hpp"
 #include "weft/sm/port_info.hpp"
+#include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/smp_engine.hpp"
 #include "weft/sm/switch_info.hpp"
 #include "weft/sm/umad_transport.hpp"
@@ -27,21 +31,6 @@
 namespace {
 
 using namespace weft::sm;
-
-const char *attr_name(std::uint16_t id) {
-    switch (id) {
-        case attr::kNodeInfo:
-            return "NodeInfo";
-        case attr::kNodeDescription:
-            return "NodeDescription";
-        case attr::kSwitchInfo:
-            return "SwitchInfo";
-        case attr::kPortInfo:
-            return "PortInfo";
-        default:
-            return "other";
-    }
-}
 
 struct Probe {
     SmpEngine &engine;
@@ -68,8 +57,9 @@ struct Probe {
             }
             ++failures;
             std::printf("error request=%llu attr=%s mod=%u outcome=%d status=0x%x attempts=%u %s%s\n",
-                        static_cast<unsigned long long>(c->cookie), attr_name(c->request.attr_id),
-                        c->request.attr_mod, static_cast<int>(c->outcome), c->response.status, c->attempts,
+                        static_cast<unsigned long long>(c->cookie),
+                        attribute_name(c->request.attr_id).c_str(), c->request.attr_mod,
+                        static_cast<int>(c->outcome), c->response.status, c->attempts,
                         c->error ? c->error->message().c_str() : "", c->transport_error.c_str());
         }
         return replies;
@@ -80,7 +70,7 @@ struct Probe {
         const auto bytes = encode_smp(smp);
         if (!bytes) return;
         const std::string path =
-            capture_dir + "/" + attr_name(smp.attr_id) + "_" + std::to_string(captured++) + ".smp";
+            capture_dir + "/" + attribute_name(smp.attr_id) + "_" + std::to_string(captured++) + ".smp";
         std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(bytes->data()), kSmpSize);
     }
 
@@ -131,6 +121,22 @@ void print_port(unsigned port, const PortInfo &p) {
         p.link_width_active, p.link_speed_supported, p.link_speed_enabled, p.link_speed_active,
         p.neighbor_mtu, p.mtu_cap, p.vl_cap, p.operational_vls, p.capability_mask, p.link_down_default_state,
         p.vl_stall_count, p.vl_arbitration_high_cap, p.vl_arbitration_low_cap);
+}
+
+void print_tables(const char *where, const LftBlock &lft, const MftBlock &mft, const SlToVlTable &sl2vl,
+                  std::uint32_t sl2vl_mod) {
+    std::printf(
+        "tables node=%s lft_block=%u lft_routes=%zu mft_block=%u mft_position=%u mft_ports=%zu sl2vl_in=%u "
+        "sl2vl_out=%u sl2vl=",
+        where, lft.block,
+        static_cast<std::size_t>(
+            std::count_if(lft.ports.begin(), lft.ports.end(), [](PortNum p) { return p != kNoPort; })),
+        mft.block, mft.position,
+        static_cast<std::size_t>(std::count_if(mft.port_masks.begin(), mft.port_masks.end(),
+                                               [](std::uint16_t m) { return m != 0; })),
+        sl2vl_mod >> 8, sl2vl_mod & 0xFF);
+    for (unsigned sl = 0; sl < 16; ++sl) std::printf(sl ? ",%u" : "%u", sl2vl.vl[sl]);
+    std::printf("\n");
 }
 
 int usage() {
@@ -199,13 +205,27 @@ int main(int argc, char **argv) {
             if (auto info = probe.decoded(decode_port_info(*replies[p + 1], kind), "PortInfo"))
                 print_port(p, *info);
         }
+        // The switch's tables: the first LFT and MFT blocks, and the SL2VL table from its port 2 out
+        // of the port the probe came in by.
+        const std::uint32_t sl2vl_mod = sl_to_vl_attr_mod(2, node->local_port_num);
+        const auto tables = probe.run({get(attr::kLinearForwardingTable, 0, path),
+                                       get(attr::kMulticastForwardingTable, 0, path),
+                                       get(attr::kSlToVlTable, sl2vl_mod, path)});
+        if (tables[0] && tables[1] && tables[2]) {
+            const auto lft =
+                probe.decoded(decode_lft_block(*tables[0], node->num_ports), "LinearForwardingTable");
+            const auto mft =
+                probe.decoded(decode_mft_block(*tables[1], node->num_ports), "MulticastForwardingTable");
+            const auto sl2vl = probe.decoded(decode_sl_to_vl_table(*tables[2]), "SLtoVLMappingTable");
+            if (lft && mft && sl2vl) print_tables("switch", *lft, *mft, *sl2vl, sl2vl_mod);
+        }
     }
     const SmpCounters &c = engine.counters();
     for (const auto &[kind, k] : c.per_kind)
-        std::printf("counters attr=%s sent=%llu received=%llu retried=%llu timed_out=%llu malformed=%llu\n",
-                    attr_name(kind.attr_id), static_cast<unsigned long long>(k.sent),
-                    static_cast<unsigned long long>(k.received), static_cast<unsigned long long>(k.retried),
-                    static_cast<unsigned long long>(k.timed_out),
+        std::printf("counters kind=%s sent=%llu received=%llu retried=%llu timed_out=%llu malformed=%llu\n",
+                    (method_name(kind.method) + "/" + attribute_name(kind.attr_id)).c_str(),
+                    static_cast<unsigned long long>(k.sent), static_cast<unsigned long long>(k.received),
+                    static_cast<unsigned long long>(k.retried), static_cast<unsigned long long>(k.timed_out),
                     static_cast<unsigned long long>(k.malformed));
     std::printf("window max_wire=%zu max_outstanding=%zu unmatched=%llu unsolicited=%llu\n",
                 config.max_wire_smps, c.max_outstanding, static_cast<unsigned long long>(c.unmatched),

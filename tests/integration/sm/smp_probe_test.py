@@ -185,6 +185,23 @@ def main():
             for ours, value in pairs:
                 check(num(mine[ours]) == value, f"portinfo port {p} {ours}: ours {mine[ours]}, smpquery {value}")
 
+        # The switch's tables: SL2VL as smpquery reads it; no routes yet (ibroute agrees: nothing
+        # programmed the switch).
+        tables = next((kv(l) for l in lines if l.startswith("tables ")), None)
+        check(tables is not None, "the switch's LFT, MFT and SL2VL blocks answered")
+        if tables:
+            sl2vl = subprocess.run(["smpquery", "-D", "sl2vl", path, tables["sl2vl_out"]], env=penv,
+                                   capture_output=True, text=True).stdout
+            row = re.search(r"in\s+%s, out\s+%s:\s*\|(.*)\|" % (tables["sl2vl_in"], tables["sl2vl_out"]), sl2vl)
+            check(row is not None, f"smpquery sl2vl row for in {tables['sl2vl_in']}: {sl2vl}")
+            if row:
+                theirs = ",".join(str(int(v)) for v in row.group(1).split("|"))
+                check(tables["sl2vl"] == theirs, f"sl2vl ours {tables['sl2vl']}, smpquery {theirs}")
+            routes = subprocess.run(["ibroute", "-D", path], env=penv, capture_output=True, text=True).stdout
+            mroutes = subprocess.run(["ibroute", "-M", "-D", path], env=penv, capture_output=True, text=True).stdout
+            check(num(tables["lft_routes"]) == 0 and "0 valid lids dumped" in routes, f"no unicast routes: {routes}")
+            check(num(tables["mft_ports"]) == 0 and "0 valid mlids dumped" in mroutes, f"no multicast routes: {mroutes}")
+
         # The engine: every request answered once, the window filled and never overrun.
         for l in lines:
             if l.startswith("counters "):

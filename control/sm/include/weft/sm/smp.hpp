@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "weft/sm/lid.hpp"
 #include "weft/sm/smp_error.hpp"
@@ -99,6 +100,10 @@ Smp make_lid_smp(Method method, std::uint16_t attr_id, std::uint32_t attr_mod, s
 
 // The reply an SMA would send to `request`: GetResp, the D bit set on directed-route SMPs.
 Smp make_response(const Smp &request, const SmpData &data, std::uint16_t status = 0);
+
+// Names for logs and counters: "NodeInfo", "Get"; unknown ones as "0x0030".
+std::string attribute_name(std::uint16_t attr_id);
+std::string method_name(Method method);
 
 // Checks that `smp` carries attribute `attr_id` and a zero status: the first step of every
 // attribute decoder that takes an SMP.
