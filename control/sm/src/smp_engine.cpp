@@ -30,6 +30,16 @@ std::optional<SmpError> check_answers(const Smp &reply, const Smp &request) {
     return std::nullopt;
 }
 
+OutgoingSmp outgoing(const SmpRequest &r, const SmpBytes &bytes, std::chrono::milliseconds timeout) {
+    OutgoingSmp out;
+    out.bytes = bytes;
+    out.tid = r.smp.tid;
+    out.directed = r.smp.directed();
+    out.dlid = out.directed ? kPermissiveLid : r.dlid;
+    out.timeout = timeout;
+    return out;
+}
+
 }  // namespace
 
 SmpEngine::SmpEngine(SmpTransport &transport, SmpEngineConfig config)
@@ -63,15 +73,24 @@ std::uint64_t SmpEngine::submit(SmpRequest request, SmTime now) {
         done_.push_back(std::move(c));
         return tid;
     }
-    p.out.bytes = bytes.value();
-    p.out.tid = tid;
-    p.out.directed = p.request.smp.directed();
-    p.out.dlid = p.out.directed ? kPermissiveLid : p.request.dlid;
-    p.out.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(config_.timeout);
+    p.out = outgoing(p.request, bytes.value(),
+                     std::chrono::duration_cast<std::chrono::milliseconds>(config_.timeout));
     p.tids.push_back(tid);
     queue_.push_back(std::move(p));
     fill(now);
     return tid;
+}
+
+bool SmpEngine::post(SmpRequest request, SmTime) {
+    const auto bytes = encode_smp(request.smp);
+    if (!bytes) return false;
+    SmpKindCounters &k = kind(request.smp);
+    if (!transport_.send(outgoing(request, bytes.value(), std::chrono::milliseconds(0)))) {
+        ++k.send_failed;
+        return false;
+    }
+    ++k.sent;
+    return true;
 }
 
 void SmpEngine::fill(SmTime now) {

@@ -1,7 +1,15 @@
+// The issm device is opened through the plain `open` symbol, as libibumad and OpenSM do:
+// libumad2sim (ibsim's stand-in for the umad devices) intercepts `open`, and the build's
+// _FILE_OFFSET_BITS=64 would turn the call into open64, which it does not see. Nothing here
+// depends on the size of off_t (64 bits on the LP64 targets either way).
+#undef _FILE_OFFSET_BITS
+
 #include "weft/sm/umad_transport.hpp"
 
 #include <endian.h>
+#include <fcntl.h>
 #include <infiniband/umad.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -27,7 +35,8 @@ struct UmadBuffer {
 
 }  // namespace
 
-UmadTransport::UmadTransport(const std::string &ca_name, int port, int retries) : retries_(retries) {
+UmadTransport::UmadTransport(const std::string &ca_name, int port, int retries, bool claim_sm)
+    : retries_(retries) {
     if (umad_init() < 0) throw UmadError("umad_init failed: is rdma-core's umad (or libumad2sim) there?");
     const char *ca = ca_name.empty() ? nullptr : ca_name.c_str();
     umad_port_t info{};
@@ -62,20 +71,39 @@ UmadTransport::UmadTransport(const std::string &ca_name, int port, int retries) 
         umad_register(port_id_, static_cast<int>(MgmtClass::kLidRouted), kSmpClassVersion, 0, trap_methods);
     if (dr_agent_ < 0 || lid_agent_ < 0) {
         const int rc = dr_agent_ < 0 ? dr_agent_ : lid_agent_;
-        umad_close_port(port_id_);
+        release();
         throw UmadError(describe(("umad_register(SMI classes on " + port_.ca_name + " port " +
                                   std::to_string(port_.port_num) + "; another SM running?)")
                                      .c_str(),
                                  rc));
     }
+    if (claim_sm) {
+        char path[256];
+        if (const int rc = umad_get_issm_path(port_.ca_name.c_str(), port_.port_num, path, sizeof path);
+            rc < 0) {
+            release();
+            throw UmadError(describe("umad_get_issm_path", rc));
+        }
+        issm_fd_ = ::open(path, O_RDWR);
+        if (issm_fd_ < 0) {
+            const int err = errno;
+            release();
+            throw UmadError(describe((std::string("open ") + path + " (IsSM)").c_str(), err));
+        }
+    }
 }
 
-UmadTransport::~UmadTransport() {
+void UmadTransport::release() {
+    if (issm_fd_ >= 0) ::close(issm_fd_);
     if (lid_agent_ >= 0) umad_unregister(port_id_, lid_agent_);
     if (dr_agent_ >= 0) umad_unregister(port_id_, dr_agent_);
     if (port_id_ >= 0) umad_close_port(port_id_);
+    issm_fd_ = lid_agent_ = dr_agent_ = port_id_ = -1;
 }
 
+UmadTransport::~UmadTransport() {
+    release();
+}
 bool UmadTransport::send(const OutgoingSmp &smp) {
     UmadBuffer buf;
     std::memcpy(buf.mad(), smp.bytes.data(), kSmpSize);

@@ -2,12 +2,14 @@
 // as key=value lines for smp_probe_test.py to check against the fabric's net file and
 // infiniband-diags' smpquery.
 //
-//   smp_probe [--ca NAME] [--port N] [--capture DIR] [--max-wire N]
+//   smp_probe [--ca NAME] [--port N] [--capture DIR] [--max-wire N] [--await-trap SECONDS]
 //
 // Get(NodeInfo) and Get(NodeDescription) of hop 0 (the SM's own node) and of hop 1 (through the
 // SM's port); if hop 1 is a switch, Get(SwitchInfo) and Get(PortInfo) of each of its ports, all
 // queued at once so the window of --max-wire SMPs fills. --capture writes every reply as a
-// 256-byte file (seeds for the fuzz targets). Exit 0 when every request was answered and
+// 256-byte file (seeds for the fuzz targets). --await-trap claims the port as the SM (IsSM),
+// makes it the leaf switch's SM with a route back, prints "ready" and waits for a trap (the
+// test then unlinks a port in ibsim's console). Exit 0 when every request was answered and
 // decoded, 1 otherwise, 2 on usage errors or when the fabric cannot be reached.
 #include <algorithm>
 #include <chrono>
@@ -22,6 +24,7 @@
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/node_description.hpp"
 #include "weft/sm/node_info.hpp"
+#include "weft/sm/notice.hpp"
 #include "weft/sm/port_info.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/smp_engine.hpp"
@@ -139,8 +142,91 @@ void print_tables(const char *where, const LftBlock &lft, const MftBlock &mft, c
     std::printf("\n");
 }
 
+// Makes the SM's port the switch's SM (port 0's MasterSMLID), routes the SM's LID back through
+// the switch (LFT entry, LinearFDBTop) and brings the link between them up to ACTIVE, as an SM
+// does before it can receive traps; then
+// prints "ready" and waits for the trap a port change sends, answers it with TrapRepress.
+void await_trap(Probe &probe, UmadTransport &transport, const std::vector<std::uint8_t> &path,
+                const NodeInfo &sw, Lid sm_lid, PortNum sm_port, int seconds) {
+    if (!is_unicast_lid(sm_lid)) {
+        std::printf("error trap: the SM's port has no LID\n");
+        ++probe.failures;
+        return;
+    }
+    const std::uint32_t block = sm_lid / kLftBlockSize;
+    const auto got = probe.run({make_dr_smp(Method::kGet, attr::kPortInfo, 0, path, 0),
+                                make_dr_smp(Method::kGet, attr::kSwitchInfo, 0, path, 0),
+                                make_dr_smp(Method::kGet, attr::kLinearForwardingTable, block, path, 0)});
+    if (!got[0] || !got[1] || !got[2]) return;
+    auto port0 = probe.decoded(decode_port_info(*got[0]), "PortInfo");
+    auto info = probe.decoded(decode_switch_info(*got[1]), "SwitchInfo");
+    auto lft = probe.decoded(decode_lft_block(*got[2], sw.num_ports), "LinearForwardingTable");
+    if (!port0 || !info || !lft) return;
+    port0->master_sm_lid = sm_lid;
+    port0->port_state = PortState::kNoChange;
+    port0->phys_state = PhysState::kNoChange;
+    info->linear_fdb_top = std::max(info->linear_fdb_top, sm_lid);
+    info->port_state_change = false;
+    lft->ports[sm_lid % kLftBlockSize] = sw.local_port_num;
+    std::vector<Smp> sets(3);
+    sets[0] = make_dr_smp(Method::kSet, attr::kPortInfo, 0, path, 0);
+    sets[0].data = encode_port_info(*port0).value();
+    sets[1] = make_dr_smp(Method::kSet, attr::kSwitchInfo, 0, path, 0);
+    sets[1].data = encode_switch_info(*info).value();
+    sets[2] = make_dr_smp(Method::kSet, attr::kLinearForwardingTable, block, path, 0);
+    sets[2].data = encode_lft_block(*lft).value();
+    const auto set = probe.run(sets);
+    if (!set[0] || !set[1] || !set[2]) return;
+    // The link between the SM's port and the switch: ARMED, then ACTIVE (traps travel only over
+    // active links).
+    const std::vector<std::uint8_t> here;
+    const auto ports = probe.run({make_dr_smp(Method::kGet, attr::kPortInfo, sm_port, here, 0),
+                                  make_dr_smp(Method::kGet, attr::kPortInfo, sw.local_port_num, path, 0)});
+    if (!ports[0] || !ports[1]) return;
+    auto ca_port = probe.decoded(decode_port_info(*ports[0]), "PortInfo");
+    auto sw_port = probe.decoded(decode_port_info(*ports[1], PortKind::kSwitchExternal), "PortInfo");
+    if (!ca_port || !sw_port) return;
+    for (const PortState state : {PortState::kArmed, PortState::kActive}) {
+        ca_port->port_state = sw_port->port_state = state;
+        ca_port->phys_state = sw_port->phys_state = PhysState::kNoChange;
+        std::vector<Smp> arm{make_dr_smp(Method::kSet, attr::kPortInfo, sm_port, here, 0),
+                             make_dr_smp(Method::kSet, attr::kPortInfo, sw.local_port_num, path, 0)};
+        arm[0].data = encode_port_info(*ca_port).value();
+        arm[1].data = encode_port_info(*sw_port, PortKind::kSwitchExternal).value();
+        const auto done = probe.run(arm);
+        if (!done[0] || !done[1]) return;
+    }
+    std::printf("ready switch_lid=%u sm_lid=%u\n", port0->lid, sm_lid);
+    std::fflush(stdout);
+
+    const SmTime deadline = probe.now() + std::chrono::seconds(seconds);
+    while (probe.now() < deadline) {
+        if (auto r = transport.receive(std::chrono::milliseconds(100)))
+            probe.engine.on_receive(*r, probe.now());
+        auto u = probe.engine.next_unsolicited();
+        if (!u) continue;
+        probe.save(u->smp);
+        const auto notice = probe.decoded(decode_notice(u->smp), "Notice");
+        if (!notice) return;
+        const auto change = decode_port_state_change(*notice);
+        std::printf("trap method=%s number=%u issuer_lid=%u slid=%u lid=%u producer=%u\n",
+                    method_name(u->smp.method).c_str(), notice->trap_number, notice->issuer_lid, u->slid,
+                    change ? change->lid : 0, notice->producer_type);
+        SmpRequest repress{make_trap_repress(u->smp), u->slid, 0};
+        if (!probe.engine.post(repress, probe.now())) {
+            std::printf("error trap: TrapRepress not sent: %s\n", transport.error().c_str());
+            ++probe.failures;
+        }
+        return;
+    }
+    std::printf("error trap: none within %d s\n", seconds);
+    ++probe.failures;
+}
+
 int usage() {
-    std::fprintf(stderr, "usage: smp_probe [--ca NAME] [--port N] [--capture DIR] [--max-wire N]\n");
+    std::fprintf(
+        stderr,
+        "usage: smp_probe [--ca NAME] [--port N] [--capture DIR] [--max-wire N] [--await-trap SECONDS]\n");
     return 2;
 }
 
@@ -149,6 +235,7 @@ int usage() {
 int main(int argc, char **argv) {
     std::string ca, capture;
     int port = 0;
+    int await_trap_seconds = 0;
     SmpEngineConfig config;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -159,6 +246,8 @@ int main(int argc, char **argv) {
             port = std::atoi(argv[++i]);
         } else if (a == "--capture") {
             capture = argv[++i];
+        } else if (a == "--await-trap") {
+            await_trap_seconds = std::atoi(argv[++i]);
         } else if (a == "--max-wire") {
             config.max_wire_smps = static_cast<std::size_t>(std::atoi(argv[++i]));
         } else {
@@ -167,7 +256,7 @@ int main(int argc, char **argv) {
     }
     std::optional<UmadTransport> transport;
     try {
-        transport.emplace(ca, port);
+        transport.emplace(ca, port, 0, /*claim_sm=*/await_trap_seconds > 0);
     } catch (const UmadError &e) {
         std::fprintf(stderr, "smp_probe: cannot reach the fabric: %s\n", e.what());
         return 2;
@@ -182,7 +271,7 @@ int main(int argc, char **argv) {
         return make_dr_smp(Method::kGet, attr_id, mod, path, 0);
     };
 
-    std::optional<NodeInfo> here;
+    std::optional<std::pair<std::vector<std::uint8_t>, NodeInfo>> leaf;
     for (const std::vector<std::uint8_t> &path :
          {std::vector<std::uint8_t>{},
           std::vector<std::uint8_t>{static_cast<std::uint8_t>(local.port_num)}}) {
@@ -193,6 +282,7 @@ int main(int argc, char **argv) {
         if (!node || !desc) continue;
         print_node(path, *node, desc->text);
         if (path.empty() || !node->is_switch()) continue;
+        leaf.emplace(path, *node);
 
         std::vector<Smp> requests{get(attr::kSwitchInfo, 0, path)};
         for (unsigned p = 0; p <= node->num_ports; ++p) requests.push_back(get(attr::kPortInfo, p, path));
@@ -218,6 +308,15 @@ int main(int argc, char **argv) {
                 probe.decoded(decode_mft_block(*tables[1], node->num_ports), "MulticastForwardingTable");
             const auto sl2vl = probe.decoded(decode_sl_to_vl_table(*tables[2]), "SLtoVLMappingTable");
             if (lft && mft && sl2vl) print_tables("switch", *lft, *mft, *sl2vl, sl2vl_mod);
+        }
+    }
+    if (await_trap_seconds > 0) {
+        if (!leaf) {
+            std::printf("error trap: no switch at hop 1\n");
+            ++probe.failures;
+        } else {
+            await_trap(probe, *transport, leaf->first, leaf->second, local.lid,
+                       static_cast<PortNum>(local.port_num), await_trap_seconds);
         }
     }
     const SmpCounters &c = engine.counters();

@@ -8,7 +8,9 @@ same nodes through the same simulator (every field both print).
 
 A fat tree from weft-route's generator, with a host moved to the head of the net file so the SM
 sits on a CA (ibsim attaches its client to the first node) and hop 1 is a leaf switch. With
-WEFT_SM_CAPTURE=DIR the replies the probe received are kept there (fuzz seeds).
+WEFT_SM_CAPTURE=DIR the replies the probe received are kept there (fuzz seeds). Then the
+trap path: the probe claims the SM role on the leaf, a link is cut in ibsim's console, and the
+leaf's trap 128 must reach the probe and be answered with TrapRepress.
 Exit 77 (skipped) when ibsim, smpquery or libumad2sim are missing.
 """
 import os
@@ -101,8 +103,9 @@ def main():
 
         env = dict(os.environ, IBSIM_SOCKNAME=f"weftsm-{os.getpid()}")
         log = open(os.path.join(work, "ibsim.log"), "w")
-        sim = subprocess.Popen(["ibsim", "-s", "-n", net_file], env=env, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL)
+        # ibsim's console on a pipe: the trap phase unlinks a port through it.
+        sim = subprocess.Popen(["ibsim", "-s", net_file], env=env, stdout=log, stderr=subprocess.STDOUT,
+                               stdin=subprocess.PIPE, text=True)
         for _ in range(100):
             if "Network simulator ready" in open(os.path.join(work, "ibsim.log")).read():
                 break
@@ -212,10 +215,40 @@ def main():
         check(num(window["max_outstanding"]) == 4, f"window filled to max_wire 4: {window}")
         check(window["unmatched"] == "0", "no unmatched replies")
 
+        # Traps: the probe becomes the leaf's SM (IsSM, MasterSMLID, a route back, the link
+        # ACTIVE) and waits; a port of the leaf towards a spine is unlinked in ibsim's console;
+        # the leaf's trap 128 must arrive, name the leaf's LID, and be answered (ibsim logs the
+        # TrapRepress it receives).
+        spine_port = next(p for p, (peer, _) in sorted(leaf["links"].items()) if nodes[peer]["type"] == 2)
+        leaf_lid = num(smpquery(penv, "portinfo", path, "0").get("Lid", "-1"))
+        trap_probe = subprocess.Popen([probe, "--await-trap", "10", "--capture", capture], env=penv,
+                                      stdout=subprocess.PIPE, text=True)
+        trap_lines = []
+        for line in trap_probe.stdout:
+            trap_lines.append(line)
+            if line.startswith("ready "):
+                sim.stdin.write(f'Unlink "{leaf_name}"[{spine_port}]\n')
+                sim.stdin.flush()
+        check(trap_probe.wait(timeout=30) == 0, f"smp_probe --await-trap exited {trap_probe.returncode}")
+        trap = next((kv(l) for l in trap_lines if l.startswith("trap ")), None)
+        print("".join(l for l in trap_lines if l.startswith(("ready", "trap", "error"))), end="")
+        check(trap is not None, "a trap arrived")
+        if trap:
+            check(trap["method"] == "Trap" and trap["number"] == "128", f"trap 128: {trap}")
+            check(num(trap["lid"]) == leaf_lid and num(trap["issuer_lid"]) == leaf_lid and
+                  num(trap["slid"]) == leaf_lid, f"from the leaf's LID {leaf_lid}: {trap}")
+            check(trap["producer"] == "2", "produced by a switch")
+            time.sleep(0.2)
+            check("got trap repress" in open(os.path.join(work, "ibsim.log")).read(), "ibsim got the TrapRepress")
+
         if os.environ.get("WEFT_SM_CAPTURE"):
             shutil.copytree(capture, os.environ["WEFT_SM_CAPTURE"], dirs_exist_ok=True)
     finally:
         if sim is not None:
+            try:
+                sim.stdin.close()
+            except OSError:
+                pass
             sim.send_signal(signal.SIGTERM)
             try:
                 sim.wait(timeout=5)

@@ -238,6 +238,24 @@ TEST_F(Fixture, TrapsAreUnsolicited) {
     EXPECT_FALSE(engine.next_completion());
 }
 
+TEST_F(Fixture, PostedTrapRepressIsSentAndAwaitsNothing) {
+    SmpEngine engine(fabric, config);
+    Smp trap = make_lid_smp(Method::kTrap, attr::kNotice, 0, 0x55);
+    trap.data = encode_notice(make_port_state_change_notice(0x12)).value();
+    EXPECT_TRUE(engine.post({make_trap_repress(trap), 0x12, 0}, 0ns));
+    EXPECT_EQ(fabric.requests_seen, 1u);
+    EXPECT_TRUE(engine.idle());
+    run_to(engine, 1s);
+    EXPECT_FALSE(engine.next_completion());
+    EXPECT_EQ(engine.counters().per_kind.at({Method::kTrapRepress, attr::kNotice}).sent, 1u);
+    Smp bad = make_trap_repress(trap);
+    bad.mgmt_class = MgmtClass::kDirectedRoute;  // traps are LID-routed
+    EXPECT_FALSE(engine.post({bad, 0x12, 0}, 0ns));
+    fabric.refuse_sends = true;
+    EXPECT_FALSE(engine.post({make_trap_repress(trap), 0x12, 0}, 0ns));
+    EXPECT_EQ(engine.counters().per_kind.at({Method::kTrapRepress, attr::kNotice}).send_failed, 1u);
+}
+
 TEST_F(Fixture, RefusedSendCompletesWithTheTransportsReason) {
     SmpEngine engine(fabric, config);
     fabric.refuse_sends = true;

@@ -70,6 +70,10 @@ class SmpEngine {
     // Queues `request` (sent now if the window has room). Returns the TID of its first attempt.
     std::uint64_t submit(SmpRequest request, SmTime now);
 
+    // Sends an SMP no reply answers (a TrapRepress) past the window: counted as sent, nothing
+    // waits for it. False when it does not encode or the transport refuses it.
+    bool post(SmpRequest request, SmTime now);
+
     // What the transport received at `now`.
     void on_receive(const ReceivedSmp &received, SmTime now);
 

@@ -32,8 +32,10 @@ class UmadError : public std::runtime_error {
 class UmadTransport final : public SmpTransport {
   public:
     // `ca_name` empty and `port` 0: the first port with a link, as OpenSM picks by default.
+    // `claim_sm`: also open the port's issm device, which sets IsSM in the port's capability mask
+    // (the fabric then sends this port its traps), as a running SM does.
     // Throws UmadError with what failed and why (no device, no permission, ...).
-    UmadTransport(const std::string &ca_name, int port, int retries = 0);
+    UmadTransport(const std::string &ca_name, int port, int retries = 0, bool claim_sm = false);
     ~UmadTransport() override;
     UmadTransport(const UmadTransport &) = delete;
     UmadTransport &operator=(const UmadTransport &) = delete;
@@ -45,7 +47,10 @@ class UmadTransport final : public SmpTransport {
     const UmadPortInfo &port() const { return port_; }
 
   private:
+    void release();
+
     int port_id_ = -1;
+    int issm_fd_ = -1;
     int dr_agent_ = -1;
     int lid_agent_ = -1;
     int retries_ = 0;
