@@ -136,14 +136,23 @@ Result<Smp> decode_smp(std::span<const std::uint8_t> b) {
     return smp;
 }
 
-Smp make_dr_smp(Method method, std::uint16_t attr_id, std::uint32_t attr_mod,
-                std::span<const std::uint8_t> path, std::uint64_t tid) {
+namespace {
+
+Smp request(MgmtClass cls, Method method, std::uint16_t attr_id, std::uint32_t attr_mod, std::uint64_t tid) {
     Smp smp;
-    smp.mgmt_class = MgmtClass::kDirectedRoute;
+    smp.mgmt_class = cls;
     smp.method = method;
     smp.tid = tid;
     smp.attr_id = attr_id;
     smp.attr_mod = attr_mod;
+    return smp;
+}
+
+}  // namespace
+
+Smp make_dr_smp(Method method, std::uint16_t attr_id, std::uint32_t attr_mod,
+                std::span<const std::uint8_t> path, std::uint64_t tid) {
+    Smp smp = request(MgmtClass::kDirectedRoute, method, attr_id, attr_mod, tid);
     const std::size_t hops = std::min<std::size_t>(path.size(), kMaxHops);
     smp.hop_count = static_cast<std::uint8_t>(hops);
     std::copy_n(path.begin(), hops, smp.initial_path.begin() + 1);
@@ -151,12 +160,7 @@ Smp make_dr_smp(Method method, std::uint16_t attr_id, std::uint32_t attr_mod,
 }
 
 Smp make_lid_smp(Method method, std::uint16_t attr_id, std::uint32_t attr_mod, std::uint64_t tid) {
-    Smp smp;
-    smp.mgmt_class = MgmtClass::kLidRouted;
-    smp.method = method;
-    smp.tid = tid;
-    smp.attr_id = attr_id;
-    smp.attr_mod = attr_mod;
+    Smp smp = request(MgmtClass::kLidRouted, method, attr_id, attr_mod, tid);
     smp.dr_slid = 0;
     smp.dr_dlid = 0;
     return smp;

@@ -89,6 +89,11 @@ def main():
     if not (shutil.which("ibsim") and shutil.which("smpquery") and os.access(UMAD2SIM, os.R_OK)):
         print("skipped: ibsim, smpquery or libumad2sim missing")
         return 77
+    # No fabric there: a clear message and exit 2, not a hang or a crash.
+    out = subprocess.run([probe, "--ca", "weft-no-such-ca", "--port", "1"], capture_output=True, text=True,
+                         timeout=30)
+    check(out.returncode == 2 and "cannot reach the fabric: umad_get_port(weft-no-such-ca, 1)" in out.stderr,
+          f"no fabric: exit {out.returncode}, {out.stderr.strip()}")
     work = tempfile.mkdtemp(prefix="weft-sm-probe-")
     sim = None
     try:

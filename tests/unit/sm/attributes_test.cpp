@@ -20,6 +20,25 @@ auto must(R r) {
     return std::move(r).value();
 }
 
+// One byte of a good attribute changed at a time: each must be refused, naming its field.
+struct ByteCase {
+    std::size_t offset;
+    std::uint8_t value;
+    std::string_view field;
+};
+
+template <class Decode>
+void expect_rejected(const SmpData &good, std::initializer_list<ByteCase> cases, Decode decode) {
+    for (const ByteCase &c : cases) {
+        SmpData d = good;
+        d[c.offset] = c.value;
+        const auto r = decode(d);
+        ASSERT_FALSE(r.ok()) << c.field;
+        EXPECT_EQ(r.error().field, c.field) << r.error().message();
+    }
+    EXPECT_TRUE(decode(good).ok());
+}
+
 NodeInfo switch_node() {
     NodeInfo n;
     n.node_type = NodeType::kSwitch;
@@ -49,22 +68,15 @@ TEST(NodeInfoCodec, RoundTripAndPlacement) {
 
 TEST(NodeInfoCodec, RejectsImpossibleNodes) {
     const SmpData good = must(encode_node_info(switch_node()));
-    struct Case {
-        std::size_t offset;
-        std::uint8_t value;
-        std::string_view field;
-    } cases[] = {{0, 2, "NodeInfo.BaseVersion"},   {1, 0, "NodeInfo.ClassVersion"},
-                 {2, 0, "NodeInfo.NodeType"},      {2, 4, "NodeInfo.NodeType"},
-                 {3, 0, "NodeInfo.NumPorts"},      {3, 255, "NodeInfo.NumPorts"},
-                 {36, 37, "NodeInfo.LocalPortNum"}};
-    for (const Case &c : cases) {
-        SmpData d = good;
-        d[c.offset] = c.value;
-        const auto r = decode_node_info(d);
-        ASSERT_FALSE(r.ok()) << c.field;
-        EXPECT_EQ(r.error().field, c.field);
-        EXPECT_EQ(r.error().value, c.value);
-    }
+    expect_rejected(good,
+                    {{0, 2, "NodeInfo.BaseVersion"},
+                     {1, 0, "NodeInfo.ClassVersion"},
+                     {2, 0, "NodeInfo.NodeType"},
+                     {2, 4, "NodeInfo.NodeType"},
+                     {3, 0, "NodeInfo.NumPorts"},
+                     {3, 255, "NodeInfo.NumPorts"},
+                     {36, 37, "NodeInfo.LocalPortNum"}},
+                    [](const SmpData &d) { return decode_node_info(d); });
     NodeInfo ca = switch_node();
     ca.node_type = NodeType::kCa;
     ca.num_ports = 2;
@@ -148,22 +160,17 @@ TEST(PortInfoCodec, RoundTripAndPlacement) {
 
 TEST(PortInfoCodec, RejectsStatesAndLidsOutOfRange) {
     const SmpData good = must(encode_port_info(active_port()));
-    struct Case {
-        std::size_t offset;
-        std::uint8_t value;
-        std::string_view field;
-    } cases[] = {{32, 0x76, "PortInfo.PortState"},   {33, 0x82, "PortInfo.PortPhysicalState"},
-                 {36, 0x63, "PortInfo.NeighborMTU"}, {37, 0x60, "PortInfo.VLCap"},
-                 {41, 0x06, "PortInfo.MTUCap"},      {43, 0x78, "PortInfo.OperationalVLs"},
-                 {28, 255, "PortInfo.LocalPortNum"}, {16, 0xC0, "PortInfo.LID"},
-                 {18, 0xFF, "PortInfo.MasterSMLID"}};
-    for (const Case &c : cases) {
-        SmpData d = good;
-        d[c.offset] = c.value;
-        const auto r = decode_port_info(d);
-        ASSERT_FALSE(r.ok()) << c.field;
-        EXPECT_EQ(r.error().field, c.field) << r.error().message();
-    }
+    expect_rejected(good,
+                    {{32, 0x76, "PortInfo.PortState"},
+                     {33, 0x82, "PortInfo.PortPhysicalState"},
+                     {36, 0x63, "PortInfo.NeighborMTU"},
+                     {37, 0x60, "PortInfo.VLCap"},
+                     {41, 0x06, "PortInfo.MTUCap"},
+                     {43, 0x78, "PortInfo.OperationalVLs"},
+                     {28, 255, "PortInfo.LocalPortNum"},
+                     {16, 0xC0, "PortInfo.LID"},
+                     {18, 0xFF, "PortInfo.MasterSMLID"}},
+                    [](const SmpData &d) { return decode_port_info(d); });
     // A switch's external port carries no LID of its own: whatever is there is not checked.
     SmpData ext = good;
     ext[16] = 0xFF;
@@ -200,15 +207,11 @@ TEST(SwitchInfoCodec, RoundTripAndChecks) {
     EXPECT_EQ(d[11], 18 << 3 | 1 << 2 | 2);
     EXPECT_EQ(d[16], 0x48);  // outbound cap | enhanced port 0
     EXPECT_EQ(must(decode_switch_info(d)), s);
-    SmpData bad = d;
-    bad[0] = 0xC1;
-    EXPECT_EQ(decode_switch_info(bad).error().field, "SwitchInfo.LinearFDBCap");
-    bad = d;
-    bad[6] = 0xC0;
-    EXPECT_EQ(decode_switch_info(bad).error().field, "SwitchInfo.LinearFDBTop");
-    bad = d;
-    bad[4] = 0x41;
-    EXPECT_EQ(decode_switch_info(bad).error().field, "SwitchInfo.MulticastFDBCap");
+    expect_rejected(d,
+                    {{0, 0xC1, "SwitchInfo.LinearFDBCap"},
+                     {6, 0xC0, "SwitchInfo.LinearFDBTop"},
+                     {4, 0x41, "SwitchInfo.MulticastFDBCap"}},
+                    [](const SmpData &b) { return decode_switch_info(b); });
 }
 
 TEST(NodeDescriptionCodec, TextUpToTheFirstNul) {
