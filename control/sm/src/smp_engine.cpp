@@ -231,14 +231,21 @@ void SmpEngine::advance(SmTime now) {
 }
 
 bool SmpEngine::pump(const std::function<SmTime()> &clock, std::chrono::milliseconds max_wait) {
-    if (idle()) return false;
-    SmTime now = clock();
+    const SmTime now = clock();
     auto wait = max_wait;
     if (auto deadline = next_deadline()) {
         const auto until = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - now);
         wait = std::clamp(until + std::chrono::milliseconds(1), std::chrono::milliseconds(0), max_wait);
     }
-    if (std::optional<ReceivedSmp> r = transport_.receive(wait)) on_receive(*r, clock());
+    // What came in a burst is taken in the same round (bounded, so deadlines are still looked
+    // at under a flood).
+    constexpr int kMaxPerRound = 256;
+    std::optional<ReceivedSmp> r = transport_.receive(wait);
+    for (int taken = 1; r; ++taken) {
+        on_receive(*r, clock());
+        if (taken == kMaxPerRound) break;
+        r = transport_.receive(std::chrono::milliseconds(0));
+    }
     advance(clock());
     return !idle();
 }

@@ -201,8 +201,7 @@ void await_trap(Probe &probe, UmadTransport &transport, const std::vector<std::u
 
     const SmTime deadline = probe.now() + std::chrono::seconds(seconds);
     while (probe.now() < deadline) {
-        if (auto r = transport.receive(std::chrono::milliseconds(100)))
-            probe.engine.on_receive(*r, probe.now());
+        probe.engine.pump([&] { return probe.now(); }, std::chrono::milliseconds(100));
         auto u = probe.engine.next_unsolicited();
         if (!u) continue;
         probe.save(u->smp);

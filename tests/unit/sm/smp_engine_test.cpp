@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "sim_fabric.hpp"
@@ -77,6 +78,28 @@ TEST_F(Fixture, WindowHoldsAtMostMaxWireSmps) {
     EXPECT_EQ(k.received, 17u);
     EXPECT_EQ(k.retried, 0u);
     EXPECT_EQ(engine.counters().max_outstanding, 4u);
+}
+
+TEST_F(Fixture, PumpDrivesABatchToTheEndAndWaitsForTrapsWhenIdle) {
+    SmpEngine engine(fabric, config);
+    fabric.lose_next_requests = 1;  // one retry on the way
+    SmTime now = 0ns;
+    const std::function<SmTime()> clock = [&] {
+        now += 50ms;  // each look at the clock: time has passed
+        fabric.set_now(now);
+        return now;
+    };
+    for (std::uint32_t p = 0; p < 6; ++p)
+        engine.submit({get(attr::kPortInfo, p, {1}), kPermissiveLid, p}, now);
+    int rounds = 0;
+    while (engine.pump(clock, 100ms)) ASSERT_LT(++rounds, 100);
+    EXPECT_EQ(drain(engine).size(), 6u);
+    EXPECT_EQ(engine.counters().per_kind.at({Method::kGet, attr::kPortInfo}).retried, 1u);
+    Smp trap = make_lid_smp(Method::kTrap, attr::kNotice, 0, 1);
+    trap.data = encode_notice(make_port_state_change_notice(0x12)).value();
+    fabric.send_trap(trap, 0x12);
+    EXPECT_FALSE(engine.pump(clock, 100ms));  // idle, but it still listened
+    EXPECT_TRUE(engine.next_unsolicited());
 }
 
 TEST_F(Fixture, RepliesComeFromTheNodeThePathReaches) {

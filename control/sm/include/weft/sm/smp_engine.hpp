@@ -81,7 +81,8 @@ class SmpEngine {
     void advance(SmTime now);
 
     // One round for a transport that can wait: receive (waiting until the next deadline, at
-    // most `max_wait`), then advance. `clock` gives the time. False once idle.
+    // most `max_wait`; idle, the whole `max_wait`, for traps), then advance. `clock` gives the
+    // time. False once nothing is queued or outstanding.
     bool pump(const std::function<SmTime()> &clock, std::chrono::milliseconds max_wait);
 
     std::optional<SmpCompletion> next_completion();
