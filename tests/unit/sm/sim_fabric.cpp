@@ -81,6 +81,8 @@ bool SimFabric::send(const OutgoingSmp &out) {
     }
     ++requests_seen;
     ++in_flight_;
+    if (const Result<Smp> r = decode_smp(out.bytes))
+        ++seen_by_kind[{static_cast<std::uint8_t>(r->method), r->attr_id}];
     if (lose_next_requests > 0) {
         --lose_next_requests;
         return true;
@@ -97,10 +99,14 @@ bool SimFabric::send(const OutgoingSmp &out) {
     return true;
 }
 
-std::optional<ReceivedSmp> SimFabric::receive(std::chrono::milliseconds) {
+std::optional<ReceivedSmp> SimFabric::receive(std::chrono::milliseconds wait) {
     // Deliveries in time order; only those due by now.
     auto it = std::min_element(pending_.begin(), pending_.end(),
                                [](const Delivery &a, const Delivery &b) { return a.at < b.at; });
+    if (time_passes_on_wait && (it == pending_.end() || it->at > now_)) {
+        const auto until = now_ + std::chrono::duration_cast<std::chrono::nanoseconds>(wait);
+        now_ = it != pending_.end() && it->at < until ? it->at : until;
+    }
     if (it == pending_.end() || it->at > now_) return std::nullopt;
     Delivery d = std::move(*it);
     pending_.erase(it);
@@ -122,10 +128,12 @@ std::optional<Smp> SimFabric::answer(const Smp &request) {
         in_port = n.links[out]->port;
         reply.return_path[hop] = in_port;
     }
+    if (drop_at && drop_at(at, request)) return std::nullopt;
     std::uint16_t status_value = 0;
     const SmpData data = attribute(nodes_[at], in_port, reply, status_value);
     Smp r = make_response(reply, data, status_value);
     r.hop_pointer = request.hop_count;
+    if (alter_reply) alter_reply(at, r);
     return r;
 }
 
@@ -142,7 +150,30 @@ SmpData SimFabric::attribute(SimNode &node, PortNum in_port, Smp &smp, std::uint
             return encode_node_description({node.description}).value();
         case attr::kSwitchInfo:
             if (!is_switch) break;
+            if (set) {
+                const auto want = decode_switch_info(smp.data);
+                if (!want) {
+                    status_value = status::kInvalidField;
+                    return {};
+                }
+                node.switch_info.linear_fdb_top = want->linear_fdb_top;
+                node.switch_info.multicast_fdb_top = want->multicast_fdb_top;
+                if (want->port_state_change)
+                    node.switch_info.port_state_change = false;  // written 1: cleared
+            }
             return encode_switch_info(node.switch_info).value();
+        case attr::kSlToVlTable: {
+            if (set) {
+                const auto want = decode_sl_to_vl_table(smp.data);
+                if (!want) {
+                    status_value = status::kInvalidField;
+                    return {};
+                }
+                node.sl2vl[smp.attr_mod] = *want;
+            }
+            auto it = node.sl2vl.find(smp.attr_mod);
+            return encode_sl_to_vl_table(it == node.sl2vl.end() ? SlToVlTable{} : it->second).value();
+        }
         case attr::kPortInfo: {
             const std::uint32_t port = is_switch ? smp.attr_mod : in_port;
             if (port >= node.ports.size()) {
@@ -157,10 +188,25 @@ SmpData SimFabric::attribute(SimNode &node, PortNum in_port, Smp &smp, std::uint
                     return {};
                 }
                 PortInfo &p = node.ports[port];
-                p.lid = want->lid;
-                p.lmc = want->lmc;
-                p.master_sm_lid = want->master_sm_lid;
-                if (want->port_state != PortState::kNoChange) p.port_state = want->port_state;
+                // The logical state moves one step at a time (IBA 7.2): INIT -> ARMED -> ACTIVE,
+                // and only on a link that is physically up; anything else is refused.
+                const PortState from = p.port_state, to = want->port_state;
+                const bool ok = to == PortState::kNoChange || to == PortState::kDown || to == from ||
+                                (p.phys_state == PhysState::kLinkUp &&
+                                 ((from == PortState::kInit && to == PortState::kArmed) ||
+                                  (from == PortState::kArmed && to == PortState::kActive)));
+                if (!ok) {
+                    status_value = status::kInvalidField;
+                    return encode_port_info(p, kind).value();
+                }
+                if (kind == PortKind::kEndPort) {
+                    p.lid = want->lid;
+                    p.lmc = want->lmc;
+                    p.master_sm_lid = want->master_sm_lid;
+                }
+                if (want->operational_vls) p.operational_vls = want->operational_vls;
+                if (want->neighbor_mtu) p.neighbor_mtu = want->neighbor_mtu;
+                if (to != PortState::kNoChange) p.port_state = to;
             }
             return encode_port_info(node.ports[port], kind).value();
         }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/node_info.hpp"
 #include "weft/sm/port_info.hpp"
+#include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/smp_transport.hpp"
 #include "weft/sm/switch_info.hpp"
 
@@ -33,7 +35,8 @@ struct SimNode {
         std::size_t node;
         PortNum port;
     };
-    std::vector<std::optional<Peer>> links;  // index = port number
+    std::vector<std::optional<Peer>> links;      // index = port number
+    std::map<std::uint32_t, SlToVlTable> sl2vl;  // by attribute modifier (switch: in << 8 | out)
 };
 
 class SimFabric final : public SmpTransport {
@@ -48,16 +51,27 @@ class SimFabric final : public SmpTransport {
 
     // The test's clock.
     void set_now(std::chrono::nanoseconds now) { now_ = now; }
+    std::chrono::nanoseconds now() const { return now_; }
+    // receive(wait) lets the fabric's time pass (to the next reply, at most `wait`) when nothing
+    // is due, as a transport that blocks would: a whole sweep then runs on SmpEngine::pump with
+    // now() as its clock.
+    bool time_passes_on_wait = false;
     std::chrono::nanoseconds latency{std::chrono::microseconds(10)};
 
     // Faults.
-    unsigned lose_next_requests = 0;                               // requests that vanish on the wire
+    unsigned lose_next_requests = 0;  // requests that vanish on the wire
+    // Requests that reach node `node` and are never answered while this says so (a node that
+    // dies, or drops one kind of SMP).
+    std::function<bool(std::size_t node, const Smp &)> drop_at;
+    // Applied to the attribute data of every reply of node `node` before encoding.
+    std::function<void(std::size_t node, Smp &reply)> alter_reply;
     bool refuse_sends = false;                                     // send() fails
     std::function<void(SmpBytes &, std::size_t &)> corrupt_reply;  // applied to every reply
     void send_trap(const Smp &trap, Lid from);
 
     // What crossed the wire.
     std::size_t requests_seen = 0;
+    std::map<std::pair<std::uint8_t, std::uint16_t>, std::size_t> seen_by_kind;  // (method, attribute)
     std::size_t requests_in_flight() const;  // sent, reply not yet taken by receive()
 
     bool send(const OutgoingSmp &smp) override;
