@@ -28,20 +28,10 @@ struct Fixture : ::testing::Test {
     SmpEngineConfig config{4, 200ms, 3};
 
     Fixture() {
-        for (std::size_t h = 0; h < 6; ++h)
-            hosts.push_back(fabric.add_ca(0x1000 + 0x10 * h, 1, "host" + std::to_string(h)));
-        for (std::size_t s = 0; s < 2; ++s)
-            spines.push_back(fabric.add_switch(0x2000 + s, 8, "spine" + std::to_string(s)));
-        for (std::size_t l = 0; l < 3; ++l)
-            leaves.push_back(fabric.add_switch(0x3000 + l, 8, "leaf" + std::to_string(l)));
-        for (std::size_t l = 0; l < 3; ++l) {
-            for (std::size_t s = 0; s < 2; ++s)
-                fabric.link(leaves[l], static_cast<PortNum>(s + 1), spines[s], static_cast<PortNum>(l + 1));
-            fabric.link(leaves[l], 3, hosts[2 * l], 1);
-            fabric.link(leaves[l], 4, hosts[2 * l + 1], 1);
-        }
-        fabric.sm_node = hosts[0];
-        fabric.sm_port = 1;
+        const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+        spines = t.spines;
+        leaves = t.leaves;
+        hosts = t.hosts;
         fabric.time_passes_on_wait = true;
     }
 

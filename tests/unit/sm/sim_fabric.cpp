@@ -233,4 +233,25 @@ SmpData SimFabric::attribute(SimNode &node, PortNum in_port, Smp &smp, std::uint
     return {};
 }
 
+SimTree build_tree(SimFabric &fabric, unsigned spines, unsigned leaves, unsigned hosts_per_leaf,
+                   PortNum radix) {
+    SimTree t;
+    for (unsigned h = 0; h < leaves * hosts_per_leaf; ++h)
+        t.hosts.push_back(fabric.add_ca(0x1000 + 0x10 * h, 1, "host" + std::to_string(h)));
+    for (unsigned s = 0; s < spines; ++s)
+        t.spines.push_back(fabric.add_switch(0x2000 + s, radix, "spine" + std::to_string(s)));
+    for (unsigned l = 0; l < leaves; ++l)
+        t.leaves.push_back(fabric.add_switch(0x3000 + l, radix, "leaf" + std::to_string(l)));
+    for (unsigned l = 0; l < leaves; ++l) {
+        for (unsigned s = 0; s < spines; ++s)
+            fabric.link(t.leaves[l], static_cast<PortNum>(s + 1), t.spines[s], static_cast<PortNum>(l + 1));
+        for (unsigned h = 0; h < hosts_per_leaf; ++h)
+            fabric.link(t.leaves[l], static_cast<PortNum>(spines + 1 + h), t.hosts[l * hosts_per_leaf + h],
+                        1);
+    }
+    fabric.sm_node = t.hosts[0];
+    fabric.sm_port = 1;
+    return t;
+}
+
 }  // namespace weft::sm::test

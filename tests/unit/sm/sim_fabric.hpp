@@ -94,4 +94,13 @@ class SimFabric final : public SmpTransport {
     std::size_t in_flight_ = 0;
 };
 
+// A two-level tree: hosts 0x1000 + 0x10*h ("host<h>"), spines 0x2000 + s, leaves 0x3000 + l. Leaf
+// l's ports 1..spines go to the spines (spine s's port l+1), the next ones to its hosts. The SM
+// sits on host 0.
+struct SimTree {
+    std::vector<std::size_t> spines, leaves, hosts;
+};
+SimTree build_tree(SimFabric &fabric, unsigned spines, unsigned leaves, unsigned hosts_per_leaf,
+                   PortNum radix = 8);
+
 }  // namespace weft::sm::test

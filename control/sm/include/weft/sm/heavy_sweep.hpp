@@ -1,0 +1,62 @@
+// A heavy sweep, the SM's whole job once: discover the fabric, assign LIDs (keeping what the
+// ports and the guid2lid file already say), route with the engine chain, verify the routing
+// (every CA pair reaches, no LFT loop, no credit loop) and only then program it. Each phase is
+// timed on the caller's clock and its SMPs counted per kind.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/routing/engine.hpp"
+#include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/verification.hpp"
+#include "weft/sm/discovery.hpp"
+#include "weft/sm/programming.hpp"
+
+namespace weft::sm {
+
+struct SweepOptions {
+    std::string chain = "minhop";     // -R
+    routing::RoutingOptions routing;  // engine options; routing.lmc is the LMC assigned
+    std::vector<routing::Guid2LidEntry> guid2lid;
+    bool program = true;  // false: stop after verification (a dry run)
+    // Problems as they happen ("discovery: ...", "programming: ...") and one line per phase.
+    std::function<void(std::string_view)> log;
+};
+
+struct PhaseReport {
+    std::string name;  // discovery, lids, routing, verification, programming
+    double seconds = 0;
+    SmpCounters smps;  // what this phase sent, per kind (counters after minus before)
+};
+
+enum class SweepOutcome {
+    kProgrammed,         // routed, verified, programmed (problems, if any, logged and counted)
+    kVerifiedDryRun,     // routed and verified; options.program was false
+    kUnreachable,        // the SM's own node did not answer: no fabric
+    kLidsExhausted,      // LID assignment ran out of LIDs
+    kNoRoute,            // no engine of the chain could route
+    kVerificationFailed  // the routing failed verification: nothing was programmed
+};
+
+struct SweepReport {
+    SweepOutcome outcome = SweepOutcome::kUnreachable;
+    std::string why;            // for every outcome but kProgrammed/kVerifiedDryRun: one line
+    DiscoveryResult discovery;  // its fabric carries the assigned LIDs
+    Lid sm_lid = 0;
+    routing::LidReport lids;
+    routing::ChainResult chain;
+    routing::RoutingTables tables;
+    routing::PathReport paths;
+    routing::CreditLoopReport loops;
+    ProgramReport program;
+    std::vector<PhaseReport> phases;
+};
+
+SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options);
+
+// "12 Get/NodeInfo, 40 Get/PortInfo, ...": a phase's SMPs by kind, for the log.
+std::string smp_summary(const SmpCounters &c);
+
+}  // namespace weft::sm

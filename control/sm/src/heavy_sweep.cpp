@@ -1,0 +1,189 @@
+#include "weft/sm/heavy_sweep.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace weft::sm {
+
+namespace {
+
+SmpKindCounters minus(const SmpKindCounters &a, const SmpKindCounters &b) {
+    SmpKindCounters d;
+    d.sent = a.sent - b.sent;
+    d.received = a.received - b.received;
+    d.retried = a.retried - b.retried;
+    d.timed_out = a.timed_out - b.timed_out;
+    d.malformed = a.malformed - b.malformed;
+    d.error_status = a.error_status - b.error_status;
+    d.send_failed = a.send_failed - b.send_failed;
+    return d;
+}
+
+SmpCounters since(const SmpCounters &now, const SmpCounters &before) {
+    SmpCounters d;
+    for (const auto &[kind, k] : now.per_kind) {
+        auto it = before.per_kind.find(kind);
+        const SmpKindCounters delta = it == before.per_kind.end() ? k : minus(k, it->second);
+        if (delta.sent || delta.received || delta.timed_out || delta.malformed) d.per_kind[kind] = delta;
+    }
+    d.unmatched = now.unmatched - before.unmatched;
+    d.unsolicited = now.unsolicited - before.unsolicited;
+    d.malformed_unmatched = now.malformed_unmatched - before.malformed_unmatched;
+    d.max_outstanding = now.max_outstanding;
+    return d;
+}
+
+// Times a phase and counts its SMPs; logs "phase NAME: 0.012 s, 123 SMPs (...)".
+class Phase {
+  public:
+    Phase(SweepReport &r, const SmpEngine &e, const SmClock &clock, const SweepOptions &o, std::string name)
+        : r_(r), e_(e), clock_(clock), o_(o), before_(e.counters()), t0_(clock()) {
+        r_.phases.push_back({std::move(name), 0, {}});
+    }
+    void end(const std::string &detail) {
+        PhaseReport &p = r_.phases.back();
+        p.seconds = std::chrono::duration<double>(clock_() - t0_).count();
+        p.smps = since(e_.counters(), before_);
+        if (!o_.log) return;
+        char head[96];
+        std::snprintf(head, sizeof head, "phase %s: %.3f s, %llu SMPs", p.name.c_str(), p.seconds,
+                      static_cast<unsigned long long>(p.smps.total().sent));
+        const std::string kinds = smp_summary(p.smps);
+        o_.log(std::string(head) + (kinds.empty() ? "" : " (" + kinds + ")") +
+               (detail.empty() ? "" : "; " + detail));
+    }
+
+  private:
+    SweepReport &r_;
+    const SmpEngine &e_;
+    const SmClock &clock_;
+    const SweepOptions &o_;
+    SmpCounters before_;
+    SmTime t0_;
+};
+
+}  // namespace
+
+std::string smp_summary(const SmpCounters &c) {
+    std::string s;
+    for (const auto &[kind, k] : c.per_kind) {
+        if (!k.sent) continue;
+        if (!s.empty()) s += ", ";
+        s += std::to_string(k.sent) + " " + method_name(kind.method) + "/" + attribute_name(kind.attr_id);
+        if (k.retried) s += " (" + std::to_string(k.retried) + " retried)";
+        if (k.timed_out) s += " (" + std::to_string(k.timed_out) + " timed out)";
+        if (k.malformed) s += " (" + std::to_string(k.malformed) + " malformed)";
+    }
+    return s;
+}
+
+SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options) {
+    SweepReport r;
+    {
+        Phase phase(r, engine, clock, options, "discovery");
+        DiscoveryOptions dopt;
+        dopt.log = options.log;
+        r.discovery = discover(engine, clock, dopt);
+        const DiscoveryStats &s = r.discovery.stats;
+        phase.end(std::to_string(s.switches) + " switches, " + std::to_string(s.cas) + " CAs, " +
+                  std::to_string(s.links) + " links, " + std::to_string(s.problems()) + " problems");
+    }
+    DiscoveryResult &d = r.discovery;
+    if (!d.reached || d.sm_node == routing::kNoNode) {
+        r.outcome = SweepOutcome::kUnreachable;
+        r.why = d.problems.empty() ? "the SM's own node did not answer" : d.problems.front();
+        return r;
+    }
+    // Routing plans the links as they will be once armed: every cabled, physically up link.
+    routing::Fabric &f = d.fabric;
+    for (routing::NodeIdx n = 0; n < f.node_count(); ++n)
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
+            if (f.port(n, p).peer != routing::kNoNode) f.port(n, p).state = routing::PortState::Active;
+    {
+        Phase phase(r, engine, clock, options, "lids");
+        routing::LidOptions lo;
+        lo.lmc = options.routing.lmc;
+        lo.guid2lid = options.guid2lid;
+        lo.keep_existing = true;
+        try {
+            r.lids = routing::assign_lids(f, lo);
+        } catch (const std::runtime_error &e) {
+            r.outcome = SweepOutcome::kLidsExhausted;
+            r.why = e.what();
+            phase.end(r.why);
+            return r;
+        }
+        for (const auto &c : r.lids.conflicts)
+            if (options.log) options.log("lids: " + c);
+        r.sm_lid = static_cast<Lid>(f.port(d.sm_node, d.sm_port).lid);
+        phase.end(std::to_string(r.lids.assigned) + " assigned: " + std::to_string(r.lids.from_file) +
+                  " from guid2lid, " + std::to_string(r.lids.kept) + " kept, " +
+                  std::to_string(r.lids.assigned - r.lids.from_file - r.lids.kept) + " new, " +
+                  std::to_string(r.lids.conflicts.size()) + " conflicts; max LID " +
+                  std::to_string(r.lids.max_lid) + ", SM LID " + std::to_string(r.sm_lid));
+    }
+    {
+        Phase phase(r, engine, clock, options, "routing");
+        r.chain = routing::run_chain(options.chain, f, options.routing, r.tables);
+        for (const auto &why : r.chain.failures)
+            if (options.log) options.log("routing: fell through: " + why);
+        for (const auto &w : r.tables.warnings)
+            if (options.log) options.log("routing: warning: " + w);
+        if (!r.chain.ok) {
+            r.outcome = SweepOutcome::kNoRoute;
+            r.why = "no engine of '" + options.chain + "' could route the fabric" +
+                    (r.chain.error.empty() ? "" : ": " + r.chain.error);
+            phase.end(r.why);
+            return r;
+        }
+        phase.end("engine " + r.chain.engine + " (chain " + options.chain + "), " +
+                  std::to_string(r.tables.vls_used) + " VLs");
+    }
+    {
+        Phase phase(r, engine, clock, options, "verification");
+        r.paths = routing::trace_paths(f, r.tables);
+        r.loops = routing::check_credit_loops(f, r.tables);
+        std::string detail = std::to_string(r.paths.pairs) + " pairs, " +
+                             std::to_string(r.paths.unreachable) + " unreachable, " +
+                             std::to_string(r.paths.loops) + " loops, max " +
+                             std::to_string(r.paths.max_hops) + " hops; " +
+                             (r.loops.has_cycle ? "a credit loop" : "no credit loop") + " in " +
+                             std::to_string(r.loops.dependencies) + " channel dependencies on " +
+                             std::to_string(r.loops.vls) + " VLs";
+        if (!r.paths.ok() || r.loops.has_cycle) {
+            r.outcome = SweepOutcome::kVerificationFailed;
+            r.why = "the routing by " + r.chain.engine + " failed verification and is not programmed: ";
+            if (r.loops.has_cycle) {
+                r.why += "credit loop:\n" + r.loops.describe(f);
+            } else {
+                r.why += std::to_string(r.paths.unreachable) + " unreachable pairs, " +
+                         std::to_string(r.paths.loops) + " LFT loops";
+                for (const auto &e : r.paths.examples) r.why += "\n  " + e.what;
+            }
+            phase.end(detail);
+            return r;
+        }
+        phase.end(detail);
+    }
+    if (!options.program) {
+        r.outcome = SweepOutcome::kVerifiedDryRun;
+        return r;
+    }
+    {
+        Phase phase(r, engine, clock, options, "programming");
+        ProgramOptions po;
+        po.log = options.log;
+        r.program = program_fabric(engine, clock, d, r.tables, r.sm_lid, po);
+        const ProgramReport &p = r.program;
+        phase.end(std::to_string(p.port_info_sets) + " LID Sets, " + std::to_string(p.switch_info_sets) +
+                  " SwitchInfo Sets, LFT blocks " + std::to_string(p.lft_blocks_set) + " written, " +
+                  std::to_string(p.lft_blocks_unchanged) + " unchanged of " +
+                  std::to_string(p.lft_blocks_read) + " read, " + std::to_string(p.sl2vl_sets) +
+                  " SL2VL Sets, " + std::to_string(p.armed) + " ports armed, " + std::to_string(p.activated) +
+                  " activated, " + std::to_string(p.failures) + " failures");
+    }
+    r.outcome = SweepOutcome::kProgrammed;
+    return r;
+}
+
+}  // namespace weft::sm

@@ -1,0 +1,234 @@
+// A heavy sweep over SimFabric: the simulated switches end up holding the LFTs the routing
+// computed, every port its LID and the SM's LID, every link ACTIVE; a second sweep sends no Set;
+// existing LIDs and guid2lid are kept; a routing with a credit loop is not programmed; VLs an
+// engine assigns reach the switches' SL2VL tables; a refused Set is located and counted.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "sim_fabric.hpp"
+#include "weft/sm/heavy_sweep.hpp"
+
+namespace weft::sm {
+namespace {
+
+using namespace std::chrono_literals;
+using test::SimFabric;
+
+struct Sweep : ::testing::Test {
+    SimFabric fabric;
+    SmpEngineConfig config{8, 200ms, 3};
+    std::vector<std::string> log;
+
+    Sweep() { fabric.time_passes_on_wait = true; }
+
+    SweepReport run(const std::string &chain = "minhop", SweepOptions o = {}) {
+        SmpEngine engine(fabric, config);
+        o.chain = chain;
+        o.log = [this](std::string_view l) { log.emplace_back(l); };
+        return heavy_sweep(
+            engine, [this] { return fabric.now(); }, o);
+    }
+
+    std::size_t sets(std::uint16_t attr_id) { return fabric.seen_by_kind[{2, attr_id}]; }
+
+    // The simulated fabric holds what the sweep programmed.
+    void expect_programmed(const SweepReport &r) {
+        const routing::Fabric &f = r.discovery.fabric;
+        for (std::size_t i = 0; i < f.node_count(); ++i) {
+            const routing::Node &n = f.node(static_cast<routing::NodeIdx>(i));
+            std::size_t sim = 0;
+            while (fabric.node(sim).info.node_guid != n.guid) ++sim;
+            const test::SimNode &s = fabric.node(sim);
+            if (n.is_switch()) {
+                EXPECT_EQ(s.switch_info.linear_fdb_top, f.max_lid()) << n.desc;
+                EXPECT_EQ(s.ports[0].lid, f.port(static_cast<routing::NodeIdx>(i), 0).lid) << n.desc;
+                EXPECT_EQ(s.ports[0].master_sm_lid, r.sm_lid) << n.desc;
+                for (routing::Lid lid = 1; lid <= f.max_lid(); ++lid)
+                    ASSERT_EQ(s.lft[lid], r.tables.lft[n.sw][lid]) << n.desc << " LID " << lid;
+            } else {
+                EXPECT_EQ(s.ports[1].lid, f.port(static_cast<routing::NodeIdx>(i), 1).lid) << n.desc;
+                EXPECT_EQ(s.ports[1].lmc, f.port(static_cast<routing::NodeIdx>(i), 1).lmc) << n.desc;
+                EXPECT_EQ(s.ports[1].master_sm_lid, r.sm_lid) << n.desc;
+            }
+            for (unsigned p = 1; p < s.links.size(); ++p) {
+                if (s.links[p]) {
+                    EXPECT_EQ(s.ports[p].port_state, PortState::kActive) << n.desc << " port " << p;
+                }
+            }
+        }
+    }
+};
+
+TEST_F(Sweep, BringsATreeUp) {
+    test::build_tree(fabric, 2, 3, 2);
+    const SweepReport r = run();
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    EXPECT_TRUE(r.program.problems.empty()) << r.program.problems.front();
+    EXPECT_EQ(r.chain.engine, "minhop");
+    EXPECT_EQ(r.lids.assigned, 11u);
+    expect_programmed(r);
+    // One LFT block per switch (11 LIDs), written without reading (nothing was there).
+    EXPECT_EQ(r.program.lft_blocks_set, 5u);
+    EXPECT_EQ(r.program.lft_blocks_read, 0u);
+    EXPECT_EQ(sets(attr::kLinearForwardingTable), 5u);
+    EXPECT_EQ(sets(attr::kSwitchInfo), 5u);
+    // 11 end ports get LIDs; 12 links, both ends armed, then activated.
+    EXPECT_EQ(r.program.port_info_sets, 11u);
+    EXPECT_EQ(r.program.armed, 24u);
+    EXPECT_EQ(r.program.activated, 24u);
+    EXPECT_EQ(sets(attr::kPortInfo), 11u + 48u);
+    ASSERT_EQ(r.phases.size(), 5u);
+    EXPECT_EQ(r.phases[0].name, "discovery");
+    EXPECT_EQ(r.phases[4].name, "programming");
+    EXPECT_EQ(r.phases[4].smps.total().sent, 11u + 5u + 5u + 48u);
+    EXPECT_EQ(r.phases[2].smps.total().sent, 0u);  // routing sends nothing
+}
+
+TEST_F(Sweep, SecondSweepChangesNothing) {
+    test::build_tree(fabric, 2, 3, 2);
+    const SweepReport first = run();
+    ASSERT_EQ(first.outcome, SweepOutcome::kProgrammed) << first.why;
+    const std::size_t port_sets = sets(attr::kPortInfo), lft_sets = sets(attr::kLinearForwardingTable);
+    const SweepReport again = run();
+    ASSERT_EQ(again.outcome, SweepOutcome::kProgrammed) << again.why;
+    EXPECT_EQ(again.lids.kept, 11u);
+    EXPECT_EQ(again.program.port_info_sets + again.program.switch_info_sets + again.program.lft_blocks_set +
+                  again.program.armed + again.program.activated,
+              0u);
+    EXPECT_EQ(again.program.lft_blocks_read, 5u);
+    EXPECT_EQ(again.program.lft_blocks_unchanged, 5u);
+    EXPECT_EQ(sets(attr::kPortInfo), port_sets);
+    EXPECT_EQ(sets(attr::kLinearForwardingTable), lft_sets);
+    expect_programmed(again);
+}
+
+TEST_F(Sweep, ChangedBlocksOnlyAreWritten) {
+    // Enough hosts for two LFT blocks; then one entry of one switch is spoiled.
+    const test::SimTree t = test::build_tree(fabric, 2, 4, 20, 24);
+    const SweepReport first = run();
+    ASSERT_EQ(first.outcome, SweepOutcome::kProgrammed) << first.why;
+    ASSERT_GE(first.discovery.fabric.max_lid(), 64u);
+    PortNum &entry = fabric.node(t.leaves[0]).lft[70];
+    entry = entry == 1 ? 2 : 1;
+    const SweepReport again = run();
+    EXPECT_EQ(again.program.lft_blocks_read, 6u * 2);
+    EXPECT_EQ(again.program.lft_blocks_set, 1u);
+    expect_programmed(again);
+}
+
+TEST_F(Sweep, KeepsExistingLidsAndGuid2lid) {
+    const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+    fabric.node(t.hosts[3]).ports[1].lid = 40;
+    fabric.node(t.leaves[2]).ports[0].lid = 33;
+    SweepOptions o;
+    o.guid2lid = {{0x1051, 50, 50, 1}, {0x3002, 60, 60, 2}};  // host5's port; leaf2 (wins over the port's 33)
+    const SweepReport r = run("minhop", o);
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    EXPECT_EQ(r.lids.from_file, 2u);
+    EXPECT_EQ(r.lids.kept, 1u);
+    EXPECT_EQ(fabric.node(t.hosts[3]).ports[1].lid, 40);
+    EXPECT_EQ(fabric.node(t.hosts[5]).ports[1].lid, 50);
+    EXPECT_EQ(fabric.node(t.leaves[2]).ports[0].lid, 60);
+    expect_programmed(r);
+}
+
+TEST_F(Sweep, LmcGivesEachHostABlock) {
+    test::build_tree(fabric, 2, 3, 2);
+    SweepOptions o;
+    o.routing.lmc = 2;
+    const SweepReport r = run("minhop", o);
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    expect_programmed(r);
+    const routing::Fabric &f = r.discovery.fabric;
+    for (routing::NodeIdx n = 0; n < f.node_count(); ++n)
+        if (!f.node(n).is_switch()) {
+            EXPECT_EQ(f.port(n, 1).lmc, 2u);
+            EXPECT_EQ(f.port(n, 1).lid % 4, 0u);
+        }
+}
+
+// Five switches in a ring, a host on each: min-hop routes chase each other round the ring.
+void ring(SimFabric &fabric) {
+    std::vector<std::size_t> sw, host;
+    for (unsigned i = 0; i < 5; ++i)
+        host.push_back(fabric.add_ca(0x1000 + 0x10 * i, 1, "host" + std::to_string(i)));
+    for (unsigned i = 0; i < 5; ++i)
+        sw.push_back(fabric.add_switch(0x2000 + i, 4, "ring" + std::to_string(i)));
+    for (unsigned i = 0; i < 5; ++i) {
+        fabric.link(sw[i], 1, sw[(i + 1) % 5], 2);
+        fabric.link(sw[i], 3, host[i], 1);
+    }
+    fabric.sm_node = host[0];
+}
+
+TEST_F(Sweep, RoutingWithACreditLoopIsNotProgrammed) {
+    ring(fabric);
+    SweepOptions o;
+    o.routing.no_fallback = true;
+    const SweepReport r = run("minhop", o);
+    ASSERT_EQ(r.outcome, SweepOutcome::kVerificationFailed);
+    EXPECT_NE(r.why.find("failed verification and is not programmed: credit loop"), std::string::npos)
+        << r.why;
+    EXPECT_EQ(r.phases.back().name, "verification");
+    EXPECT_EQ(sets(attr::kPortInfo) + sets(attr::kLinearForwardingTable) + sets(attr::kSwitchInfo), 0u);
+    for (std::size_t i = 5; i < 10; ++i) EXPECT_EQ(fabric.node(i).lft[1], kNoPort);
+}
+
+TEST_F(Sweep, VlsOfTheEngineReachTheSwitches) {
+    ring(fabric);
+    const SweepReport r = run("dfsssp");
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    ASSERT_GT(r.tables.vls_used, 1u);
+    EXPECT_GT(r.program.sl2vl_sets, 0u);
+    EXPECT_EQ(sets(attr::kSlToVlTable), r.program.sl2vl_sets);
+    expect_programmed(r);
+    // Each switch's table for (in, out) is the engine's.
+    for (const auto &[mod, table] : fabric.node(5).sl2vl) {
+        const unsigned in = mod >> 8, out = mod & 0xFF;
+        routing::Sl2Vl want{};
+        if (r.tables.sl2vl_all) {
+            want = *r.tables.sl2vl_all;
+        } else if (r.tables.has_sl2vl()) {
+            const routing::Fabric &f = r.discovery.fabric;
+            want = r.tables.sl2vl[f.node(*f.find_guid(0x2000)).sw][in * 5 + out];
+        } else {  // SL n on VL n, as verified
+            for (unsigned sl = 0; sl < 16; ++sl)
+                want[sl] = static_cast<std::uint8_t>(std::min(sl, r.tables.vls_used - 1));
+        }
+        EXPECT_EQ(table.vl, want) << in << " " << out;
+    }
+    EXPECT_GT(fabric.node(5).ports[1].operational_vls, 1u);
+}
+
+TEST_F(Sweep, RefusedSetIsLocatedAndTheRestProgrammed) {
+    const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+    const std::size_t stubborn = t.leaves[1];
+    fabric.drop_at = [stubborn](std::size_t node, const Smp &s) {
+        return node == stubborn && s.method == Method::kSet && s.attr_id == attr::kLinearForwardingTable;
+    };
+    const SweepReport r = run();
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed);
+    EXPECT_EQ(r.program.failures, 1u);
+    ASSERT_EQ(r.program.problems.size(), 1u);
+    EXPECT_EQ(r.program.problems[0],
+              "programming: Set LinearForwardingTable block 0 of switch 0x0000000000003001 'leaf1' via path "
+              "0,1,1,2: "
+              "timed out after 4 attempts");
+    EXPECT_EQ(fabric.node(t.leaves[0]).lft[1],
+              r.tables.lft[r.discovery.fabric.node(*r.discovery.fabric.find_guid(0x3000)).sw][1]);
+}
+
+TEST_F(Sweep, NoFabric) {
+    test::build_tree(fabric, 1, 1, 1);
+    fabric.refuse_sends = true;
+    const SweepReport r = run();
+    EXPECT_EQ(r.outcome, SweepOutcome::kUnreachable);
+    EXPECT_NE(r.why.find("the SM's own node does not answer NodeInfo: send failed"), std::string::npos)
+        << r.why;
+}
+
+}  // namespace
+}  // namespace weft::sm
