@@ -7,22 +7,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/option_files.hpp"
+#include "weft/routing/text_file.hpp"
+
 namespace weft::routing::tools {
 
-const char *const kUsage = R"(usage: weft-route (--topo FILE | --gen SPEC) [options]
-
-Input
-  --topo FILE              ibnetdiscover output, ibsim net file, opensm-subnet.lst or weft JSON
-                           (format detected from the content)
-  --gen SPEC               generated fabric, e.g. ftree:k=36,n=2  pgft:h=2;m=18,18;w=1,18;p=1,1
-                           xgft:n=2;m=8,4;w=4,1  ft36:hosts=5832  kary:k=4,n=3  torus:4x4x4,hosts=1
-                           mesh:8x8  hypercube:d=6  dragonfly:a=4,p=2,h=2  dfplus:groups=4,leaves=4,spines=4,hosts=4
-                           random:switches=64,degree=8,hosts=4,seed=7 ; append /fail-links=3,seed=1
-  --fail SPEC              failures on the input: fail-links=N[,fail-switches=M][,seed=S]
-  -l, --lmc N              LMC (0..7)
-  --guid2lid FILE          keep the LIDs of OpenSM's guid2lid file
-
-Routing (OpenSM's option names)
+const char *const kEngineUsage = R"(Routing (OpenSM's option names)
   -R, --routing_engine L   engine chain, e.g. ftree,updn (default minhop)
   -a, --root_guid_file F   -u, --cn_guid_file F   -G, --io_guid_file F   -i, --ignore_guids F
   -H, --max_reverse_hops N --no_fallback           -U, --lfts_file F (file engine)
@@ -37,7 +28,27 @@ Routing (OpenSM's option names)
                            thread, at most one per candidate; the tables do not depend on it)
   -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
                            went down or came back (see --reroute)
-  --reroute FILE           after routing, route this topology (the fabric after a change; LIDs
+)";
+
+namespace {
+
+const char *const kHead = R"(usage: weft-route (--topo FILE | --gen SPEC) [options]
+
+Input
+  --topo FILE              ibnetdiscover output, ibsim net file, opensm-subnet.lst or weft JSON
+                           (format detected from the content)
+  --gen SPEC               generated fabric, e.g. ftree:k=36,n=2  pgft:h=2;m=18,18;w=1,18;p=1,1
+                           xgft:n=2;m=8,4;w=4,1  ft36:hosts=5832  kary:k=4,n=3  torus:4x4x4,hosts=1
+                           mesh:8x8  hypercube:d=6  dragonfly:a=4,p=2,h=2  dfplus:groups=4,leaves=4,spines=4,hosts=4
+                           random:switches=64,degree=8,hosts=4,seed=7 ; append /fail-links=3,seed=1
+  --fail SPEC              failures on the input: fail-links=N[,fail-switches=M][,seed=S]
+  -l, --lmc N              LMC (0..7)
+  --guid2lid FILE          keep the LIDs of OpenSM's guid2lid file
+
+)";
+
+const char *const kTail =
+    R"(  --reroute FILE           after routing, route this topology (the fabric after a change; LIDs
                            kept by GUID) and say "cache hit: ..." or "recomputed: <reason>";
                            repeat for a sequence (e.g. host down, then the original file again)
 
@@ -60,6 +71,12 @@ Environment
                            fewer, larger pages mean fewer first-touch page faults
 )";
 
+}  // namespace
+
+std::string usage() {
+    return std::string(kHead) + kEngineUsage + kTail;
+}
+
 namespace {
 
 std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
@@ -72,8 +89,8 @@ std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
     return v;
 }
 
-// An unknown name in -R is a usage error before any topology is read (OpenSM, too, sets up its
-// engine list at start-up, not when it first routes).
+}  // namespace
+
 void check_chain(const std::string &chain) {
     const std::vector<std::string> known = EngineRegistry::instance().names();
     for (const std::string &name : chain_tokens(chain)) {
@@ -84,16 +101,163 @@ void check_chain(const std::string &chain) {
     }
 }
 
-}  // namespace
+const std::vector<option> &engine_long_options() {
+    static const std::vector<option> opts = {
+        {"lmc", required_argument, nullptr, 'l'},
+        {"guid2lid", required_argument, nullptr, kOptGuid2lid},
+        {"routing_engine", required_argument, nullptr, 'R'},
+        {"root_guid_file", required_argument, nullptr, 'a'},
+        {"cn_guid_file", required_argument, nullptr, 'u'},
+        {"io_guid_file", required_argument, nullptr, 'G'},
+        {"ignore_guids", required_argument, nullptr, 'i'},
+        {"max_reverse_hops", required_argument, nullptr, 'H'},
+        {"no_fallback", no_argument, nullptr, kOptNoFallback},
+        {"lfts_file", required_argument, nullptr, 'U'},
+        {"hop_weights_file", required_argument, nullptr, 'w'},
+        {"port_search_ordering_file", required_argument, nullptr, 'O'},
+        {"dimn_ports_file", required_argument, nullptr, 'O'},
+        {"guid_routing_order_file", required_argument, nullptr, 'X'},
+        {"ids_guid_file", required_argument, nullptr, 'm'},
+        {"seed", required_argument, nullptr, kOptSeed},
+        {"qos", no_argument, nullptr, 'Q'},
+        {"qos_max_vls", required_argument, nullptr, kOptQosMaxVls},
+        {"max_vls", required_argument, nullptr, kOptMaxVls},
+        {"lash_start_vl", required_argument, nullptr, kOptLashStartVl},
+        {"do_mesh_analysis", no_argument, nullptr, kOptMeshAnalysis},
+        {"torus_config", required_argument, nullptr, kOptTorusConfig},
+        {"nue_max_num_vls", required_argument, nullptr, kOptNueMaxVls},
+        {"nue_include_switches", no_argument, nullptr, kOptNueSwitches},
+        {"nue_no_metis", no_argument, nullptr, kOptNueNoMetis},
+        {"nue_threads", required_argument, nullptr, kOptNueThreads},
+        {"no_port_equalization", no_argument, nullptr, kOptNoEqualize},
+        {"ucast_cache", no_argument, nullptr, 'A'},
+    };
+    return opts;
+}
+
+const char *const kEngineShortOptions = "l:R:a:u:G:i:H:U:w:O:X:m:QA";
+
+bool parse_engine_option(int c, const char *arg, Args &a) {
+    switch (c) {
+        case 'l':
+            a.lmc = static_cast<unsigned>(number("--lmc", arg, 7));
+            return true;
+        case kOptGuid2lid:
+            a.guid2lid = arg;
+            return true;
+        case 'R':
+            a.chain = arg;
+            a.chain_given = true;
+            return true;
+        case 'a':
+            a.root_file = arg;
+            return true;
+        case 'u':
+            a.cn_file = arg;
+            return true;
+        case 'G':
+            a.io_file = arg;
+            return true;
+        case 'i':
+            a.ignore_file = arg;
+            return true;
+        case 'H':
+            a.max_reverse_hops = static_cast<unsigned>(number("--max_reverse_hops", arg, 255));
+            return true;
+        case kOptNoFallback:
+            a.no_fallback = true;
+            return true;
+        case 'U':
+            a.lfts_file = arg;
+            return true;
+        case 'w':
+            a.hop_weights_file = arg;
+            return true;
+        case 'O':
+            a.port_order_file = arg;
+            return true;
+        case 'X':
+            a.routing_order_file = arg;
+            return true;
+        case 'm':
+            a.ids_file = arg;
+            return true;
+        case kOptSeed:
+            a.seed = number("--seed", arg, ~0ull);
+            return true;
+        case 'Q':
+            a.engine.qos = true;
+            return true;
+        case kOptQosMaxVls:
+            a.engine.qos_max_vls = static_cast<unsigned>(number("--qos_max_vls", arg, 15));
+            return true;
+        case kOptMaxVls:
+            a.engine.max_vls = static_cast<unsigned>(number("--max_vls", arg, 15));
+            return true;
+        case kOptLashStartVl:
+            a.engine.lash_start_vl = static_cast<unsigned>(number("--lash_start_vl", arg, 15));
+            a.engine.lash_start_vl_set = true;
+            return true;
+        case kOptMeshAnalysis:
+            a.engine.do_mesh_analysis = true;
+            return true;
+        case kOptTorusConfig:
+            a.engine.torus_config = arg;
+            return true;
+        case kOptNueMaxVls:
+            a.engine.nue_max_num_vls = static_cast<unsigned>(number("--nue_max_num_vls", arg, 15));
+            return true;
+        case kOptNueSwitches:
+            a.engine.nue_include_switches = true;
+            return true;
+        case kOptNueNoMetis:
+            a.engine.nue_metis = false;
+            return true;
+        case kOptNueThreads:
+            a.engine.nue_threads = static_cast<unsigned>(number("--nue_threads", arg, 64));
+            return true;
+        case kOptNoEqualize:
+            a.engine.port_equalization = false;
+            return true;
+        case 'A':
+            a.engine.ucast_cache = true;
+            return true;
+        default:
+            return false;
+    }
+}
+
+RoutingOptions routing_options(const Args &a) {
+    RoutingOptions ro = a.engine;
+    ro.lmc = static_cast<std::uint8_t>(a.lmc);
+    ro.seed = a.seed;
+    ro.no_fallback = a.no_fallback;
+    ro.max_reverse_hops = a.max_reverse_hops;
+    ro.lfts_file = a.lfts_file;
+    if (!a.root_file.empty()) ro.root_guids = read_guid_list(read_text_file(a.root_file), a.root_file);
+    if (!a.cn_file.empty()) ro.cn_guids = read_guid_list(read_text_file(a.cn_file), a.cn_file);
+    if (!a.io_file.empty()) ro.io_guids = read_guid_list(read_text_file(a.io_file), a.io_file);
+    if (!a.ignore_file.empty()) {
+        IgnoreList ig = read_ignore_guids(read_text_file(a.ignore_file), a.ignore_file);
+        ro.ignore_guids = std::move(ig.end_port_guids);
+        ro.ignore_ports = std::move(ig.switch_ports);
+    }
+    if (!a.hop_weights_file.empty())
+        ro.hop_weights = read_hop_weights(read_text_file(a.hop_weights_file), a.hop_weights_file);
+    if (!a.port_order_file.empty())
+        ro.port_search_order =
+            read_port_search_ordering(read_text_file(a.port_order_file), a.port_order_file);
+    if (!a.routing_order_file.empty())
+        ro.guid_routing_order = read_guid_list(read_text_file(a.routing_order_file), a.routing_order_file);
+    if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(read_text_file(a.ids_file), a.ids_file);
+    return ro;
+}
 
 Args parse_args(int argc, char **argv) {
     enum {
-        kTopo = 1000,
+        kTopo = kOptFirstTool,
         kGen,
         kFail,
-        kGuid2lid,
-        kNoFallback,
-        kSeed,
         kVerify,
         kMetrics,
         kEbbRuns,
@@ -105,38 +269,12 @@ Args parse_args(int argc, char **argv) {
         kNet,
         kG2l,
         kCompare,
-        kQosMaxVls,
-        kMaxVls,
-        kLashStartVl,
-        kMeshAnalysis,
-        kTorusConfig,
-        kNueMaxVls,
-        kNueSwitches,
-        kNueNoMetis,
-        kNueThreads,
-        kNoEqualize,
         kReroute
     };
-    static const option opts[] = {
+    std::vector<option> opts = {
         {"topo", required_argument, nullptr, kTopo},
         {"gen", required_argument, nullptr, kGen},
         {"fail", required_argument, nullptr, kFail},
-        {"lmc", required_argument, nullptr, 'l'},
-        {"guid2lid", required_argument, nullptr, kGuid2lid},
-        {"routing_engine", required_argument, nullptr, 'R'},
-        {"root_guid_file", required_argument, nullptr, 'a'},
-        {"cn_guid_file", required_argument, nullptr, 'u'},
-        {"io_guid_file", required_argument, nullptr, 'G'},
-        {"ignore_guids", required_argument, nullptr, 'i'},
-        {"max_reverse_hops", required_argument, nullptr, 'H'},
-        {"no_fallback", no_argument, nullptr, kNoFallback},
-        {"lfts_file", required_argument, nullptr, 'U'},
-        {"hop_weights_file", required_argument, nullptr, 'w'},
-        {"port_search_ordering_file", required_argument, nullptr, 'O'},
-        {"dimn_ports_file", required_argument, nullptr, 'O'},
-        {"guid_routing_order_file", required_argument, nullptr, 'X'},
-        {"ids_guid_file", required_argument, nullptr, 'm'},
-        {"seed", required_argument, nullptr, kSeed},
         {"verify", no_argument, nullptr, kVerify},
         {"metrics", no_argument, nullptr, kMetrics},
         {"ebb-runs", required_argument, nullptr, kEbbRuns},
@@ -148,28 +286,19 @@ Args parse_args(int argc, char **argv) {
         {"write-net", required_argument, nullptr, kNet},
         {"write-guid2lid", required_argument, nullptr, kG2l},
         {"compare-lfts", required_argument, nullptr, kCompare},
-        {"qos", no_argument, nullptr, 'Q'},
-        {"qos_max_vls", required_argument, nullptr, kQosMaxVls},
-        {"max_vls", required_argument, nullptr, kMaxVls},
-        {"lash_start_vl", required_argument, nullptr, kLashStartVl},
-        {"do_mesh_analysis", no_argument, nullptr, kMeshAnalysis},
-        {"torus_config", required_argument, nullptr, kTorusConfig},
-        {"nue_max_num_vls", required_argument, nullptr, kNueMaxVls},
-        {"nue_include_switches", no_argument, nullptr, kNueSwitches},
-        {"nue_no_metis", no_argument, nullptr, kNueNoMetis},
-        {"nue_threads", required_argument, nullptr, kNueThreads},
-        {"no_port_equalization", no_argument, nullptr, kNoEqualize},
-        {"ucast_cache", no_argument, nullptr, 'A'},
         {"reroute", required_argument, nullptr, kReroute},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
-        {nullptr, 0, nullptr, 0},
     };
+    opts.insert(opts.end(), engine_long_options().begin(), engine_long_options().end());
+    opts.push_back({nullptr, 0, nullptr, 0});
+    const std::string shorts = std::string(":") + kEngineShortOptions + "qh";
     Args a;
     optind = 0;  // GNU getopt starts afresh (a process may parse more than one command line)
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":l:R:a:u:G:i:H:U:w:O:X:m:QAqh", opts, nullptr)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts.c_str(), opts.data(), nullptr)) != -1) {
+        if (parse_engine_option(c, optarg, a)) continue;
         switch (c) {
             case kTopo:
                 a.topo = optarg;
@@ -179,89 +308,6 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kFail:
                 a.failures = parse_failures(optarg, "--fail");
-                break;
-            case 'l':
-                a.lmc = static_cast<unsigned>(number("--lmc", optarg, 7));
-                break;
-            case kGuid2lid:
-                a.guid2lid = optarg;
-                break;
-            case 'R':
-                a.chain = optarg;
-                a.chain_given = true;
-                break;
-            case 'a':
-                a.root_file = optarg;
-                break;
-            case 'u':
-                a.cn_file = optarg;
-                break;
-            case 'G':
-                a.io_file = optarg;
-                break;
-            case 'i':
-                a.ignore_file = optarg;
-                break;
-            case 'H':
-                a.max_reverse_hops = static_cast<unsigned>(number("--max_reverse_hops", optarg, 255));
-                break;
-            case kNoFallback:
-                a.no_fallback = true;
-                break;
-            case 'U':
-                a.lfts_file = optarg;
-                break;
-            case 'w':
-                a.hop_weights_file = optarg;
-                break;
-            case 'O':
-                a.port_order_file = optarg;
-                break;
-            case 'X':
-                a.routing_order_file = optarg;
-                break;
-            case 'm':
-                a.ids_file = optarg;
-                break;
-            case kSeed:
-                a.seed = number("--seed", optarg, ~0ull);
-                break;
-            case 'Q':
-                a.engine.qos = true;
-                break;
-            case kQosMaxVls:
-                a.engine.qos_max_vls = static_cast<unsigned>(number("--qos_max_vls", optarg, 15));
-                break;
-            case kMaxVls:
-                a.engine.max_vls = static_cast<unsigned>(number("--max_vls", optarg, 15));
-                break;
-            case kLashStartVl:
-                a.engine.lash_start_vl = static_cast<unsigned>(number("--lash_start_vl", optarg, 15));
-                a.engine.lash_start_vl_set = true;
-                break;
-            case kMeshAnalysis:
-                a.engine.do_mesh_analysis = true;
-                break;
-            case kTorusConfig:
-                a.engine.torus_config = optarg;
-                break;
-            case kNueMaxVls:
-                a.engine.nue_max_num_vls = static_cast<unsigned>(number("--nue_max_num_vls", optarg, 15));
-                break;
-            case kNueSwitches:
-                a.engine.nue_include_switches = true;
-                break;
-            case kNueNoMetis:
-                a.engine.nue_metis = false;
-                break;
-            case kNueThreads:
-                a.engine.nue_threads = static_cast<unsigned>(number("--nue_threads", optarg, 64));
-                break;
-            case kNoEqualize:
-                a.engine.port_equalization = false;
-                break;
-            case 'A':
-                a.engine.ucast_cache = true;
                 break;
             case kReroute:
                 a.reroute.push_back(optarg);

@@ -1,6 +1,11 @@
 // weft-route's command line: the options, their parsing and the usage text, apart from the tool
-// so that a fuzz target can parse hostile command lines the way the tool does.
+// so that a fuzz target can parse hostile command lines the way the tool does. The routing
+// options (OpenSM's names: -R, -l, --guid2lid, the engines' files and settings) are parsed in
+// one place for every tool that routes (weft-route, weft-sm): their getopt entries, their
+// parser, their usage section and the reading of their files are exported here.
 #pragma once
+
+#include <getopt.h>
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +22,7 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-extern const char *const kUsage;
+std::string usage();  // weft-route's --help
 
 struct Args {
     std::string topo, gen, guid2lid, chain = "minhop", dump, json, dot, disc, net, g2l;
@@ -32,6 +37,36 @@ struct Args {
     bool verify = false, metrics = false, no_fallback = false, quiet = false, chain_given = false;
     RoutingOptions engine;  // engine-specific options, passed through as given
 };
+
+// Codes of the long-only routing options; a tool's own long-only options start at kOptFirstTool.
+enum EngineOption : int {
+    kOptGuid2lid = 1000,
+    kOptNoFallback,
+    kOptSeed,
+    kOptQosMaxVls,
+    kOptMaxVls,
+    kOptLashStartVl,
+    kOptMeshAnalysis,
+    kOptTorusConfig,
+    kOptNueMaxVls,
+    kOptNueSwitches,
+    kOptNueNoMetis,
+    kOptNueThreads,
+    kOptNoEqualize,
+    kOptFirstTool = 1100,
+};
+extern const char *const kEngineUsage;         // the "Routing" section of a tool's --help
+extern const char *const kEngineShortOptions;  // for getopt_long's optstring
+const std::vector<option> &engine_long_options();
+// Stores routing option `c` (getopt_long's return) with argument `arg` into a; false when `c` is
+// not a routing option. Throws UsageError for a bad number.
+bool parse_engine_option(int c, const char *arg, Args &a);
+// An unknown name in -R is a usage error before any fabric is read (OpenSM, too, sets up its
+// engine list at start-up, not when it first routes).
+void check_chain(const std::string &chain);
+// The engine options of `a` with their files read (guid lists, hop weights, port orders, ...).
+// Throws ParseError for a bad file, std::runtime_error for one that cannot be read.
+RoutingOptions routing_options(const Args &a);
 
 // Parses argv[1..argc) (getopt_long, started afresh on every call). Throws UsageError for an
 // unknown option, a bad number or a missing argument (naming the option), ParseError for a bad

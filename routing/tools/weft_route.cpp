@@ -136,28 +136,7 @@ int run(const Args &a) {
         a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty() || !a.reroute.empty();
     if (!route) return kExitOk;
 
-    RoutingOptions ro = a.engine;
-    ro.lmc = static_cast<std::uint8_t>(a.lmc);
-    ro.seed = a.seed;
-    ro.no_fallback = a.no_fallback;
-    ro.max_reverse_hops = a.max_reverse_hops;
-    ro.lfts_file = a.lfts_file;
-    if (!a.root_file.empty()) ro.root_guids = read_guid_list(read_text_file(a.root_file), a.root_file);
-    if (!a.cn_file.empty()) ro.cn_guids = read_guid_list(read_text_file(a.cn_file), a.cn_file);
-    if (!a.io_file.empty()) ro.io_guids = read_guid_list(read_text_file(a.io_file), a.io_file);
-    if (!a.ignore_file.empty()) {
-        IgnoreList ig = read_ignore_guids(read_text_file(a.ignore_file), a.ignore_file);
-        ro.ignore_guids = std::move(ig.end_port_guids);
-        ro.ignore_ports = std::move(ig.switch_ports);
-    }
-    if (!a.hop_weights_file.empty())
-        ro.hop_weights = read_hop_weights(read_text_file(a.hop_weights_file), a.hop_weights_file);
-    if (!a.port_order_file.empty())
-        ro.port_search_order =
-            read_port_search_ordering(read_text_file(a.port_order_file), a.port_order_file);
-    if (!a.routing_order_file.empty())
-        ro.guid_routing_order = read_guid_list(read_text_file(a.routing_order_file), a.routing_order_file);
-    if (!a.ids_file.empty()) ro.ids_guids = read_ids_guids(read_text_file(a.ids_file), a.ids_file);
+    const RoutingOptions ro = routing_options(a);
     RoutingTables t;
     UcastCache cache;
     const long faults_before = page_faults();
@@ -267,7 +246,7 @@ int main(int argc, char **argv) {
     try {
         const Args a = parse_args(argc, argv);
         if (a.help) {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage().c_str(), stdout);
             return kExitOk;
         }
         return run(a);

@@ -1,0 +1,308 @@
+// weft-sm: the subnet manager over rdma-core (a real HCA, or ibsim through libumad2sim). Each
+// heavy sweep discovers the fabric, assigns LIDs (keeping the ports' and the guid2lid file's),
+// routes with the engine chain, verifies the routing and only then programs it; with -o it does
+// this once and exits. Options as OpenSM names them where it has them; the routing options are
+// weft-route's, parsed by the same code.
+#include <getopt.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "route_args.hpp"
+#include "weft/routing/lft_dump.hpp"
+#include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/parse_error.hpp"
+#include "weft/routing/text_file.hpp"
+#include "weft/routing/topology_io.hpp"
+#include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/umad_transport.hpp"
+
+namespace {
+
+using namespace weft;
+namespace rt = weft::routing::tools;
+
+enum Exit { kOk = 0, kProgramFailures = 1, kUsage = 2, kNoFabric = 3, kNotRouted = 4 };
+
+const char *const kHead = R"(usage: weft-sm [-o] [-R ENGINES] [options]
+
+Subnet manager: sweep the fabric by directed-route SMPs, assign LIDs, route, verify (all pairs
+reach, no LFT loop, no credit loop) and program the switches; a routing that fails verification
+is not programmed. Runs on rdma-core's umad (a real HCA, or ibsim through libumad2sim).
+
+Sweeps
+  -o, --once               one sweep, then exit
+  -s, --sweep N            seconds between heavy sweeps when not -o (default 10)
+  --ca NAME  --port N      the HCA port to run on (default: the first port with a link)
+  --max_wire_smps N        SMPs on the wire at once (default 4)
+  --transaction_timeout MS --transaction_retries N   (defaults 200 ms, 3)
+  --verify_only            sweep, assign, route and verify, but program nothing
+
+LIDs
+  -l, --lmc N              LMC (0..7)
+  --guid2lid FILE          OpenSM's guid2lid: LIDs kept from it (if it exists) and written back
+
+Output
+  -D, --dump_files_dir DIR opensm-lfts.dump (and guid2lid) of the programmed routing
+  --write-net FILE         the discovered fabric as an ibsim net file
+  -f, --log_file FILE      the log also to FILE
+  -q, --quiet              only problems and the outcome
+
+)";
+
+const char *const kTail = R"(
+Exit status: 0 programmed, 1 programmed with failed Sets, 2 usage, 3 the fabric cannot be
+reached, 4 no engine routed or the routing failed verification (nothing programmed).
+)";
+
+struct SmArgs {
+    rt::Args route;
+    bool once = false, verify_only = false, quiet = false;
+    unsigned sweep_seconds = 10;
+    std::string ca, dump_dir, write_net, log_file;
+    int port = 0;
+    sm::SmpEngineConfig engine;
+};
+
+unsigned number(const char *opt, const char *s, unsigned long max) {
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long v = std::strtoul(s, &end, 0);
+    if (!*s || *end || errno || v > max || s[0] == '-')
+        throw rt::UsageError(std::string(opt) + ": expected a number 0.." + std::to_string(max) + ", got '" +
+                             s + "'");
+    return static_cast<unsigned>(v);
+}
+
+SmArgs parse(int argc, char **argv) {
+    enum { kCa = rt::kOptFirstTool, kPort, kMaxWire, kTimeout, kRetries, kVerifyOnly, kWriteNet };
+    std::vector<option> opts = {
+        {"once", no_argument, nullptr, 'o'},
+        {"sweep", required_argument, nullptr, 's'},
+        {"ca", required_argument, nullptr, kCa},
+        {"port", required_argument, nullptr, kPort},
+        {"max_wire_smps", required_argument, nullptr, kMaxWire},
+        {"transaction_timeout", required_argument, nullptr, kTimeout},
+        {"transaction_retries", required_argument, nullptr, kRetries},
+        {"verify_only", no_argument, nullptr, kVerifyOnly},
+        {"dump_files_dir", required_argument, nullptr, 'D'},
+        {"write-net", required_argument, nullptr, kWriteNet},
+        {"log_file", required_argument, nullptr, 'f'},
+        {"quiet", no_argument, nullptr, 'q'},
+        {"help", no_argument, nullptr, 'h'},
+    };
+    opts.insert(opts.end(), rt::engine_long_options().begin(), rt::engine_long_options().end());
+    opts.push_back({nullptr, 0, nullptr, 0});
+    const std::string shorts = std::string(":") + rt::kEngineShortOptions + "os:D:f:qh";
+    SmArgs a;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts.c_str(), opts.data(), nullptr)) != -1) {
+        if (rt::parse_engine_option(c, optarg, a.route)) continue;
+        switch (c) {
+            case 'o':
+                a.once = true;
+                break;
+            case 's':
+                a.sweep_seconds = number("--sweep", optarg, 86400);
+                break;
+            case kCa:
+                a.ca = optarg;
+                break;
+            case kPort:
+                a.port = static_cast<int>(number("--port", optarg, 254));
+                break;
+            case kMaxWire:
+                a.engine.max_wire_smps = number("--max_wire_smps", optarg, 4096);
+                if (a.engine.max_wire_smps == 0) throw rt::UsageError("--max_wire_smps: at least 1");
+                break;
+            case kTimeout:
+                a.engine.timeout = std::chrono::milliseconds(number("--transaction_timeout", optarg, 60000));
+                break;
+            case kRetries:
+                a.engine.max_retries = number("--transaction_retries", optarg, 100);
+                break;
+            case kVerifyOnly:
+                a.verify_only = true;
+                break;
+            case 'D':
+                a.dump_dir = optarg;
+                break;
+            case kWriteNet:
+                a.write_net = optarg;
+                break;
+            case 'f':
+                a.log_file = optarg;
+                break;
+            case 'q':
+                a.quiet = true;
+                break;
+            case 'h':
+                a.route.help = true;
+                return a;
+            case ':':
+                throw rt::UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
+            default:
+                throw rt::UsageError(std::string("unknown option ") + argv[optind - 1]);
+        }
+    }
+    if (optind < argc) throw rt::UsageError(std::string("unexpected argument '") + argv[optind] + "'");
+    rt::check_chain(a.route.chain);
+    return a;
+}
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) {
+    g_stop = 1;
+}
+
+class Log {
+  public:
+    Log(const std::string &file, bool quiet) : quiet_(quiet) {
+        if (!file.empty()) {
+            file_.open(file, std::ios::app);
+            if (!file_) throw std::runtime_error("cannot open log file " + file);
+        }
+    }
+    // Phase lines and notes (left out with -q); problems always.
+    void note(std::string_view line) { write(line, !quiet_); }
+    void problem(std::string_view line) { write(line, true); }
+
+  private:
+    void write(std::string_view line, bool to_stderr) {
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        char stamp[32];
+        std::snprintf(stamp, sizeof stamp, "[%9.3f] ", t);
+        if (to_stderr)
+            std::fprintf(stderr, "weft-sm: %s%.*s\n", stamp, static_cast<int>(line.size()), line.data());
+        if (file_) file_ << stamp << line << '\n' << std::flush;
+    }
+    bool quiet_;
+    std::ofstream file_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+void spill(const std::string &path, const std::string &text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+bool exists(const std::string &path) {
+    return std::ifstream(path).good();
+}
+
+int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
+               const routing::RoutingOptions &ro) {
+    sm::SweepOptions so;
+    so.chain = a.route.chain;
+    so.routing = ro;
+    so.program = !a.verify_only;
+    if (!a.route.guid2lid.empty() && exists(a.route.guid2lid))
+        so.guid2lid = routing::read_guid2lid(routing::read_text_file(a.route.guid2lid), a.route.guid2lid);
+    so.log = [&log](std::string_view line) {
+        if (line.rfind("phase ", 0) == 0)
+            log.note(line);
+        else
+            log.problem(line);
+    };
+    const sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
+    if (r.outcome == sm::SweepOutcome::kUnreachable) {
+        log.problem("cannot reach the fabric: " + r.why);
+        return kNoFabric;
+    }
+    if (!a.write_net.empty()) spill(a.write_net, routing::write_ibsim_net(r.discovery.fabric));
+    if (r.outcome == sm::SweepOutcome::kLidsExhausted || r.outcome == sm::SweepOutcome::kNoRoute ||
+        r.outcome == sm::SweepOutcome::kVerificationFailed) {
+        log.problem(r.why);
+        return kNotRouted;
+    }
+    if (!a.route.guid2lid.empty()) spill(a.route.guid2lid, routing::write_guid2lid(r.discovery.fabric));
+    if (!a.dump_dir.empty()) {
+        spill(a.dump_dir + "/opensm-lfts.dump", routing::write_lft_dump(r.discovery.fabric, r.tables));
+        spill(a.dump_dir + "/guid2lid", routing::write_guid2lid(r.discovery.fabric));
+    }
+    const sm::SmpCounters &c = engine.counters();
+    const sm::SmpKindCounters total = c.total();
+    double seconds = 0;
+    for (const auto &p : r.phases) seconds += p.seconds;
+    char line[256];
+    std::snprintf(
+        line, sizeof line,
+        "sweep %s: %.3f s, SMPs sent %llu, received %llu, retried %llu, timed out %llu, malformed %llu, "
+        "max on the wire %zu of %zu",
+        r.outcome == sm::SweepOutcome::kProgrammed ? "programmed" : "verified (not programmed)", seconds,
+        static_cast<unsigned long long>(total.sent), static_cast<unsigned long long>(total.received),
+        static_cast<unsigned long long>(total.retried), static_cast<unsigned long long>(total.timed_out),
+        static_cast<unsigned long long>(total.malformed), c.max_outstanding, engine.config().max_wire_smps);
+    log.note(line);
+    log.note("SMPs by kind: " + sm::smp_summary(c));
+    if (r.program.failures) {
+        log.problem(std::to_string(r.program.failures) + " programming failures (see above)");
+        return kProgramFailures;
+    }
+    return kOk;
+}
+
+int run(const SmArgs &a) {
+    Log log(a.log_file, a.quiet);
+    const routing::RoutingOptions ro = rt::routing_options(a.route);
+    std::optional<sm::UmadTransport> transport;
+    try {
+        transport.emplace(a.ca, a.port, 0, /*claim_sm=*/true);
+    } catch (const sm::UmadError &e) {
+        log.problem(std::string("cannot reach the fabric: ") + e.what());
+        return kNoFabric;
+    }
+    const sm::UmadPortInfo &local = transport->port();
+    char where[160];
+    std::snprintf(where, sizeof where,
+                  "on %s port %d (port GUID 0x%016llx, LID %u, state %u), engine chain %s, LMC %u",
+                  local.ca_name.c_str(), local.port_num, static_cast<unsigned long long>(local.port_guid),
+                  local.lid, local.state, a.route.chain.c_str(), a.route.lmc);
+    log.note(where);
+    sm::SmpEngine engine(*transport, a.engine);
+    const sm::SmClock clock = [] { return std::chrono::steady_clock::now().time_since_epoch(); };
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    for (;;) {
+        const int rc = sweep_once(a, engine, clock, log, ro);
+        if (a.once) return rc;
+        for (unsigned s = 0; s < a.sweep_seconds * 10 && !g_stop; ++s)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (g_stop) return rc;
+    }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    try {
+        const SmArgs a = parse(argc, argv);
+        if (a.route.help) {
+            std::fputs(kHead, stdout);
+            std::fputs(rt::kEngineUsage, stdout);
+            std::fputs(kTail, stdout);
+            return kOk;
+        }
+        return run(a);
+    } catch (const rt::UsageError &e) {
+        std::fprintf(stderr, "weft-sm: %s\n(see weft-sm --help)\n", e.what());
+        return kUsage;
+    } catch (const routing::ParseError &e) {
+        std::fprintf(stderr, "weft-sm: %s\n", e.what());
+        return kUsage;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "weft-sm: %s\n", e.what());
+        return kUsage;
+    }
+}
