@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""weft-sm on ibsim (through libumad2sim), checked with infiniband-diags and weft-route.
+
+    weft_sm_test.py WEFT_SM WEFT_ROUTE
+
+1. No fabric: a clear message and exit 3.
+2. A generated 3-level fat tree (kary:k=4,n=3: 48 switches, 64 hosts, two LFT blocks), a host
+   first in the net file so the SM sits on a CA. `weft-sm -o -R ftree`: the fabric it discovered
+   (--write-net) is the net file's (every node, GUID, port count and link); every port is ACTIVE
+   (iblinkinfo); every switch's LFT as `ibroute <switch LID>` reads it (LID-routed through the
+   programmed tables) is the one `weft-route -R ftree` computes for the same fabric and the
+   guid2lid weft-sm wrote, and weft-sm's opensm-lfts.dump is that dump byte for byte;
+   `ibtracert` reaches between sampled host pairs, along the LFTs.
+3. `-R minhop` on the same running fabric: the same checks against weft-route -R minhop, and only
+   LFT blocks that changed are written (the switches' tables are read first); a third run with
+   the same routing writes no block and sets no port.
+4. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
+   says so, exits 4 and programs nothing (ibroute finds no route on the switches).
+Exit 77 (skipped) when ibsim, infiniband-diags or libumad2sim are missing.
+"""
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+UMAD2SIM = os.environ.get("UMAD2SIM", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so")
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def host_first(net):
+    """The net file with its first Hca block moved to the front (ibsim attaches the SM there)."""
+    head, *blocks = re.split(r"\n(?=(?:switchguid|caguid)=)", net)
+    ca = next(b for b in blocks if re.search(r"^Hca", b, re.M))
+    return head + "\n" + "\n".join([ca] + [b for b in blocks if b is not ca]) + "\n"
+
+
+def parse_net(net):
+    """guid -> (type, ports, desc) and the set of links {(guid, port), (guid, port)} of a net file."""
+    nodes, names, links, cur = {}, {}, set(), None
+    guid = None
+    raw = []
+    for line in net.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if m := re.match(r"(switchguid|caguid)=(0x[0-9a-fA-F]+)", line):
+            guid = int(m.group(2), 16)
+        elif m := re.match(r'(Switch|Hca|Ca)\s+(\d+)\s+"([^"]+)"', line):
+            cur = guid
+            nodes[guid] = ("switch" if m.group(1) == "Switch" else "ca", int(m.group(2)), m.group(3))
+            names[m.group(3)] = guid
+        elif (m := re.match(r'\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)) and cur is not None:
+            raw.append((cur, int(m.group(1)), m.group(2), int(m.group(3))))
+    for g, p, peer, pp in raw:
+        links.add(frozenset([(g, p), (names[peer], pp)]))
+    return nodes, links
+
+
+def parse_dump(text):
+    """switch guid -> {lid: port} of an opensm-lfts.dump."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        if m := re.match(r"Unicast lids \[.*\] of switch Lid \d+ guid (0x[0-9a-f]+)", line):
+            cur = out.setdefault(int(m.group(1), 16), {})
+        elif (m := re.match(r"(0x[0-9a-f]+) (\d+) ", line)) and cur is not None:
+            cur[int(m.group(1), 16)] = int(m.group(2))
+    return out
+
+
+def parse_ibroute(text):
+    """(switch guid, {lid: port}) of `ibroute` output."""
+    m = re.search(r"guid (0x[0-9a-f]+)", text)
+    routes = {int(a, 16): int(b) for a, b in re.findall(r"^(0x[0-9a-f]+) (\d+) ", text, re.M)}
+    return (int(m.group(1), 16) if m else None), routes
+
+
+def guid2lid(path):
+    out = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3:
+            out[int(f[0], 16)] = int(f[1], 16)
+    return out
+
+
+class Sim:
+    """ibsim on a private socket, with the environment that reaches it through umad2sim."""
+
+    def __init__(self, work, net_text, tag):
+        self.net = os.path.join(work, f"{tag}.net")
+        open(self.net, "w").write(net_text)
+        self.env = dict(os.environ, IBSIM_SOCKNAME=f"weftsm-{tag}-{os.getpid()}")
+        self.penv = dict(self.env, LD_PRELOAD=UMAD2SIM)
+        self.logf = os.path.join(work, f"ibsim-{tag}.log")
+        self.proc = subprocess.Popen(["ibsim", "-s", "-n", self.net], env=self.env, stdout=open(self.logf, "w"),
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        for _ in range(100):
+            if "Network simulator ready" in open(self.logf).read():
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("ibsim did not start: " + open(self.logf).read()[-500:])
+
+    def run(self, *args, timeout=120):
+        return subprocess.run(list(args), env=self.penv, capture_output=True, text=True, timeout=timeout)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def phase_line(stderr, name):
+    return next((l for l in stderr.splitlines() if f"phase {name}:" in l), "")
+
+
+def weft_sm_run(sim, weft_sm, work, engine, tag):
+    out_dir = os.path.join(work, tag)
+    os.makedirs(out_dir, exist_ok=True)
+    t0 = time.monotonic()
+    r = sim.run(weft_sm, "-o", "-R", engine, "-D", out_dir, "--guid2lid", os.path.join(work, "guid2lid"),
+                "--write-net", os.path.join(out_dir, "discovered.net"))
+    took = time.monotonic() - t0
+    print(f"--- weft-sm -o -R {engine} ({took:.2f} s wall): exit {r.returncode}")
+    print(r.stderr, end="")
+    return r, out_dir
+
+
+def check_fabric(sim, weft_sm, weft_route, work, engine, tag, pairs):
+    """Runs weft-sm with `engine` and checks LFTs, states and paths; returns weft-sm's result."""
+    r, out_dir = weft_sm_run(sim, weft_sm, work, engine, tag)
+    if not check(r.returncode == 0, f"{tag}: weft-sm exited {r.returncode}"):
+        return r
+    net_nodes, net_links = parse_net(open(sim.net).read())
+    found_nodes, found_links = parse_net(open(os.path.join(out_dir, "discovered.net")).read())
+    check(found_nodes == net_nodes, f"{tag}: discovered nodes (GUID, kind, ports, description) are the net file's")
+    check(found_links == net_links, f"{tag}: discovered links are the net file's "
+                                    f"({len(found_links)} found, {len(net_links)} in the file)")
+
+    # Every port of every link ACTIVE.
+    links = sim.run("iblinkinfo")
+    # Lines of cabled ports (an uncabled one shows no peer: `[  ] "" ( )`).
+    ends = [l for l in links.stdout.splitlines() if "==(" in l and '""' not in l]
+    check(len(ends) >= len(net_links), f"{tag}: iblinkinfo lists {len(ends)} link ends")
+    bad = [l for l in ends if "Active/" not in l]
+    check(not bad, f"{tag}: ports not ACTIVE: {bad[:3]}")
+
+    # The reference: weft-route on the same fabric and LIDs.
+    ref = os.path.join(out_dir, "weft-route.dump")
+    rr = subprocess.run([weft_route, "--topo", sim.net, "--guid2lid", os.path.join(work, "guid2lid"), "-R", engine,
+                         "--dump-lfts", ref, "-q"], capture_output=True, text=True)
+    check(rr.returncode == 0, f"{tag}: weft-route: {rr.stderr}")
+    ours = open(os.path.join(out_dir, "opensm-lfts.dump")).read()
+    theirs = open(ref).read()
+    check(ours == theirs, f"{tag}: weft-sm's opensm-lfts.dump is weft-route's for the same fabric and LIDs")
+    want = parse_dump(theirs)
+    lids = guid2lid(os.path.join(work, "guid2lid"))
+    switches = [g for g, (kind, _, _) in net_nodes.items() if kind == "switch"]
+    read = 0
+    for g in switches:
+        out = sim.run("ibroute", str(lids[g]))
+        sw, routes = parse_ibroute(out.stdout)
+        if not check(out.returncode == 0 and sw == g, f"{tag}: ibroute {lids[g]}: {out.stderr.strip()}"):
+            continue
+        read += 1
+        check(routes == want.get(g), f"{tag}: switch {g:#x}: the LFT on the switch is weft-route's")
+    print(f"{tag}: {read} switch LFTs read with ibroute and compared")
+
+    # Host pairs: ibtracert follows the programmed LFTs hop by hop.
+    hosts = sorted(lids[g + 1] for g, (kind, _, _) in net_nodes.items() if kind == "ca")
+    reached = 0
+    for src, dst in pairs(hosts):
+        t = sim.run("ibtracert", str(src), str(dst))
+        ok = t.returncode == 0 and re.search(r"^To ca .* lid %d-%d " % (dst, dst), t.stdout, re.M)
+        reached += bool(ok)
+        check(ok, f"{tag}: ibtracert {src} {dst}: {t.stdout[-200:]} {t.stderr.strip()}")
+    print(f"{tag}: ibtracert reached {reached} host pairs")
+    return r
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    weft_sm, weft_route = sys.argv[1:]
+    tools = ["ibsim", "ibroute", "ibtracert", "iblinkinfo"]
+    if not (all(shutil.which(t) for t in tools) and os.access(UMAD2SIM, os.R_OK)):
+        print("skipped: ibsim, infiniband-diags or libumad2sim missing")
+        return 77
+
+    out = subprocess.run([weft_sm, "-o", "--ca", "weft-no-such-ca", "--port", "1"], capture_output=True, text=True,
+                         timeout=30)
+    check(out.returncode == 3 and "cannot reach the fabric: umad_get_port(weft-no-such-ca, 1)" in out.stderr,
+          f"no fabric: exit {out.returncode}, {out.stderr.strip()}")
+
+    work = tempfile.mkdtemp(prefix="weft-sm-test-")
+    sims = []
+    try:
+        gen = os.path.join(work, "gen.net")
+        subprocess.run([weft_route, "--gen", "kary:k=4,n=3", "--write-net", gen, "-q"], check=True, capture_output=True)
+        sim = Sim(work, host_first(open(gen).read()), "tree")
+        sims.append(sim)
+        rng = random.Random(1)
+
+        def sample(hosts):
+            pairs = [(a, b) for a in hosts for b in hosts if a != b]
+            return rng.sample(pairs, 120)
+
+        r = check_fabric(sim, weft_sm, weft_route, work, "ftree", "ftree", sample)
+        check("engine ftree (chain ftree)" in phase_line(r.stderr, "routing"), "ftree routed")
+        check("0 failures" in phase_line(r.stderr, "programming"), "ftree: no programming failure")
+
+        r = check_fabric(sim, weft_sm, weft_route, work, "minhop", "minhop", sample)
+        prog = phase_line(r.stderr, "programming")
+        m = re.search(r"LFT blocks (\d+) written, (\d+) unchanged of (\d+) read", prog)
+        check(m is not None, f"minhop: programming line {prog}")
+        if m:
+            written, unchanged, read = map(int, m.groups())
+            check(read == 48 * 2 and written + unchanged == read and written > 0,
+                  f"minhop over ftree: every block read, only changed ones written ({prog})")
+        again, _ = weft_sm_run(sim, weft_sm, work, "minhop", "minhop-again")
+        prog = phase_line(again.stderr, "programming")
+        check(again.returncode == 0 and "0 LID Sets" in prog and "LFT blocks 0 written, 96 unchanged of 96 read" in prog
+              and "0 ports armed, 0 activated" in prog, f"a second identical sweep changes nothing: {prog}")
+        sim.stop()
+        sims.remove(sim)
+
+        ring_gen = os.path.join(work, "ring-gen.net")
+        subprocess.run([weft_route, "--gen", "torus:5,hosts=1", "--write-net", ring_gen, "-q"], check=True,
+                       capture_output=True)
+        ring = Sim(work, host_first(open(ring_gen).read()), "ring")
+        sims.append(ring)
+        r = ring.run(weft_sm, "-o", "-R", "minhop", "--no_fallback")
+        print(f"--- ring, weft-sm -o -R minhop --no_fallback: exit {r.returncode}")
+        print(r.stderr, end="")
+        check(r.returncode == 4, f"ring: exit {r.returncode}")
+        check("failed verification and is not programmed: credit loop" in r.stderr, "ring: the log says why")
+        check(phase_line(r.stderr, "programming") == "", "ring: no programming phase")
+        routes = ring.run("ibroute", "-D", "0,1").stdout
+        check("0 valid lids dumped" in routes, f"ring: nothing programmed on the SM's switch: {routes[-200:]}")
+    finally:
+        for s in sims:
+            s.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print("FAILED:" if failures else "ok", len(failures), "failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
