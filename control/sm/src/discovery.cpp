@@ -258,17 +258,20 @@ void Discovery::node_info(SmpEngine &engine, SmTime now, const Pending &p, const
                     ", known as " + hex(n.port_guid[in]) + "; left out");
             return;
         }
+        const bool new_port = !n.is_switch() && !n.port_path[in];
+        if (new_port && port_guid_taken(info, k, p.path)) return;
         if (!link({p.node, p.port}, {k, in}, p.path)) return;
-        if (!n.is_switch() && !n.port_path[in]) {
+        if (new_port) {
             // Another port of a known CA: read it through the route that enters by it.
             n.port_path[in] = p.path;
             n.port_guid[in] = info.port_guid;
+            by_port_guid_.emplace(info.port_guid, k);
             ask(engine, now, Ask::kPortInfo, k, in, p.path);
         }
         return;
     }
+    if (port_guid_taken(info, nodes_.size(), p.path)) return;
     const std::size_t k = nodes_.size();
-    by_guid_.emplace(info.node_guid, k);
     DiscoveredNode &n = nodes_.emplace_back();
     n.info = info;
     n.path = p.path;
@@ -279,8 +282,11 @@ void Discovery::node_info(SmpEngine &engine, SmTime now, const Pending &p, const
         reached_ = true;
         sm_port_ = in;
     } else if (!link({p.node, p.port}, {k, in}, p.path)) {
+        nodes_.pop_back();  // the parent's port is cabled elsewhere: not a node of this fabric
         return;
     }
+    by_guid_.emplace(info.node_guid, k);
+    by_port_guid_.emplace(info.port_guid, k);
     ask(engine, now, Ask::kNodeDescription, k, 0, p.path);
     if (info.is_switch()) {
         ask(engine, now, Ask::kSwitchInfo, k, 0, p.path);
@@ -291,6 +297,16 @@ void Discovery::node_info(SmpEngine &engine, SmTime now, const Pending &p, const
         n.port_guid[in] = info.port_guid;
         ask(engine, now, Ask::kPortInfo, k, in, p.path);
     }
+}
+
+bool Discovery::port_guid_taken(const NodeInfo &info, std::size_t node, const DrPath &path) {
+    auto it = by_port_guid_.find(info.port_guid);
+    if (it == by_port_guid_.end() || it->second == node) return false;
+    ++stats_.duplicate_guids;
+    problem("duplicate port GUID " + hex(info.port_guid) + ": path " + path_text(path) + " reaches node " +
+            hex(info.node_guid) + " whose port " + std::to_string(info.local_port_num) +
+            " has it, but it is " + name(it->second) + "'s; left out");
+    return true;
 }
 
 void Discovery::port_info(SmpEngine &engine, SmTime now, const Pending &p, const PortInfo &info) {

@@ -195,6 +195,20 @@ TEST_F(Fixture, DuplicateGuidOfAnotherKindIsCaught) {
     EXPECT_TRUE(logged(r, "duplicate GUID 0x0000000000001020"));
 }
 
+TEST_F(Fixture, DuplicatePortGuidIsCaught) {
+    fabric.node(hosts[4]).info.port_guid = 0x1011;  // host1's port GUID on another CA
+    const DiscoveryResult r = run();
+    EXPECT_EQ(r.stats.duplicate_guids, 1u);
+    EXPECT_EQ(r.stats.nodes, 10u);
+    EXPECT_FALSE(r.fabric.find_guid(0x1040).has_value());
+    EXPECT_TRUE(r.fabric.find_port_guid(0x1011).has_value());
+    EXPECT_TRUE(
+        logged(r,
+               "duplicate port GUID 0x0000000000001011: path 0,1,1,3,3 reaches node 0x0000000000001040 "
+               "whose port 1 has it, but it is CA 0x0000000000001010 'host1''s; left out"))
+        << r.problems.front();
+}
+
 TEST_F(Fixture, MalformedReplyIsLocatedAndCounted) {
     // host4's NodeInfo says 0 ports.
     const std::size_t bad = hosts[4];

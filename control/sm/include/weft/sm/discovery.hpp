@@ -108,14 +108,16 @@ class Discovery {
     void port_info(SmpEngine &engine, SmTime now, const Pending &p, const PortInfo &info);
     void failed(const Pending &p, const std::string &why);
     bool link(End a, End b, const DrPath &path);
+    bool port_guid_taken(const NodeInfo &info, std::size_t node, const DrPath &path);
     std::string name(std::size_t node) const;
     void problem(std::string line);
 
     DiscoveryOptions options_;
     std::vector<Pending> pending_;  // index = the request's cookie
     std::vector<DiscoveredNode> nodes_;
-    std::unordered_map<std::uint64_t, std::size_t> by_guid_;
-    std::unordered_map<std::uint64_t, End> links_;  // both directions
+    std::unordered_map<std::uint64_t, std::size_t> by_guid_;       // node GUID -> node
+    std::unordered_map<std::uint64_t, std::size_t> by_port_guid_;  // port GUID -> node
+    std::unordered_map<std::uint64_t, End> links_;                 // both directions
     std::vector<std::string> problems_;
     DiscoveryStats stats_;
     bool reached_ = false;
