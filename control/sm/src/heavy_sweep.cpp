@@ -77,8 +77,9 @@ std::string smp_summary(const SmpCounters &c) {
     return s;
 }
 
-SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options) {
-    SweepReport r;
+namespace {
+
+void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options, SweepReport &r) {
     {
         Phase phase(r, engine, clock, options, "discovery");
         DiscoveryOptions dopt;
@@ -92,7 +93,7 @@ SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOpti
     if (!d.reached || d.sm_node == routing::kNoNode) {
         r.outcome = SweepOutcome::kUnreachable;
         r.why = d.problems.empty() ? "the SM's own node did not answer" : d.problems.front();
-        return r;
+        return;
     }
     // Routing plans the links as they will be once armed: every cabled, physically up link.
     routing::Fabric &f = d.fabric;
@@ -111,7 +112,7 @@ SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOpti
             r.outcome = SweepOutcome::kLidsExhausted;
             r.why = e.what();
             phase.end(r.why);
-            return r;
+            return;
         }
         for (const auto &c : r.lids.conflicts)
             if (options.log) options.log("lids: " + c);
@@ -134,7 +135,7 @@ SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOpti
             r.why = "no engine of '" + options.chain + "' could route the fabric" +
                     (r.chain.error.empty() ? "" : ": " + r.chain.error);
             phase.end(r.why);
-            return r;
+            return;
         }
         phase.end("engine " + r.chain.engine + " (chain " + options.chain + "), " +
                   std::to_string(r.tables.vls_used) + " VLs");
@@ -161,13 +162,13 @@ SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOpti
                 for (const auto &e : r.paths.examples) r.why += "\n  " + e.what;
             }
             phase.end(detail);
-            return r;
+            return;
         }
         phase.end(detail);
     }
     if (!options.program) {
         r.outcome = SweepOutcome::kVerifiedDryRun;
-        return r;
+        return;
     }
     {
         Phase phase(r, engine, clock, options, "programming");
@@ -183,6 +184,16 @@ SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOpti
                   " activated, " + std::to_string(p.failures) + " failures");
     }
     r.outcome = SweepOutcome::kProgrammed;
+}
+
+}  // namespace
+
+SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options) {
+    SweepReport r;
+    const SmpCounters before = engine.counters();
+    sweep(engine, clock, options, r);
+    r.smps = since(engine.counters(), before);
+    for (const PhaseReport &p : r.phases) r.seconds += p.seconds;
     return r;
 }
 

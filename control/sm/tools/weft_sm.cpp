@@ -23,6 +23,7 @@
 #include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
 #include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/notice.hpp"
 #include "weft/sm/umad_transport.hpp"
 
 namespace {
@@ -231,26 +232,42 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
         spill(a.dump_dir + "/opensm-lfts.dump", routing::write_lft_dump(r.discovery.fabric, r.tables));
         spill(a.dump_dir + "/guid2lid", routing::write_guid2lid(r.discovery.fabric));
     }
-    const sm::SmpCounters &c = engine.counters();
-    const sm::SmpKindCounters total = c.total();
-    double seconds = 0;
-    for (const auto &p : r.phases) seconds += p.seconds;
+    const sm::SmpKindCounters total = r.smps.total();
     char line[256];
     std::snprintf(
         line, sizeof line,
         "sweep %s: %.3f s, SMPs sent %llu, received %llu, retried %llu, timed out %llu, malformed %llu, "
         "max on the wire %zu of %zu",
-        r.outcome == sm::SweepOutcome::kProgrammed ? "programmed" : "verified (not programmed)", seconds,
+        r.outcome == sm::SweepOutcome::kProgrammed ? "programmed" : "verified (not programmed)", r.seconds,
         static_cast<unsigned long long>(total.sent), static_cast<unsigned long long>(total.received),
         static_cast<unsigned long long>(total.retried), static_cast<unsigned long long>(total.timed_out),
-        static_cast<unsigned long long>(total.malformed), c.max_outstanding, engine.config().max_wire_smps);
+        static_cast<unsigned long long>(total.malformed), engine.counters().max_outstanding,
+        engine.config().max_wire_smps);
     log.note(line);
-    log.note("SMPs by kind: " + sm::smp_summary(c));
+    log.note("SMPs by kind: " + sm::smp_summary(r.smps));
     if (r.program.failures) {
         log.problem(std::to_string(r.program.failures) + " programming failures (see above)");
         return kProgramFailures;
     }
     return kOk;
+}
+
+// Logs and represses a trap; true when it says the fabric changed.
+bool answer_trap(sm::SmpEngine &engine, const sm::SmClock &clock, Log &log, const sm::UnsolicitedSmp &u) {
+    if (u.smp.method != sm::Method::kTrap) return false;
+    const auto notice = sm::decode_notice(u.smp);
+    if (!notice) {
+        log.problem("a trap from LID " + std::to_string(u.slid) +
+                    " does not decode: " + notice.error().message());
+        return false;
+    }
+    engine.post({sm::make_trap_repress(u.smp), u.slid, 0}, clock());
+    const auto change = sm::decode_port_state_change(*notice);
+    log.note("trap " + std::to_string(notice->trap_number) + " from LID " + std::to_string(u.slid) +
+             (change ? ": port state change on the switch with LID " + std::to_string(change->lid)
+                     : std::string()) +
+             "; sweeping");
+    return true;
 }
 
 int run(const SmArgs &a) {
@@ -277,8 +294,15 @@ int run(const SmArgs &a) {
     for (;;) {
         const int rc = sweep_once(a, engine, clock, log, ro);
         if (a.once) return rc;
-        for (unsigned s = 0; s < a.sweep_seconds * 10 && !g_stop; ++s)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        // Until the next sweep is due, listen for traps: a port that changed state sends trap
+        // 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the fabric
+        // swept at once. Traps that came during the sweep count too.
+        const sm::SmTime due = clock() + std::chrono::seconds(a.sweep_seconds);
+        bool changed = false;
+        while (!g_stop && !changed && clock() < due) {
+            engine.pump(clock, std::chrono::milliseconds(100));
+            while (auto u = engine.next_unsolicited()) changed |= answer_trap(engine, clock, log, *u);
+        }
         if (g_stop) return rc;
     }
 }

@@ -14,7 +14,11 @@
 3. `-R minhop` on the same running fabric: the same checks against weft-route -R minhop, and only
    LFT blocks that changed are written (the switches' tables are read first); a third run with
    the same routing writes no block and sets no port.
-4. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
+4. weft-sm left running (-s 600): a spine link unlinked in ibsim's console; the switch's trap 128
+   makes weft-sm sweep at once, reroute (ftree falls back to minhop on the no longer pure tree,
+   as OpenSM does) and reprogram: the LFTs are weft-route's for the fabric without that link,
+   ibtracert still reaches. ReLink: the ports come back ACTIVE and the ftree tables return.
+5. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
    says so, exits 4 and programs nothing (ibroute finds no route on the switches).
 Exit 77 (skipped) when ibsim, infiniband-diags or libumad2sim are missing.
 """
@@ -103,8 +107,9 @@ class Sim:
         self.env = dict(os.environ, IBSIM_SOCKNAME=f"weftsm-{tag}-{os.getpid()}")
         self.penv = dict(self.env, LD_PRELOAD=UMAD2SIM)
         self.logf = os.path.join(work, f"ibsim-{tag}.log")
-        self.proc = subprocess.Popen(["ibsim", "-s", "-n", self.net], env=self.env, stdout=open(self.logf, "w"),
-                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        # ibsim's console on a pipe: links are cut and restored through it.
+        self.proc = subprocess.Popen(["ibsim", "-s", self.net], env=self.env, stdout=open(self.logf, "w"),
+                                     stderr=subprocess.STDOUT, stdin=subprocess.PIPE, text=True)
         for _ in range(100):
             if "Network simulator ready" in open(self.logf).read():
                 return
@@ -116,12 +121,75 @@ class Sim:
     def run(self, *args, timeout=120):
         return subprocess.run(list(args), env=self.penv, capture_output=True, text=True, timeout=timeout)
 
+    def console(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+
     def stop(self):
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
         self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+def unlink_net(net, name, port):
+    """The net file text without the cable on port `port` of node `name` (both of its lines)."""
+    peer = None
+    cur = None
+    for line in net.splitlines():
+        if m := re.match(r'(?:Switch|Hca|Ca)\s+\d+\s+"([^"]+)"', line):
+            cur = m.group(1)
+        elif cur == name and (m := re.match(r'\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)) and int(m.group(1)) == port:
+            peer = (m.group(2), int(m.group(3)))
+    out, cur, dropped = [], None, False
+    for line in net.splitlines():
+        if m := re.match(r'(?:Switch|Hca|Ca)\s+\d+\s+"([^"]+)"', line):
+            cur = m.group(1)
+        if dropped and line.startswith("# weft-link"):
+            continue  # the dropped port line's speed note
+        dropped = False
+        if m := re.match(r'\[(\d+)\]\s+"', line):
+            if (cur, int(m.group(1))) in ((name, port), peer):
+                dropped = True
+                continue
+        out.append(line)
+    return "\n".join(out) + "\n", peer
+
+
+def wait_for(path, needle, count, seconds=30):
+    """Waits until `needle` occurs `count` times in the file and nothing was added for 1 s."""
+    deadline = time.monotonic() + seconds
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        text = open(path).read() if os.path.exists(path) else ""
+        if text != last:
+            last, since = text, time.monotonic()
+        elif text.count(needle) >= count and time.monotonic() - since > 1.0:
+            return text
+        time.sleep(0.1)
+    return last or ""
+
+
+def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump):
+    """The switches' LFTs (ibroute, LID-routed) and weft-sm's dump against weft-route's for net_text."""
+    net = os.path.join(work, f"{tag}.net")
+    open(net, "w").write(net_text)
+    ref = os.path.join(work, f"{tag}.dump")
+    rr = subprocess.run([weft_route, "--topo", net, "--guid2lid", os.path.join(work, "guid2lid"), "-R", engine,
+                         "--dump-lfts", ref, "-q"], capture_output=True, text=True)
+    check(rr.returncode == 0, f"{tag}: weft-route: {rr.stderr}")
+    check(open(dump).read() == open(ref).read(), f"{tag}: weft-sm's opensm-lfts.dump is weft-route's")
+    want = parse_dump(open(ref).read())
+    lids = guid2lid(os.path.join(work, "guid2lid"))
+    for g in want:
+        sw, routes = parse_ibroute(sim.run("ibroute", str(lids[g])).stdout)
+        check(sw == g and routes == want[g], f"{tag}: switch {g:#x}: the LFT on the switch is weft-route's")
+    print(f"{tag}: {len(want)} switch LFTs compared")
 
 
 def phase_line(stderr, name):
@@ -236,6 +304,50 @@ def main():
         prog = phase_line(again.stderr, "programming")
         check(again.returncode == 0 and "0 LID Sets" in prog and "LFT blocks 0 written, 96 unchanged of 96 read" in prog
               and "0 ports armed, 0 activated" in prog, f"a second identical sweep changes nothing: {prog}")
+
+        # Resident: a link fails and comes back.
+        net_text = open(sim.net).read()
+        nodes, _ = parse_net(net_text)
+        by_name = {desc: kind for (kind, _, desc) in nodes.values()}
+        leaf, port = next((m.group(1), int(p.group(1)))
+                          for block in re.split(r"\n(?=(?:switchguid|caguid)=)", net_text)
+                          if (m := re.search(r'Switch\s+\d+\s+"([^"]+)"', block))
+                          for p in re.finditer(r'^\[(\d+)\]\s+"([^"]+)"', block, re.M)
+                          if by_name.get(p.group(2)) == "switch")
+        res_dir = os.path.join(work, "resident")
+        os.makedirs(res_dir)
+        log = os.path.join(res_dir, "weft-sm.log")
+        resident = subprocess.Popen([weft_sm, "-s", "600", "-R", "ftree", "-D", res_dir, "-f", log, "-q",
+                                     "--guid2lid", os.path.join(work, "guid2lid")], env=sim.penv,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            before = wait_for(log, "sweep programmed", 1).count("sweep programmed")
+            t_cut = time.monotonic()
+            sim.console(f'Unlink "{leaf}"[{port}]')
+            text = wait_for(log, "sweep programmed", before + 1)
+            print(f"--- link {leaf}[{port}] unlinked; reprogrammed within {time.monotonic() - t_cut:.2f} s:")
+            print("".join(l + "\n" for l in text.splitlines()[8:]), end="")
+            check("trap 128 from LID" in text, "link down: the trap arrived")
+            cut_text, peer = unlink_net(net_text, leaf, port)
+            check(peer is not None, f"{leaf}[{port}] is cabled")
+            compare_lfts(sim, weft_route, work, cut_text, "ftree", "link-down", os.path.join(res_dir, "opensm-lfts.dump"))
+            hosts = sorted(v for g, v in guid2lid(os.path.join(work, "guid2lid")).items() if nodes.get(g - 1, ("",))[0] == "ca")
+            for src, dst in sample(hosts)[:20]:
+                t = sim.run("ibtracert", str(src), str(dst))
+                check(t.returncode == 0 and f"lid {dst}-{dst}" in t.stdout.splitlines()[-1], f"link down: ibtracert {src} {dst}")
+            before = text.count("sweep programmed")
+            sim.console(f'ReLink "{leaf}"[{port}]')
+            text = wait_for(log, "sweep programmed", before + 1)
+            print("--- link restored:")
+            print("".join(l + "\n" for l in text.splitlines()[-9:]), end="")
+            check("2 ports armed, 2 activated" in text.split("ReLink")[-1] if "ReLink" in text else
+                  "2 ports armed, 2 activated" in text, "link restored: both ends ACTIVE again")
+            compare_lfts(sim, weft_route, work, net_text, "ftree", "link-up", os.path.join(res_dir, "opensm-lfts.dump"))
+            links = sim.run("iblinkinfo").stdout.splitlines()
+            check(all("Active/" in l for l in links if "==(" in l and '""' not in l), "link restored: all ports ACTIVE")
+        finally:
+            resident.send_signal(signal.SIGTERM)
+            check(resident.wait(timeout=10) == 0, f"resident weft-sm exit {resident.returncode}")
         sim.stop()
         sims.remove(sim)
 

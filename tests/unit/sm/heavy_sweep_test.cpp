@@ -85,6 +85,10 @@ TEST_F(Sweep, BringsATreeUp) {
     EXPECT_EQ(r.phases[4].name, "programming");
     EXPECT_EQ(r.phases[4].smps.total().sent, 11u + 5u + 5u + 48u);
     EXPECT_EQ(r.phases[2].smps.total().sent, 0u);  // routing sends nothing
+    std::uint64_t by_phase = 0;
+    for (const auto &p : r.phases) by_phase += p.smps.total().sent;
+    EXPECT_EQ(r.smps.total().sent, by_phase);
+    EXPECT_EQ(r.smps.total().sent, fabric.requests_seen);
 }
 
 TEST_F(Sweep, SecondSweepChangesNothing) {

@@ -52,6 +52,8 @@ struct SweepReport {
     routing::CreditLoopReport loops;
     ProgramReport program;
     std::vector<PhaseReport> phases;
+    SmpCounters smps;  // the whole sweep's SMPs, per kind
+    double seconds = 0;
 };
 
 SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options);
