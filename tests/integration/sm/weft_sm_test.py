@@ -18,7 +18,10 @@
    makes weft-sm sweep at once, reroute (ftree falls back to minhop on the no longer pure tree,
    as OpenSM does) and reprogram: the LFTs are weft-route's for the fabric without that link,
    ibtracert still reaches. ReLink: the ports come back ACTIVE and the ftree tables return.
-5. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
+5. LMC 2 with updn on a fresh 2-level tree: the LIDs ibsim gave that are not aligned to 4 are
+   reassigned (logged), every host gets 4 LIDs, the LFTs are weft-route's for -l 2 -R updn, and
+   ibtracert reaches the first and the last LID of each sampled host.
+6. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
    says so, exits 4 and programs nothing (ibroute finds no route on the switches).
 Exit 77 (skipped) when ibsim, infiniband-diags or libumad2sim are missing.
 """
@@ -175,13 +178,13 @@ def wait_for(path, needle, count, seconds=30):
     return last or ""
 
 
-def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump):
+def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump, extra=()):
     """The switches' LFTs (ibroute, LID-routed) and weft-sm's dump against weft-route's for net_text."""
     net = os.path.join(work, f"{tag}.net")
     open(net, "w").write(net_text)
     ref = os.path.join(work, f"{tag}.dump")
     rr = subprocess.run([weft_route, "--topo", net, "--guid2lid", os.path.join(work, "guid2lid"), "-R", engine,
-                         "--dump-lfts", ref, "-q"], capture_output=True, text=True)
+                         "--dump-lfts", ref, "-q", *extra], capture_output=True, text=True)
     check(rr.returncode == 0, f"{tag}: weft-route: {rr.stderr}")
     check(open(dump).read() == open(ref).read(), f"{tag}: weft-sm's opensm-lfts.dump is weft-route's")
     want = parse_dump(open(ref).read())
@@ -350,6 +353,36 @@ def main():
             check(resident.wait(timeout=10) == 0, f"resident weft-sm exit {resident.returncode}")
         sim.stop()
         sims.remove(sim)
+
+        lmc_gen = os.path.join(work, "lmc-gen.net")
+        subprocess.run([weft_route, "--gen", "kary:k=4,n=2", "--write-net", lmc_gen, "-q"], check=True,
+                       capture_output=True)
+        lmc = Sim(work, host_first(open(lmc_gen).read()), "lmc")
+        sims.append(lmc)
+        os.remove(os.path.join(work, "guid2lid"))
+        lmc_dir = os.path.join(work, "lmc")
+        os.makedirs(lmc_dir)
+        r = lmc.run(weft_sm, "-o", "-l", "2", "-R", "updn", "-D", lmc_dir, "--guid2lid", os.path.join(work, "guid2lid"))
+        print(f"--- LMC 2, weft-sm -o -l 2 -R updn: exit {r.returncode}")
+        print(phase_line(r.stderr, "lids"))
+        check(r.returncode == 0, f"lmc: exit {r.returncode}: {r.stderr[-300:]}")
+        check("is not aligned to 4 (LMC 2); reassigned" in r.stderr, "lmc: misaligned LIDs reassigned, logged")
+        lmc_nodes, _ = parse_net(open(lmc.net).read())
+        ranges = {}
+        for line in open(os.path.join(work, "guid2lid")):
+            g, base, top = (int(x, 16) for x in line.split())
+            ranges[g] = (base, top)
+        host_ranges = [ranges[g + 1] for g, (kind, _, _) in lmc_nodes.items() if kind == "ca"]
+        check(len(host_ranges) == 16 and all(b % 4 == 0 and t == b + 3 for b, t in host_ranges),
+              f"lmc: every host has an aligned block of 4 LIDs: {host_ranges}")
+        compare_lfts(lmc, weft_route, work, open(lmc.net).read(), "updn", "lmc", os.path.join(lmc_dir, "opensm-lfts.dump"),
+                     ("-l", "2"))
+        for (sb, _), (db, dt) in rng.sample([(a, b) for a in host_ranges for b in host_ranges if a != b], 10):
+            for dst in (db, dt):
+                t = lmc.run("ibtracert", str(sb), str(dst))
+                check(t.returncode == 0 and f"lid {db}-{dt}" in t.stdout.splitlines()[-1], f"lmc: ibtracert {sb} {dst}")
+        lmc.stop()
+        sims.remove(lmc)
 
         ring_gen = os.path.join(work, "ring-gen.net")
         subprocess.run([weft_route, "--gen", "torus:5,hosts=1", "--write-net", ring_gen, "-q"], check=True,
