@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """weft-sm on ibsim (through libumad2sim), checked with infiniband-diags and weft-route.
 
-    weft_sm_test.py WEFT_SM WEFT_ROUTE
+    weft_sm_test.py WEFT_SM WEFT_ROUTE [OPENSM_REF]
 
 1. No fabric: a clear message and exit 3.
 2. A generated 3-level fat tree (kary:k=4,n=3: 48 switches, 64 hosts, two LFT blocks), a host
@@ -11,6 +11,8 @@
    programmed tables) is the one `weft-route -R ftree` computes for the same fabric and the
    guid2lid weft-sm wrote, and weft-sm's opensm-lfts.dump is that dump byte for byte;
    `ibtracert` reaches between sampled host pairs, along the LFTs.
+   With OPENSM_REF (scripts/opensm-ref) and opensm installed, the same fabric is also brought up
+   by OpenSM on a simulator of its own: its opensm-lfts.dump is weft-sm's, byte for byte.
 3. `-R minhop` on the same running fabric: the same checks against weft-route -R minhop, and only
    LFT blocks that changed are written (the switches' tables are read first); a third run with
    the same routing writes no block and sets no port.
@@ -211,6 +213,20 @@ def weft_sm_run(sim, weft_sm, work, engine, tag):
     return r, out_dir
 
 
+def check_against_opensm(opensm_ref, sim, work, engine, ours):
+    """OpenSM routes the same net file with `engine`: its LFT dump must be ours."""
+    if not opensm_ref or not shutil.which("opensm"):
+        print(f"{engine}: OpenSM comparison skipped (no opensm)")
+        return
+    out = os.path.join(work, f"opensm-{engine}")
+    r = subprocess.run([opensm_ref, sim.net, engine, out, "--timeout", "120"], capture_output=True, text=True)
+    if not check(r.returncode == 0, f"opensm-ref {engine}: {r.stderr[-300:]}"):
+        return
+    theirs = open(os.path.join(out, "dump", "opensm-lfts.dump")).read()
+    same = check(theirs == open(ours).read(), f"{engine}: OpenSM's opensm-lfts.dump is weft-sm's")
+    print(f"{engine}: OpenSM's LFT dump {'identical to' if same else 'differs from'} weft-sm's")
+
+
 def check_fabric(sim, weft_sm, weft_route, work, engine, tag, pairs):
     """Runs weft-sm with `engine` and checks LFTs, states and paths; returns weft-sm's result."""
     r, out_dir = weft_sm_run(sim, weft_sm, work, engine, tag)
@@ -264,10 +280,11 @@ def check_fabric(sim, weft_sm, weft_route, work, engine, tag, pairs):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
-    weft_sm, weft_route = sys.argv[1:]
+    weft_sm, weft_route = sys.argv[1:3]
+    opensm_ref = sys.argv[3] if len(sys.argv) == 4 else None
     tools = ["ibsim", "ibroute", "ibtracert", "iblinkinfo"]
     if not (all(shutil.which(t) for t in tools) and os.access(UMAD2SIM, os.R_OK)):
         print("skipped: ibsim, infiniband-diags or libumad2sim missing")
@@ -294,6 +311,7 @@ def main():
         r = check_fabric(sim, weft_sm, weft_route, work, "ftree", "ftree", sample)
         check("engine ftree (chain ftree)" in phase_line(r.stderr, "routing"), "ftree routed")
         check("0 failures" in phase_line(r.stderr, "programming"), "ftree: no programming failure")
+        check_against_opensm(opensm_ref, sim, work, "ftree", os.path.join(work, "ftree", "opensm-lfts.dump"))
 
         r = check_fabric(sim, weft_sm, weft_route, work, "minhop", "minhop", sample)
         prog = phase_line(r.stderr, "programming")
@@ -303,6 +321,7 @@ def main():
             written, unchanged, read = map(int, m.groups())
             check(read == 48 * 2 and written + unchanged == read and written > 0,
                   f"minhop over ftree: every block read, only changed ones written ({prog})")
+        check_against_opensm(opensm_ref, sim, work, "minhop", os.path.join(work, "minhop", "opensm-lfts.dump"))
         again, _ = weft_sm_run(sim, weft_sm, work, "minhop", "minhop-again")
         prog = phase_line(again.stderr, "programming")
         check(again.returncode == 0 and "0 LID Sets" in prog and "LFT blocks 0 written, 96 unchanged of 96 read" in prog
