@@ -319,6 +319,7 @@ ProgramReport program_fabric(SmpEngine &engine, const SmClock &clock, const Disc
         step_states(b, cx, state, from, to);
         b.run();
     }
+    report.port_states = std::move(state);
     return report;
 }
 

@@ -24,6 +24,7 @@
 #include "weft/routing/topology_io.hpp"
 #include "weft/sm/heavy_sweep.hpp"
 #include "weft/sm/notice.hpp"
+#include "weft/sm/subnet_lst.hpp"
 #include "weft/sm/umad_transport.hpp"
 
 namespace {
@@ -52,7 +53,8 @@ LIDs
   --guid2lid FILE          OpenSM's guid2lid: LIDs kept from it (if it exists) and written back
 
 Output
-  -D, --dump_files_dir DIR opensm-lfts.dump (and guid2lid) of the programmed routing
+  -D, --dump_files_dir DIR opensm-lfts.dump, opensm-subnet.lst and guid2lid of the programmed
+                           fabric, as OpenSM writes them
   --write-net FILE         the discovered fabric as an ibsim net file
   -f, --log_file FILE      the log also to FILE
   -q, --quiet              only problems and the outcome
@@ -231,6 +233,7 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     if (!a.dump_dir.empty()) {
         spill(a.dump_dir + "/opensm-lfts.dump", routing::write_lft_dump(r.discovery.fabric, r.tables));
         spill(a.dump_dir + "/guid2lid", routing::write_guid2lid(r.discovery.fabric));
+        spill(a.dump_dir + "/opensm-subnet.lst", sm::write_subnet_lst(r.discovery, &r.program));
     }
     const sm::SmpKindCounters total = r.smps.total();
     char line[256];

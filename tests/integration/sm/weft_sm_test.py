@@ -12,7 +12,8 @@
    guid2lid weft-sm wrote, and weft-sm's opensm-lfts.dump is that dump byte for byte;
    `ibtracert` reaches between sampled host pairs, along the LFTs.
    With OPENSM_REF (scripts/opensm-ref) and opensm installed, the same fabric is also brought up
-   by OpenSM on a simulator of its own: its opensm-lfts.dump is weft-sm's, byte for byte.
+   by OpenSM on a simulator of its own: its opensm-lfts.dump and opensm-subnet.lst are weft-sm's,
+   byte for byte.
 3. `-R minhop` on the same running fabric: the same checks against weft-route -R minhop, and only
    LFT blocks that changed are written (the switches' tables are read first); a third run with
    the same routing writes no block and sets no port.
@@ -214,7 +215,7 @@ def weft_sm_run(sim, weft_sm, work, engine, tag):
 
 
 def check_against_opensm(opensm_ref, sim, work, engine, ours):
-    """OpenSM routes the same net file with `engine`: its LFT dump must be ours."""
+    """OpenSM routes the same net file with `engine`: its LFT dump and subnet list must be ours."""
     if not opensm_ref or not shutil.which("opensm"):
         print(f"{engine}: OpenSM comparison skipped (no opensm)")
         return
@@ -222,9 +223,10 @@ def check_against_opensm(opensm_ref, sim, work, engine, ours):
     r = subprocess.run([opensm_ref, sim.net, engine, out, "--timeout", "120"], capture_output=True, text=True)
     if not check(r.returncode == 0, f"opensm-ref {engine}: {r.stderr[-300:]}"):
         return
-    theirs = open(os.path.join(out, "dump", "opensm-lfts.dump")).read()
-    same = check(theirs == open(ours).read(), f"{engine}: OpenSM's opensm-lfts.dump is weft-sm's")
-    print(f"{engine}: OpenSM's LFT dump {'identical to' if same else 'differs from'} weft-sm's")
+    for name in ("opensm-lfts.dump", "opensm-subnet.lst"):
+        theirs = open(os.path.join(out, "dump", name)).read()
+        same = check(theirs == open(os.path.join(ours, name)).read(), f"{engine}: OpenSM's {name} is weft-sm's")
+        print(f"{engine}: OpenSM's {name} {'identical to' if same else 'differs from'} weft-sm's")
 
 
 def check_fabric(sim, weft_sm, weft_route, work, engine, tag, pairs):
@@ -311,7 +313,7 @@ def main():
         r = check_fabric(sim, weft_sm, weft_route, work, "ftree", "ftree", sample)
         check("engine ftree (chain ftree)" in phase_line(r.stderr, "routing"), "ftree routed")
         check("0 failures" in phase_line(r.stderr, "programming"), "ftree: no programming failure")
-        check_against_opensm(opensm_ref, sim, work, "ftree", os.path.join(work, "ftree", "opensm-lfts.dump"))
+        check_against_opensm(opensm_ref, sim, work, "ftree", os.path.join(work, "ftree"))
 
         r = check_fabric(sim, weft_sm, weft_route, work, "minhop", "minhop", sample)
         prog = phase_line(r.stderr, "programming")
@@ -321,7 +323,7 @@ def main():
             written, unchanged, read = map(int, m.groups())
             check(read == 48 * 2 and written + unchanged == read and written > 0,
                   f"minhop over ftree: every block read, only changed ones written ({prog})")
-        check_against_opensm(opensm_ref, sim, work, "minhop", os.path.join(work, "minhop", "opensm-lfts.dump"))
+        check_against_opensm(opensm_ref, sim, work, "minhop", os.path.join(work, "minhop"))
         again, _ = weft_sm_run(sim, weft_sm, work, "minhop", "minhop-again")
         prog = phase_line(again.stderr, "programming")
         check(again.returncode == 0 and "0 LID Sets" in prog and "LFT blocks 0 written, 96 unchanged of 96 read" in prog

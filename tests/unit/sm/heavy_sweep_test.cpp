@@ -9,7 +9,9 @@
 #include <string>
 
 #include "sim_fabric.hpp"
+#include "weft/routing/topology_io.hpp"
 #include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/subnet_lst.hpp"
 
 namespace weft::sm {
 namespace {
@@ -89,6 +91,43 @@ TEST_F(Sweep, BringsATreeUp) {
     for (const auto &p : r.phases) by_phase += p.smps.total().sent;
     EXPECT_EQ(r.smps.total().sent, by_phase);
     EXPECT_EQ(r.smps.total().sent, fabric.requests_seen);
+}
+
+TEST_F(Sweep, SubnetListAsOpenSmWritesIt) {
+    const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+    fabric.node(t.hosts[0]).ports[1].capability_mask = 0x2;  // the SM's port has IsSM
+    const SweepReport r = run();
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    const std::string lst = write_subnet_lst(r.discovery, &r.program);
+    // 12 cables, each from both ends; nodes in the order of the GUIDs' wire bytes read
+    // little-endian (0x1000's low byte 0x00 first, ...), ports in order.
+    EXPECT_EQ(std::count(lst.begin(), lst.end(), '\n'), 24);
+    const auto &f = r.discovery.fabric;
+    const auto lid = [&](std::uint64_t guid, PortNum p) { return f.port(*f.find_guid(guid), p).lid; };
+    char first[600];
+    std::snprintf(
+        first, sizeof first,
+        "{ CA-SM Ports:01 SystemGUID:0000000000001000 NodeGUID:0000000000001000 PortGUID:0000000000001001 "
+        "VenID:000000 DevID:0000 Rev:00000000 {host0} LID:%04X PN:01 } { SW Ports:08 "
+        "SystemGUID:0000000000003000 NodeGUID:0000000000003000 PortGUID:0000000000003000 VenID:00000000 "
+        "DevID:0000 Rev:00000000 {leaf0} LID:%04X PN:03 } PHY=4x LOG=ACT SPD=10\n",
+        static_cast<unsigned>(lid(0x1000, 1)), static_cast<unsigned>(lid(0x3000, 0)));
+    EXPECT_EQ(lst.substr(0, lst.find('\n') + 1), first);
+    // The routing library reads it back as the same fabric.
+    const routing::Fabric back = routing::read_subnet_lst(lst, "opensm-subnet.lst");
+    EXPECT_EQ(back.node_count(), 11u);
+    for (routing::NodeIdx n = 0; n < f.node_count(); ++n) {
+        const auto m = back.find_guid(f.node(n).guid);
+        ASSERT_TRUE(m.has_value());
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
+            const auto &a = f.port(n, p);
+            const auto &b = back.port(*m, p);
+            ASSERT_EQ(a.peer == routing::kNoNode, b.peer == routing::kNoNode);
+            if (a.peer != routing::kNoNode) {
+                EXPECT_EQ(f.node(a.peer).guid, back.node(b.peer).guid);
+            }
+        }
+    }
 }
 
 TEST_F(Sweep, SecondSweepChangesNothing) {

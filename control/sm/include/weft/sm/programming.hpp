@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +35,9 @@ struct ProgramReport {
     std::size_t sl2vl_sets = 0;
     std::size_t armed = 0, activated = 0;  // port-state Sets
     std::size_t failures = 0;              // Sets or Gets that were refused, unanswered or malformed
-    std::vector<std::string> problems;     // one located line each
+    // The logical state each linked port was left in (as its last reply said).
+    std::map<std::pair<routing::NodeIdx, PortNum>, PortState> port_states;
+    std::vector<std::string> problems;  // one located line each
 };
 
 struct ProgramOptions {
