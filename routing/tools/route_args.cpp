@@ -77,9 +77,7 @@ std::string usage() {
     return std::string(kHead) + kEngineUsage + kTail;
 }
 
-namespace {
-
-std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
+std::uint64_t parse_number(const char *opt, const char *s, std::uint64_t max) {
     char *end = nullptr;
     errno = 0;
     const unsigned long long v = std::strtoull(s, &end, 0);
@@ -88,8 +86,6 @@ std::uint64_t number(const char *opt, const char *s, std::uint64_t max) {
                          "'");
     return v;
 }
-
-}  // namespace
 
 void check_chain(const std::string &chain) {
     const std::vector<std::string> known = EngineRegistry::instance().names();
@@ -140,7 +136,7 @@ const char *const kEngineShortOptions = "l:R:a:u:G:i:H:U:w:O:X:m:QA";
 bool parse_engine_option(int c, const char *arg, Args &a) {
     switch (c) {
         case 'l':
-            a.lmc = static_cast<unsigned>(number("--lmc", arg, 7));
+            a.lmc = static_cast<unsigned>(parse_number("--lmc", arg, 7));
             return true;
         case kOptGuid2lid:
             a.guid2lid = arg;
@@ -162,7 +158,7 @@ bool parse_engine_option(int c, const char *arg, Args &a) {
             a.ignore_file = arg;
             return true;
         case 'H':
-            a.max_reverse_hops = static_cast<unsigned>(number("--max_reverse_hops", arg, 255));
+            a.max_reverse_hops = static_cast<unsigned>(parse_number("--max_reverse_hops", arg, 255));
             return true;
         case kOptNoFallback:
             a.no_fallback = true;
@@ -183,19 +179,19 @@ bool parse_engine_option(int c, const char *arg, Args &a) {
             a.ids_file = arg;
             return true;
         case kOptSeed:
-            a.seed = number("--seed", arg, ~0ull);
+            a.seed = parse_number("--seed", arg, ~0ull);
             return true;
         case 'Q':
             a.engine.qos = true;
             return true;
         case kOptQosMaxVls:
-            a.engine.qos_max_vls = static_cast<unsigned>(number("--qos_max_vls", arg, 15));
+            a.engine.qos_max_vls = static_cast<unsigned>(parse_number("--qos_max_vls", arg, 15));
             return true;
         case kOptMaxVls:
-            a.engine.max_vls = static_cast<unsigned>(number("--max_vls", arg, 15));
+            a.engine.max_vls = static_cast<unsigned>(parse_number("--max_vls", arg, 15));
             return true;
         case kOptLashStartVl:
-            a.engine.lash_start_vl = static_cast<unsigned>(number("--lash_start_vl", arg, 15));
+            a.engine.lash_start_vl = static_cast<unsigned>(parse_number("--lash_start_vl", arg, 15));
             a.engine.lash_start_vl_set = true;
             return true;
         case kOptMeshAnalysis:
@@ -205,7 +201,7 @@ bool parse_engine_option(int c, const char *arg, Args &a) {
             a.engine.torus_config = arg;
             return true;
         case kOptNueMaxVls:
-            a.engine.nue_max_num_vls = static_cast<unsigned>(number("--nue_max_num_vls", arg, 15));
+            a.engine.nue_max_num_vls = static_cast<unsigned>(parse_number("--nue_max_num_vls", arg, 15));
             return true;
         case kOptNueSwitches:
             a.engine.nue_include_switches = true;
@@ -214,7 +210,7 @@ bool parse_engine_option(int c, const char *arg, Args &a) {
             a.engine.nue_metis = false;
             return true;
         case kOptNueThreads:
-            a.engine.nue_threads = static_cast<unsigned>(number("--nue_threads", arg, 64));
+            a.engine.nue_threads = static_cast<unsigned>(parse_number("--nue_threads", arg, 64));
             return true;
         case kOptNoEqualize:
             a.engine.port_equalization = false;
@@ -319,12 +315,12 @@ Args parse_args(int argc, char **argv) {
                 a.metrics = true;
                 break;
             case kEbbRuns:
-                a.ebb_runs = static_cast<unsigned>(number("--ebb-runs", optarg, 1'000'000));
+                a.ebb_runs = static_cast<unsigned>(parse_number("--ebb-runs", optarg, 1'000'000));
                 break;
             case kShifts:
                 a.shifts = std::strcmp(optarg, "-1") == 0
                                ? -1
-                               : static_cast<long>(number("--shifts", optarg, 1'000'000));
+                               : static_cast<long>(parse_number("--shifts", optarg, 1'000'000));
                 break;
             case kDump:
                 a.dump = optarg;

@@ -55,6 +55,8 @@ enum EngineOption : int {
     kOptNoEqualize,
     kOptFirstTool = 1100,
 };
+// A number 0..max in C notation (decimal, 0x hex, 0 octal); UsageError naming `opt` otherwise.
+std::uint64_t parse_number(const char *opt, const char *s, std::uint64_t max);
 extern const char *const kEngineUsage;         // the "Routing" section of a tool's --help
 extern const char *const kEngineShortOptions;  // for getopt_long's optstring
 const std::vector<option> &engine_long_options();

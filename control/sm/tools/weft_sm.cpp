@@ -16,7 +16,7 @@
 #include <string>
 #include <thread>
 
-#include "route_args.hpp"
+#include "sm_args.hpp"
 #include "weft/routing/lft_dump.hpp"
 #include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/parse_error.hpp"
@@ -31,137 +31,9 @@ namespace {
 
 using namespace weft;
 namespace rt = weft::routing::tools;
+using sm::tools::SmArgs;
 
 enum Exit { kOk = 0, kProgramFailures = 1, kUsage = 2, kNoFabric = 3, kNotRouted = 4 };
-
-const char *const kHead = R"(usage: weft-sm [-o] [-R ENGINES] [options]
-
-Subnet manager: sweep the fabric by directed-route SMPs, assign LIDs, route, verify (all pairs
-reach, no LFT loop, no credit loop) and program the switches; a routing that fails verification
-is not programmed. Runs on rdma-core's umad (a real HCA, or ibsim through libumad2sim).
-
-Sweeps
-  -o, --once               one sweep, then exit
-  -s, --sweep N            seconds between heavy sweeps when not -o (default 10)
-  --ca NAME  --port N      the HCA port to run on (default: the first port with a link)
-  --max_wire_smps N        SMPs on the wire at once (default 4)
-  --transaction_timeout MS --transaction_retries N   (defaults 200 ms, 3)
-  --verify_only            sweep, assign, route and verify, but program nothing
-
-LIDs
-  -l, --lmc N              LMC (0..7)
-  --guid2lid FILE          OpenSM's guid2lid: LIDs kept from it (if it exists) and written back
-
-Output
-  -D, --dump_files_dir DIR opensm-lfts.dump, opensm-subnet.lst and guid2lid of the programmed
-                           fabric, as OpenSM writes them
-  --write-net FILE         the discovered fabric as an ibsim net file
-  -f, --log_file FILE      the log also to FILE
-  -q, --quiet              only problems and the outcome
-
-)";
-
-const char *const kTail = R"(
-Exit status: 0 programmed, 1 programmed with failed Sets, 2 usage, 3 the fabric cannot be
-reached, 4 no engine routed or the routing failed verification (nothing programmed).
-)";
-
-struct SmArgs {
-    rt::Args route;
-    bool once = false, verify_only = false, quiet = false;
-    unsigned sweep_seconds = 10;
-    std::string ca, dump_dir, write_net, log_file;
-    int port = 0;
-    sm::SmpEngineConfig engine;
-};
-
-unsigned number(const char *opt, const char *s, unsigned long max) {
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long v = std::strtoul(s, &end, 0);
-    if (!*s || *end || errno || v > max || s[0] == '-')
-        throw rt::UsageError(std::string(opt) + ": expected a number 0.." + std::to_string(max) + ", got '" +
-                             s + "'");
-    return static_cast<unsigned>(v);
-}
-
-SmArgs parse(int argc, char **argv) {
-    enum { kCa = rt::kOptFirstTool, kPort, kMaxWire, kTimeout, kRetries, kVerifyOnly, kWriteNet };
-    std::vector<option> opts = {
-        {"once", no_argument, nullptr, 'o'},
-        {"sweep", required_argument, nullptr, 's'},
-        {"ca", required_argument, nullptr, kCa},
-        {"port", required_argument, nullptr, kPort},
-        {"max_wire_smps", required_argument, nullptr, kMaxWire},
-        {"transaction_timeout", required_argument, nullptr, kTimeout},
-        {"transaction_retries", required_argument, nullptr, kRetries},
-        {"verify_only", no_argument, nullptr, kVerifyOnly},
-        {"dump_files_dir", required_argument, nullptr, 'D'},
-        {"write-net", required_argument, nullptr, kWriteNet},
-        {"log_file", required_argument, nullptr, 'f'},
-        {"quiet", no_argument, nullptr, 'q'},
-        {"help", no_argument, nullptr, 'h'},
-    };
-    opts.insert(opts.end(), rt::engine_long_options().begin(), rt::engine_long_options().end());
-    opts.push_back({nullptr, 0, nullptr, 0});
-    const std::string shorts = std::string(":") + rt::kEngineShortOptions + "os:D:f:qh";
-    SmArgs a;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, shorts.c_str(), opts.data(), nullptr)) != -1) {
-        if (rt::parse_engine_option(c, optarg, a.route)) continue;
-        switch (c) {
-            case 'o':
-                a.once = true;
-                break;
-            case 's':
-                a.sweep_seconds = number("--sweep", optarg, 86400);
-                break;
-            case kCa:
-                a.ca = optarg;
-                break;
-            case kPort:
-                a.port = static_cast<int>(number("--port", optarg, 254));
-                break;
-            case kMaxWire:
-                a.engine.max_wire_smps = number("--max_wire_smps", optarg, 4096);
-                if (a.engine.max_wire_smps == 0) throw rt::UsageError("--max_wire_smps: at least 1");
-                break;
-            case kTimeout:
-                a.engine.timeout = std::chrono::milliseconds(number("--transaction_timeout", optarg, 60000));
-                break;
-            case kRetries:
-                a.engine.max_retries = number("--transaction_retries", optarg, 100);
-                break;
-            case kVerifyOnly:
-                a.verify_only = true;
-                break;
-            case 'D':
-                a.dump_dir = optarg;
-                break;
-            case kWriteNet:
-                a.write_net = optarg;
-                break;
-            case 'f':
-                a.log_file = optarg;
-                break;
-            case 'q':
-                a.quiet = true;
-                break;
-            case 'h':
-                a.route.help = true;
-                return a;
-            case ':':
-                throw rt::UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
-            default:
-                throw rt::UsageError(std::string("unknown option ") + argv[optind - 1]);
-        }
-    }
-    if (optind < argc) throw rt::UsageError(std::string("unexpected argument '") + argv[optind] + "'");
-    rt::check_chain(a.route.chain);
-    return a;
-}
 
 volatile std::sig_atomic_t g_stop = 0;
 void on_signal(int) {
@@ -314,11 +186,9 @@ int run(const SmArgs &a) {
 
 int main(int argc, char **argv) {
     try {
-        const SmArgs a = parse(argc, argv);
+        const SmArgs a = sm::tools::parse_sm_args(argc, argv);
         if (a.route.help) {
-            std::fputs(kHead, stdout);
-            std::fputs(rt::kEngineUsage, stdout);
-            std::fputs(kTail, stdout);
+            std::fputs(sm::tools::sm_usage().c_str(), stdout);
             return kOk;
         }
         return run(a);
