@@ -174,14 +174,16 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
         Phase phase(r, engine, clock, options, "programming");
         ProgramOptions po;
         po.log = options.log;
+        po.held = options.held;
         r.program = program_fabric(engine, clock, d, r.tables, r.sm_lid, po);
         const ProgramReport &p = r.program;
         phase.end(std::to_string(p.port_info_sets) + " LID Sets, " + std::to_string(p.switch_info_sets) +
                   " SwitchInfo Sets, LFT blocks " + std::to_string(p.lft_blocks_set) + " written, " +
                   std::to_string(p.lft_blocks_unchanged) + " unchanged of " +
-                  std::to_string(p.lft_blocks_read) + " read, " + std::to_string(p.sl2vl_sets) +
-                  " SL2VL Sets, " + std::to_string(p.armed) + " ports armed, " + std::to_string(p.activated) +
-                  " activated, " + std::to_string(p.failures) + " failures");
+                  std::to_string(p.lft_blocks_read) + " read and " + std::to_string(p.lft_blocks_remembered) +
+                  " remembered, " + std::to_string(p.sl2vl_sets) + " SL2VL Sets, " + std::to_string(p.armed) +
+                  " ports armed, " + std::to_string(p.activated) + " activated, " +
+                  std::to_string(p.failures) + " failures");
     }
     r.outcome = SweepOutcome::kProgrammed;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
@@ -43,6 +44,7 @@ struct Context {
     const ProgramOptions &options;
     ProgramReport &report;
     Lid sm_lid;
+    std::set<std::uint64_t> lft_failed;  // switches a block Set did not reach
 
     std::string where(NodeIdx n, PortNum port, bool with_port) const {
         const DiscoveredNode &x = d.nodes[n];
@@ -142,8 +144,11 @@ void switch_infos(Batch &b, Context &cx, Lid top) {
         ++cx.report.switch_info_sets;
         const std::string what =
             "Set SwitchInfo (LinearFDBTop " + std::to_string(top) + ") of " + cx.where(n, 0, false);
+        const std::uint64_t guid = x.info.node_guid;
         b.add(request(Method::kSet, attr::kSwitchInfo, 0, x.path, *data),
-              [&cx, what](const SmpCompletion &c) { cx.ok(c, what); });
+              [&cx, what, guid](const SmpCompletion &c) {
+                  if (!cx.ok(c, what)) cx.lft_failed.insert(guid);  // its top is not what the memory says
+              });
     }
 }
 
@@ -161,6 +166,12 @@ void lfts(Batch &b, Context &cx) {
         }
         const auto &row = cx.t.lft[f.node(n).sw];
         const Lid old_top = x.switch_info->linear_fdb_top;
+        const HeldLft *held = nullptr;
+        if (cx.options.held && old_top != 0) {
+            auto it = cx.options.held->find(x.info.node_guid);
+            if (it != cx.options.held->end() && it->second.top == old_top) held = &it->second;
+        }
+        HeldLft now{static_cast<Lid>(max), {}};
         for (std::uint32_t block = 0; block <= max / kLftBlockSize; ++block) {
             LftBlock want;
             want.block = static_cast<std::uint16_t>(block);
@@ -168,9 +179,11 @@ void lfts(Batch &b, Context &cx) {
                 const routing::Lid lid = block * kLftBlockSize + i;
                 want.ports[i] = lid <= max && lid < row.size() ? row[lid] : kNoPort;
             }
+            now.entries.insert(now.entries.end(), want.ports.begin(), want.ports.end());
             const std::string what =
                 "LinearForwardingTable block " + std::to_string(block) + " of " + cx.where(n, 0, false);
-            auto write = [&b, &cx, &x, want, what]() {
+            const std::uint64_t guid = x.info.node_guid;
+            auto write = [&b, &cx, &x, want, what, guid]() {
                 const auto data = encode_lft_block(want, x.info.num_ports);
                 if (!data) {
                     cx.problem(what + " does not encode: " + data.error().message());
@@ -178,27 +191,39 @@ void lfts(Batch &b, Context &cx) {
                 }
                 ++cx.report.lft_blocks_set;
                 b.add(request(Method::kSet, attr::kLinearForwardingTable, want.block, x.path, *data),
-                      [&cx, what](const SmpCompletion &c) { cx.ok(c, "Set " + what); });
+                      [&cx, what, guid](const SmpCompletion &c) {
+                          if (!cx.ok(c, "Set " + what)) cx.lft_failed.insert(guid);
+                      });
             };
             if (old_top == 0 || block * kLftBlockSize > old_top) {
                 write();  // nothing valid there to keep
+                continue;
+            }
+            if (held && (block + 1) * kLftBlockSize <= held->entries.size()) {
+                ++cx.report.lft_blocks_remembered;
+                if (std::equal(want.ports.begin(), want.ports.end(),
+                               held->entries.begin() + block * kLftBlockSize)) {
+                    ++cx.report.lft_blocks_unchanged;
+                } else {
+                    write();
+                }
                 continue;
             }
             ++cx.report.lft_blocks_read;
             b.add(request(Method::kGet, attr::kLinearForwardingTable, block, x.path),
                   [&cx, &x, want, what, write](const SmpCompletion &c) {
                       if (cx.ok(c, "Get " + what)) {
-                          const auto held = decode_lft_block(c.response, x.info.num_ports);
-                          if (held && *held == want) {
+                          const auto got = decode_lft_block(c.response, x.info.num_ports);
+                          if (got && *got == want) {
                               ++cx.report.lft_blocks_unchanged;
                               return;
                           }
-                          if (!held)
-                              cx.problem("Get " + what + ": malformed reply: " + held.error().message());
+                          if (!got) cx.problem("Get " + what + ": malformed reply: " + got.error().message());
                       }
                       write();
                   });
         }
+        cx.report.programmed[x.info.node_guid] = std::move(now);
     }
 }
 
@@ -291,7 +316,7 @@ void step_states(Batch &b, Context &cx, std::map<std::pair<NodeIdx, PortNum>, Po
 ProgramReport program_fabric(SmpEngine &engine, const SmClock &clock, const DiscoveryResult &d,
                              const routing::RoutingTables &t, Lid sm_lid, const ProgramOptions &options) {
     ProgramReport report;
-    Context cx{d, t, options, report, sm_lid};
+    Context cx{d, t, options, report, sm_lid, {}};
     const routing::Fabric &f = d.fabric;
     {
         Batch b(engine, clock);
@@ -305,6 +330,7 @@ ProgramReport program_fabric(SmpEngine &engine, const SmClock &clock, const Disc
         sl2vl(b, cx);
         b.run();
     }
+    for (std::uint64_t guid : cx.lft_failed) report.programmed.erase(guid);
     if (!options.activate) return report;
     std::map<std::pair<NodeIdx, PortNum>, PortState> state;
     for (NodeIdx n = 0; n < f.node_count(); ++n)

@@ -77,8 +77,9 @@ bool exists(const std::string &path) {
 }
 
 int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
-               const routing::RoutingOptions &ro) {
+               const routing::RoutingOptions &ro, sm::LftMemory &held) {
     sm::SweepOptions so;
+    so.held = &held;
     so.chain = a.route.chain;
     so.routing = ro;
     so.program = !a.verify_only;
@@ -90,7 +91,8 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
         else
             log.problem(line);
     };
-    const sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
+    sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
+    if (r.outcome == sm::SweepOutcome::kProgrammed) held = std::move(r.program.programmed);
     if (r.outcome == sm::SweepOutcome::kUnreachable) {
         log.problem("cannot reach the fabric: " + r.why);
         return kNoFabric;
@@ -137,10 +139,18 @@ bool answer_trap(sm::SmpEngine &engine, const sm::SmClock &clock, Log &log, cons
         return false;
     }
     engine.post({sm::make_trap_repress(u.smp), u.slid, 0}, clock());
+    // Trap 128 (a port changed state) calls for a sweep; others (144: a port's capabilities,
+    // e.g. this SM's own IsSM) are noted.
+    const std::string head =
+        "trap " + std::to_string(notice->trap_number) + " from LID " + std::to_string(u.slid);
+    if (notice->trap_number != sm::kTrapPortStateChange) {
+        log.note(head + " (answered)");
+        return false;
+    }
     const auto change = sm::decode_port_state_change(*notice);
-    log.note("trap " + std::to_string(notice->trap_number) + " from LID " + std::to_string(u.slid) +
-             (change ? ": port state change on the switch with LID " + std::to_string(change->lid)
-                     : std::string()) +
+    log.note(head + ": port state change" +
+             (change ? " on the switch with LID " + std::to_string(change->lid)
+                     : " (" + change.error().message() + ")") +
              "; sweeping");
     return true;
 }
@@ -164,10 +174,11 @@ int run(const SmArgs &a) {
     log.note(where);
     sm::SmpEngine engine(*transport, a.engine);
     const sm::SmClock clock = [] { return std::chrono::steady_clock::now().time_since_epoch(); };
+    sm::LftMemory held;  // what this SM programmed: later sweeps compare with it instead of reading
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     for (;;) {
-        const int rc = sweep_once(a, engine, clock, log, ro);
+        const int rc = sweep_once(a, engine, clock, log, ro, held);
         if (a.once) return rc;
         // Until the next sweep is due, listen for traps: a port that changed state sends trap
         // 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the fabric

@@ -350,7 +350,7 @@ def main():
             sim.console(f'Unlink "{leaf}"[{port}]')
             text = wait_for(log, "sweep programmed", before + 1)
             print(f"--- link {leaf}[{port}] unlinked; reprogrammed within {time.monotonic() - t_cut:.2f} s:")
-            print("".join(l + "\n" for l in text.splitlines()[8:]), end="")
+            print("".join(l + "\n" for l in text.splitlines()[1:]), end="")
             check("trap 128 from LID" in text, "link down: the trap arrived")
             cut_text, peer = unlink_net(net_text, leaf, port)
             check(peer is not None, f"{leaf}[{port}] is cabled")

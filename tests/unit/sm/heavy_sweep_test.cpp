@@ -35,6 +35,7 @@ struct Sweep : ::testing::Test {
     }
 
     std::size_t sets(std::uint16_t attr_id) { return fabric.seen_by_kind[{2, attr_id}]; }
+    std::size_t gets(std::uint16_t attr_id) { return fabric.seen_by_kind[{1, attr_id}]; }
 
     // The simulated fabric holds what the sweep programmed.
     void expect_programmed(const SweepReport &r) {
@@ -146,6 +147,34 @@ TEST_F(Sweep, SecondSweepChangesNothing) {
     EXPECT_EQ(sets(attr::kPortInfo), port_sets);
     EXPECT_EQ(sets(attr::kLinearForwardingTable), lft_sets);
     expect_programmed(again);
+}
+
+TEST_F(Sweep, ResidentSmRemembersWhatItProgrammed) {
+    const test::SimTree t = test::build_tree(fabric, 2, 4, 20, 24);
+    const SweepReport first = run();
+    ASSERT_EQ(first.outcome, SweepOutcome::kProgrammed) << first.why;
+    ASSERT_EQ(first.program.programmed.size(), 6u);
+    SweepOptions o;
+    o.held = &first.program.programmed;
+    const std::size_t lft_gets = gets(attr::kLinearForwardingTable);
+    const SweepReport again = run("minhop", o);
+    EXPECT_EQ(again.program.lft_blocks_read, 0u);
+    EXPECT_EQ(again.program.lft_blocks_remembered, 12u);
+    EXPECT_EQ(again.program.lft_blocks_unchanged, 12u);
+    EXPECT_EQ(again.program.lft_blocks_set, 0u);
+    EXPECT_EQ(gets(attr::kLinearForwardingTable), lft_gets);
+    // A switch that was reset (LinearFDBTop 0, table gone) is written whole; one whose top another
+    // SM changed is read again.
+    fabric.node(t.leaves[1]).switch_info.linear_fdb_top = 0;
+    std::fill(fabric.node(t.leaves[1]).lft.begin(), fabric.node(t.leaves[1]).lft.end(), kNoPort);
+    fabric.node(t.leaves[2]).switch_info.linear_fdb_top = 100;
+    o.held = &again.program.programmed;
+    const SweepReport third = run("minhop", o);
+    EXPECT_EQ(third.program.lft_blocks_read, 2u);
+    EXPECT_EQ(third.program.lft_blocks_remembered, 8u);
+    EXPECT_EQ(third.program.lft_blocks_set, 2u);
+    EXPECT_EQ(third.program.switch_info_sets, 2u);
+    expect_programmed(third);
 }
 
 TEST_F(Sweep, ChangedBlocksOnlyAreWritten) {

@@ -21,6 +21,8 @@ struct SweepOptions {
     routing::RoutingOptions routing;  // engine options; routing.lmc is the LMC assigned
     std::vector<routing::Guid2LidEntry> guid2lid;
     bool program = true;  // false: stop after verification (a dry run)
+    // A resident SM's memory of what it programmed (the last sweep's program.programmed).
+    const LftMemory *held = nullptr;
     // Problems as they happen ("discovery: ...", "programming: ...") and one line per phase.
     std::function<void(std::string_view)> log;
 };

@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "weft/routing/tables.hpp"
@@ -26,23 +27,36 @@
 
 namespace weft::sm {
 
+// What a resident SM programmed into each switch (by node GUID): its LinearFDBTop and every
+// entry of the blocks up to it. A switch whose LinearFDBTop still reads as programmed is taken
+// to hold these (as OpenSM assumes), so its blocks are compared here instead of read; a switch
+// that was reset (top 0) or reprogrammed by another SM (another top) is read again.
+struct HeldLft {
+    Lid top = 0;
+    std::vector<PortNum> entries;  // whole blocks: (top / 64 + 1) * 64
+};
+using LftMemory = std::unordered_map<std::uint64_t, HeldLft>;
+
 struct ProgramReport {
     std::size_t port_info_sets = 0;    // LID/LMC/SM LID
     std::size_t switch_info_sets = 0;  // LinearFDBTop
     std::size_t lft_blocks_read = 0;
     std::size_t lft_blocks_set = 0;
-    std::size_t lft_blocks_unchanged = 0;  // read and found equal: not written
+    std::size_t lft_blocks_unchanged = 0;   // found equal (read, or as remembered): not written
+    std::size_t lft_blocks_remembered = 0;  // compared with what was programmed before, not read
     std::size_t sl2vl_sets = 0;
     std::size_t armed = 0, activated = 0;  // port-state Sets
     std::size_t failures = 0;              // Sets or Gets that were refused, unanswered or malformed
     // The logical state each linked port was left in (as its last reply said).
     std::map<std::pair<routing::NodeIdx, PortNum>, PortState> port_states;
+    LftMemory programmed;               // the switches whose whole table is now known to be the routing's
     std::vector<std::string> problems;  // one located line each
 };
 
 struct ProgramOptions {
     std::function<void(std::string_view)> log;
-    bool activate = true;  // step 5
+    bool activate = true;             // step 5
+    const LftMemory *held = nullptr;  // what an earlier sweep programmed (ProgramReport::programmed)
 };
 
 // `d.fabric` carries the LIDs to program (routing::assign_lids on it) and `t` its routing;
