@@ -7,26 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "argv_input.hpp"
 #include "sm_args.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     if (size > 4096) return 0;
-    std::vector<std::string> args{"weft-sm"};
-    std::string cur;
-    for (std::size_t i = 0; i < size; ++i) {
-        const char c = static_cast<char>(data[i]);
-        if (c == '\n') {
-            args.push_back(cur), cur.clear();
-        } else if (c == '\0') {
-            return 0;  // a C string ends there: no command line can hold it
-        } else {
-            cur += c;
-        }
-    }
-    if (!cur.empty()) args.push_back(cur);
-    std::vector<char *> argv;
-    for (auto &a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
+    auto lines = weft::fuzz::argv_lines(data, size, "weft-sm");
+    if (!lines) return 0;  // a C string ends at a NUL: no command line can hold one
+    std::vector<std::string> &args = *lines;
+    std::vector<char *> argv = weft::fuzz::argv_of(args);
     try {
         const weft::sm::tools::SmArgs a =
             weft::sm::tools::parse_sm_args(static_cast<int>(args.size()), argv.data());

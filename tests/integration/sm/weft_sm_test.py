@@ -198,6 +198,13 @@ def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump, extra=()):
     print(f"{tag}: {len(want)} switch LFTs compared")
 
 
+def generated_sim(weft_route, work, spec, tag):
+    """ibsim on a fabric from weft-route's generator, a host first (the SM's node)."""
+    gen = os.path.join(work, f"{tag}-gen.net")
+    subprocess.run([weft_route, "--gen", spec, "--write-net", gen, "-q"], check=True, capture_output=True)
+    return Sim(work, host_first(open(gen).read()), tag)
+
+
 def phase_line(stderr, name):
     return next((l for l in stderr.splitlines() if f"phase {name}:" in l), "")
 
@@ -300,9 +307,7 @@ def main():
     work = tempfile.mkdtemp(prefix="weft-sm-test-")
     sims = []
     try:
-        gen = os.path.join(work, "gen.net")
-        subprocess.run([weft_route, "--gen", "kary:k=4,n=3", "--write-net", gen, "-q"], check=True, capture_output=True)
-        sim = Sim(work, host_first(open(gen).read()), "tree")
+        sim = generated_sim(weft_route, work, "kary:k=4,n=3", "tree")
         sims.append(sim)
         rng = random.Random(1)
 
@@ -375,10 +380,7 @@ def main():
         sim.stop()
         sims.remove(sim)
 
-        lmc_gen = os.path.join(work, "lmc-gen.net")
-        subprocess.run([weft_route, "--gen", "kary:k=4,n=2", "--write-net", lmc_gen, "-q"], check=True,
-                       capture_output=True)
-        lmc = Sim(work, host_first(open(lmc_gen).read()), "lmc")
+        lmc = generated_sim(weft_route, work, "kary:k=4,n=2", "lmc")
         sims.append(lmc)
         os.remove(os.path.join(work, "guid2lid"))
         lmc_dir = os.path.join(work, "lmc")
@@ -405,10 +407,7 @@ def main():
         lmc.stop()
         sims.remove(lmc)
 
-        ring_gen = os.path.join(work, "ring-gen.net")
-        subprocess.run([weft_route, "--gen", "torus:5,hosts=1", "--write-net", ring_gen, "-q"], check=True,
-                       capture_output=True)
-        ring = Sim(work, host_first(open(ring_gen).read()), "ring")
+        ring = generated_sim(weft_route, work, "torus:5,hosts=1", "ring")
         sims.append(ring)
         r = ring.run(weft_sm, "-o", "-R", "minhop", "--no_fallback")
         print(f"--- ring, weft-sm -o -R minhop --no_fallback: exit {r.returncode}")

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "argv_input.hpp"
 #include "route_args.hpp"
 #include "weft/routing/engine.hpp"
 #include "weft/routing/generators.hpp"
@@ -18,22 +19,10 @@ using namespace weft::routing;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     if (size > 4096) return 0;
-    std::vector<std::string> args{"weft-route"};
-    std::string cur;
-    for (std::size_t i = 0; i < size; ++i) {
-        const char c = static_cast<char>(data[i]);
-        if (c == '\n') {
-            args.push_back(cur), cur.clear();
-        } else if (c == '\0') {
-            return 0;  // a C string ends there: no command line can hold it
-        } else {
-            cur += c;
-        }
-    }
-    if (!cur.empty()) args.push_back(cur);
-    std::vector<char *> argv;
-    for (auto &a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
+    auto lines = weft::fuzz::argv_lines(data, size, "weft-route");
+    if (!lines) return 0;  // a C string ends at a NUL: no command line can hold one
+    std::vector<std::string> &args = *lines;
+    std::vector<char *> argv = weft::fuzz::argv_of(args);
     tools::Args a;
     try {
         a = tools::parse_args(static_cast<int>(args.size()), argv.data());
