@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -105,6 +106,9 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     }
     if (!a.route.guid2lid.empty()) spill(a.route.guid2lid, routing::write_guid2lid(r.discovery.fabric));
     if (!a.dump_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(a.dump_dir, ec);  // as OpenSM makes its dump directory
+        if (ec) throw std::runtime_error("cannot create " + a.dump_dir + ": " + ec.message());
         spill(a.dump_dir + "/opensm-lfts.dump", routing::write_lft_dump(r.discovery.fabric, r.tables));
         spill(a.dump_dir + "/guid2lid", routing::write_guid2lid(r.discovery.fabric));
         spill(a.dump_dir + "/opensm-subnet.lst", sm::write_subnet_lst(r.discovery, &r.program));

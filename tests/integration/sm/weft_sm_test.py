@@ -25,7 +25,9 @@
    reassigned (logged), every host gets 4 LIDs, the LFTs are weft-route's for -l 2 -R updn, and
    ibtracert reaches the first and the last LID of each sampled host.
 6. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
-   says so, exits 4 and programs nothing (ibroute finds no route on the switches).
+   says so, exits 4 and programs nothing (ibroute finds no route on the switches). Then -R dfsssp
+   on the same ring: verified loop-free on 2 VLs and programmed; the SL2VL tables smpquery reads
+   on the switches map SL n to VL min(n, 1), the LFTs are weft-route's, ibtracert reaches.
 Exit 77 (skipped) when ibsim, infiniband-diags or libumad2sim are missing.
 """
 import os
@@ -417,6 +419,36 @@ def main():
         check(phase_line(r.stderr, "programming") == "", "ring: no programming phase")
         routes = ring.run("ibroute", "-D", "0,1").stdout
         check("0 valid lids dumped" in routes, f"ring: nothing programmed on the SM's switch: {routes[-200:]}")
+
+        ring_dir = os.path.join(work, "ring-dfsssp")
+        os.remove(os.path.join(work, "guid2lid"))  # the LMC fabric's (generated GUIDs repeat)
+        r = ring.run(weft_sm, "-o", "-R", "dfsssp", "-D", ring_dir, "--guid2lid", os.path.join(work, "guid2lid"))
+        print(f"--- ring, weft-sm -o -R dfsssp: exit {r.returncode}")
+        print(phase_line(r.stderr, "verification"))
+        print(phase_line(r.stderr, "programming"))
+        check(r.returncode == 0, f"ring dfsssp: exit {r.returncode}")
+        check("no credit loop" in phase_line(r.stderr, "verification") and "on 2 VLs" in phase_line(r.stderr, "verification"),
+              "ring dfsssp: loop-free on 2 VLs")
+        m = re.search(r"(\d+) SL2VL Sets", phase_line(r.stderr, "programming"))
+        check(m is not None and int(m.group(1)) > 0, "ring dfsssp: SL2VL tables programmed")
+        for path, out_port in (("0,1", 1), ("0,1", 2), ("0,1,1", 2)):
+            table = ring.run("smpquery", "-D", "sl2vl", path, str(out_port)).stdout
+            rows = re.findall(r"in\s+(\d+), out\s+%d:\s*\|(.*)\|" % out_port, table)
+            linked = [(i, row) for i, row in rows if int(i) in (1, 2, 3) and int(i) != out_port]
+            check(len(linked) == 2, f"ring dfsssp: sl2vl rows at {path} out {out_port}: {table[-300:]}")
+            for i, row in linked:
+                vls = [int(v) for v in row.split("|")]
+                check(vls == [min(sl, 1) for sl in range(16)], f"ring dfsssp: {path} in {i} out {out_port}: {vls}")
+        compare_lfts(ring, weft_route, work, open(ring.net).read(), "dfsssp", "ring-dfsssp",
+                     os.path.join(ring_dir, "opensm-lfts.dump"))
+        ring_lids = [v for g, v in guid2lid(os.path.join(work, "guid2lid")).items()
+                     if parse_net(open(ring.net).read())[0].get(g - 1, ("",))[0] == "ca"]
+        for src in ring_lids:
+            for dst in ring_lids:
+                if src != dst:
+                    t = ring.run("ibtracert", str(src), str(dst))
+                    check(t.returncode == 0 and f"lid {dst}-{dst}" in t.stdout.splitlines()[-1],
+                          f"ring dfsssp: ibtracert {src} {dst}")
     finally:
         for s in sims:
             s.stop()
