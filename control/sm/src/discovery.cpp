@@ -237,6 +237,18 @@ bool Discovery::link(End a, End b, const DrPath &path) {
 void Discovery::node_info(SmpEngine &engine, SmTime now, const Pending &p, const NodeInfo &info) {
     const bool from_sm = p.node == kFromSm;
     const PortNum in = info.local_port_num;
+    // Through a link, an SMP enters by a physical port: port 0 is only ever the SM's own switch
+    // at hop 0, and a port cannot be cabled to itself.
+    auto reject = [&](const char *why) {
+        ++stats_.malformed;
+        ++stats_.dark_ports;
+        problem("NodeInfo of node " + hex(info.node_guid) + " via path " + path_text(p.path) +
+                " says it was entered by port " + std::to_string(in) + ", " + why + "; port " +
+                std::to_string(p.port) + " of " + name(p.node) + " left unlinked");
+    };
+    if (!from_sm && in == 0) return reject("which no link reaches");
+    if (!from_sm && by_guid_.count(info.node_guid) && by_guid_.at(info.node_guid) == p.node && in == p.port)
+        return reject("the very port the SMP left by");
     auto it = by_guid_.find(info.node_guid);
     if (it != by_guid_.end()) {
         const std::size_t k = it->second;

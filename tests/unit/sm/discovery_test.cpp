@@ -228,6 +228,24 @@ TEST_F(Fixture, MalformedReplyIsLocatedAndCounted) {
         << r.problems.front();
 }
 
+TEST_F(Fixture, NodeInfoEnteredByPortZeroThroughALinkIsRefused) {
+    // spine1 claims every SMP entered by its port 0, even through a cable (found by fuzzing: the
+    // fabric model cannot cable port 0).
+    const std::size_t liar = spines[1];
+    fabric.alter_reply = [liar](std::size_t node, Smp &r) {
+        if (node == liar && r.attr_id == attr::kNodeInfo) r.data[36] = 0;  // LocalPortNum
+    };
+    const DiscoveryResult r = run();
+    EXPECT_EQ(r.stats.nodes, 10u);
+    EXPECT_FALSE(r.fabric.find_guid(0x2001).has_value());
+    EXPECT_EQ(r.stats.dark_ports, 3u);  // each leaf's port 2
+    EXPECT_TRUE(
+        logged(r,
+               "NodeInfo of node 0x0000000000002001 via path 0,1,2 says it was entered by port 0, which no "
+               "link reaches; port 2 of switch 0x0000000000003000 'leaf0' left unlinked"))
+        << r.problems.front();
+}
+
 TEST_F(Fixture, FollowsOnlyPhysicallyUpPorts) {
     // leaf2's link to host5 is cabled but not trained.
     fabric.node(leaves[2]).ports[4].phys_state = PhysState::kPolling;
