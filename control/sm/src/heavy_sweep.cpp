@@ -95,6 +95,17 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
         r.why = d.problems.empty() ? "the SM's own node did not answer" : d.problems.front();
         return;
     }
+    if (d.sm_port != 0 && d.fabric.port(d.sm_node, d.sm_port).peer == routing::kNoNode) {
+        // The SM's own CA answered, but its port leads nowhere: there is no fabric to manage.
+        const auto &pi = d.nodes[d.sm_node].ports[d.sm_port];
+        r.outcome = SweepOutcome::kUnreachable;
+        r.why = "the SM's port " + std::to_string(d.sm_port) + " has no link" +
+                (pi ? " (physical state " + std::to_string(static_cast<unsigned>(pi->phys_state)) +
+                          ", 5 is LinkUp)"
+                    : std::string()) +
+                (d.problems.empty() ? "" : "; " + d.problems.front());
+        return;
+    }
     // Routing plans the links as they will be once armed: every cabled, physically up link.
     routing::Fabric &f = d.fabric;
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n)

@@ -411,6 +411,11 @@ def main():
 
         ring = generated_sim(weft_route, work, "torus:5,hosts=1", "ring")
         sims.append(ring)
+        r = ring.run(weft_sm, "-o", "-R", "minhop", "--no_fallback", "--verify_only")
+        check(r.returncode == 4 and "credit loop" in r.stderr, f"ring: --verify_only fails too: exit {r.returncode}")
+        r = ring.run(weft_sm, "-o", "-R", "dfsssp", "--verify_only")
+        check(r.returncode == 0 and "verified (not programmed)" in r.stderr and phase_line(r.stderr, "programming") == "",
+              f"ring: dfsssp --verify_only verifies and programs nothing: exit {r.returncode}")
         r = ring.run(weft_sm, "-o", "-R", "minhop", "--no_fallback")
         print(f"--- ring, weft-sm -o -R minhop --no_fallback: exit {r.returncode}")
         print(r.stderr, end="")

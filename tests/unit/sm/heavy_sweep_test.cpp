@@ -293,6 +293,14 @@ TEST_F(Sweep, RefusedSetIsLocatedAndTheRestProgrammed) {
               r.tables.lft[r.discovery.fabric.node(*r.discovery.fabric.find_guid(0x3000)).sw][1]);
 }
 
+TEST_F(Sweep, SmPortWithoutALink) {
+    fabric.sm_node = fabric.add_ca(0x1000, 1, "alone");  // no cable: the port keeps polling
+    const SweepReport r = run();
+    EXPECT_EQ(r.outcome, SweepOutcome::kUnreachable);
+    EXPECT_EQ(r.why, "the SM's port 1 has no link (physical state 2, 5 is LinkUp)");
+    EXPECT_EQ(r.phases.size(), 1u);
+}
+
 TEST_F(Sweep, NoFabric) {
     test::build_tree(fabric, 1, 1, 1);
     fabric.refuse_sends = true;
