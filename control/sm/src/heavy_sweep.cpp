@@ -136,7 +136,19 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
     }
     {
         Phase phase(r, engine, clock, options, "routing");
-        r.chain = routing::run_chain(options.chain, f, options.routing, r.tables);
+        std::string cache_note;
+        if (options.cache && options.routing.ucast_cache) {
+            // -A: the cache reuses the last routing when only end ports or leaf switches changed.
+            const routing::CachedRouting cr =
+                options.cache->route(options.chain, f, options.routing, r.tables);
+            r.chain = cr.chain;
+            r.cache = cr.cache;
+            cache_note =
+                std::string(cr.cache.hit ? "; unicast cache hit: " : "; unicast cache: recomputed: ") +
+                cr.cache.reason;
+        } else {
+            r.chain = routing::run_chain(options.chain, f, options.routing, r.tables);
+        }
         for (const auto &why : r.chain.failures)
             if (options.log) options.log("routing: fell through: " + why);
         for (const auto &w : r.tables.warnings)
@@ -149,7 +161,7 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
             return;
         }
         phase.end("engine " + r.chain.engine + " (chain " + options.chain + "), " +
-                  std::to_string(r.tables.vls_used) + " VLs");
+                  std::to_string(r.tables.vls_used) + " VLs" + cache_note);
     }
     {
         Phase phase(r, engine, clock, options, "verification");
@@ -163,6 +175,7 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
                              std::to_string(r.loops.dependencies) + " channel dependencies on " +
                              std::to_string(r.loops.vls) + " VLs";
         if (!r.paths.ok() || r.loops.has_cycle) {
+            if (options.cache) options.cache->invalidate();  // never reuse a routing that failed
             r.outcome = SweepOutcome::kVerificationFailed;
             r.why = "the routing by " + r.chain.engine + " failed verification and is not programmed: ";
             if (r.loops.has_cycle) {

@@ -78,9 +78,10 @@ bool exists(const std::string &path) {
 }
 
 int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
-               const routing::RoutingOptions &ro, sm::LftMemory &held) {
+               const routing::RoutingOptions &ro, sm::LftMemory &held, routing::UcastCache &cache) {
     sm::SweepOptions so;
     so.held = &held;
+    so.cache = &cache;
     so.chain = a.route.chain;
     so.routing = ro;
     so.program = !a.verify_only;
@@ -178,11 +179,12 @@ int run(const SmArgs &a) {
     log.note(where);
     sm::SmpEngine engine(*transport, a.engine);
     const sm::SmClock clock = [] { return std::chrono::steady_clock::now().time_since_epoch(); };
-    sm::LftMemory held;  // what this SM programmed: later sweeps compare with it instead of reading
+    sm::LftMemory held;         // what this SM programmed: later sweeps compare with it instead of reading
+    routing::UcastCache cache;  // -A
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     for (;;) {
-        const int rc = sweep_once(a, engine, clock, log, ro, held);
+        const int rc = sweep_once(a, engine, clock, log, ro, held, cache);
         if (a.once) return rc;
         // Until the next sweep is due, listen for traps: a port that changed state sends trap
         // 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the fabric

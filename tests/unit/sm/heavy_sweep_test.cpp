@@ -177,6 +177,41 @@ TEST_F(Sweep, ResidentSmRemembersWhatItProgrammed) {
     expect_programmed(third);
 }
 
+TEST_F(Sweep, UnicastCacheReusesTheRoutingWhenAHostGoes) {
+    const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+    routing::UcastCache cache;
+    SweepOptions o;
+    o.routing.ucast_cache = true;
+    o.cache = &cache;
+    const SweepReport first = run("updn", o);
+    ASSERT_EQ(first.outcome, SweepOutcome::kProgrammed) << first.why;
+    EXPECT_FALSE(first.cache.hit);
+    // host5 goes (its cable pulled): a cache hit, its LID unrouted everywhere.
+    fabric.node(t.leaves[2]).links[4].reset();
+    fabric.node(t.hosts[5]).links[1].reset();
+    fabric.node(t.leaves[2]).ports[4].phys_state = PhysState::kPolling;
+    o.held = &first.program.programmed;
+    const SweepReport second = run("updn", o);
+    ASSERT_EQ(second.outcome, SweepOutcome::kProgrammed) << second.why;
+    EXPECT_TRUE(second.cache.hit) << second.cache.reason;
+    EXPECT_EQ(second.cache.end_ports_down, 1u);
+    const routing::Lid gone = first.discovery.fabric.port(*first.discovery.fabric.find_guid(0x1050), 1).lid;
+    EXPECT_EQ(fabric.node(t.leaves[0]).lft[gone], kNoPort);
+    EXPECT_EQ(second.program.lft_blocks_set, 5u);  // that entry, in every switch's one block
+    // A switch-to-switch link down is not the cache's to absorb: recomputed, and said why.
+    fabric.node(t.leaves[1]).links[1].reset();
+    fabric.node(t.spines[0]).links[2].reset();
+    fabric.node(t.leaves[1]).ports[1].phys_state = PhysState::kPolling;
+    fabric.node(t.spines[0]).ports[2].phys_state = PhysState::kPolling;
+    const SweepReport third = run("updn", o);
+    ASSERT_EQ(third.outcome, SweepOutcome::kProgrammed) << third.why;
+    EXPECT_FALSE(third.cache.hit);
+    EXPECT_NE(third.cache.reason.find("switch-to-switch link down"), std::string::npos) << third.cache.reason;
+    EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const std::string &l) {
+        return l.find("unicast cache hit: 1 end port down") != std::string::npos;
+    }));
+}
+
 TEST_F(Sweep, ChangedBlocksOnlyAreWritten) {
     // Enough hosts for two LFT blocks; then one entry of one switch is spoiled.
     const test::SimTree t = test::build_tree(fabric, 2, 4, 20, 24);

@@ -10,6 +10,7 @@
 
 #include "weft/routing/engine.hpp"
 #include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 #include "weft/sm/discovery.hpp"
 #include "weft/sm/programming.hpp"
@@ -23,6 +24,8 @@ struct SweepOptions {
     bool program = true;  // false: stop after verification (a dry run)
     // A resident SM's memory of what it programmed (the last sweep's program.programmed).
     const LftMemory *held = nullptr;
+    // A resident SM's unicast cache (used when routing.ucast_cache, -A, is on).
+    routing::UcastCache *cache = nullptr;
     // Problems as they happen ("discovery: ...", "programming: ...") and one line per phase.
     std::function<void(std::string_view)> log;
 };
@@ -49,6 +52,7 @@ struct SweepReport {
     Lid sm_lid = 0;
     routing::LidReport lids;
     routing::ChainResult chain;
+    routing::CacheDecision cache;  // with SweepOptions::cache
     routing::RoutingTables tables;
     routing::PathReport paths;
     routing::CreditLoopReport loops;
