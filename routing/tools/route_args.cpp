@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "weft/routing/auto_choice.hpp"
 #include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/option_files.hpp"
 #include "weft/routing/text_file.hpp"
@@ -14,7 +15,11 @@
 namespace weft::routing::tools {
 
 const char *const kEngineUsage = R"(Routing (OpenSM's option names)
-  -R, --routing_engine L   engine chain, e.g. ftree,updn (default minhop)
+  -R, --routing_engine L   engine chain, e.g. ftree,updn, or auto (the default): recognise the
+                           fabric's shape (fat tree, torus/mesh/hypercube, dragonfly, irregular)
+                           and run the chain that suits it, saying which and why. OpenSM's own
+                           default, minhop, is neither balanced on fat trees nor free of credit
+                           loops on tori and irregular fabrics; -R minhop routes exactly as OpenSM
   -a, --root_guid_file F   -u, --cn_guid_file F   -G, --io_guid_file F   -i, --ignore_guids F
   -H, --max_reverse_hops N --no_fallback           -U, --lfts_file F (file engine)
   -w, --hop_weights_file F -O, --port_search_ordering_file F (--dimn_ports_file F)
@@ -90,10 +95,13 @@ std::uint64_t parse_number(const char *opt, const char *s, std::uint64_t max) {
 void check_chain(const std::string &chain) {
     const std::vector<std::string> known = EngineRegistry::instance().names();
     for (const std::string &name : chain_tokens(chain)) {
-        if (name == "no_fallback" || std::find(known.begin(), known.end(), name) != known.end()) continue;
+        if (name == "no_fallback" || name == kAutoEngine ||
+            std::find(known.begin(), known.end(), name) != known.end())
+            continue;
         std::string list;
         for (const auto &k : known) list += (list.empty() ? "" : ", ") + k;
-        throw UsageError("-R: unknown routing engine '" + name + "' (known: " + list + ", no_fallback)");
+        throw UsageError("-R: unknown routing engine '" + name + "' (known: " + list +
+                         ", auto, no_fallback)");
     }
 }
 

@@ -25,7 +25,7 @@ struct UsageError : std::runtime_error {
 std::string usage();  // weft-route's --help
 
 struct Args {
-    std::string topo, gen, guid2lid, chain = "minhop", dump, json, dot, disc, net, g2l;
+    std::string topo, gen, guid2lid, chain = "auto", dump, json, dot, disc, net, g2l;
     std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
     std::string hop_weights_file, port_order_file, routing_order_file, ids_file;
     std::vector<std::string> reroute;

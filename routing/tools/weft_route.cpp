@@ -144,6 +144,7 @@ int run(const Args &a) {
     const ChainResult cr = cache.route(a.chain, f, ro, t, progress.step("routing")).chain;
     const double route_s = seconds_since(t0);
     const long route_faults = page_faults() - faults_before;
+    if (!cr.auto_choice.empty()) std::printf("auto: %s\n", cr.auto_choice.c_str());
     for (const auto &why : cr.failures) std::fprintf(stderr, "weft-route: fell through: %s\n", why.c_str());
     if (!cr.ok) {
         std::fprintf(stderr, "weft-route: no engine of '%s' could route this fabric\n", a.chain.c_str());

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engines/engines.hpp"
+#include "weft/routing/auto_choice.hpp"
 #include "weft/routing/engine.hpp"
 
 namespace weft::routing {
@@ -81,6 +82,18 @@ ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOpti
     for (const std::string &name : chain_tokens(chain)) {
         if (name == "no_fallback") {
             opts.no_fallback = true;
+            continue;
+        }
+        if (name == kAutoEngine) {
+            // auto is not an engine but a choice of engines: each keeps its own turn, failure
+            // line and fallback, and the tables name the engine that routed.
+            const AutoChoice choice = choose_routing(f, opts);
+            res.auto_choice = choice.describe();
+            for (const std::string &pick : chain_tokens(choice.chain)) {
+                const bool listed =
+                    std::any_of(list.begin(), list.end(), [&](const auto &x) { return x->name() == pick; });
+                if (!listed) list.push_back(reg.make(pick));
+            }
             continue;
         }
         auto e = reg.make(name);

@@ -133,6 +133,9 @@ struct ChainResult {
     std::string engine;                 // which engine routed
     std::vector<std::string> failures;  // "engine: why" for each engine that fell through
     std::string error;                  // why the chain as a whole failed (bad name, all failed)
+    // With "auto" in the chain: the shape it recognised, the evidence, the chain it chose and
+    // why (AutoChoice::describe()); empty otherwise.
+    std::string auto_choice;
     // The engine instance that routed, kept for the hooks that run on the finished tables
     // (multicast trees); null when the chain failed.
     std::shared_ptr<Engine> routed_by;
@@ -143,9 +146,11 @@ struct ChainResult {
 std::vector<std::string> chain_tokens(std::string_view chain);
 
 // Runs `-R` semantics: parse "a,b,c" (unknown names are an error; the token "no_fallback" in the
-// list sets no_fallback, as in OpenSM), try each in order, fall back to minhop unless
-// options.no_fallback. With options.lmc > 0, engines whose supports_lmc() is false are passed
-// over (listed in failures). Fills tables on success; on failure the tables are reset (unrouted).
+// list sets no_fallback, as in OpenSM; the token "auto" stands for the chain choose_routing()
+// picks for this fabric, see auto_choice.hpp, less engines listed before it), try each in order,
+// fall back to minhop unless options.no_fallback. With options.lmc > 0, engines whose
+// supports_lmc() is false are passed over (listed in failures). Fills tables on success; on
+// failure the tables are reset (unrouted).
 ChainResult run_chain(std::string_view chain, const Fabric &f, const RoutingOptions &o, RoutingTables &out,
                       std::function<void(std::size_t, std::size_t)> progress = {});
 
