@@ -153,18 +153,22 @@ struct GridSeen {
     bool ok = false;
     bool rings = false, all_radix2 = false;
     bool complete = false;  // no position empty, no link missing
-    std::string dims, evidence;
+    std::string dims, evidence, why_not;
 };
 
 GridSeen recognise_grid(const Simple &g) {
     GridSeen out;
+    auto no = [&](std::string why) {
+        out.why_not = std::move(why);
+        return out;
+    };
     const std::size_t S = g.size();
-    if (S < 4 || g.edges == 0) return out;
+    if (S < 4 || g.edges == 0) return no("fewer than 4 switches");
     constexpr std::size_t kMaxDegree = 24;  // 12 dimensions
     // Edge ids: slot i of the CSR of the sorted adjacency lists.
     std::vector<std::uint32_t> begin(S + 1, 0);
     for (SwitchIdx s = 0; s < S; ++s) {
-        if (g.adj[s].size() > kMaxDegree) return out;
+        if (g.adj[s].size() > kMaxDegree) return no("a switch with more than 24 switch neighbours");
         begin[s + 1] = begin[s] + static_cast<std::uint32_t>(g.adj[s].size());
     }
     auto slot = [&](SwitchIdx a, SwitchIdx b) {
@@ -175,7 +179,7 @@ GridSeen recognise_grid(const Simple &g) {
     auto edge = [&](SwitchIdx a, SwitchIdx b) { return a < b ? slot(a, b) : slot(b, a); };
     // Opposite sides of a 4-cycle are parallel: `dim` first holds these classes (the cuts of a
     // product graph), then joins consecutive cuts along the lines.
-    UnionFind line(begin[S]), dim(begin[S]);
+    UnionFind dim(begin[S]);
     std::size_t squares = 0;
     std::vector<int> partners;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> straight;  // candidate joins, edge ids
@@ -186,10 +190,10 @@ GridSeen recognise_grid(const Simple &g) {
         partners.assign(k, -1);
         for (std::size_t i = 0; i < k; ++i)
             for (std::size_t j = i + 1; j < k; ++j) {
-                if (g.linked(nb[i], nb[j])) return out;  // a triangle
+                if (g.linked(nb[i], nb[j])) return no("triangles");
                 SwitchIdx x = kNoSwitch;
                 const unsigned c = g.common(nb[i], nb[j], u, 3, &x);
-                if (c >= 2) return out;  // two 4-cycles on one corner: not a product of lines
+                if (c >= 2) return no("two switches two links apart with three common neighbours");
                 if (c == 1) {
                     // u-nb[i]-x-nb[j]: opposite sides are parallel.
                     if (u < x) {  // each 4-cycle once per diagonal is enough
@@ -202,19 +206,25 @@ GridSeen recognise_grid(const Simple &g) {
                 partners[i] = partners[i] == -1 ? static_cast<int>(j) : -2;
                 partners[j] = partners[j] == -1 ? static_cast<int>(i) : -2;
             }
-        // Straight on: two links that are each other's only partner continue one line.
-        for (std::size_t i = 0; i < k; ++i)
+        // Straight on: two links that are each other's only partner continue one line. Not at
+        // a switch with two links: on a grid that is a corner whose 4-cycle a failure broke.
+        for (std::size_t i = 0; k >= 3 && i < k; ++i)
             if (partners[i] >= 0 && partners[static_cast<std::size_t>(partners[i])] == static_cast<int>(i) &&
                 static_cast<std::size_t>(partners[i]) > i)
                 straight.emplace_back(edge(u, nb[i]), edge(u, nb[static_cast<std::size_t>(partners[i])]));
     }
-    // A failed link leaves a corner whose two links share no 4-cycle and look straight. A real
-    // continuation is seen at every switch of a cut, a false one at one: two cuts are joined
-    // when at least half the switches of the smaller one (and two, unless it is one link) say so.
-    std::vector<std::uint32_t> cut_size(begin[S], 0);
+    // A failed link can leave two links of different dimensions that share no 4-cycle and look
+    // straight. A real continuation is seen at every switch of a cut, a false one at one; and a
+    // false one would put three or four links of the joined class at a switch. So candidates
+    // join in order of their support (the share of the smaller cut's links that vote for the
+    // pair), and a join that would put three links of one class at a switch is refused.
+    std::vector<std::unordered_map<SwitchIdx, unsigned>> at(begin[S]);  // class root -> links per switch
     for (SwitchIdx a = 0; a < S; ++a)
         for (SwitchIdx b : g.adj[a])
-            if (a < b) ++cut_size[dim.find(slot(a, b))];
+            if (a < b) {
+                auto &m = at[dim.find(slot(a, b))];
+                ++m[a], ++m[b];
+            }
     // The two cuts a candidate joins, smaller first.
     auto cuts = [&](std::uint32_t e1, std::uint32_t e2) {
         const std::uint32_t a = dim.find(e1), b = dim.find(e2);
@@ -223,35 +233,64 @@ GridSeen recognise_grid(const Simple &g) {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> votes;
     for (auto [e1, e2] : straight) votes.push_back(cuts(e1, e2));
     std::sort(votes.begin(), votes.end());
-    auto vote_count = [&](std::pair<std::uint32_t, std::uint32_t> p) {
-        const auto r = std::equal_range(votes.begin(), votes.end(), p);
-        return static_cast<std::uint32_t>(r.second - r.first);
+    struct Candidate {
+        double support;
+        std::uint32_t e1, e2;
     };
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> accepted;
+    std::vector<Candidate> ranked;
     for (auto [e1, e2] : straight) {
         const auto p = cuts(e1, e2);
-        const std::uint32_t n = vote_count(p), smaller = std::min(cut_size[p.first], cut_size[p.second]);
-        if (2 * n >= smaller && (n >= 2 || smaller == 1)) accepted.emplace_back(e1, e2);
+        const auto r = std::equal_range(votes.begin(), votes.end(), p);
+        const std::size_t smaller = std::min(at[p.first].size(), at[p.second].size());
+        ranked.push_back({static_cast<double>(r.second - r.first) / static_cast<double>(smaller), e1, e2});
     }
-    for (auto [e1, e2] : accepted) line.join(e1, e2), dim.join(e1, e2);
+    std::stable_sort(ranked.begin(), ranked.end(), [](auto &x, auto &y) { return x.support > y.support; });
+    for (const Candidate &c : ranked) {
+        std::uint32_t a = dim.find(c.e1), b = dim.find(c.e2);
+        if (a != b) {
+            if (at[a].size() > at[b].size()) std::swap(a, b);
+            const bool fits = std::all_of(at[a].begin(), at[a].end(), [&](const auto &kv) {
+                const auto it = at[b].find(kv.first);
+                return kv.second + (it == at[b].end() ? 0 : it->second) <= 2;
+            });
+            if (!fits) continue;
+            for (const auto &[sw, n] : at[a]) at[b][sw] += n;
+            at[a].clear();
+            dim.up[a] = b;
+        }
+    }
     // Per dimension: at most two links at any switch; its lines are paths or rings.
     std::vector<std::uint32_t> edge_ids;
     for (SwitchIdx a = 0; a < S; ++a)
         for (SwitchIdx b : g.adj[a])
             if (a < b) edge_ids.push_back(slot(a, b));
-    std::vector<std::uint32_t> dim_of(begin[S], 0), line_of(begin[S], 0);
+    std::vector<std::uint32_t> dim_of(begin[S], 0);
     std::vector<std::uint32_t> dims;
-    for (auto e : edge_ids) {
-        dim_of[e] = dim.find(e), line_of[e] = line.find(e);
-        dims.push_back(dim_of[e]);
-    }
+    for (auto e : edge_ids) dims.push_back(dim_of[e] = dim.find(e));
     std::sort(dims.begin(), dims.end());
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-    if (dims.size() > 12) return out;
+    if (dims.size() > 32) return no("more than 32 classes of parallel links");
     const std::size_t D = dims.size();
     auto dim_index = [&](std::uint32_t root) {
         return static_cast<std::size_t>(std::lower_bound(dims.begin(), dims.end(), root) - dims.begin());
     };
+    // A line is what the links of one dimension join: at a switch, its (at most two) links
+    // of a dimension continue one line.
+    std::vector<unsigned> per_switch(S * D, 0);
+    std::vector<std::uint32_t> first(S * D, 0);
+    UnionFind line(begin[S]);
+    for (SwitchIdx a = 0; a < S; ++a)
+        for (SwitchIdx b : g.adj[a]) {
+            const auto e = edge(a, b);
+            const std::size_t d = dim_index(dim_of[e]);
+            if (++per_switch[a * D + d] > 2) return no("three links of one dimension at a switch");
+            if (per_switch[a * D + d] == 2)
+                line.join(first[a * D + d], e);
+            else
+                first[a * D + d] = e;
+        }
+    std::vector<std::uint32_t> line_of(begin[S], 0);
+    for (auto e : edge_ids) line_of[e] = line.find(e);
     // Lines: vertex and edge counts.
     struct Line {
         std::size_t dim = 0, edges = 0;
@@ -259,36 +298,43 @@ GridSeen recognise_grid(const Simple &g) {
     };
     std::vector<Line> lines;
     std::vector<std::int32_t> line_index(begin[S], -1);
-    std::vector<unsigned> per_switch(S * D, 0);
     for (SwitchIdx a = 0; a < S; ++a)
         for (SwitchIdx b : g.adj[a]) {
             if (a > b) continue;
             const auto e = slot(a, b);
             const std::size_t d = dim_index(dim_of[e]);
-            if (++per_switch[a * D + d] > 2 || ++per_switch[b * D + d] > 2) return out;
             auto &li = line_index[line_of[e]];
             if (li < 0) {
                 li = static_cast<std::int32_t>(lines.size());
                 lines.push_back({d, 0, {}});
             }
             Line &l = lines[static_cast<std::size_t>(li)];
-            if (l.dim != d) return out;
             ++l.edges;
             l.at.insert(a), l.at.insert(b);
         }
-    std::vector<std::size_t> radix(D, 0), rings(D, 0);
+    std::vector<std::size_t> radix(D, 0), rings(D, 0), links(D, 0);
     for (const Line &l : lines) {
         radix[l.dim] = std::max(radix[l.dim], l.at.size());
+        links[l.dim] += l.edges;
         if (l.edges == l.at.size() && l.at.size() >= 3) ++rings[l.dim];
     }
+    // Failures leave debris: a few links whose 4-cycles and straight continuations are all
+    // broken form classes of their own. Dimensions are the classes with at least an eighth of
+    // the links of the largest; the debris may hold a few links in all, no more.
+    const std::size_t most = *std::max_element(links.begin(), links.end());
+    std::size_t major_links = 0;
+    std::vector<std::size_t> order;
+    for (std::size_t d = 0; d < D; ++d)
+        if (links[d] * 8 >= most) order.push_back(d), major_links += links[d];
+    const std::size_t debris = g.edges - major_links;
+    if (debris > std::max<std::size_t>(2, g.edges / 20))
+        return no(num(debris) + " links outside the " + num(order.size()) + " main dimensions");
     // Dimensions largest first, as a torus is usually written.
-    std::vector<std::size_t> order(D);
-    std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return radix[a] > radix[b]; });
     double positions = 1;
     out.all_radix2 = true;
     std::vector<bool> ring_dim(D, false);
-    for (std::size_t i = 0; i < D; ++i) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
         const std::size_t d = order[i];
         positions *= static_cast<double>(radix[d]);
         const bool ring = rings[d] > 0;  // a failure opens a ring; nothing closes a mesh line
@@ -298,19 +344,24 @@ GridSeen recognise_grid(const Simple &g) {
         out.dims += (i ? "x" : "") + num(radix[d]) + (ring ? "t" : "");
     }
     // The product of the radices is the number of positions; failed switches leave a few empty.
-    if (positions < static_cast<double>(S) || positions > static_cast<double>(S) / 0.9 + 1) return out;
+    if (positions < static_cast<double>(S) || positions > static_cast<double>(S) / 0.9 + 1)
+        return no("dimensions " + out.dims + " give " + num(static_cast<std::size_t>(positions)) +
+                  " positions for " + num(S) + " switches");
     // Complete: every position filled and every link of the product there.
     double full_links = 0;
-    for (std::size_t d = 0; d < D; ++d)
+    for (std::size_t d : order)
         full_links += positions / static_cast<double>(radix[d]) *
                       static_cast<double>(ring_dim[d] ? radix[d] : radix[d] - 1);
-    out.complete = positions == static_cast<double>(S) && full_links == static_cast<double>(g.edges);
+    out.complete =
+        debris == 0 && positions == static_cast<double>(S) && full_links == static_cast<double>(g.edges);
+    const double missing = std::max(0.0, full_links - static_cast<double>(g.edges));
     out.ok = true;
-    out.evidence =
-        "no triangles, " + num(squares) + " 4-cycle corners; the " + num(g.edges) + " switch links form " +
-        num(D) + " dimensions " + out.dims + " (t: lines close into rings), " + num(S) + " switches on " +
-        num(static_cast<std::size_t>(positions)) + " positions" +
-        (out.complete ? "" : ", " + num(static_cast<std::size_t>(full_links) - g.edges) + " links missing");
+    out.evidence = "no triangles, " + num(squares) + " 4-cycle corners; the " + num(g.edges) +
+                   " switch links form " + num(order.size()) + " dimensions " + out.dims +
+                   " (t: lines close into rings), " + num(S) + " switches on " +
+                   num(static_cast<std::size_t>(positions)) + " positions" +
+                   (missing > 0 ? ", " + num(static_cast<std::size_t>(missing)) + " links missing" : "") +
+                   (debris ? ", " + num(debris) + " links off the dimensions around failures" : "");
     return out;
 }
 
@@ -427,7 +478,8 @@ AutoChoice choose_routing(const Fabric &f, const RoutingOptions &o) {
         c.why += ", then updn, credit-loop free on any tree with one VL";
         return c;
     }
-    if (const GridSeen gr = recognise_grid(g); gr.ok) {
+    const GridSeen gr = recognise_grid(g);
+    if (gr.ok) {
         c.shape = gr.rings ? "torus" : gr.all_radix2 ? "hypercube" : "mesh";
         c.evidence = gr.evidence;
         std::string head, lead;
@@ -489,7 +541,8 @@ AutoChoice choose_routing(const Fabric &f, const RoutingOptions &o) {
     }
     c.shape = "irregular";
     c.evidence = num(S) + " switches, " + num(g.edges) +
-                 " switch links: not a layered tree, not a product of rings or lines, no dragonfly groups";
+                 " switch links: not a layered tree; not a product of rings or lines (" + gr.why_not +
+                 "); no dragonfly groups";
     general_chain(o, c, "no shape recognised, so the general chain: ");
     return c;
 }
