@@ -338,10 +338,12 @@ GridSeen recognise_grid(const Simple &g) {
         const std::size_t d = order[i];
         positions *= static_cast<double>(radix[d]);
         const bool ring = rings[d] > 0;  // a failure opens a ring; nothing closes a mesh line
-        out.rings = out.rings || ring;
         ring_dim[d] = ring;
-        out.all_radix2 = out.all_radix2 && radix[d] == 2;
-        out.dims += (i ? "x" : "") + num(radix[d]) + (ring ? "t" : "");
+        // A ring of 4 is a 4-cycle, two radix-2 dimensions: no evidence of a torus.
+        const bool square = ring && radix[d] == 4;
+        out.rings = out.rings || (ring && !square);
+        out.all_radix2 = out.all_radix2 && (radix[d] == 2 || square);
+        out.dims += (i ? "x" : "") + (square ? std::string("2x2") : num(radix[d]) + (ring ? "t" : ""));
     }
     // The product of the radices is the number of positions; failed switches leave a few empty.
     if (positions < static_cast<double>(S) || positions > static_cast<double>(S) / 0.9 + 1)
@@ -357,8 +359,9 @@ GridSeen recognise_grid(const Simple &g) {
     const double missing = std::max(0.0, full_links - static_cast<double>(g.edges));
     out.ok = true;
     out.evidence = "no triangles, " + num(squares) + " 4-cycle corners; the " + num(g.edges) +
-                   " switch links form " + num(order.size()) + " dimensions " + out.dims +
-                   " (t: lines close into rings), " + num(S) + " switches on " +
+                   " switch links form " +
+                   num(static_cast<std::size_t>(std::count(out.dims.begin(), out.dims.end(), 'x')) + 1) +
+                   " dimensions " + out.dims + " (t: lines close into rings), " + num(S) + " switches on " +
                    num(static_cast<std::size_t>(positions)) + " positions" +
                    (missing > 0 ? ", " + num(static_cast<std::size_t>(missing)) + " links missing" : "") +
                    (debris ? ", " + num(debris) + " links off the dimensions around failures" : "");
