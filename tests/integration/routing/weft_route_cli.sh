@@ -3,7 +3,8 @@
 # the known ones, found before any topology is read; names are trimmed and no_fallback is a
 # token of the list, as in OpenSM. Bad input is refused with exit 2 and a located message: a
 # header-only ibnetdiscover file, a cable between two ports of one switch, a device read as a
-# topology or an LFT dump, a fabric the LID space cannot hold.
+# topology or an LFT dump, a fabric the LID space cannot hold. auto (the default) says what it
+# recognised and why its chain, and routes free of credit loops; -R minhop stays minhop.
 #   weft_route_cli.sh WEFT_ROUTE
 set -uo pipefail
 weft=$1
@@ -17,7 +18,7 @@ out=$("$weft" --topo /nonexistent/fabric.net -R 'minhop, fooo' 2>&1)
 rc=$?
 check "unknown engine exits 2 (got $rc)" test "$rc" -eq 2
 check "the message names the engine" grep -q "unknown routing engine 'fooo'" <<<"$out"
-check "the message lists the known engines" grep -q 'known: minhop, updn, dnup, ftree, sssp, dfsssp, file, nue, torus-2QoS, lash, dor, no_fallback' <<<"$out"
+check "the message lists the known engines" grep -q 'known: minhop, updn, dnup, ftree, sssp, dfsssp, file, nue, torus-2QoS, lash, dor, auto, no_fallback' <<<"$out"
 check "the topology is not read first" bash -c '! grep -q nonexistent <<<"$1"' _ "$out"
 out=$("$weft" --gen 'kary:k=2,n=2' -q -R ' updn , no_fallback ' 2>&1)
 rc=$?
@@ -25,6 +26,25 @@ check "a trimmed list with no_fallback routes (exit $rc)" test "$rc" -eq 0
 check "updn routed it" grep -q '^routing: updn ' <<<"$out"
 out=$("$weft" --gen 'kary:k=2,n=2' -q -R 'ftree,,minhop' 2>&1)
 check "an empty name between commas is skipped" grep -q '^routing: ftree ' <<<"$out"
+# auto, the default: the shape, its evidence and the chain on one line, then the engine that
+# routed, free of credit loops; an explicit -R minhop stays OpenSM's minhop and says nothing.
+out=$("$weft" --gen 'kary:k=4,n=3' -q --verify 2>&1)
+rc=$?
+check "auto routes a fat tree and verifies (exit $rc)" test "$rc" -eq 0
+check "auto says it saw a fat tree and chose ftree,updn" \
+    grep -q '^auto: fat tree (3 levels of 16/16/16 switches.*) -> ftree,updn: ' <<<"$out"
+check "ftree routed it" grep -q '^routing: ftree (chain auto) ' <<<"$out"
+check "no credit loop" grep -q '^credit-loops: none' <<<"$out"
+out=$("$weft" --gen 'torus:5x5x5' -q -R auto --verify 2>&1)
+rc=$?
+check "auto routes a torus free of credit loops (exit $rc)" test "$rc" -eq 0
+check "auto says torus and why not torus-2QoS" \
+    grep -q '^auto: torus (.*5tx5tx5t.*) -> dfsssp,nue,updn: .*torus-2QoS needs' <<<"$out"
+out=$("$weft" --gen 'random:switches=36,degree=4,hosts=1,seed=3' -q -R auto 2>&1)
+check "a random graph is irregular" grep -q '^auto: irregular (.*) -> dfsssp,nue,updn: ' <<<"$out"
+out=$("$weft" --gen 'kary:k=4,n=3' -q -R minhop 2>&1)
+check "-R minhop routes with minhop" grep -q '^routing: minhop (chain minhop) ' <<<"$out"
+check "-R minhop says nothing of auto" bash -c '! grep -q "^auto:" <<<"$1"' _ "$out"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # refused WHAT 'MESSAGE' ARGS...: weft-route exits 2 (RC if set) quickly and says MESSAGE.
