@@ -229,6 +229,8 @@ int run(const Args &a) {
                          file.c_str());
             return kExitVerify;
         }
+        if (!r.cache.hit && !r.chain.auto_choice.empty())
+            std::printf("auto: %s\n", r.chain.auto_choice.c_str());
         if (r.cache.hit)
             std::printf("cache hit: %s (%.6f s, %" PRIu64 " LIDs unrouted, %" PRIu64
                         " stale switch entries)\n",
