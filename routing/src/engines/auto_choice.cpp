@@ -433,20 +433,26 @@ DragonflySeen recognise_groups(const Simple &g, Local local, bool plus) {
 
 // ---- chains -----------------------------------------------------------------------------
 
-// The general chain for fabrics whose shortest routes close credit loops: dfsssp layers them
-// with the VLs given, nue fits any VL count, updn needs one VL. All three are credit-loop free
-// on any topology.
+// The general chain, for fabrics whose shortest routes can close credit loops. Virtual layers
+// only stay apart where the switches' SL2VL maps keep them so, and those are programmed only
+// with QoS on (OpenSM's -Q; its documentation runs dfsssp as '-R dfsssp -Q'): with QoS and more
+// than one VL, dfsssp layers balanced shortest paths; nue fits whatever VLs it may use (one
+// without QoS) and stays balanced; updn is OpenSM's one-VL classic, whose min-hop root
+// detection can fail where every switch has hosts.
 void general_chain(const RoutingOptions &o, AutoChoice &c, const std::string &lead) {
-    if (o.max_vls > 1) {
+    const unsigned vls = o.qos && o.qos_max_vls ? std::min(o.qos_max_vls, o.max_vls) : o.max_vls;
+    if (o.qos && vls > 1) {
         c.chain = "dfsssp,nue,updn";
-        c.why = lead + "dfsssp: shortest paths balanced over the links, credit loops broken with up to " +
-                num(o.max_vls) + " VLs (--max_vls); nue when that is not enough VLs (it fits any number); " +
-                "updn as the one-VL last resort";
+        c.why = lead + "dfsssp: shortest paths balanced over the links, credit loops broken on up to " +
+                num(vls) + " VLs (QoS on, so SL2VL maps keep the layers apart); nue if that is not enough " +
+                "VLs (it fits any number); updn as the last resort";
     } else {
         c.chain = "nue,updn";
         c.why = lead +
-                "one VL (--max_vls 1) leaves dfsssp nothing to layer: nue (deadlock-free in one VL), " +
-                "updn as the last resort";
+                (o.qos ? std::string("one VL (--max_vls/--qos_max_vls 1) leaves dfsssp nothing to layer")
+                       : std::string("QoS is off (-Q), so no SL2VL maps would keep dfsssp's virtual layers "
+                                     "apart")) +
+                ": nue, balanced and credit-loop free in the VLs it may use; updn as the last resort";
     }
 }
 
@@ -473,12 +479,12 @@ AutoChoice choose_routing(const Fabric &f, const RoutingOptions &o) {
     if (const TreeSeen t = recognise_tree(f, g, o); t.ok) {
         c.shape = "fat tree";
         c.evidence = t.evidence;
-        c.chain = "ftree,updn";
-        c.why =
-            "ftree spreads the routes evenly over the up links and is credit-loop free; its own "
-            "fat-tree check refuses what it cannot route (a degraded or irregular tree";
-        c.why += o.lmc > 0 ? ", and LMC > 0 here, which ftree does not support)" : ")";
-        c.why += ", then updn, credit-loop free on any tree with one VL";
+        general_chain(o, c, "");
+        c.chain = "ftree," + c.chain;
+        c.why = std::string(
+                    "ftree spreads the routes evenly over the up links and is credit-loop free; its "
+                    "own fat-tree check refuses what it cannot route (a degraded or irregular tree") +
+                (o.lmc > 0 ? ", and LMC > 0 here, which ftree does not support); then " : "); then ") + c.why;
         return c;
     }
     const GridSeen gr = recognise_grid(g);

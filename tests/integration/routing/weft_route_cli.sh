@@ -31,17 +31,21 @@ check "an empty name between commas is skipped" grep -q '^routing: ftree ' <<<"$
 out=$("$weft" --gen 'kary:k=4,n=3' -q --verify 2>&1)
 rc=$?
 check "auto routes a fat tree and verifies (exit $rc)" test "$rc" -eq 0
-check "auto says it saw a fat tree and chose ftree,updn" \
-    grep -q '^auto: fat tree (3 levels of 16/16/16 switches.*) -> ftree,updn: ' <<<"$out"
+check "auto says it saw a fat tree and chose ftree,nue,updn" \
+    grep -q '^auto: fat tree (3 levels of 16/16/16 switches.*) -> ftree,nue,updn: ' <<<"$out"
 check "ftree routed it" grep -q '^routing: ftree (chain auto) ' <<<"$out"
 check "no credit loop" grep -q '^credit-loops: none' <<<"$out"
 out=$("$weft" --gen 'torus:5x5x5' -q -R auto --verify 2>&1)
 rc=$?
 check "auto routes a torus free of credit loops (exit $rc)" test "$rc" -eq 0
 check "auto says torus and why not torus-2QoS" \
-    grep -q '^auto: torus (.*5tx5tx5t.*) -> dfsssp,nue,updn: .*torus-2QoS needs' <<<"$out"
+    grep -q '^auto: torus (.*5tx5tx5t.*) -> nue,updn: .*torus-2QoS needs' <<<"$out"
 out=$("$weft" --gen 'random:switches=36,degree=4,hosts=1,seed=3' -q -R auto 2>&1)
-check "a random graph is irregular" grep -q '^auto: irregular (.*) -> dfsssp,nue,updn: ' <<<"$out"
+check "a random graph is irregular" grep -q '^auto: irregular (.*) -> nue,updn: ' <<<"$out"
+out=$("$weft" --gen 'dragonfly:a=4,p=2,h=2' -q -R auto -Q --verify 2>&1)
+check "with QoS, dfsssp layers a dragonfly" grep -q '^auto: dragonfly (.*) -> dfsssp,nue,updn: ' <<<"$out"
+check "dfsssp routed it, free of credit loops" \
+    bash -c 'grep -q "^routing: dfsssp (chain auto)" <<<"$1" && grep -q "^credit-loops: none" <<<"$1"' _ "$out"
 out=$("$weft" --gen 'kary:k=4,n=3' -q -R minhop 2>&1)
 check "-R minhop routes with minhop" grep -q '^routing: minhop (chain minhop) ' <<<"$out"
 check "-R minhop says nothing of auto" bash -c '! grep -q "^auto:" <<<"$1"' _ "$out"

@@ -54,7 +54,7 @@ TEST(AutoChoice, FatTrees) {
         {"ftree:k=8,n=3/fail-switches=2,fail-links=2,seed=4", "fat tree"},
     });
     const AutoChoice a = choose("kary:k=4,n=3");
-    EXPECT_EQ(a.chain, "ftree,updn");
+    EXPECT_EQ(a.chain, "ftree,nue,updn");
     EXPECT_NE(a.evidence.find("3 levels of 16/16/16"), std::string::npos) << a.evidence;
 }
 
@@ -120,11 +120,11 @@ TEST(AutoChoice, ToriMeshesHypercubes) {
     EXPECT_EQ(choose("torus:5x5x5").evidence.find("5tx5tx5t") != std::string::npos, true);
     EXPECT_NE(choose("mesh:5x4x3").evidence.find("5x4x3"), std::string::npos);
     // dor only where dimension order stays dimension order: complete meshes and hypercubes.
-    EXPECT_EQ(choose("mesh:8x8").chain, "dor,dfsssp,nue,updn");
-    EXPECT_EQ(choose("hypercube:d=6").chain, "dor,dfsssp,nue,updn");
-    EXPECT_EQ(choose("mesh:6x6/fail-links=2").chain, "dfsssp,nue,updn");
-    EXPECT_EQ(choose("torus:6x6").chain, "dfsssp,nue,updn");
-    EXPECT_EQ(choose("torus:4x4x4").chain, "dfsssp,nue,updn");
+    EXPECT_EQ(choose("mesh:8x8").chain, "dor,nue,updn");
+    EXPECT_EQ(choose("hypercube:d=6").chain, "dor,nue,updn");
+    EXPECT_EQ(choose("mesh:6x6/fail-links=2").chain, "nue,updn");
+    EXPECT_EQ(choose("torus:6x6").chain, "nue,updn");
+    EXPECT_EQ(choose("torus:4x4x4").chain, "nue,updn");
     // torus-2QoS first only with its file and QoS; the reason says what is missing.
     RoutingOptions o;
     o.torus_config = "/some/torus-2QoS.conf";
@@ -132,9 +132,15 @@ TEST(AutoChoice, ToriMeshesHypercubes) {
     o.qos = true;
     EXPECT_EQ(choose("torus:6x6", o).chain, "torus-2QoS,dfsssp,nue,updn");
     EXPECT_EQ(choose("mesh:8x8", o).chain, "torus-2QoS,dor,dfsssp,nue,updn");
-    RoutingOptions one_vl;
-    one_vl.max_vls = 1;
-    EXPECT_EQ(choose("torus:6x6", one_vl).chain, "nue,updn");
+    EXPECT_EQ(choose("torus:4x4x4", o).chain, "torus-2QoS,dfsssp,nue,updn");
+    // dfsssp's layers need QoS (SL2VL maps) and more than one VL.
+    RoutingOptions qos;
+    qos.qos = true;
+    EXPECT_EQ(choose("torus:6x6", qos).chain, "dfsssp,nue,updn");
+    EXPECT_EQ(choose("kary:k=4,n=3", qos).chain, "ftree,dfsssp,nue,updn");
+    EXPECT_NE(choose("torus:6x6").why.find("QoS is off"), std::string::npos);
+    qos.max_vls = 1;
+    EXPECT_EQ(choose("torus:6x6", qos).chain, "nue,updn");
 }
 
 TEST(AutoChoice, Dragonflies) {
@@ -148,7 +154,7 @@ TEST(AutoChoice, Dragonflies) {
         {"dfplus:groups=6,leaves=3,spines=5,hosts=2", "dragonfly+"},
         {"dfplus:groups=5,leaves=4,spines=4,hosts=4/fail-links=2", "dragonfly+"},
     });
-    EXPECT_EQ(choose("dragonfly:a=4,p=2,h=2").chain, "dfsssp,nue,updn");
+    EXPECT_EQ(choose("dragonfly:a=4,p=2,h=2").chain, "nue,updn");
 }
 
 TEST(AutoChoice, RandomGraphsAreIrregular) {
@@ -158,7 +164,7 @@ TEST(AutoChoice, RandomGraphsAreIrregular) {
             const std::string spec = std::string("random:") + shape + ",seed=" + std::to_string(seed);
             const AutoChoice a = choose(spec);
             EXPECT_EQ(a.shape, "irregular") << spec << ": " << a.describe();
-            EXPECT_EQ(a.chain, "dfsssp,nue,updn") << spec;
+            EXPECT_EQ(a.chain, "nue,updn") << spec;
         }
 }
 
@@ -174,19 +180,23 @@ TEST(AutoChoice, ChosenChainRoutesDeadlockFree) {
           "torus:4x4x4", "torus:6x6/fail-switches=1,seed=2", "mesh:8x8", "mesh:6x6/fail-links=2",
           "hypercube:d=6", "dragonfly:a=4,p=2,h=2", "dfplus:groups=4,leaves=4,spines=4,hosts=4",
           "random:switches=36,degree=4,hosts=2,seed=3"}) {
-        Fabric f = generate(spec);
-        assign_lids(f, {});
-        RoutingTables t;
-        const ChainResult r = run_chain("auto", f, {}, t);
-        ASSERT_TRUE(r.ok) << spec << ": " << r.error;
-        const AutoChoice a = choose_routing(f, {});
-        EXPECT_EQ(r.auto_choice, a.describe()) << spec;
-        EXPECT_NE(r.engine, "minhop") << spec << ": the fallback routed; failures: " << r.failures.size();
-        EXPECT_NE(a.chain.find(r.engine), std::string::npos) << spec << " routed by " << r.engine;
-        const PathReport pr = trace_paths(f, t);
-        EXPECT_TRUE(pr.ok()) << spec << ": unreachable " << pr.unreachable << ", loops " << pr.loops;
-        const CreditLoopReport cl = check_credit_loops(f, t);
-        EXPECT_FALSE(cl.has_cycle) << spec << " (" << r.engine << "):\n" << cl.describe(f);
+        for (const bool qos : {false, true}) {
+            Fabric f = generate(spec);
+            assign_lids(f, {});
+            RoutingOptions o;
+            o.qos = qos;
+            RoutingTables t;
+            const ChainResult r = run_chain("auto", f, o, t);
+            ASSERT_TRUE(r.ok) << spec << ": " << r.error;
+            const AutoChoice a = choose_routing(f, o);
+            EXPECT_EQ(r.auto_choice, a.describe()) << spec;
+            EXPECT_NE(r.engine, "minhop") << spec << ": the fallback routed; failures: " << r.failures.size();
+            EXPECT_NE(a.chain.find(r.engine), std::string::npos) << spec << " routed by " << r.engine;
+            const PathReport pr = trace_paths(f, t);
+            EXPECT_TRUE(pr.ok()) << spec << ": unreachable " << pr.unreachable << ", loops " << pr.loops;
+            const CreditLoopReport cl = check_credit_loops(f, t);
+            EXPECT_FALSE(cl.has_cycle) << spec << " (" << r.engine << "):\n" << cl.describe(f);
+        }
     }
 }
 
@@ -203,7 +213,7 @@ TEST(AutoChoice, ChainSemantics) {
     r = run_chain("updn,auto", f, {}, t);
     EXPECT_EQ(r.engine, "updn");
     EXPECT_FALSE(r.auto_choice.empty());
-    // LMC > 0: ftree is passed over as OpenSM does, updn routes.
+    // LMC > 0: ftree is passed over as OpenSM does, the next engine routes.
     RoutingOptions lmc;
     lmc.lmc = 1;
     Fabric g = generate("kary:k=4,n=3");
@@ -212,7 +222,7 @@ TEST(AutoChoice, ChainSemantics) {
     assign_lids(g, lo);
     r = run_chain("auto", g, lmc, t);
     ASSERT_TRUE(r.ok);
-    EXPECT_EQ(r.engine, "updn");
+    EXPECT_EQ(r.engine, "nue");
     ASSERT_EQ(r.failures.size(), 1u);
     EXPECT_TRUE(starts_with(r.failures[0], "ftree:")) << r.failures[0];
 }
