@@ -19,7 +19,8 @@ const char *const kEngineUsage = R"(Routing (OpenSM's option names)
                            fabric's shape (fat tree, torus/mesh/hypercube, dragonfly, irregular)
                            and run the chain that suits it, saying which and why. OpenSM's own
                            default, minhop, is neither balanced on fat trees nor free of credit
-                           loops on tori and irregular fabrics; -R minhop routes exactly as OpenSM
+                           loops on tori and irregular fabrics; -R minhop still routes exactly as
+                           OpenSM does
   -a, --root_guid_file F   -u, --cn_guid_file F   -G, --io_guid_file F   -i, --ignore_guids F
   -H, --max_reverse_hops N --no_fallback           -U, --lfts_file F (file engine)
   -w, --hop_weights_file F -O, --port_search_ordering_file F (--dimn_ports_file F)

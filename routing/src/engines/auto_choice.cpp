@@ -2,9 +2,13 @@
 #include "weft/routing/auto_choice.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <queue>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "engines/dor_cabling.hpp"
