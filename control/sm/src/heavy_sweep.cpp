@@ -7,32 +7,6 @@ namespace weft::sm {
 
 namespace {
 
-SmpKindCounters minus(const SmpKindCounters &a, const SmpKindCounters &b) {
-    SmpKindCounters d;
-    d.sent = a.sent - b.sent;
-    d.received = a.received - b.received;
-    d.retried = a.retried - b.retried;
-    d.timed_out = a.timed_out - b.timed_out;
-    d.malformed = a.malformed - b.malformed;
-    d.error_status = a.error_status - b.error_status;
-    d.send_failed = a.send_failed - b.send_failed;
-    return d;
-}
-
-SmpCounters since(const SmpCounters &now, const SmpCounters &before) {
-    SmpCounters d;
-    for (const auto &[kind, k] : now.per_kind) {
-        auto it = before.per_kind.find(kind);
-        const SmpKindCounters delta = it == before.per_kind.end() ? k : minus(k, it->second);
-        if (delta.sent || delta.received || delta.timed_out || delta.malformed) d.per_kind[kind] = delta;
-    }
-    d.unmatched = now.unmatched - before.unmatched;
-    d.unsolicited = now.unsolicited - before.unsolicited;
-    d.malformed_unmatched = now.malformed_unmatched - before.malformed_unmatched;
-    d.max_outstanding = now.max_outstanding;
-    return d;
-}
-
 // Times a phase and counts its SMPs; logs "phase NAME: 0.012 s, 123 SMPs (...)".
 class Phase {
   public:
@@ -43,7 +17,7 @@ class Phase {
     void end(const std::string &detail) {
         PhaseReport &p = r_.phases.back();
         p.seconds = std::chrono::duration<double>(clock_() - t0_).count();
-        p.smps = since(e_.counters(), before_);
+        p.smps = counters_since(e_.counters(), before_);
         if (!o_.log) return;
         char head[96];
         std::snprintf(head, sizeof head, "phase %s: %.3f s, %llu SMPs", p.name.c_str(), p.seconds,
@@ -218,7 +192,7 @@ SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOpti
     SweepReport r;
     const SmpCounters before = engine.counters();
     sweep(engine, clock, options, r);
-    r.smps = since(engine.counters(), before);
+    r.smps = counters_since(engine.counters(), before);
     for (const PhaseReport &p : r.phases) r.seconds += p.seconds;
     return r;
 }

@@ -131,10 +131,13 @@ void switch_infos(Batch &b, Context &cx, Lid top) {
     const routing::Fabric &f = cx.d.fabric;
     for (NodeIdx n = 0; n < f.node_count(); ++n) {
         const DiscoveredNode &x = cx.d.nodes[n];
-        if (!x.is_switch() || !x.switch_info || x.switch_info->linear_fdb_top == top) continue;
+        if (!x.is_switch() || !x.switch_info) continue;
+        if (x.switch_info->linear_fdb_top == top && !x.switch_info->port_state_change) continue;
         SwitchInfo want = *x.switch_info;
         want.linear_fdb_top = top;
-        want.port_state_change = false;  // writing 1 would clear it: the light sweep's to read
+        // PortStateChange read as set is cleared (by writing 1): this sweep has seen the change,
+        // and a light sweep then looks for the next one.
+        want.port_state_change = x.switch_info->port_state_change;
         const auto data = encode_switch_info(want);
         if (!data) {
             cx.problem("SwitchInfo of " + cx.where(n, 0, false) +

@@ -13,6 +13,36 @@ void run_until_idle(SmpEngine &engine, const SmClock &clock,
     }
 }
 
+namespace {
+
+SmpKindCounters minus(const SmpKindCounters &a, const SmpKindCounters &b) {
+    SmpKindCounters d;
+    d.sent = a.sent - b.sent;
+    d.received = a.received - b.received;
+    d.retried = a.retried - b.retried;
+    d.timed_out = a.timed_out - b.timed_out;
+    d.malformed = a.malformed - b.malformed;
+    d.error_status = a.error_status - b.error_status;
+    d.send_failed = a.send_failed - b.send_failed;
+    return d;
+}
+
+}  // namespace
+
+SmpCounters counters_since(const SmpCounters &now, const SmpCounters &before) {
+    SmpCounters d;
+    for (const auto &[kind, k] : now.per_kind) {
+        auto it = before.per_kind.find(kind);
+        const SmpKindCounters delta = it == before.per_kind.end() ? k : minus(k, it->second);
+        if (delta.sent || delta.received || delta.timed_out || delta.malformed) d.per_kind[kind] = delta;
+    }
+    d.unmatched = now.unmatched - before.unmatched;
+    d.unsolicited = now.unsolicited - before.unsolicited;
+    d.malformed_unmatched = now.malformed_unmatched - before.malformed_unmatched;
+    d.max_outstanding = now.max_outstanding;
+    return d;
+}
+
 std::string failure_text(const SmpCompletion &c) {
     switch (c.outcome) {
         case SmpOutcome::kResponse:

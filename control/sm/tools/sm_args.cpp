@@ -22,8 +22,9 @@ is not programmed. Runs on rdma-core's umad (a real HCA, or ibsim through libuma
 
 Sweeps
   -o, --once               one sweep, then exit
-  -s, --sweep N            seconds between heavy sweeps when not -o (default 10); a trap 128
-                           (a port changed state) starts one at once
+  -s, --sweep N            not -o: seconds between light sweeps (default 10), one SwitchInfo
+                           per switch; a heavy sweep when one sees a change, and at once on a
+                           trap 128 (a port changed state)
   --ca NAME  --port N      the HCA port to run on (default: the first port with a link)
   --max_wire_smps N        SMPs on the wire at once (default 4)
   --transaction_timeout MS --transaction_retries N   (defaults 200 ms, 3)

@@ -24,6 +24,7 @@
 #include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
 #include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/light_sweep.hpp"
 #include "weft/sm/notice.hpp"
 #include "weft/sm/subnet_lst.hpp"
 #include "weft/sm/umad_transport.hpp"
@@ -78,7 +79,8 @@ bool exists(const std::string &path) {
 }
 
 int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
-               const routing::RoutingOptions &ro, sm::LftMemory &held, routing::UcastCache &cache) {
+               const routing::RoutingOptions &ro, sm::LftMemory &held, routing::UcastCache &cache,
+               std::optional<sm::DiscoveryResult> &last) {
     sm::SweepOptions so;
     so.held = &held;
     so.cache = &cache;
@@ -95,6 +97,9 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     };
     sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
     if (r.outcome == sm::SweepOutcome::kProgrammed) held = std::move(r.program.programmed);
+    last.reset();  // light sweeps look at the fabric of a sweep that got through
+    if (r.outcome == sm::SweepOutcome::kProgrammed || r.outcome == sm::SweepOutcome::kVerifiedDryRun)
+        last = r.discovery;
     if (r.outcome == sm::SweepOutcome::kUnreachable) {
         log.problem("cannot reach the fabric: " + r.why);
         return kNoFabric;
@@ -183,19 +188,31 @@ int run(const SmArgs &a) {
     routing::UcastCache cache;  // -A
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
+    std::optional<sm::DiscoveryResult> last;  // the fabric the last good heavy sweep found
+    int rc = kOk;
+    bool heavy = true;
     for (;;) {
-        const int rc = sweep_once(a, engine, clock, log, ro, held, cache);
+        if (heavy) rc = sweep_once(a, engine, clock, log, ro, held, cache, last);
         if (a.once) return rc;
-        // Until the next sweep is due, listen for traps: a port that changed state sends trap
-        // 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the fabric
-        // swept at once. Traps that came during the sweep count too.
+        // Until the next light sweep is due, listen for traps: a port that changed state sends
+        // trap 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the
+        // fabric swept at once. Traps that came during the sweep count too.
         const sm::SmTime due = clock() + std::chrono::seconds(a.sweep_seconds);
-        bool changed = false;
-        while (!g_stop && !changed && clock() < due) {
+        bool trapped = false;
+        while (!g_stop && !trapped && clock() < due) {
             engine.pump(clock, std::chrono::milliseconds(100));
-            while (auto u = engine.next_unsolicited()) changed |= answer_trap(engine, clock, log, *u);
+            while (auto u = engine.next_unsolicited()) trapped |= answer_trap(engine, clock, log, *u);
         }
         if (g_stop) return rc;
+        heavy = trapped || !last;
+        if (heavy) continue;
+        // A light sweep: one SwitchInfo per switch; a heavy sweep only when it finds a change.
+        const sm::LightSweepReport lr = sm::light_sweep(engine, clock, *last);
+        char line[160];
+        std::snprintf(line, sizeof line, "light sweep: %.3f s, %llu SMPs, %zu switches", lr.seconds,
+                      static_cast<unsigned long long>(lr.smps.total().sent), lr.switches);
+        log.note(std::string(line) + (lr.changed ? "; " + lr.why + ": heavy sweep" : "; no change"));
+        heavy = lr.changed;
     }
 }
 

@@ -17,7 +17,8 @@
 3. `-R minhop` on the same running fabric: the same checks against weft-route -R minhop, and only
    LFT blocks that changed are written (the switches' tables are read first); a third run with
    the same routing writes no block and sets no port.
-4. weft-sm left running (-s 600 -A): a spine link unlinked in ibsim's console; the switch's trap 128
+4. weft-sm left running (-s 1 -A): light sweeps (one SwitchInfo per switch) find nothing and
+   start no heavy sweep; then a spine link unlinked in ibsim's console; the switch's trap 128
    makes weft-sm sweep at once, reroute (the unicast cache says why it recomputes; ftree falls back to minhop on the no longer pure tree,
    as OpenSM does) and reprogram: the LFTs are weft-route's for the fabric without that link,
    ibtracert still reaches. ReLink: the ports come back ACTIVE and the ftree tables return.
@@ -169,18 +170,19 @@ def unlink_net(net, name, port):
     return "\n".join(out) + "\n", peer
 
 
-def wait_for(path, needle, count, seconds=30):
-    """Waits until `needle` occurs `count` times in the file and nothing was added for 1 s."""
+def wait_for(path, needle, count, seconds=30, settle=1.0):
+    """Waits until `needle` occurs `count` times in the file and no more for `settle` s; the text."""
     deadline = time.monotonic() + seconds
-    last, since = None, time.monotonic()
+    seen, since, text = -1, time.monotonic(), ""
     while time.monotonic() < deadline:
         text = open(path).read() if os.path.exists(path) else ""
-        if text != last:
-            last, since = text, time.monotonic()
-        elif text.count(needle) >= count and time.monotonic() - since > 1.0:
+        n = text.count(needle)
+        if n != seen:
+            seen, since = n, time.monotonic()
+        elif n >= count and time.monotonic() - since >= settle:
             return text
         time.sleep(0.1)
-    return last or ""
+    return text
 
 
 def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump, extra=()):
@@ -348,11 +350,15 @@ def main():
         res_dir = os.path.join(work, "resident")
         os.makedirs(res_dir)
         log = os.path.join(res_dir, "weft-sm.log")
-        resident = subprocess.Popen([weft_sm, "-s", "600", "-R", "ftree", "-A", "-D", res_dir, "-f", log, "-q",
+        resident = subprocess.Popen([weft_sm, "-s", "1", "-R", "ftree", "-A", "-D", res_dir, "-f", log, "-q",
                                      "--guid2lid", os.path.join(work, "guid2lid")], env=sim.penv,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             before = wait_for(log, "sweep programmed", 1).count("sweep programmed")
+            quiet = wait_for(log, "light sweep:", 2, settle=0)
+            check(re.search(r"light sweep: [0-9.]+ s, 48 SMPs, 48 switches; no change", quiet) is not None,
+                  "light sweeps between heavy ones: one SwitchInfo per switch, no change")
+            check(quiet.count("sweep programmed") == before, "a quiet fabric gets no heavy sweep")
             t_cut = time.monotonic()
             sim.console(f'Unlink "{leaf}"[{port}]')
             text = wait_for(log, "sweep programmed", before + 1)

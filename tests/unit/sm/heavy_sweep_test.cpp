@@ -11,6 +11,7 @@
 #include "sim_fabric.hpp"
 #include "weft/routing/topology_io.hpp"
 #include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/light_sweep.hpp"
 #include "weft/sm/subnet_lst.hpp"
 
 namespace weft::sm {
@@ -210,6 +211,38 @@ TEST_F(Sweep, UnicastCacheReusesTheRoutingWhenAHostGoes) {
     EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const std::string &l) {
         return l.find("unicast cache hit: 1 end port down") != std::string::npos;
     }));
+}
+
+TEST_F(Sweep, LightSweepAsksEachSwitchOnceAndSeesAPortStateChange) {
+    const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+    for (std::size_t sw : t.leaves) fabric.node(sw).switch_info.port_state_change = true;  // links came up
+    const SweepReport heavy = run();
+    ASSERT_EQ(heavy.outcome, SweepOutcome::kProgrammed) << heavy.why;
+    EXPECT_EQ(heavy.program.switch_info_sets, 5u);
+    for (std::size_t sw : t.leaves) EXPECT_FALSE(fabric.node(sw).switch_info.port_state_change);  // cleared
+    SmpEngine engine(fabric, config);
+    const SmClock clock = [this] { return fabric.now(); };
+    LightSweepReport quiet = light_sweep(engine, clock, heavy.discovery);
+    EXPECT_FALSE(quiet.changed) << quiet.why;
+    EXPECT_EQ(quiet.switches, 5u);
+    EXPECT_EQ(quiet.smps.total().sent, 5u);
+    EXPECT_EQ(quiet.smps.per_kind.at({Method::kGet, attr::kSwitchInfo}).sent, 5u);
+    // A port of leaf1 changes state.
+    fabric.node(t.leaves[1]).switch_info.port_state_change = true;
+    LightSweepReport flagged = light_sweep(engine, clock, heavy.discovery);
+    EXPECT_TRUE(flagged.changed);
+    EXPECT_EQ(flagged.flagged, 1u);
+    EXPECT_EQ(flagged.why, "PortStateChange on switch 0x0000000000003001 'leaf1' via path 0,1,1,2");
+    // A switch that stops answering is a change too.
+    fabric.node(t.leaves[1]).switch_info.port_state_change = false;
+    const std::size_t dead = t.spines[1];
+    fabric.drop_at = [dead](std::size_t node, const Smp &) { return node == dead; };
+    LightSweepReport gone = light_sweep(engine, clock, heavy.discovery);
+    EXPECT_TRUE(gone.changed);
+    EXPECT_EQ(gone.unanswered, 1u);
+    EXPECT_EQ(gone.why.rfind("no SwitchInfo (timed out after 4 attempts) on switch 0x0000000000002001", 0),
+              0u)
+        << gone.why;
 }
 
 TEST_F(Sweep, ChangedBlocksOnlyAreWritten) {

@@ -22,4 +22,8 @@ void run_until_idle(SmpEngine &engine, const SmClock &clock,
 // "status 0x001c", "malformed: <where>", "send failed: <why>"; empty when it has one.
 std::string failure_text(const SmpCompletion &c);
 
+// What was counted between `before` and `now` (kinds with nothing sent or received left out;
+// max_outstanding is now's).
+SmpCounters counters_since(const SmpCounters &now, const SmpCounters &before);
+
 }  // namespace weft::sm
