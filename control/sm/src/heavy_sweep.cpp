@@ -127,6 +127,10 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
             if (options.log) options.log("routing: fell through: " + why);
         for (const auto &w : r.tables.warnings)
             if (options.log) options.log("routing: warning: " + w);
+        // -R auto says what it recognised and which chain it chose (not on a cache hit: nothing
+        // was chosen then).
+        if (!r.chain.auto_choice.empty() && !r.cache.hit && options.log)
+            options.log("routing: auto: " + r.chain.auto_choice);
         if (!r.chain.ok) {
             r.outcome = SweepOutcome::kNoRoute;
             r.why = "no engine of '" + options.chain + "' could route the fabric" +

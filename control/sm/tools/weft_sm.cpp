@@ -90,8 +90,8 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     if (!a.route.guid2lid.empty() && exists(a.route.guid2lid))
         so.guid2lid = routing::read_guid2lid(routing::read_text_file(a.route.guid2lid), a.route.guid2lid);
     so.log = [&log](std::string_view line) {
-        if (line.rfind("phase ", 0) == 0)
-            log.note(line);
+        if (line.rfind("phase ", 0) == 0 || line.rfind("routing: auto: ", 0) == 0)
+            log.note(line);  // progress and what -R auto chose; the rest are problems
         else
             log.problem(line);
     };

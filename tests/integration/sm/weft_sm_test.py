@@ -321,6 +321,9 @@ def main():
 
         r = check_fabric(sim, weft_sm, weft_route, work, "ftree", "ftree", sample)
         check("engine ftree (chain ftree)" in phase_line(r.stderr, "routing"), "ftree routed")
+        v = sim.run(weft_sm, "-o", "--verify_only")
+        check(v.returncode == 0 and "routing: auto: fat tree" in v.stderr and "(chain auto)" in v.stderr,
+              f"the default chain is auto, and it says it found a fat tree: {phase_line(v.stderr, 'routing')}")
         check("0 failures" in phase_line(r.stderr, "programming"), "ftree: no programming failure")
         check_against_opensm(opensm_ref, sim, work, "ftree", os.path.join(work, "ftree"))
 

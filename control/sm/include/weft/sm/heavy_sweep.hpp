@@ -26,7 +26,8 @@ struct SweepOptions {
     const LftMemory *held = nullptr;
     // A resident SM's unicast cache (used when routing.ucast_cache, -A, is on).
     routing::UcastCache *cache = nullptr;
-    // Problems as they happen ("discovery: ...", "programming: ...") and one line per phase.
+    // Problems as they happen ("discovery: ...", "programming: ...", "lids: ...", "routing: ..."),
+    // one line per phase ("phase NAME: ...") and what -R auto chose ("routing: auto: ...").
     std::function<void(std::string_view)> log;
 };
 
