@@ -299,7 +299,10 @@ void Discovery::node_info(SmpEngine &engine, SmTime now, const Pending &p, const
     }
     by_guid_.emplace(info.node_guid, k);
     by_port_guid_.emplace(info.port_guid, k);
-    ask(engine, now, Ask::kNodeDescription, k, 0, p.path);
+    if (const auto *known = options_.descriptions; known && known->contains(info.node_guid))
+        n.description = known->at(info.node_guid);
+    else
+        ask(engine, now, Ask::kNodeDescription, k, 0, p.path);
     if (info.is_switch()) {
         ask(engine, now, Ask::kSwitchInfo, k, 0, p.path);
         for (unsigned port = 0; port <= info.num_ports; ++port)
@@ -393,6 +396,13 @@ DiscoveryResult Discovery::finish() {
     r.stats = stats_;
     r.problems = std::move(problems_);
     return r;
+}
+
+NodeDescriptions descriptions_of(const DiscoveryResult &d) {
+    NodeDescriptions out;
+    for (const DiscoveredNode &n : d.nodes)
+        if (!n.description.empty()) out.emplace(n.info.node_guid, n.description);  // unread: ask again
+    return out;
 }
 
 DiscoveryResult discover(SmpEngine &engine, const SmClock &clock, DiscoveryOptions options) {

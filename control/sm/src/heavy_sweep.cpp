@@ -58,6 +58,7 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
         Phase phase(r, engine, clock, options, "discovery");
         DiscoveryOptions dopt;
         dopt.log = options.log;
+        dopt.descriptions = options.descriptions;
         r.discovery = discover(engine, clock, dopt);
         const DiscoveryStats &s = r.discovery.stats;
         phase.end(std::to_string(s.switches) + " switches, " + std::to_string(s.cas) + " CAs, " +
@@ -183,7 +184,8 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
                   " SwitchInfo Sets, LFT blocks " + std::to_string(p.lft_blocks_set) + " written, " +
                   std::to_string(p.lft_blocks_unchanged) + " unchanged of " +
                   std::to_string(p.lft_blocks_read) + " read and " + std::to_string(p.lft_blocks_remembered) +
-                  " remembered, " + std::to_string(p.sl2vl_sets) + " SL2VL Sets, " + std::to_string(p.armed) +
+                  " remembered, " + std::to_string(p.sl2vl_sets) + " SL2VL Sets (" +
+                  std::to_string(p.sl2vl_unchanged) + " unchanged), " + std::to_string(p.armed) +
                   " ports armed, " + std::to_string(p.activated) + " activated, " +
                   std::to_string(p.failures) + " failures");
     }

@@ -66,6 +66,14 @@ struct Context {
         report.problems.push_back(std::move(line));
         return false;
     }
+    // What an earlier sweep programmed into switch x, when the switch still holds it (its
+    // LinearFDBTop reads as programmed).
+    const HeldTables *held(const DiscoveredNode &x) const {
+        if (!options.held || !x.switch_info || x.switch_info->linear_fdb_top == 0) return nullptr;
+        auto it = options.held->find(x.info.node_guid);
+        return it != options.held->end() && it->second.top == x.switch_info->linear_fdb_top ? &it->second
+                                                                                            : nullptr;
+    }
     void problem(std::string line) {
         line.insert(0, "programming: ");
         ++report.failures;
@@ -169,12 +177,8 @@ void lfts(Batch &b, Context &cx) {
         }
         const auto &row = cx.t.lft[f.node(n).sw];
         const Lid old_top = x.switch_info->linear_fdb_top;
-        const HeldLft *held = nullptr;
-        if (cx.options.held && old_top != 0) {
-            auto it = cx.options.held->find(x.info.node_guid);
-            if (it != cx.options.held->end() && it->second.top == old_top) held = &it->second;
-        }
-        HeldLft now{static_cast<Lid>(max), {}};
+        const HeldTables *held = cx.held(x);
+        HeldTables now{static_cast<Lid>(max), {}, {}};
         for (std::uint32_t block = 0; block <= max / kLftBlockSize; ++block) {
             LftBlock want;
             want.block = static_cast<std::uint16_t>(block);
@@ -240,10 +244,20 @@ void sl2vl(Batch &b, Context &cx) {
         if (!x.is_switch()) continue;
         const unsigned radix = x.info.num_ports;
         const auto sw = f.node(n).sw;
+        const HeldTables *held = cx.held(x);
+        auto mine = cx.report.programmed.find(x.info.node_guid);  // absent: its LFT was not programmed
+        auto linked = [&](unsigned port) {
+            return f.port(n, static_cast<PortNum>(port)).peer != routing::kNoNode;
+        };
+        // A port that was not ACTIVE when read has come (back) up: its tables are set again.
+        auto settled = [&](unsigned port) {
+            return port == 0 || (x.ports[port] && (x.ports[port]->port_state == PortState::kActive ||
+                                                   x.ports[port]->port_state == PortState::kActiveDefer));
+        };
         for (unsigned in = 0; in <= radix; ++in) {
-            if (in != 0 && f.port(n, static_cast<PortNum>(in)).peer == routing::kNoNode) continue;
+            if (in != 0 && !linked(in)) continue;
             for (unsigned out = 1; out <= radix; ++out) {
-                if (out == in || f.port(n, static_cast<PortNum>(out)).peer == routing::kNoNode) continue;
+                if (out == in || !linked(out)) continue;
                 SlToVlTable table;
                 if (!cx.t.has_sl2vl()) {
                     for (unsigned sl = 0; sl < 16; ++sl)
@@ -255,14 +269,26 @@ void sl2vl(Batch &b, Context &cx) {
                     if (sw >= cx.t.sl2vl.size() || i >= cx.t.sl2vl[sw].size()) continue;
                     table.vl = cx.t.sl2vl[sw][i];
                 }
+                const auto mod = sl_to_vl_attr_mod(static_cast<PortNum>(in), static_cast<PortNum>(out));
+                if (held && settled(in) && settled(out)) {
+                    auto it = held->sl2vl.find(mod);
+                    if (it != held->sl2vl.end() && it->second == table) {
+                        ++cx.report.sl2vl_unchanged;
+                        if (mine != cx.report.programmed.end()) mine->second.sl2vl.emplace(mod, table);
+                        continue;
+                    }
+                }
                 const auto data = encode_sl_to_vl_table(table);
                 if (!data) continue;
                 ++cx.report.sl2vl_sets;
-                const auto mod = sl_to_vl_attr_mod(static_cast<PortNum>(in), static_cast<PortNum>(out));
                 const std::string what = "Set SLtoVLMappingTable in " + std::to_string(in) + " out " +
                                          std::to_string(out) + " of " + cx.where(n, 0, false);
+                HeldTables *memory = mine != cx.report.programmed.end() ? &mine->second : nullptr;
+                if (memory) memory->sl2vl.emplace(mod, table);
                 b.add(request(Method::kSet, attr::kSlToVlTable, mod, x.path, *data),
-                      [&cx, what](const SmpCompletion &c) { cx.ok(c, what); });
+                      [&cx, what, memory, mod](const SmpCompletion &c) {
+                          if (!cx.ok(c, what) && memory) memory->sl2vl.erase(mod);  // set again next time
+                      });
             }
         }
     }

@@ -79,10 +79,11 @@ bool exists(const std::string &path) {
 }
 
 int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
-               const routing::RoutingOptions &ro, sm::LftMemory &held, routing::UcastCache &cache,
-               std::optional<sm::DiscoveryResult> &last) {
+               const routing::RoutingOptions &ro, sm::TableMemory &held, sm::NodeDescriptions &descriptions,
+               routing::UcastCache &cache, std::optional<sm::DiscoveryResult> &last) {
     sm::SweepOptions so;
     so.held = &held;
+    so.descriptions = &descriptions;
     so.cache = &cache;
     so.chain = a.route.chain;
     so.routing = ro;
@@ -97,6 +98,7 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     };
     sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
     if (r.outcome == sm::SweepOutcome::kProgrammed) held = std::move(r.program.programmed);
+    if (r.discovery.reached) descriptions = sm::descriptions_of(r.discovery);
     last.reset();  // light sweeps look at the fabric of a sweep that got through
     if (r.outcome == sm::SweepOutcome::kProgrammed || r.outcome == sm::SweepOutcome::kVerifiedDryRun)
         last = r.discovery;
@@ -184,15 +186,16 @@ int run(const SmArgs &a) {
     log.note(where);
     sm::SmpEngine engine(*transport, a.engine);
     const sm::SmClock clock = [] { return std::chrono::steady_clock::now().time_since_epoch(); };
-    sm::LftMemory held;         // what this SM programmed: later sweeps compare with it instead of reading
-    routing::UcastCache cache;  // -A
+    sm::TableMemory held;  // what this SM programmed: later sweeps compare with it instead of reading
+    sm::NodeDescriptions descriptions;  // read once per node, as OpenSM does
+    routing::UcastCache cache;          // -A
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     std::optional<sm::DiscoveryResult> last;  // the fabric the last good heavy sweep found
     int rc = kOk;
     bool heavy = true;
     for (;;) {
-        if (heavy) rc = sweep_once(a, engine, clock, log, ro, held, cache, last);
+        if (heavy) rc = sweep_once(a, engine, clock, log, ro, held, descriptions, cache, last);
         if (a.once) return rc;
         // Until the next light sweep is due, listen for traps: a port that changed state sends
         // trap 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the

@@ -343,6 +343,46 @@ TEST_F(Sweep, VlsOfTheEngineReachTheSwitches) {
     EXPECT_GT(fabric.node(5).ports[1].operational_vls, 1u);
 }
 
+TEST_F(Sweep, ResidentSmSetsOnlyTheSl2VlThatChangedAndReadsEachDescriptionOnce) {
+    ring(fabric);
+    const SweepReport first = run("dfsssp");
+    ASSERT_EQ(first.outcome, SweepOutcome::kProgrammed) << first.why;
+    ASSERT_GT(first.program.sl2vl_sets, 0u);
+    EXPECT_EQ(gets(attr::kNodeDescription), 10u);
+    const std::size_t sl2vl_sets = sets(attr::kSlToVlTable);
+    SweepOptions o;
+    o.held = &first.program.programmed;
+    const NodeDescriptions known = descriptions_of(first.discovery);
+    o.descriptions = &known;
+    const SweepReport again = run("dfsssp", o);
+    ASSERT_EQ(again.outcome, SweepOutcome::kProgrammed) << again.why;
+    EXPECT_EQ(again.program.sl2vl_sets, 0u);
+    EXPECT_EQ(again.program.sl2vl_unchanged, first.program.sl2vl_sets);
+    EXPECT_EQ(sets(attr::kSlToVlTable), sl2vl_sets);
+    EXPECT_EQ(gets(attr::kNodeDescription), 10u);  // not asked again, and still known
+    for (const DiscoveredNode &n : again.discovery.nodes) EXPECT_FALSE(n.description.empty());
+    EXPECT_EQ(again.discovery.fabric.node(*again.discovery.fabric.find_guid(0x2003)).desc, "ring3");
+    // The link ring0 port 1 - ring1 port 2 went down and came back (both ends INIT): the tables
+    // of the pairs through those ports are set again (5 on each switch: in 1 to 2 and 3, and
+    // 0, 2, 3 to 1), the rest stays as remembered.
+    fabric.node(5).ports[1].port_state = PortState::kInit;
+    fabric.node(6).ports[2].port_state = PortState::kInit;
+    fabric.node(6).sl2vl.clear();
+    o.held = &again.program.programmed;
+    const SweepReport third = run("dfsssp", o);
+    ASSERT_EQ(third.outcome, SweepOutcome::kProgrammed) << third.why;
+    EXPECT_EQ(third.program.sl2vl_sets, 10u);
+    EXPECT_EQ(third.program.sl2vl_unchanged, first.program.sl2vl_sets - 10u);
+    EXPECT_EQ(fabric.node(6).sl2vl.size(), 5u);
+    EXPECT_EQ(fabric.node(6).sl2vl.at(sl_to_vl_attr_mod(2, 1)),
+              fabric.node(7).sl2vl.at(sl_to_vl_attr_mod(2, 1)));
+    // A reset switch (LinearFDBTop 0) is not trusted to hold anything: all its pairs again.
+    fabric.node(7).switch_info.linear_fdb_top = 0;
+    o.held = &third.program.programmed;
+    const SweepReport fourth = run("dfsssp", o);
+    EXPECT_EQ(fourth.program.sl2vl_sets, 9u);
+}
+
 TEST_F(Sweep, RefusedSetIsLocatedAndTheRestProgrammed) {
     const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
     const std::size_t stubborn = t.leaves[1];

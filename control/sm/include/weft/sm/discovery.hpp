@@ -63,9 +63,15 @@ struct DiscoveryStats {
     }
 };
 
+// Node GUID -> NodeDescription, as an earlier sweep read it.
+using NodeDescriptions = std::unordered_map<std::uint64_t, std::string>;
+
 struct DiscoveryOptions {
     // One located line per problem ("discovery: ..."); also kept in the result.
     std::function<void(std::string_view)> log;
+    // A resident SM's memory: a node met again keeps the description read before instead of
+    // being asked (as OpenSM does; a description that changes is news a trap 144 would bring).
+    const NodeDescriptions *descriptions = nullptr;
 };
 
 struct DiscoveryResult {
@@ -123,6 +129,9 @@ class Discovery {
     bool reached_ = false;
     PortNum sm_port_ = 0;
 };
+
+// The descriptions of the nodes a sweep read, to pass to the next (DiscoveryOptions::descriptions).
+NodeDescriptions descriptions_of(const DiscoveryResult &d);
 
 // A whole sweep over a transport that can wait (SmpEngine::pump).
 DiscoveryResult discover(SmpEngine &engine, const SmClock &clock, DiscoveryOptions options = {});

@@ -23,7 +23,9 @@ struct SweepOptions {
     std::vector<routing::Guid2LidEntry> guid2lid;
     bool program = true;  // false: stop after verification (a dry run)
     // A resident SM's memory of what it programmed (the last sweep's program.programmed).
-    const LftMemory *held = nullptr;
+    const TableMemory *held = nullptr;
+    // A resident SM's memory of the node descriptions it read (DiscoveryOptions::descriptions).
+    const NodeDescriptions *descriptions = nullptr;
     // A resident SM's unicast cache (used when routing.ucast_cache, -A, is on).
     routing::UcastCache *cache = nullptr;
     // Problems as they happen ("discovery: ...", "programming: ...", "lids: ...", "routing: ..."),

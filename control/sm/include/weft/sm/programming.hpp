@@ -6,7 +6,9 @@
 //      holds: a switch that holds a table (LinearFDBTop > 0) is read first, block by block, and
 //      only differing blocks are written; blocks past its old top, or of a switch that held none,
 //      are written whole;
-//   4. SLtoVLMappingTable of each switch port pair where the engine assigns VLs;
+//   4. SLtoVLMappingTable of each switch port pair where the engine assigns VLs — on a switch
+//      whose memory holds (below) only the pairs whose table changed or whose ports were not
+//      ACTIVE when read (a link that came back up is programmed again, as OpenSM does);
 //   5. port states: every end of every link INIT -> ARMED (with OperationalVLs where VLs are
 //      used), then ARMED -> ACTIVE.
 // Sets that need nothing (the value already there) are not sent. A refused or unanswered Set is
@@ -23,19 +25,23 @@
 
 #include "weft/routing/tables.hpp"
 #include "weft/sm/discovery.hpp"
+#include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/smp_loop.hpp"
 
 namespace weft::sm {
 
-// What a resident SM programmed into each switch (by node GUID): its LinearFDBTop and every
-// entry of the blocks up to it. A switch whose LinearFDBTop still reads as programmed is taken
-// to hold these (as OpenSM assumes), so its blocks are compared here instead of read; a switch
-// that was reset (top 0) or reprogrammed by another SM (another top) is read again.
-struct HeldLft {
+// What a resident SM programmed into each switch (by node GUID): its LinearFDBTop, every entry
+// of the blocks up to it and the SL2VL tables it set. A switch whose LinearFDBTop still reads as
+// programmed is taken to hold these (as OpenSM assumes), so its blocks and SL2VL tables are
+// compared here instead of read or rewritten; a switch that was reset (top 0) or reprogrammed by
+// another SM (another top) is read again and its SL2VL tables are set whole.
+struct HeldTables {
     Lid top = 0;
     std::vector<PortNum> entries;  // whole blocks: (top / 64 + 1) * 64
+    // sl_to_vl_attr_mod(in, out) -> the table Set there (only pairs whose Set was answered).
+    std::map<std::uint32_t, SlToVlTable> sl2vl;
 };
-using LftMemory = std::unordered_map<std::uint64_t, HeldLft>;
+using TableMemory = std::unordered_map<std::uint64_t, HeldTables>;
 
 struct ProgramReport {
     std::size_t port_info_sets = 0;    // LID/LMC/SM LID
@@ -45,18 +51,19 @@ struct ProgramReport {
     std::size_t lft_blocks_unchanged = 0;   // found equal (read, or as remembered): not written
     std::size_t lft_blocks_remembered = 0;  // compared with what was programmed before, not read
     std::size_t sl2vl_sets = 0;
+    std::size_t sl2vl_unchanged = 0;       // as remembered: not written
     std::size_t armed = 0, activated = 0;  // port-state Sets
     std::size_t failures = 0;              // Sets or Gets that were refused, unanswered or malformed
     // The logical state each linked port was left in (as its last reply said).
     std::map<std::pair<routing::NodeIdx, PortNum>, PortState> port_states;
-    LftMemory programmed;               // the switches whose whole table is now known to be the routing's
+    TableMemory programmed;             // the switches whose whole table is now known to be the routing's
     std::vector<std::string> problems;  // one located line each
 };
 
 struct ProgramOptions {
     std::function<void(std::string_view)> log;
-    bool activate = true;             // step 5
-    const LftMemory *held = nullptr;  // what an earlier sweep programmed (ProgramReport::programmed)
+    bool activate = true;               // step 5
+    const TableMemory *held = nullptr;  // what an earlier sweep programmed (ProgramReport::programmed)
 };
 
 // `d.fabric` carries the LIDs to program (routing::assign_lids on it) and `t` its routing;
