@@ -34,6 +34,8 @@ const char *const kEngineUsage = R"(Routing (OpenSM's option names)
                            thread, at most one per candidate; the tables do not depend on it)
   -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
                            went down or came back (see --reroute)
+  --mcast-groups FILE      multicast groups to build trees (MFTs) for, as joins would: one
+                           'MLID all|switches|PORT_GUID...' per line (routing/README.md)
 )";
 
 namespace {
@@ -66,6 +68,7 @@ Checks and metrics
 
 Output
   --dump-lfts FILE         LFTs in OpenSM's opensm-lfts.dump format
+  --dump-mfts FILE         the --mcast-groups trees as MFT entries: 'MLID SWITCH_GUID PORTS' lines
   --write-json F  --write-dot F  --write-ibnetdiscover F  --write-net F  --write-guid2lid F
   --compare-lfts A B       compare two LFT dumps on this fabric (reachability, path lengths, balance)
   -q, --quiet              no progress on stderr
@@ -136,6 +139,7 @@ const std::vector<option> &engine_long_options() {
         {"nue_threads", required_argument, nullptr, kOptNueThreads},
         {"no_port_equalization", no_argument, nullptr, kOptNoEqualize},
         {"ucast_cache", no_argument, nullptr, 'A'},
+        {"mcast-groups", required_argument, nullptr, kOptMcastGroups},
     };
     return opts;
 }
@@ -227,6 +231,9 @@ bool parse_engine_option(int c, const char *arg, Args &a) {
         case 'A':
             a.engine.ucast_cache = true;
             return true;
+        case kOptMcastGroups:
+            a.mcast_groups = arg;
+            return true;
         default:
             return false;
     }
@@ -274,7 +281,8 @@ Args parse_args(int argc, char **argv) {
         kNet,
         kG2l,
         kCompare,
-        kReroute
+        kReroute,
+        kDumpMfts
     };
     std::vector<option> opts = {
         {"topo", required_argument, nullptr, kTopo},
@@ -285,6 +293,7 @@ Args parse_args(int argc, char **argv) {
         {"ebb-runs", required_argument, nullptr, kEbbRuns},
         {"shifts", required_argument, nullptr, kShifts},
         {"dump-lfts", required_argument, nullptr, kDump},
+        {"dump-mfts", required_argument, nullptr, kDumpMfts},
         {"write-json", required_argument, nullptr, kJson},
         {"write-dot", required_argument, nullptr, kDot},
         {"write-ibnetdiscover", required_argument, nullptr, kDisc},
@@ -333,6 +342,9 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kDump:
                 a.dump = optarg;
+                break;
+            case kDumpMfts:
+                a.mft_dump = optarg;
                 break;
             case kJson:
                 a.json = optarg;

@@ -27,7 +27,7 @@ std::string usage();  // weft-route's --help
 struct Args {
     std::string topo, gen, guid2lid, chain = "auto", dump, json, dot, disc, net, g2l;
     std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
-    std::string hop_weights_file, port_order_file, routing_order_file, ids_file;
+    std::string hop_weights_file, port_order_file, routing_order_file, ids_file, mcast_groups, mft_dump;
     std::vector<std::string> reroute;
     unsigned lmc = 0, ebb_runs = 100, max_reverse_hops = 0;
     long shifts = 16;
@@ -53,6 +53,7 @@ enum EngineOption : int {
     kOptNueNoMetis,
     kOptNueThreads,
     kOptNoEqualize,
+    kOptMcastGroups,
     kOptFirstTool = 1100,
 };
 // A number 0..max in C notation (decimal, 0x hex, 0 octal); UsageError naming `opt` otherwise.

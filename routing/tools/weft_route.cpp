@@ -24,6 +24,7 @@
 #include "weft/routing/lft_compare.hpp"
 #include "weft/routing/lft_dump.hpp"
 #include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/mcast_groups.hpp"
 #include "weft/routing/routing_metrics.hpp"
 #include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
@@ -132,8 +133,8 @@ int run(const Args &a) {
         return c.only_a || c.only_b ? kExitVerify : kExitOk;
     }
 
-    const bool route =
-        a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty() || !a.reroute.empty();
+    const bool route = a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty() ||
+                       !a.reroute.empty() || !a.mcast_groups.empty() || !a.mft_dump.empty();
     if (!route) return kExitOk;
 
     const RoutingOptions ro = routing_options(a);
@@ -174,6 +175,23 @@ int run(const Args &a) {
         if (!pr.ok() || cl.has_cycle) rc = kExitVerify;
     };
     if (a.verify) verify(f, t);
+    if (!a.mcast_groups.empty()) {
+        t0 = std::chrono::steady_clock::now();
+        const ResolvedMcastGroups groups =
+            resolve_mcast_groups(read_mcast_groups(read_text_file(a.mcast_groups), a.mcast_groups), f);
+        for (const auto &w : groups.warnings) std::fprintf(stderr, "weft-route: multicast: %s\n", w.c_str());
+        const McastRouting m = route_mcast_groups(cr, f, ro, t, groups.groups);
+        std::size_t entries = 0;
+        for (const McastTree &tree : m.trees)
+            for (const auto &ports : tree.ports) entries += !ports.empty();
+        std::printf("multicast: %zu groups, %zu trees (%zu switch entries), %zu left out (%.3f s)\n",
+                    groups.groups.size(), m.trees.size(), entries, m.failures.size(), seconds_since(t0));
+        for (const auto &why : m.failures) std::printf("  %s\n", why.c_str());
+        if (!m.failures.empty() && a.verify) rc = kExitVerify;
+        if (!a.mft_dump.empty()) spill(a.mft_dump, write_mft_listing(f, m.trees));
+    } else if (!a.mft_dump.empty()) {
+        throw UsageError("--dump-mfts needs --mcast-groups FILE");
+    }
     std::optional<LinkLoad> load;
     if (a.metrics || !a.dot.empty()) {
         t0 = std::chrono::steady_clock::now();

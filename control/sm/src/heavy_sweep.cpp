@@ -169,6 +169,21 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
         }
         phase.end(detail);
     }
+    if (!options.mcast_groups.empty()) {
+        Phase phase(r, engine, clock, options, "multicast");
+        const routing::ResolvedMcastGroups groups = routing::resolve_mcast_groups(options.mcast_groups, f);
+        for (const auto &w : groups.warnings)
+            if (options.log) options.log("multicast: " + w);
+        r.mcast = routing::route_mcast_groups(r.chain, f, options.routing, r.tables, groups.groups);
+        for (const auto &why : r.mcast.failures)
+            if (options.log) options.log("multicast: left out: " + why);
+        std::size_t entries = 0;
+        for (const routing::McastTree &tree : r.mcast.trees)
+            for (const auto &ports : tree.ports) entries += !ports.empty();
+        phase.end(std::to_string(groups.groups.size()) + " groups, " + std::to_string(r.mcast.trees.size()) +
+                  " trees checked (" + std::to_string(entries) + " switch entries), " +
+                  std::to_string(r.mcast.failures.size()) + " left out");
+    }
     if (!options.program) {
         r.outcome = SweepOutcome::kVerifiedDryRun;
         return;
@@ -178,6 +193,7 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
         ProgramOptions po;
         po.log = options.log;
         po.held = options.held;
+        po.mcast = &r.mcast.trees;
         r.program = program_fabric(engine, clock, d, r.tables, r.sm_lid, po);
         const ProgramReport &p = r.program;
         phase.end(std::to_string(p.port_info_sets) + " LID Sets, " + std::to_string(p.switch_info_sets) +
@@ -185,9 +201,10 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
                   std::to_string(p.lft_blocks_unchanged) + " unchanged of " +
                   std::to_string(p.lft_blocks_read) + " read and " + std::to_string(p.lft_blocks_remembered) +
                   " remembered, " + std::to_string(p.sl2vl_sets) + " SL2VL Sets (" +
-                  std::to_string(p.sl2vl_unchanged) + " unchanged), " + std::to_string(p.armed) +
-                  " ports armed, " + std::to_string(p.activated) + " activated, " +
-                  std::to_string(p.failures) + " failures");
+                  std::to_string(p.sl2vl_unchanged) + " unchanged), MFT blocks " +
+                  std::to_string(p.mft_blocks_set) + " written, " + std::to_string(p.mft_blocks_unchanged) +
+                  " unchanged, " + std::to_string(p.armed) + " ports armed, " + std::to_string(p.activated) +
+                  " activated, " + std::to_string(p.failures) + " failures");
     }
     r.outcome = SweepOutcome::kProgrammed;
 }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "weft/sm/linear_forwarding_table.hpp"
+#include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 
 namespace weft::sm {
@@ -178,7 +179,7 @@ void lfts(Batch &b, Context &cx) {
         const auto &row = cx.t.lft[f.node(n).sw];
         const Lid old_top = x.switch_info->linear_fdb_top;
         const HeldTables *held = cx.held(x);
-        HeldTables now{static_cast<Lid>(max), {}, {}};
+        HeldTables now{static_cast<Lid>(max), {}, {}, {}};
         for (std::uint32_t block = 0; block <= max / kLftBlockSize; ++block) {
             LftBlock want;
             want.block = static_cast<std::uint16_t>(block);
@@ -294,6 +295,75 @@ void sl2vl(Batch &b, Context &cx) {
     }
 }
 
+void mfts(Batch &b, Context &cx) {
+    if (!cx.options.mcast || cx.options.mcast->empty()) return;
+    const routing::Fabric &f = cx.d.fabric;
+    std::set<std::uint32_t> blocks;  // of the MLIDs in use
+    for (const routing::McastTree &tree : *cx.options.mcast)
+        blocks.insert((tree.mlid - kFirstMulticastLid) / kMftBlockSize);
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        const DiscoveredNode &x = cx.d.nodes[n];
+        if (!x.is_switch() || !x.switch_info) continue;
+        const auto sw = f.node(n).sw;
+        const HeldTables *held = cx.held(x);
+        auto mine = cx.report.programmed.find(x.info.node_guid);
+        HeldTables *memory = mine != cx.report.programmed.end() ? &mine->second : nullptr;
+        using Masks = std::array<std::uint16_t, kMftBlockSize>;
+        std::map<std::uint32_t, Masks> want;
+        for (std::uint32_t block : blocks)
+            for (unsigned position = 0; position <= x.info.num_ports / 16u; ++position)
+                want[(position << 28) | block] = {};
+        for (const routing::McastTree &tree : *cx.options.mcast) {
+            if (sw >= tree.ports.size()) continue;
+            const unsigned block = (tree.mlid - kFirstMulticastLid) / kMftBlockSize;
+            const unsigned i = (tree.mlid - kFirstMulticastLid) % kMftBlockSize;
+            for (PortNum port : tree.ports[sw])
+                want[(std::uint32_t{port / 16u} << 28) | block][i] |=
+                    static_cast<std::uint16_t>(1u << (port % 16));
+        }
+        if (held)
+            for (const auto &[mod, masks] : held->mft) want.try_emplace(mod);  // a group gone: emptied
+        const Lid top_mlid =
+            static_cast<Lid>(kFirstMulticastLid + (*blocks.rbegin() + 1) * kMftBlockSize - 1);
+        if (x.switch_info->multicast_fdb_cap == 0 ||
+            top_mlid - kFirstMulticastLid >= x.switch_info->multicast_fdb_cap) {
+            cx.problem(cx.where(n, 0, false) + " holds " + std::to_string(x.switch_info->multicast_fdb_cap) +
+                       " MLIDs, the groups need " + std::to_string(top_mlid - kFirstMulticastLid + 1) +
+                       "; its multicast table is not programmed");
+            continue;
+        }
+        for (const auto &[mod, masks] : want) {
+            if (held) {
+                auto it = held->mft.find(mod);
+                if (it != held->mft.end() && it->second == masks) {
+                    ++cx.report.mft_blocks_unchanged;
+                    if (memory) memory->mft.emplace(mod, masks);
+                    continue;
+                }
+            }
+            MftBlock block;
+            block.block = static_cast<std::uint16_t>(mod & 0x1FF);
+            block.position = static_cast<std::uint8_t>(mod >> 28);
+            block.port_masks = masks;
+            const auto data = encode_mft_block(block, x.info.num_ports);
+            if (!data) {
+                cx.problem("MulticastForwardingTable block of " + cx.where(n, 0, false) +
+                           " does not encode: " + data.error().message());
+                continue;
+            }
+            ++cx.report.mft_blocks_set;
+            if (memory) memory->mft.emplace(mod, masks);
+            const std::string what = "Set MulticastForwardingTable block " + std::to_string(block.block) +
+                                     " position " + std::to_string(block.position) + " of " +
+                                     cx.where(n, 0, false);
+            b.add(request(Method::kSet, attr::kMulticastForwardingTable, mod, x.path, *data),
+                  [&cx, what, memory, mod](const SmpCompletion &c) {
+                      if (!cx.ok(c, what) && memory) memory->mft.erase(mod);  // set again next time
+                  });
+        }
+    }
+}
+
 // Every end of every link one step up: INIT -> ARMED (with the OperationalVLs the routing needs),
 // or ARMED -> ACTIVE. `state` holds what each (node, port) is in and is updated from the replies.
 void step_states(Batch &b, Context &cx, std::map<std::pair<NodeIdx, PortNum>, PortState> &state,
@@ -357,6 +427,7 @@ ProgramReport program_fabric(SmpEngine &engine, const SmClock &clock, const Disc
         switch_infos(b, cx, static_cast<Lid>(f.max_lid()));
         lfts(b, cx);
         sl2vl(b, cx);
+        mfts(b, cx);
         b.run();
     }
     for (std::uint64_t guid : cx.lft_failed) report.programmed.erase(guid);

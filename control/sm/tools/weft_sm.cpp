@@ -20,6 +20,7 @@
 #include "sm_args.hpp"
 #include "weft/routing/lft_dump.hpp"
 #include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/mcast_groups.hpp"
 #include "weft/routing/parse_error.hpp"
 #include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
@@ -78,13 +79,24 @@ bool exists(const std::string &path) {
     return std::ifstream(path).good();
 }
 
+// What a resident SM carries from one sweep to the next.
+struct Resident {
+    sm::TableMemory held;                               // what it programmed: compared with instead of read
+    sm::NodeDescriptions descriptions;                  // read once per node, as OpenSM does
+    routing::UcastCache cache;                          // -A
+    std::optional<sm::DiscoveryResult> last;            // the fabric the last good heavy sweep found
+    std::vector<routing::McastGroupSpec> mcast_groups;  // --mcast-groups, read at start
+};
+
 int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
-               const routing::RoutingOptions &ro, sm::TableMemory &held, sm::NodeDescriptions &descriptions,
-               routing::UcastCache &cache, std::optional<sm::DiscoveryResult> &last) {
+               const routing::RoutingOptions &ro, Resident &mem) {
+    sm::TableMemory &held = mem.held;
+    std::optional<sm::DiscoveryResult> &last = mem.last;
     sm::SweepOptions so;
     so.held = &held;
-    so.descriptions = &descriptions;
-    so.cache = &cache;
+    so.descriptions = &mem.descriptions;
+    so.cache = &mem.cache;
+    so.mcast_groups = mem.mcast_groups;
     so.chain = a.route.chain;
     so.routing = ro;
     so.program = !a.verify_only;
@@ -98,7 +110,7 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     };
     sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
     if (r.outcome == sm::SweepOutcome::kProgrammed) held = std::move(r.program.programmed);
-    if (r.discovery.reached) descriptions = sm::descriptions_of(r.discovery);
+    if (r.discovery.reached) mem.descriptions = sm::descriptions_of(r.discovery);
     last.reset();  // light sweeps look at the fabric of a sweep that got through
     if (r.outcome == sm::SweepOutcome::kProgrammed || r.outcome == sm::SweepOutcome::kVerifiedDryRun)
         last = r.discovery;
@@ -120,6 +132,9 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
         spill(a.dump_dir + "/opensm-lfts.dump", routing::write_lft_dump(r.discovery.fabric, r.tables));
         spill(a.dump_dir + "/guid2lid", routing::write_guid2lid(r.discovery.fabric));
         spill(a.dump_dir + "/opensm-subnet.lst", sm::write_subnet_lst(r.discovery, &r.program));
+        if (!mem.mcast_groups.empty())
+            spill(a.dump_dir + "/weft-mfts.dump",
+                  routing::write_mft_listing(r.discovery.fabric, r.mcast.trees));
     }
     const sm::SmpKindCounters total = r.smps.total();
     char line[256];
@@ -170,6 +185,10 @@ bool answer_trap(sm::SmpEngine &engine, const sm::SmClock &clock, Log &log, cons
 int run(const SmArgs &a) {
     Log log(a.log_file, a.quiet);
     const routing::RoutingOptions ro = rt::routing_options(a.route);
+    std::vector<routing::McastGroupSpec> mcast_groups;
+    if (!a.route.mcast_groups.empty())
+        mcast_groups =
+            routing::read_mcast_groups(routing::read_text_file(a.route.mcast_groups), a.route.mcast_groups);
     std::optional<sm::UmadTransport> transport;
     try {
         transport.emplace(a.ca, a.port, 0, /*claim_sm=*/true);
@@ -186,16 +205,15 @@ int run(const SmArgs &a) {
     log.note(where);
     sm::SmpEngine engine(*transport, a.engine);
     const sm::SmClock clock = [] { return std::chrono::steady_clock::now().time_since_epoch(); };
-    sm::TableMemory held;  // what this SM programmed: later sweeps compare with it instead of reading
-    sm::NodeDescriptions descriptions;  // read once per node, as OpenSM does
-    routing::UcastCache cache;          // -A
+    Resident mem;
+    mem.mcast_groups = std::move(mcast_groups);
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    std::optional<sm::DiscoveryResult> last;  // the fabric the last good heavy sweep found
+    std::optional<sm::DiscoveryResult> &last = mem.last;
     int rc = kOk;
     bool heavy = true;
     for (;;) {
-        if (heavy) rc = sweep_once(a, engine, clock, log, ro, held, descriptions, cache, last);
+        if (heavy) rc = sweep_once(a, engine, clock, log, ro, mem);
         if (a.once) return rc;
         // Until the next light sweep is due, listen for traps: a port that changed state sends
         // trap 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the

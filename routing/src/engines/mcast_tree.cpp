@@ -5,9 +5,11 @@
 // members cannot meet again (on a shortest-path metric the first such port is the same for
 // every member behind a common switch).
 #include <algorithm>
+#include <cstdio>
 
 #include "engines/switch_graph.hpp"
 #include "weft/routing/engine.hpp"
+#include "weft/routing/verification.hpp"
 
 namespace weft::routing {
 namespace {
@@ -154,6 +156,30 @@ HookResult build_mcast_tree(const ChainResult &routed, const Fabric &f, const Ro
     } catch (const std::exception &ex) {
         return HookResult::failure(ex.what());
     }
+}
+
+McastRouting route_mcast_groups(const ChainResult &routed, const Fabric &f, const RoutingOptions &o,
+                                const RoutingTables &t, const std::vector<McastGroup> &groups) {
+    McastRouting r;
+    for (const McastGroup &g : groups) {
+        char mlid[8];
+        std::snprintf(mlid, sizeof mlid, "0x%04x", static_cast<unsigned>(g.mlid));
+        McastTree tree;
+        const HookResult h = build_mcast_tree(routed, f, o, t, g, tree);
+        if (!h.ok) {
+            r.failures.push_back(std::string("group ") + mlid + ": no tree: " + h.error);
+            continue;
+        }
+        tree.mlid = g.mlid;
+        const McastTreeReport check = verify_mcast_tree(f, g, tree);
+        if (!check.ok()) {
+            r.failures.push_back(std::string("group ") + mlid +
+                                 ": the tree fails its check: " + check.problems.front());
+            continue;
+        }
+        r.trees.push_back(std::move(tree));
+    }
+    return r;
 }
 
 }  // namespace weft::routing

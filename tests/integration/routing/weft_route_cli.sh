@@ -74,4 +74,20 @@ RC=1 refused "-U /dev/zero" "fell through: file: /dev/zero:1:1: expected a line 
 refused "--guid2lid /dev/zero" "/dev/zero:1:1: expected a line of at most 64 KiB" --gen kary:k=2,n=2 \
     --guid2lid /dev/zero
 refused "an exhausted LID space" "exhausted at port 1 of 'h00" --gen ft36:hosts=648 -l 7
+# Multicast groups: trees built and checked, listed as MFT entries; a bad file is a located
+# usage error.
+groups=$(mktemp)
+mfts=$(mktemp)
+printf '0xC000 all\n0xc001 switches # every switch\n' >"$groups"
+out=$("$weft" --gen 'kary:k=2,n=2' -q -R updn --mcast-groups "$groups" --dump-mfts "$mfts" 2>&1)
+rc=$?
+check "multicast groups route (exit $rc)" test "$rc" -eq 0
+check "two trees, none left out" grep -q '^multicast: 2 groups, 2 trees (7 switch entries), 0 left out' <<<"$out"
+check "the listing names MLID, switch and ports" grep -q '^0xc001 0x0002c90200000001 0,1,2 ' "$mfts"
+printf '0xC000 all\n0xBFFF 0x10\n' >"$groups"
+out=$("$weft" --gen 'kary:k=2,n=2' -q --mcast-groups "$groups" 2>&1)
+rc=$?
+check "a unicast LID as a group exits 2 (got $rc)" test "$rc" -eq 2
+check "located: file, line 2, column 1" grep -q "$groups:2:1: expected a multicast LID" <<<"$out"
+rm -f "$groups" "$mfts"
 exit $fail

@@ -25,6 +25,9 @@
 5. LMC 2 with updn on a fresh 2-level tree: the LIDs ibsim gave that are not aligned to 4 are
    reassigned (logged), every host gets 4 LIDs, the LFTs are weft-route's for -l 2 -R updn, and
    ibtracert reaches the first and the last LID of each sampled host.
+   Multicast: three groups (--mcast-groups: every host, every switch, every fifth host); the MFTs
+   `ibroute -M` reads on every switch are the trees `weft-route --dump-mfts` builds for the same
+   fabric, LIDs and groups, and weft-sm's weft-mfts.dump is that listing.
 6. A ring of five switches with -R minhop --no_fallback: the routing has a credit loop, weft-sm
    says so, exits 4 and programs nothing (ibroute finds no route on the switches). Then -R dfsssp
    on the same ring: verified loop-free on 2 VLs and programmed; the SL2VL tables smpquery reads
@@ -96,6 +99,27 @@ def parse_ibroute(text):
     m = re.search(r"guid (0x[0-9a-f]+)", text)
     routes = {int(a, 16): int(b) for a, b in re.findall(r"^(0x[0-9a-f]+) (\d+) ", text, re.M)}
     return (int(m.group(1), 16) if m else None), routes
+
+
+def parse_ibroute_mft(text):
+    """(switch guid, {mlid: [ports]}) of `ibroute -M` output: an x under a port's column."""
+    m = re.search(r"guid (0x[0-9a-f]+)", text)
+    head = next((l for l in text.splitlines() if l.strip().startswith("Ports:")), "")
+    cols = [i for i, ch in enumerate(head) if ch.isdigit() and i > head.index(":")]  # port p at cols[p]
+    out = {}
+    for line in text.splitlines():
+        if rm := re.match(r"(0x[0-9a-f]{4}) ", line):
+            out[int(rm.group(1), 16)] = [p for p, c in enumerate(cols) if c < len(line) and line[c] == "x"]
+    return (int(m.group(1), 16) if m else None), out
+
+
+def parse_mft_listing(text):
+    """switch guid -> {mlid: [ports]} of weft-route's --dump-mfts (weft-sm's weft-mfts.dump)."""
+    out = {}
+    for line in text.splitlines():
+        if m := re.match(r"(0x[0-9a-f]+) (0x[0-9a-f]+) ([0-9,]+)", line):
+            out.setdefault(int(m.group(2), 16), {})[int(m.group(1), 16)] = [int(p) for p in m.group(3).split(",")]
+    return out
 
 
 def guid2lid(path):
@@ -292,6 +316,44 @@ def check_fabric(sim, weft_sm, weft_route, work, engine, tag, pairs):
     return r
 
 
+def check_multicast(sim, weft_sm, weft_route, work):
+    """--mcast-groups: the MFTs `ibroute -M` reads on every switch are the trees weft-route builds
+    for the same fabric, LIDs and groups; a second run writes no MFT block."""
+    groups = os.path.join(work, "groups")
+    net_nodes, _ = parse_net(open(sim.net).read())
+    hosts = sorted(g + 1 for g, (kind, _, _) in net_nodes.items() if kind == "ca")
+    open(groups, "w").write("0xC000 all\n0xC001 switches\n0xC042 %s\n" % " ".join(hex(g) for g in hosts[::5]))
+    out_dir = os.path.join(work, "mcast")
+    r = sim.run(weft_sm, "-o", "-R", "ftree", "--mcast-groups", groups, "-D", out_dir,
+                "--guid2lid", os.path.join(work, "guid2lid"))
+    print(phase_line(r.stderr, "multicast"))
+    print(phase_line(r.stderr, "programming"))
+    if not check(r.returncode == 0, f"mcast: weft-sm exited {r.returncode}: {r.stderr[-300:]}"):
+        return
+    check("3 trees checked" in phase_line(r.stderr, "multicast"), "mcast: three trees built and checked")
+    ref = os.path.join(work, "mcast-ref.txt")
+    rr = subprocess.run([weft_route, "--topo", sim.net, "--guid2lid", os.path.join(work, "guid2lid"), "-R", "ftree",
+                         "--mcast-groups", groups, "--dump-mfts", ref, "-q"], capture_output=True, text=True)
+    check(rr.returncode == 0, f"mcast: weft-route: {rr.stderr}")
+    check(open(os.path.join(out_dir, "weft-mfts.dump")).read() == open(ref).read(),
+          "mcast: weft-sm's weft-mfts.dump is weft-route's --dump-mfts")
+    want = parse_mft_listing(open(ref).read())
+    lids = guid2lid(os.path.join(work, "guid2lid"))
+    read = entries = 0
+    for g, (kind, _, _) in net_nodes.items():
+        if kind != "switch":
+            continue
+        out = sim.run("ibroute", "-M", str(lids[g]))
+        sw, mft = parse_ibroute_mft(out.stdout)
+        if not check(out.returncode == 0 and sw == g, f"mcast: ibroute -M {lids[g]}: {out.stderr.strip()}"):
+            continue
+        read += 1
+        entries += len(mft)
+        check(mft == want.get(g, {}), f"mcast: switch {g:#x}: MFT {mft} is weft-route's {want.get(g, {})}")
+    print(f"mcast: {read} switch MFTs read with ibroute -M ({entries} entries) and compared")
+    check(entries == sum(len(v) for v in want.values()) and entries > 0, "mcast: every tree entry on the switches")
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -326,6 +388,7 @@ def main():
               f"the default chain is auto, and it says it found a fat tree: {phase_line(v.stderr, 'routing')}")
         check("0 failures" in phase_line(r.stderr, "programming"), "ftree: no programming failure")
         check_against_opensm(opensm_ref, sim, work, "ftree", os.path.join(work, "ftree"))
+        check_multicast(sim, weft_sm, weft_route, work)
 
         r = check_fabric(sim, weft_sm, weft_route, work, "minhop", "minhop", sample)
         prog = phase_line(r.stderr, "programming")

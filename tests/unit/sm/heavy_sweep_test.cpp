@@ -383,6 +383,67 @@ TEST_F(Sweep, ResidentSmSetsOnlyTheSl2VlThatChangedAndReadsEachDescriptionOnce) 
     EXPECT_EQ(fourth.program.sl2vl_sets, 9u);
 }
 
+// The ports a simulated switch's MFT replicates mlid to.
+std::vector<PortNum> mft_ports(const test::SimNode &s, Lid mlid) {
+    std::vector<PortNum> out;
+    const unsigned block = (mlid - kFirstMulticastLid) / kMftBlockSize,
+                   i = (mlid - kFirstMulticastLid) % kMftBlockSize;
+    for (const auto &[mod, b] : s.mft)
+        if (b.block == block)
+            for (unsigned bit = 0; bit < 16; ++bit)
+                if (b.port_masks[i] >> bit & 1) out.push_back(static_cast<PortNum>(b.position * 16 + bit));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST_F(Sweep, MulticastGroupsReachTheSwitchesMfts) {
+    const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
+    SweepOptions o;
+    o.mcast_groups = routing::read_mcast_groups("0xC000 all\n0xC021 0x1001 0x1051 0xdead\n", "groups");
+    const SweepReport r = run("updn", o);
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    ASSERT_EQ(r.mcast.trees.size(), 2u);
+    EXPECT_TRUE(r.mcast.failures.empty());
+    EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const std::string &l) {
+        return l ==
+               "multicast: group 0xc021 (line 2): port GUID 0x000000000000dead is not in the fabric; left "
+               "out";
+    }));
+    // Two blocks (0xC000 and 0xC021 are 33 apart), one position each (switches of 4 ports).
+    EXPECT_EQ(r.program.mft_blocks_set, 5u * 2);
+    const routing::Fabric &f = r.discovery.fabric;
+    for (std::size_t sim = 0; sim < fabric.node_count(); ++sim) {
+        const test::SimNode &s = fabric.node(sim);
+        if (!s.info.is_switch()) continue;
+        const auto sw = f.node(*f.find_guid(s.info.node_guid)).sw;
+        for (const routing::McastTree &tree : r.mcast.trees)
+            EXPECT_EQ(mft_ports(s, tree.mlid), tree.ports[sw]) << s.description << " MLID " << tree.mlid;
+    }
+    // Every host is on the tree of 0xC000: each leaf replicates to its two hosts.
+    for (std::size_t leaf : t.leaves) {
+        const auto ports = mft_ports(fabric.node(leaf), 0xC000);
+        EXPECT_GE(ports.size(), 3u) << fabric.node(leaf).description;
+    }
+    // A resident SM writes nothing again; with the second group gone, its entries are emptied.
+    o.held = &r.program.programmed;
+    const SweepReport again = run("updn", o);
+    EXPECT_EQ(again.program.mft_blocks_set, 0u);
+    EXPECT_EQ(again.program.mft_blocks_unchanged, 10u);
+    o.held = &again.program.programmed;
+    o.mcast_groups.pop_back();
+    const SweepReport third = run("updn", o);
+    // Only the switches that were on its tree (host0's leaf, a spine, host5's leaf) had entries.
+    std::size_t on_tree = 0;
+    for (const auto &ports : r.mcast.trees[1].ports) on_tree += !ports.empty();
+    EXPECT_EQ(on_tree, 3u);
+    EXPECT_EQ(third.program.mft_blocks_set, on_tree);
+    EXPECT_EQ(third.program.mft_blocks_unchanged, 10u - on_tree);
+    for (std::size_t sim = 0; sim < fabric.node_count(); ++sim)
+        if (fabric.node(sim).info.is_switch()) {
+            EXPECT_TRUE(mft_ports(fabric.node(sim), 0xC021).empty());
+        }
+}
+
 TEST_F(Sweep, RefusedSetIsLocatedAndTheRestProgrammed) {
     const test::SimTree t = test::build_tree(fabric, 2, 3, 2);
     const std::size_t stubborn = t.leaves[1];

@@ -174,6 +174,22 @@ SmpData SimFabric::attribute(SimNode &node, PortNum in_port, Smp &smp, std::uint
             auto it = node.sl2vl.find(smp.attr_mod);
             return encode_sl_to_vl_table(it == node.sl2vl.end() ? SlToVlTable{} : it->second).value();
         }
+        case attr::kMulticastForwardingTable: {
+            if (!is_switch) break;
+            if (set) {
+                const auto want = decode_mft_block(smp, node.info.num_ports);
+                if (!want) {
+                    status_value = status::kInvalidField;
+                    return {};
+                }
+                node.mft[smp.attr_mod] = *want;
+            }
+            auto it = node.mft.find(smp.attr_mod);
+            MftBlock empty;
+            empty.block = static_cast<std::uint16_t>(smp.attr_mod & 0x1FF);
+            empty.position = static_cast<std::uint8_t>(smp.attr_mod >> 28);
+            return encode_mft_block(it == node.mft.end() ? empty : it->second).value();
+        }
         case attr::kPortInfo: {
             const std::uint32_t port = is_switch ? smp.attr_mod : in_port;
             if (port >= node.ports.size()) {

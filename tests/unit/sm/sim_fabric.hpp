@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "weft/sm/linear_forwarding_table.hpp"
+#include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/node_info.hpp"
 #include "weft/sm/port_info.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
@@ -37,6 +38,7 @@ struct SimNode {
     };
     std::vector<std::optional<Peer>> links;      // index = port number
     std::map<std::uint32_t, SlToVlTable> sl2vl;  // by attribute modifier (switch: in << 8 | out)
+    std::map<std::uint32_t, MftBlock> mft;       // switches: by attribute modifier (position, block)
 };
 
 class SimFabric final : public SmpTransport {
@@ -46,6 +48,7 @@ class SimFabric final : public SmpTransport {
     void link(std::size_t a, PortNum pa, std::size_t b, PortNum pb);
 
     SimNode &node(std::size_t i) { return nodes_[i]; }
+    std::size_t node_count() const { return nodes_.size(); }
     std::size_t sm_node = 0;  // where the SM sits
     PortNum sm_port = 1;
 

@@ -178,6 +178,16 @@ HookResult build_minhop_mcast_tree(const Fabric &f, const RoutingTables &t, cons
 HookResult build_mcast_tree(const ChainResult &routed, const Fabric &f, const RoutingOptions &o,
                             const RoutingTables &t, const McastGroup &g, McastTree &out);
 
+// Every group's tree, each checked by verify_mcast_tree before it is kept: a group whose tree
+// cannot be built or fails the check is left out (one line in `failures` naming the MLID and
+// why) and the others stand, as OpenSM configures the groups it can.
+struct McastRouting {
+    std::vector<McastTree> trees;       // the groups kept, in the order given
+    std::vector<std::string> failures;  // "group 0xc000: ..." for each group left out
+};
+McastRouting route_mcast_groups(const ChainResult &routed, const Fabric &f, const RoutingOptions &o,
+                                const RoutingTables &t, const std::vector<McastGroup> &groups);
+
 // Fills t.hops[s][lid] with the length of the route the LFTs actually take from s to lid
 // (kInfHops where the LFT walk does not arrive). Engines whose routes are not min-hop (ftree
 // off-pure trees, sssp, file) use it so that equal_cost_ports() stays consistent with the LFT.

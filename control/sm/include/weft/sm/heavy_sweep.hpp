@@ -10,6 +10,7 @@
 
 #include "weft/routing/engine.hpp"
 #include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/mcast_groups.hpp"
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 #include "weft/sm/discovery.hpp"
@@ -22,6 +23,9 @@ struct SweepOptions {
     routing::RoutingOptions routing;  // engine options; routing.lmc is the LMC assigned
     std::vector<routing::Guid2LidEntry> guid2lid;
     bool program = true;  // false: stop after verification (a dry run)
+    // The multicast groups to build trees and MFTs for (--mcast-groups), found in each sweep's
+    // fabric; a group whose tree fails its check is left out and logged, the rest programmed.
+    std::vector<routing::McastGroupSpec> mcast_groups;
     // A resident SM's memory of what it programmed (the last sweep's program.programmed).
     const TableMemory *held = nullptr;
     // A resident SM's memory of the node descriptions it read (DiscoveryOptions::descriptions).
@@ -34,7 +38,7 @@ struct SweepOptions {
 };
 
 struct PhaseReport {
-    std::string name;  // discovery, lids, routing, verification, programming
+    std::string name;  // discovery, lids, routing, verification, multicast (with groups), programming
     double seconds = 0;
     SmpCounters smps;  // what this phase sent, per kind (counters after minus before)
 };
@@ -59,6 +63,7 @@ struct SweepReport {
     routing::RoutingTables tables;
     routing::PathReport paths;
     routing::CreditLoopReport loops;
+    routing::McastRouting mcast;  // the trees of SweepOptions::mcast_groups
     ProgramReport program;
     std::vector<PhaseReport> phases;
     SmpCounters smps;  // the whole sweep's SMPs, per kind

@@ -9,6 +9,9 @@
 //   4. SLtoVLMappingTable of each switch port pair where the engine assigns VLs — on a switch
 //      whose memory holds (below) only the pairs whose table changed or whose ports were not
 //      ACTIVE when read (a link that came back up is programmed again, as OpenSM does);
+//   4b. MulticastForwardingTable blocks (32 MLIDs by 16 ports) of the multicast trees: on a
+//      switch whose memory holds, only the blocks that changed (a group gone is written empty);
+//      elsewhere every block of the MLIDs in use, empty ones too (stale entries of another SM go);
 //   5. port states: every end of every link INIT -> ARMED (with OperationalVLs where VLs are
 //      used), then ARMED -> ACTIVE.
 // Sets that need nothing (the value already there) are not sent. A refused or unanswered Set is
@@ -25,6 +28,7 @@
 
 #include "weft/routing/tables.hpp"
 #include "weft/sm/discovery.hpp"
+#include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/smp_loop.hpp"
 
@@ -40,6 +44,8 @@ struct HeldTables {
     std::vector<PortNum> entries;  // whole blocks: (top / 64 + 1) * 64
     // sl_to_vl_attr_mod(in, out) -> the table Set there (only pairs whose Set was answered).
     std::map<std::uint32_t, SlToVlTable> sl2vl;
+    // MftBlock::attr_mod() -> the port masks Set there (only blocks whose Set was answered).
+    std::map<std::uint32_t, std::array<std::uint16_t, kMftBlockSize>> mft;
 };
 using TableMemory = std::unordered_map<std::uint64_t, HeldTables>;
 
@@ -51,7 +57,9 @@ struct ProgramReport {
     std::size_t lft_blocks_unchanged = 0;   // found equal (read, or as remembered): not written
     std::size_t lft_blocks_remembered = 0;  // compared with what was programmed before, not read
     std::size_t sl2vl_sets = 0;
-    std::size_t sl2vl_unchanged = 0;       // as remembered: not written
+    std::size_t sl2vl_unchanged = 0;  // as remembered: not written
+    std::size_t mft_blocks_set = 0;
+    std::size_t mft_blocks_unchanged = 0;  // as remembered: not written
     std::size_t armed = 0, activated = 0;  // port-state Sets
     std::size_t failures = 0;              // Sets or Gets that were refused, unanswered or malformed
     // The logical state each linked port was left in (as its last reply said).
@@ -62,7 +70,8 @@ struct ProgramReport {
 
 struct ProgramOptions {
     std::function<void(std::string_view)> log;
-    bool activate = true;               // step 5
+    bool activate = true;                                    // step 5
+    const std::vector<routing::McastTree> *mcast = nullptr;  // the multicast trees to program (4b)
     const TableMemory *held = nullptr;  // what an earlier sweep programmed (ProgramReport::programmed)
 };
 
