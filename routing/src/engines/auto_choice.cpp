@@ -452,11 +452,13 @@ void general_chain(const RoutingOptions &o, AutoChoice &c, const std::string &le
                 "VLs (it fits any number); updn as the last resort";
     } else {
         c.chain = "nue,updn";
-        c.why = lead +
-                (o.qos ? std::string("one VL (--max_vls/--qos_max_vls 1) leaves dfsssp nothing to layer")
-                       : std::string("QoS is off (-Q), so no SL2VL maps would keep dfsssp's virtual layers "
-                                     "apart")) +
-                ": nue, balanced and credit-loop free in the VLs it may use; updn as the last resort";
+        c.why =
+            lead +
+            (o.qos ? std::string("one VL (--max_vls/--qos_max_vls 1) leaves dfsssp nothing to layer")
+                   : std::string(
+                         "without QoS (no -Q) OpenSM programs no SL2VL maps to keep dfsssp's virtual layers "
+                         "apart")) +
+            ": nue, balanced and credit-loop free in the VLs it may use; updn as the last resort";
     }
 }
 

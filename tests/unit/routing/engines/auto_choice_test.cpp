@@ -138,7 +138,7 @@ TEST(AutoChoice, ToriMeshesHypercubes) {
     qos.qos = true;
     EXPECT_EQ(choose("torus:6x6", qos).chain, "dfsssp,nue,updn");
     EXPECT_EQ(choose("kary:k=4,n=3", qos).chain, "ftree,dfsssp,nue,updn");
-    EXPECT_NE(choose("torus:6x6").why.find("QoS is off"), std::string::npos);
+    EXPECT_NE(choose("torus:6x6").why.find("without QoS (no -Q)"), std::string::npos);
     qos.max_vls = 1;
     EXPECT_EQ(choose("torus:6x6", qos).chain, "nue,updn");
 }
