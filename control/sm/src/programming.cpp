@@ -377,8 +377,9 @@ void step_states(Batch &b, Context &cx, std::map<std::pair<NodeIdx, PortNum>, Po
         if (!route) continue;
         PortInfo want = unchanged(*x.ports[port]);
         want.port_state = to;
-        if (to == PortState::kArmed && cx.t.vls_used > 1)
-            want.operational_vls = operational_vls_code(cx.t.vls_used, want.vl_cap);
+        // OperationalVLs goes with the ACTIVE Set as well: 0 means "no change" to IBA, but some
+        // SMAs (ibsim's among them) store it as sent, and OpenSM repeats the value too.
+        if (cx.t.vls_used > 1) want.operational_vls = operational_vls_code(cx.t.vls_used, want.vl_cap);
         const PortKind kind = x.is_switch() ? PortKind::kSwitchExternal : PortKind::kEndPort;
         if (kind == PortKind::kEndPort) {  // what step 1 programmed, not what was read
             want.lid = static_cast<Lid>(f.port(n, port).lid);

@@ -509,6 +509,9 @@ def main():
               "ring dfsssp: loop-free on 2 VLs")
         m = re.search(r"(\d+) SL2VL Sets", phase_line(r.stderr, "programming"))
         check(m is not None and int(m.group(1)) > 0, "ring dfsssp: SL2VL tables programmed")
+        pi = ring.run("smpquery", "-D", "portinfo", "0,1", "1").stdout
+        print("ring dfsssp: " + next((l for l in pi.splitlines() if l.startswith("OperVLs")), "no OperVLs line"))
+        check(re.search(r"^OperVLs:\.*VL0-1$", pi, re.M), "ring dfsssp: the ring ports were armed with 2 operational VLs")
         for path, out_port in (("0,1", 1), ("0,1", 2), ("0,1,1", 2)):
             table = ring.run("smpquery", "-D", "sl2vl", path, str(out_port)).stdout
             rows = re.findall(r"in\s+(\d+), out\s+%d:\s*\|(.*)\|" % out_port, table)
