@@ -60,6 +60,16 @@ const char *const kTail =
                            kept by GUID) and say "cache hit: ..." or "recomputed: <reason>";
                            repeat for a sequence (e.g. host down, then the original file again)
 
+ARS next-hop groups (Ethernet/RoCE: one group per switch and destination leaf)
+  --ars                    compile them: primaries = the engine's minimal ports, fixed = its LFT
+                           port, alternates = detours, each kept only while the union of every
+                           choice stays free of credit loops per VL; check that union and say how
+                           many members were left out and why
+  --ars-groups FILE        --ars, and write every switch's groups and the summary as JSON
+  --ars-naive              also check the union of every candidate unchecked (what naive ARS risks)
+  --ars-max-extra-hops N   longest detour offered, in hops over the minimal path (default 2)
+  --ars-max-alternates N   alternates per group (default 0 = no limit)
+
 Checks and metrics
   --verify                 trace all pairs (unreachable, loops, minimality) and check credit loops
   --metrics                routes per link, effective bisection bandwidth, shift and all-to-all
@@ -282,7 +292,12 @@ Args parse_args(int argc, char **argv) {
         kG2l,
         kCompare,
         kReroute,
-        kDumpMfts
+        kDumpMfts,
+        kArs,
+        kArsGroups,
+        kArsNaive,
+        kArsExtra,
+        kArsMaxAlt
     };
     std::vector<option> opts = {
         {"topo", required_argument, nullptr, kTopo},
@@ -301,6 +316,11 @@ Args parse_args(int argc, char **argv) {
         {"write-guid2lid", required_argument, nullptr, kG2l},
         {"compare-lfts", required_argument, nullptr, kCompare},
         {"reroute", required_argument, nullptr, kReroute},
+        {"ars", no_argument, nullptr, kArs},
+        {"ars-groups", required_argument, nullptr, kArsGroups},
+        {"ars-naive", no_argument, nullptr, kArsNaive},
+        {"ars-max-extra-hops", required_argument, nullptr, kArsExtra},
+        {"ars-max-alternates", required_argument, nullptr, kArsMaxAlt},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
     };
@@ -366,6 +386,24 @@ Args parse_args(int argc, char **argv) {
                 if (optind >= argc || argv[optind][0] == '-')
                     throw UsageError("--compare-lfts needs two dump files");
                 a.cmp_b = argv[optind++];
+                break;
+            case kArs:
+                a.ars = true;
+                break;
+            case kArsGroups:
+                a.ars = true;
+                a.ars_groups = optarg;
+                break;
+            case kArsNaive:
+                a.ars = a.ars_naive = true;
+                break;
+            case kArsExtra:
+                a.ars_max_extra_hops =
+                    static_cast<unsigned>(parse_number("--ars-max-extra-hops", optarg, 254));
+                break;
+            case kArsMaxAlt:
+                a.ars_max_alternates =
+                    static_cast<unsigned>(parse_number("--ars-max-alternates", optarg, 254));
                 break;
             case 'q':
                 a.quiet = true;

@@ -29,6 +29,10 @@ struct Args {
     std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
     std::string hop_weights_file, port_order_file, routing_order_file, ids_file, mcast_groups, mft_dump;
     std::vector<std::string> reroute;
+    // ARS next-hop groups (Ethernet/RoCE): --ars, --ars-groups FILE, --ars-naive and the limits.
+    std::string ars_groups;
+    bool ars = false, ars_naive = false;
+    unsigned ars_max_extra_hops = 2, ars_max_alternates = 0;
     unsigned lmc = 0, ebb_runs = 100, max_reverse_hops = 0;
     long shifts = 16;
     std::uint64_t seed = 1;

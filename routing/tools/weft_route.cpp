@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "weft/routing/ars_groups.hpp"
 #include "weft/routing/engine.hpp"
 #include "weft/routing/generators.hpp"
 #include "weft/routing/lft_compare.hpp"
@@ -31,6 +32,7 @@
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 
+#include "ars_json.hpp"
 #include "route_args.hpp"
 
 using namespace weft::routing;
@@ -92,6 +94,45 @@ RoutingTables load_dump(const Fabric &f, const std::string &path) {
     return t;
 }
 
+// --ars: compile the groups, check the union of every choice, say what was left out and why.
+// False when the union has a credit loop.
+bool ars_groups(const Args &a, const Fabric &f, const RoutingTables &t, Progress &progress) {
+    ArsOptions o;
+    o.max_extra_hops = a.ars_max_extra_hops;
+    o.max_alternates = a.ars_max_alternates;
+    if (a.ars_naive) {
+        auto t0 = std::chrono::steady_clock::now();
+        const ArsGroups naive = naive_ars_groups(f, t, o);
+        const CreditLoopReport nc = check_ars_credit_loops(f, t, naive, progress.step("naive ars union"));
+        std::printf("ars-naive: every candidate unchecked: credit-loops %s (VLs %u, dependencies %" PRIu64
+                    ", %.3f s)\n",
+                    nc.has_cycle ? "FOUND" : "none", nc.vls, nc.dependencies, seconds_since(t0));
+        if (nc.has_cycle) std::fputs(nc.describe(f).c_str(), stdout);
+    }
+    ArsCompileReport r;
+    auto t0 = std::chrono::steady_clock::now();
+    const ArsGroups g = compile_ars_groups(f, t, o, &r, progress.step("ars groups"));
+    const double compile_s = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    const CreditLoopReport uc = check_ars_credit_loops(f, t, g, progress.step("ars union"));
+    const double check_s = seconds_since(t0);
+    std::printf("ars: destinations=%zu groups=%" PRIu64 " primaries=%" PRIu64 " alternates=%" PRIu64
+                " left_out=%" PRIu64 " unrouted=%" PRIu64
+                " (%.3f s); union credit-loops: %s (VLs %u, dependencies %" PRIu64 ", %.3f s)\n",
+                g.destinations.size(), r.groups, r.primaries, r.alternates, r.left_out_total(), r.unrouted,
+                compile_s, uc.has_cycle ? "FOUND" : "none", uc.vls, uc.dependencies, check_s);
+    std::istringstream why(r.describe(f, g));
+    for (std::string line; std::getline(why, line);) std::printf("  left out: %s\n", line.c_str());
+    if (r.engine_cycle.has_cycle) std::fputs(r.engine_cycle.describe(f).c_str(), stdout);
+    if (uc.has_cycle) std::fputs(uc.describe(f).c_str(), stdout);
+    if (!a.ars_groups.empty()) {
+        std::ofstream out(a.ars_groups, std::ios::binary);
+        write_ars_groups_json(out, f, t.engine, g, r, uc);
+        if (!out.flush()) throw std::runtime_error("cannot write " + a.ars_groups);
+    }
+    return !uc.has_cycle;
+}
+
 int run(const Args &a) {
     Progress progress(!a.quiet);
     auto t0 = std::chrono::steady_clock::now();
@@ -133,7 +174,7 @@ int run(const Args &a) {
         return c.only_a || c.only_b ? kExitVerify : kExitOk;
     }
 
-    const bool route = a.chain_given || a.verify || a.metrics || !a.dump.empty() || !a.dot.empty() ||
+    const bool route = a.chain_given || a.verify || a.metrics || a.ars || !a.dump.empty() || !a.dot.empty() ||
                        !a.reroute.empty() || !a.mcast_groups.empty() || !a.mft_dump.empty();
     if (!route) return kExitOk;
 
@@ -192,6 +233,7 @@ int run(const Args &a) {
     } else if (!a.mft_dump.empty()) {
         throw UsageError("--dump-mfts needs --mcast-groups FILE");
     }
+    if (a.ars && !ars_groups(a, f, t, progress)) rc = kExitVerify;
     std::optional<LinkLoad> load;
     if (a.metrics || !a.dot.empty()) {
         t0 = std::chrono::steady_clock::now();

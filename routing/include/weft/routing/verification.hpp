@@ -68,6 +68,14 @@ struct CreditLoopReport {
 
 CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
 
+struct ArsGroups;
+// The same check over the union of every choice ARS may make (ars_groups.hpp): per destination
+// leaf, a packet at any switch may leave by any member of that switch's group (fixed, primary or
+// alternate), keeping the SL of its source switch's path; VLs per hop from the SL2VL tables as
+// above. A forwarding loop through the groups shows up as a cycle.
+CreditLoopReport check_ars_credit_loops(const Fabric &f, const RoutingTables &t, const ArsGroups &groups,
+                                        const ProgressFn &progress = {});
+
 // Check of one multicast group's spanning tree (McastTree): every port listed is linked (port 0
 // only on a switch that is itself a member), a CA port listed is a member, a switch-to-switch
 // link is listed at both ends, the listed links join the on-tree switches into one tree (no

@@ -1,0 +1,100 @@
+#include "acyclic_cdg.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace weft::routing::ars {
+
+AcyclicCdg::AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vls)
+    : f_(f), m_(m), vls_(vls), fwd_(f, vls, m.size()), rev_(f, vls, m.size()) {
+    ord_.resize(m.size() * vls);
+    std::iota(ord_.begin(), ord_.end(), 0u);
+    visited_.assign(ord_.size(), 0);
+}
+
+bool AcyclicCdg::add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
+    if (fwd_.has(from, vl_in, vl_out, out)) return true;
+    const NodeIdx sw = m_.far[from];
+    const std::uint32_t to = f_.node(sw).port_base + out;
+    const std::uint32_t x = node_of(from, vl_in), y = node_of(to, vl_out);
+    if (x == y) return false;
+    if (ord_[y] < ord_[x] && !repair(x, y)) return false;
+    const PortNum in = f_.port(m_.node[from], m_.port[from]).peer_port;
+    fwd_.add(from, vl_in, vl_out, out);
+    rev_.add(to, vl_out, vl_in, in);
+    added_.push_back(
+        {from, to, static_cast<std::uint8_t>(vl_in), static_cast<std::uint8_t>(vl_out), out, in});
+    return true;
+}
+
+void AcyclicCdg::rollback(std::size_t mark) {
+    while (added_.size() > mark) {
+        const Edge &e = added_.back();
+        fwd_.remove(e.from, e.vl_in, e.vl_out, e.out);
+        rev_.remove(e.to, e.vl_out, e.vl_in, e.in);
+        added_.pop_back();
+    }
+}
+
+bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
+    const std::uint32_t lb = ord_[y], ub = ord_[x];
+    // Forward from y through nodes placed before x: reaching x means a cycle.
+    forward_.clear();
+    stack_.assign(1, y);
+    visited_[y] = 1;
+    bool cycle = false;
+    while (!stack_.empty() && !cycle) {
+        const std::uint32_t n = stack_.back();
+        stack_.pop_back();
+        forward_.push_back(n);
+        const std::uint32_t chan = n / vls_;
+        const NodeIdx sw = m_.far[chan];
+        const std::uint32_t base = f_.node(sw).port_base;
+        fwd_.for_each_out(chan, n % vls_, [&](unsigned vo, PortNum p) {
+            const std::uint32_t w = node_of(base + p, vo);
+            if (ord_[w] == ub) cycle = true;
+            if (!visited_[w] && ord_[w] < ub) {
+                visited_[w] = 1;
+                stack_.push_back(w);
+            }
+        });
+    }
+    if (cycle) {
+        for (auto n : forward_) visited_[n] = 0;
+        for (auto n : stack_) visited_[n] = 0;
+        return false;
+    }
+    // Backward from x through nodes placed after y.
+    backward_.clear();
+    stack_.assign(1, x);
+    visited_[x] = 1;
+    while (!stack_.empty()) {
+        const std::uint32_t n = stack_.back();
+        stack_.pop_back();
+        backward_.push_back(n);
+        const std::uint32_t chan = n / vls_;
+        const NodeIdx sw = m_.node[chan];
+        rev_.for_each_out(chan, n % vls_, [&](unsigned vi, PortNum in) {
+            const Port &pp = f_.port(sw, in);
+            const std::uint32_t w = node_of(f_.node(pp.peer).port_base + pp.peer_port, vi);
+            if (!visited_[w] && ord_[w] > lb) {
+                visited_[w] = 1;
+                stack_.push_back(w);
+            }
+        });
+    }
+    // Everything that reaches x goes first, then what y reaches, into the same set of places.
+    auto by_place = [this](std::uint32_t a, std::uint32_t b) { return ord_[a] < ord_[b]; };
+    std::sort(forward_.begin(), forward_.end(), by_place);
+    std::sort(backward_.begin(), backward_.end(), by_place);
+    places_.clear();
+    for (auto n : backward_) places_.push_back(ord_[n]);
+    for (auto n : forward_) places_.push_back(ord_[n]);
+    std::sort(places_.begin(), places_.end());
+    std::size_t i = 0;
+    for (auto n : backward_) ord_[n] = places_[i++], visited_[n] = 0;
+    for (auto n : forward_) ord_[n] = places_[i++], visited_[n] = 0;
+    return true;
+}
+
+}  // namespace weft::routing::ars

@@ -1,0 +1,46 @@
+// Private: a channel dependency graph kept acyclic as edges arrive, by keeping a topological
+// order of its (channel, VL) nodes and repairing it locally on each edge against it (Pearce and
+// Kelly's dynamic topological sort): an edge that agrees with the order costs a bit test, one
+// that does not searches only the nodes between its ends. An edge that would close a cycle is
+// refused; the edges since a mark can be taken back (removing edges keeps an order valid).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "verify/dependency_graph.hpp"
+
+namespace weft::routing::ars {
+
+class AcyclicCdg {
+  public:
+    AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vls);
+
+    // Adds from/vl_in -> (port `out` of the switch `from` leads to)/vl_out unless it closes a
+    // cycle. True when added or already there.
+    bool add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out);
+    std::size_t mark() const { return added_.size(); }
+    void rollback(std::size_t mark);  // removes the edges added since mark
+    const verify::DependencyGraph &graph() const { return fwd_; }
+
+  private:
+    struct Edge {
+        std::uint32_t from, to;
+        std::uint8_t vl_in, vl_out;
+        PortNum out, in;
+    };
+    std::uint32_t node_of(std::uint32_t chan, unsigned vl) const { return chan * vls_ + vl; }
+    bool repair(std::uint32_t x, std::uint32_t y);  // order after adding x -> y; false on a cycle
+
+    const Fabric &f_;
+    const verify::ChannelMap &m_;
+    unsigned vls_;
+    verify::DependencyGraph fwd_;     // (from, vl_in) -> (vl_out, out port at the far switch)
+    verify::DependencyGraph rev_;     // (to, vl_out) -> (vl_in, in port at the switch `to` leaves)
+    std::vector<std::uint32_t> ord_;  // by node: its place in the order
+    std::vector<std::uint8_t> visited_;
+    std::vector<std::uint32_t> forward_, backward_, stack_, places_;
+    std::vector<Edge> added_;
+};
+
+}  // namespace weft::routing::ars

@@ -1,0 +1,292 @@
+// The ARS group compiler: candidates from the engine's tables, kept only while the union of all
+// choices stays free of credit loops.
+#include "weft/routing/ars_groups.hpp"
+
+#include <algorithm>
+
+#include "acyclic_cdg.hpp"
+#include "verify/ars_union.hpp"
+#include "verify/dest_walk.hpp"
+
+namespace weft::routing {
+namespace {
+
+struct Alternate {
+    unsigned extra;
+    PortNum port;
+};
+
+// The candidate members of switch s for destination d.
+struct Candidates {
+    PortNum fixed = kNoPort;
+    std::vector<PortNum> primary;      // port order, fixed included
+    std::vector<Alternate> alternate;  // cheapest first, then port order
+    std::vector<PortNum> too_long;
+};
+
+void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
+                SwitchIdx s, Candidates &c) {
+    c.fixed = kNoPort;
+    c.primary.clear();
+    c.alternate.clear();
+    c.too_long.clear();
+    if (s == d.sw) return;
+    const NodeIdx n = f.switch_node(s);
+    auto to_switch = [&](PortNum p) {
+        return p >= 1 && p <= f.node(n).num_ports && f.port(n, p).linked() &&
+               f.node(f.port(n, p).peer).is_switch();
+    };
+    const PortNum q = d.lid < t.lft[s].size() ? t.lft[s][d.lid] : kNoPort;
+    if (!to_switch(q)) return;
+    c.fixed = q;
+    for (PortNum p : equal_cost_ports(f, t, s, d.lid))
+        if (to_switch(p)) c.primary.push_back(p);
+    if (std::find(c.primary.begin(), c.primary.end(), q) == c.primary.end()) {
+        c.primary.push_back(q);
+        std::sort(c.primary.begin(), c.primary.end());
+    }
+    const std::uint8_t here = t.hops[s][d.lid];
+    if (here == kInfHops) return;
+    for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
+        if (!to_switch(p) || std::binary_search(c.primary.begin(), c.primary.end(), p)) continue;
+        const std::uint8_t there = t.hops[f.node(f.port(n, p).peer).sw][d.lid];
+        if (there == kInfHops) continue;  // the engine does not route onward from there
+        const unsigned extra = std::max(1, there + 1 - here);
+        if (extra > o.max_extra_hops)
+            c.too_long.push_back(p);
+        else
+            c.alternate.push_back({extra, p});
+    }
+    std::stable_sort(c.alternate.begin(), c.alternate.end(),
+                     [](const Alternate &a, const Alternate &b) { return a.extra < b.extra; });
+}
+
+void left(ArsCompileReport &r, ArsLeftOut why, std::size_t d, SwitchIdx s, PortNum p, std::uint64_t n = 1) {
+    ArsLeftOutCount &c = r.left_out[static_cast<std::size_t>(why)];
+    if (n && c.count == 0) c.example = {d, s, p};
+    c.count += n;
+}
+
+ArsGroups empty_groups(const Fabric &f) {
+    ArsGroups g;
+    g.switches = f.switch_count();
+    g.destinations = ars_destinations(f);
+    const std::size_t n = g.destinations.size() * g.switches;
+    g.fixed.assign(n, kNoPort);
+    g.primary_begin.reserve(n + 1);
+    g.alternate_begin.reserve(n + 1);
+    g.primary_begin.push_back(0);
+    g.alternate_begin.push_back(0);
+    return g;
+}
+
+template <class Range>
+void close_group(std::vector<std::uint32_t> &begin, std::vector<PortNum> &ports, const Range &members) {
+    ports.insert(ports.end(), members.begin(), members.end());
+    begin.push_back(static_cast<std::uint32_t>(ports.size()));
+}
+
+}  // namespace
+
+const char *ars_left_out_name(ArsLeftOut why) {
+    switch (why) {
+        case ArsLeftOut::PrimaryCreditLoop:
+            return "primary-credit-loop";
+        case ArsLeftOut::AlternateCreditLoop:
+            return "alternate-credit-loop";
+        case ArsLeftOut::AlternateTooLong:
+            return "alternate-too-long";
+        case ArsLeftOut::GroupFull:
+            return "group-full";
+        case ArsLeftOut::EngineCreditLoop:
+            return "engine-credit-loop";
+    }
+    return "?";
+}
+
+std::uint64_t ArsCompileReport::left_out_total() const {
+    std::uint64_t n = 0;
+    for (const auto &c : left_out) n += c.count;
+    return n;
+}
+
+std::string ArsCompileReport::describe(const Fabric &f, const ArsGroups &g) const {
+    std::string s;
+    for (std::size_t i = 0; i < kArsLeftOutReasons; ++i) {
+        const ArsLeftOutCount &c = left_out[i];
+        if (!c.count) continue;
+        s += std::string(ars_left_out_name(static_cast<ArsLeftOut>(i))) + ": " + std::to_string(c.count) +
+             " (e.g. " + verify::node_label(f, f.switch_node(c.example.sw)) + " port " +
+             std::to_string(c.example.port) + " to " +
+             verify::node_label(f, f.switch_node(g.destinations[c.example.dest].sw)) + ")\n";
+    }
+    return s;
+}
+
+std::vector<ArsDestination> ars_destinations(const Fabric &f) {
+    std::vector<ArsDestination> out;
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) {
+        const NodeIdx n = f.switch_node(s);
+        Lid best = 0;
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
+            const Port &x = f.port(n, p);
+            if (!x.linked() || f.node(x.peer).is_switch()) continue;
+            const Lid l = f.port(x.peer, x.peer_port).lid;
+            if (l && (!best || l < best)) best = l;
+        }
+        if (best) out.push_back({s, best});
+    }
+    return out;
+}
+
+ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o) {
+    ArsGroups g = empty_groups(f);
+    Candidates c;
+    std::vector<PortNum> alt;
+    for (std::size_t d = 0; d < g.destinations.size(); ++d)
+        for (SwitchIdx s = 0; s < g.switches; ++s) {
+            candidates(f, t, o, g.destinations[d], s, c);
+            g.fixed[d * g.switches + s] = c.fixed;
+            alt.clear();
+            for (const Alternate &a : c.alternate)
+                if (!o.max_alternates || alt.size() < o.max_alternates) alt.push_back(a.port);
+            close_group(g.primary_begin, g.primary_ports, c.primary);
+            close_group(g.alternate_begin, g.alternate_ports, alt);
+        }
+    return g;
+}
+
+ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o,
+                             ArsCompileReport *report, const ProgressFn &progress) {
+    ArsCompileReport local;
+    ArsCompileReport &r = report ? *report : local;
+    r = {};
+    ArsGroups g = empty_groups(f);
+    const std::size_t D = g.destinations.size(), S = g.switches;
+    const unsigned vls = verify::vls_in_play(t);
+    const verify::ChannelMap m(f);
+    ars::AcyclicCdg cdg(f, m, vls);
+    verify::UnionWalk w(f, t, m, vls);
+    auto sink = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
+        return cdg.add(from, vi, vo, out);
+    };
+    std::vector<Candidates> cand(S);
+    auto tick = [&](std::size_t phase, std::size_t d) {
+        if (progress) progress(phase * D + d + 1, 3 * D);
+    };
+
+    // The engine's own routes: always kept. If they already close a loop nothing can be added.
+    bool engine_ok = true;
+    for (std::size_t d = 0; d < D && engine_ok; ++d) {
+        tick(0, d);
+        w.start(g.destinations[d].sw, g.destinations[d].lid);
+        for (SwitchIdx s = 0; s < S && engine_ok; ++s) {
+            candidates(f, t, o, g.destinations[d], s, cand[s]);
+            g.fixed[d * S + s] = cand[s].fixed;
+            if (cand[s].fixed != kNoPort) engine_ok = w.add(s, cand[s].fixed, sink);
+        }
+    }
+    if (!engine_ok) {
+        ArsGroups fixed_only = empty_groups(f);
+        for (std::size_t d = 0; d < D; ++d)
+            for (SwitchIdx s = 0; s < S; ++s) {
+                candidates(f, t, o, g.destinations[d], s, cand[s]);
+                const PortNum q = cand[s].fixed;
+                fixed_only.fixed[d * S + s] = q;
+                if (q != kNoPort) {
+                    ++r.groups;
+                    ++r.primaries;
+                    for (PortNum p : cand[s].primary)
+                        if (p != q) left(r, ArsLeftOut::EngineCreditLoop, d, s, p);
+                    for (const Alternate &a : cand[s].alternate)
+                        left(r, ArsLeftOut::EngineCreditLoop, d, s, a.port);
+                } else if (s != g.destinations[d].sw) {
+                    ++r.unrouted;
+                }
+                close_group(fixed_only.primary_begin, fixed_only.primary_ports,
+                            q == kNoPort ? std::vector<PortNum>{} : std::vector<PortNum>{q});
+                close_group(fixed_only.alternate_begin, fixed_only.alternate_ports, std::vector<PortNum>{});
+            }
+        r.engine_cycle = check_ars_credit_loops(f, t, fixed_only);
+        return fixed_only;
+    }
+
+    auto replay = [&](std::size_t d, bool with_primaries) {
+        w.start(g.destinations[d].sw, g.destinations[d].lid);
+        for (SwitchIdx s = 0; s < S; ++s) {
+            const std::size_t i = d * S + s;
+            if (g.fixed[i] == kNoPort) continue;
+            w.add(s, g.fixed[i], sink);
+            if (with_primaries)
+                for (std::uint32_t k = g.primary_begin[i]; k < g.primary_begin[i + 1]; ++k)
+                    if (g.primary_ports[k] != g.fixed[i]) w.add(s, g.primary_ports[k], sink);
+        }
+    };
+
+    // Minimal ports: all of them, as far as the union allows.
+    std::vector<PortNum> kept;
+    for (std::size_t d = 0; d < D; ++d) {
+        tick(1, d);
+        replay(d, false);
+        for (SwitchIdx s = 0; s < S; ++s) {
+            candidates(f, t, o, g.destinations[d], s, cand[s]);
+            const PortNum q = cand[s].fixed;
+            kept.clear();
+            if (q != kNoPort) {
+                ++r.groups;
+                for (PortNum p : cand[s].primary) {
+                    if (p == q) {
+                        kept.push_back(p);
+                        continue;
+                    }
+                    const std::size_t mark = cdg.mark();
+                    if (w.add(s, p, sink)) {
+                        kept.push_back(p);
+                    } else {
+                        cdg.rollback(mark);
+                        left(r, ArsLeftOut::PrimaryCreditLoop, d, s, p);
+                    }
+                }
+                r.primaries += kept.size();
+            } else if (s != g.destinations[d].sw) {
+                ++r.unrouted;
+            }
+            close_group(g.primary_begin, g.primary_ports, kept);
+        }
+    }
+
+    // Detours: cheapest first over all switches, then longer ones.
+    std::vector<std::vector<PortNum>> alt(S);
+    for (std::size_t d = 0; d < D; ++d) {
+        tick(2, d);
+        replay(d, true);
+        for (SwitchIdx s = 0; s < S; ++s) {
+            candidates(f, t, o, g.destinations[d], s, cand[s]);
+            alt[s].clear();
+            for (PortNum p : cand[s].too_long) left(r, ArsLeftOut::AlternateTooLong, d, s, p);
+        }
+        for (unsigned extra = 1; extra <= o.max_extra_hops; ++extra)
+            for (SwitchIdx s = 0; s < S; ++s)
+                for (const Alternate &a : cand[s].alternate) {
+                    if (a.extra != extra) continue;
+                    if (o.max_alternates && alt[s].size() >= o.max_alternates) {
+                        left(r, ArsLeftOut::GroupFull, d, s, a.port);
+                        continue;
+                    }
+                    const std::size_t mark = cdg.mark();
+                    if (w.add(s, a.port, sink)) {
+                        alt[s].push_back(a.port);
+                    } else {
+                        cdg.rollback(mark);
+                        left(r, ArsLeftOut::AlternateCreditLoop, d, s, a.port);
+                    }
+                }
+        for (SwitchIdx s = 0; s < S; ++s) {
+            r.alternates += alt[s].size();
+            close_group(g.alternate_begin, g.alternate_ports, alt[s]);
+        }
+    }
+    return g;
+}
+
+}  // namespace weft::routing
