@@ -171,6 +171,17 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         return cdg.add(from, vi, vo, out);
     };
     std::vector<Candidates> cand(S);
+    // Without SL2VL tables a packet keeps its VL, so a member whose far switch already sends the
+    // destination straight back is a 2-channel loop as soon as packets reach s: refused without
+    // walking (on a fat tree every detour is one).
+    auto bounces = [&](SwitchIdx s, PortNum q) {
+        if (t.has_sl2vl() || !w.reached(s)) return false;
+        const NodeIdx sn = f.switch_node(s);
+        const Port &x = f.port(sn, q);
+        for (PortNum back : w.members(f.node(x.peer).sw))
+            if (f.port(x.peer, back).peer == sn) return true;
+        return false;
+    };
     auto tick = [&](std::size_t phase, std::size_t d) {
         if (progress) progress(phase * D + d + 1, 3 * D);
     };
@@ -274,7 +285,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                         continue;
                     }
                     const std::size_t mark = cdg.mark();
-                    if (w.add(s, a.port, sink)) {
+                    if (!bounces(s, a.port) && w.add(s, a.port, sink)) {
                         alt[s].push_back(a.port);
                     } else {
                         cdg.rollback(mark);

@@ -40,6 +40,10 @@ class UnionWalk {
     }
 
     const std::vector<PortNum> &members(SwitchIdx s) const { return members_[s]; }
+    // Whether packets for the destination can be at s now: its own hosts send, or some arrive.
+    bool reached(SwitchIdx s) const {
+        return s != dest_ && (!m_.ca_ports[s].empty() || !states_at_[s].empty());
+    }
 
   private:
     static constexpr std::uint32_t kFromCa = 0xFFFFFFFFu;
