@@ -4,7 +4,9 @@
 # token of the list, as in OpenSM. Bad input is refused with exit 2 and a located message: a
 # header-only ibnetdiscover file, a cable between two ports of one switch, a device read as a
 # topology or an LFT dump, a fabric the LID space cannot hold. auto (the default) says what it
-# recognised and why its chain, and routes free of credit loops; -R minhop stays minhop.
+# recognised and why its chain, and routes free of credit loops; -R minhop stays minhop. --ars:
+# on a ring routed in one layer naive alternates close a credit loop, the compiled groups do not,
+# and --ars-groups writes every switch's groups and the summary as JSON that agrees with the line.
 #   weft_route_cli.sh WEFT_ROUTE
 set -uo pipefail
 weft=$1
@@ -90,4 +92,31 @@ rc=$?
 check "a unicast LID as a group exits 2 (got $rc)" test "$rc" -eq 2
 check "located: file, line 2, column 1" grep -q "$groups:2:1: expected a multicast LID" <<<"$out"
 rm -f "$groups" "$mfts"
+# ARS groups (issue 29, test 5): naive detours round a one-layer ring close a credit loop; the
+# compiler leaves those out, says how many and why, and the union of what it kept is acyclic.
+out=$("$weft" --gen 'torus:8,hosts=1' -q -R nue --ars-naive --ars-groups "$dir/ring.json" 2>&1)
+rc=$?
+check "--ars on a ring exits 0 (got $rc)" test "$rc" -eq 0
+check "the naive union has a credit loop" grep -q '^ars-naive: every candidate unchecked: credit-loops FOUND' <<<"$out"
+check "the compiled union has none" grep -q '^ars: destinations=8 groups=56 .* union credit-loops: none' <<<"$out"
+check "it says what it left out and why" grep -q '^  left out: alternate-credit-loop: [1-9][0-9]* (e.g. ' <<<"$out"
+check "the JSON agrees with the line and every group holds its fixed member" python3 - "$dir/ring.json" "$out" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+s = doc["summary"]
+line = re.search(r"^ars: .* primaries=(\d+) alternates=(\d+) left_out=(\d+)", sys.argv[2], re.M)
+groups = [g for sw in doc["switches"] for g in sw["groups"]]
+assert doc["weft_ars_groups"] == 1 and doc["engine"] == "nue"
+assert len(doc["switches"]) == 8 and len(doc["destinations"]) == 8 and len(groups) == s["groups"] == 56
+assert (s["primaries"], s["alternates"], s["left_out_total"]) == tuple(map(int, line.groups()))
+assert sum(len(g["primary"]) for g in groups) == s["primaries"]
+assert sum(len(g["alternate"]) for g in groups) == s["alternates"] > 0
+assert all(g["fixed"] in g["primary"] and not set(g["alternate"]) & set(g["primary"]) for g in groups)
+assert s["left_out"]["alternate-credit-loop"]["count"] > 0 and not s["union_check"]["credit_loop"]
+PY
+out=$("$weft" --gen 'kary:k=4,n=3' -q -R ftree --ars 2>&1)
+check "a fat tree keeps every up port as a primary" \
+    grep -q '^ars: destinations=16 groups=752 primaries=2048 .* union credit-loops: none' <<<"$out"
+refused "a bad --ars-max-extra-hops" "ars-max-extra-hops: expected a number 0..254, got 'far'" \
+    --gen kary:k=2,n=2 --ars-max-extra-hops far
 exit $fail

@@ -2,7 +2,8 @@
 // must accept or throw UsageError/ParseError, never crash; what it accepts is carried out as far
 // as it can be without touching files: --gen (numbers as given: the generators bound the fabric
 // themselves), --fail on it, then the -R chain with every engine option given, on fabrics small
-// enough to route many times a second.
+// enough to route many times a second. With --ars the groups are compiled from what routed and
+// the union of every choice must be free of credit loops whenever the engine's routes are.
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -11,9 +12,11 @@
 
 #include "argv_input.hpp"
 #include "route_args.hpp"
+#include "weft/routing/ars_groups.hpp"
 #include "weft/routing/engine.hpp"
 #include "weft/routing/generators.hpp"
 #include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/verification.hpp"
 
 using namespace weft::routing;
 
@@ -58,9 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     o.max_reverse_hops = a.max_reverse_hops;
     o.torus_config.clear();  // files are not read here
     RoutingTables t;
+    bool routed = false;
     try {
-        (void)run_chain(a.chain, f, o, t);
+        routed = run_chain(a.chain, f, o, t).ok;
     } catch (const ParseError &) {
+    }
+    if (routed && a.ars) {
+        ArsOptions ao;
+        ao.max_extra_hops = a.ars_max_extra_hops;
+        ao.max_alternates = a.ars_max_alternates;
+        ArsCompileReport rep;
+        const ArsGroups g = compile_ars_groups(f, t, ao, &rep);
+        if (!rep.engine_cycle.has_cycle && check_ars_credit_loops(f, t, g).has_cycle) __builtin_trap();
     }
     return 0;
 }
