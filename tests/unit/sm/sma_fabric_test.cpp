@@ -46,7 +46,7 @@ struct SmaSweep : ::testing::Test {
     SmpEngineConfig config{8, 200ms, 3};
 
     SweepReport run(test::SmaFabric &fabric, SmpEngine &engine, const std::string &chain,
-                    const LftMemory *held = nullptr) {
+                    const TableMemory *held = nullptr) {
         SweepOptions o;
         o.chain = chain;
         o.held = held;
