@@ -34,6 +34,9 @@ const char *const kEngineUsage = R"(Routing (OpenSM's option names)
                            thread, at most one per candidate; the tables do not depend on it)
   -A, --ucast_cache        unicast cache: reuse the routing when only CAs/routers/leaf switches
                            went down or came back (see --reroute)
+  --ignore_existing_lfts   a re-route (a resident SM's, --reroute) routes afresh; otherwise, as
+                           OpenSM does, minhop/updn/dnup/dor keep each LFT entry that is still a
+                           port they may choose, so only what must change changes
   --mcast-groups FILE      multicast groups to build trees (MFTs) for, as joins would: one
                            'MLID all|switches|PORT_GUID...' per line (routing/README.md)
 )";
@@ -78,6 +81,7 @@ Checks and metrics
 
 Output
   --dump-lfts FILE         LFTs in OpenSM's opensm-lfts.dump format
+  --dump-rerouted-lfts F   the LFTs of the last --reroute, in the same format
   --dump-mfts FILE         the --mcast-groups trees as MFT entries: 'MLID SWITCH_GUID PORTS' lines
   --write-json F  --write-dot F  --write-ibnetdiscover F  --write-net F  --write-guid2lid F
   --compare-lfts A B       compare two LFT dumps on this fabric (reachability, path lengths, balance)
@@ -150,6 +154,7 @@ const std::vector<option> &engine_long_options() {
         {"no_port_equalization", no_argument, nullptr, kOptNoEqualize},
         {"ucast_cache", no_argument, nullptr, 'A'},
         {"mcast-groups", required_argument, nullptr, kOptMcastGroups},
+        {"ignore_existing_lfts", no_argument, nullptr, kOptIgnoreExistingLfts},
     };
     return opts;
 }
@@ -244,6 +249,9 @@ bool parse_engine_option(int c, const char *arg, Args &a) {
         case kOptMcastGroups:
             a.mcast_groups = arg;
             return true;
+        case kOptIgnoreExistingLfts:
+            a.ignore_existing_lfts = true;
+            return true;
         default:
             return false;
     }
@@ -293,6 +301,7 @@ Args parse_args(int argc, char **argv) {
         kCompare,
         kReroute,
         kDumpMfts,
+        kDumpRerouted,
         kArs,
         kArsGroups,
         kArsNaive,
@@ -309,6 +318,7 @@ Args parse_args(int argc, char **argv) {
         {"shifts", required_argument, nullptr, kShifts},
         {"dump-lfts", required_argument, nullptr, kDump},
         {"dump-mfts", required_argument, nullptr, kDumpMfts},
+        {"dump-rerouted-lfts", required_argument, nullptr, kDumpRerouted},
         {"write-json", required_argument, nullptr, kJson},
         {"write-dot", required_argument, nullptr, kDot},
         {"write-ibnetdiscover", required_argument, nullptr, kDisc},
@@ -365,6 +375,9 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kDumpMfts:
                 a.mft_dump = optarg;
+                break;
+            case kDumpRerouted:
+                a.rerouted_dump = optarg;
                 break;
             case kJson:
                 a.json = optarg;

@@ -28,6 +28,7 @@ struct Args {
     std::string topo, gen, guid2lid, chain = "auto", dump, json, dot, disc, net, g2l;
     std::string root_file, cn_file, io_file, ignore_file, lfts_file, cmp_a, cmp_b;
     std::string hop_weights_file, port_order_file, routing_order_file, ids_file, mcast_groups, mft_dump;
+    std::string rerouted_dump;  // --dump-rerouted-lfts: the last --reroute's LFTs
     std::vector<std::string> reroute;
     // ARS next-hop groups (Ethernet/RoCE): --ars, --ars-groups FILE, --ars-naive and the limits.
     std::string ars_groups;
@@ -39,7 +40,8 @@ struct Args {
     std::optional<FailureParams> failures;  // --fail
     bool help = false;                      // --help: nothing else was parsed
     bool verify = false, metrics = false, no_fallback = false, quiet = false, chain_given = false;
-    RoutingOptions engine;  // engine-specific options, passed through as given
+    bool ignore_existing_lfts = false;  // re-routes start afresh instead of keeping what still fits
+    RoutingOptions engine;              // engine-specific options, passed through as given
 };
 
 // Codes of the long-only routing options; a tool's own long-only options start at kOptFirstTool.
@@ -58,6 +60,7 @@ enum EngineOption : int {
     kOptNueThreads,
     kOptNoEqualize,
     kOptMcastGroups,
+    kOptIgnoreExistingLfts,
     kOptFirstTool = 1100,
 };
 // A number 0..max in C notation (decimal, 0x hex, 0 octal); UsageError naming `opt` otherwise.

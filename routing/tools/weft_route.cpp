@@ -273,13 +273,17 @@ int run(const Args &a) {
     // The fabric after changes: LIDs kept by GUID (as OpenSM keeps them), routed through the cache.
     LidOptions keep = lo;
     keep.guid2lid = read_guid2lid(write_guid2lid(f), "<LIDs of the first fabric>");
+    std::shared_ptr<const ExistingLfts> held = existing_lfts_of(f, t);
     for (const std::string &file : a.reroute) {
         Fabric g = read_topology(file);
         for (const auto &c : assign_lids(g, keep).conflicts)
             std::fprintf(stderr, "weft-route: %s: LID conflict: %s\n", file.c_str(), c.c_str());
         RoutingTables tg;
+        // As a resident OpenSM: what the switches hold from the last routing stays where it fits.
+        RoutingOptions again = ro;
+        if (!a.ignore_existing_lfts) again.existing.lfts = held;
         t0 = std::chrono::steady_clock::now();
-        const CachedRouting r = cache.route(a.chain, g, ro, tg, progress.step("routing"));
+        const CachedRouting r = cache.route(a.chain, g, again, tg, progress.step("routing"));
         const double s = seconds_since(t0);
         for (const auto &why : r.chain.failures)
             std::fprintf(stderr, "weft-route: fell through: %s\n", why.c_str());
@@ -299,6 +303,9 @@ int run(const Args &a) {
             std::printf("recomputed: %s (%s, %.6f s, VLs %u)\n", r.cache.reason.c_str(),
                         r.chain.engine.c_str(), s, tg.vls_used);
         if (a.verify) verify(g, tg);
+        held = existing_lfts_of(g, tg);
+        if (!a.rerouted_dump.empty() && &file == &a.reroute.back())
+            spill(a.rerouted_dump, write_lft_dump(g, tg));
     }
     return rc;
 }

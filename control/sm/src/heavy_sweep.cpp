@@ -112,17 +112,22 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
     {
         Phase phase(r, engine, clock, options, "routing");
         std::string cache_note;
+        routing::RoutingOptions ro = options.routing;
+        if (options.held && !options.ignore_existing_lfts) {
+            auto existing = std::make_shared<routing::ExistingLfts>();
+            for (const auto &[guid, held] : *options.held) existing->by_switch.emplace(guid, held.entries);
+            ro.existing.lfts = std::move(existing);
+        }
         if (options.cache && options.routing.ucast_cache) {
             // -A: the cache reuses the last routing when only end ports or leaf switches changed.
-            const routing::CachedRouting cr =
-                options.cache->route(options.chain, f, options.routing, r.tables);
+            const routing::CachedRouting cr = options.cache->route(options.chain, f, ro, r.tables);
             r.chain = cr.chain;
             r.cache = cr.cache;
             cache_note =
                 std::string(cr.cache.hit ? "; unicast cache hit: " : "; unicast cache: recomputed: ") +
                 cr.cache.reason;
         } else {
-            r.chain = routing::run_chain(options.chain, f, options.routing, r.tables);
+            r.chain = routing::run_chain(options.chain, f, ro, r.tables);
         }
         for (const auto &why : r.chain.failures)
             if (options.log) options.log("routing: fell through: " + why);

@@ -94,6 +94,7 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
     std::optional<sm::DiscoveryResult> &last = mem.last;
     sm::SweepOptions so;
     so.held = &held;
+    so.ignore_existing_lfts = a.route.ignore_existing_lfts;
     so.descriptions = &mem.descriptions;
     so.cache = &mem.cache;
     so.mcast_groups = mem.mcast_groups;

@@ -341,6 +341,11 @@ void build_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, 
         resume.assign(n, Resume{});
         PortNum *const lft = t.lft[s].data();
         const std::uint8_t *const hops = t.hops[s].data();
+        const std::vector<PortNum> *held = nullptr;  // what this switch holds from before
+        if (o.existing.lfts) {
+            const auto it = o.existing.lfts->by_switch.find(f.node(self).guid);
+            if (it != o.existing.lfts->by_switch.end()) held = &it->second;
+        }
         for (std::uint32_t i = 0; i < max_count; ++i) {
             for (std::size_t k = 0; k < order.size(); ++k) {
                 const RouteOrderEntry &e = order[k];
@@ -366,8 +371,13 @@ void build_lfts(const Fabric &f, const SwitchGraph &g, const RoutingOptions &o, 
                             ++first;
                         if (first == len) first = 0;
                     }
-                    port = pick_port(f, self, c, len, first, load.data(), policy, lmc ? &used[k] : nullptr,
-                                     resume[tg.sw]);
+                    // An entry the switch already holds stays while it is still a candidate.
+                    const PortNum before = held && lid < held->size() ? (*held)[lid] : kNoPort;
+                    if (before != kNoPort && before != 0 && std::find(c, c + len, before) != c + len)
+                        port = before;
+                    else
+                        port = pick_port(f, self, c, len, first, load.data(), policy,
+                                         lmc ? &used[k] : nullptr, resume[tg.sw]);
                 }
                 lft[lid] = port;
                 if (port == 0 || ignored[port] || (tg.is_switch && !o.port_profile_switch_nodes)) continue;

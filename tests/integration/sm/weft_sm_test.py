@@ -20,7 +20,8 @@
 4. weft-sm left running (-s 1 -A): light sweeps (one SwitchInfo per switch) find nothing and
    start no heavy sweep; then a spine link unlinked in ibsim's console; the switch's trap 128
    makes weft-sm sweep at once, reroute (the unicast cache says why it recomputes; ftree falls back to minhop on the no longer pure tree,
-   as OpenSM does) and reprogram: the LFTs are weft-route's for the fabric without that link,
+   as OpenSM does, keeping every entry still on a min-hop port) and reprogram: the LFTs are
+   `weft-route --reroute`'s for the fabric without that link after the original,
    ibtracert still reaches. ReLink: the ports come back ACTIVE and the ftree tables return.
 5. LMC 2 with updn on a fresh 2-level tree: the LIDs ibsim gave that are not aligned to 4 are
    reassigned (logged), every host gets 4 LIDs, the LFTs are weft-route's for -l 2 -R updn, and
@@ -209,13 +210,20 @@ def wait_for(path, needle, count, seconds=30, settle=1.0):
     return text
 
 
-def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump, extra=()):
-    """The switches' LFTs (ibroute, LID-routed) and weft-sm's dump against weft-route's for net_text."""
+def compare_lfts(sim, weft_route, work, net_text, engine, tag, dump, extra=(), rerouted_from=None):
+    """The switches' LFTs (ibroute, LID-routed) and weft-sm's dump against weft-route's for net_text
+    (routed afresh, or, with rerouted_from, re-routed after that fabric as a resident SM does)."""
     net = os.path.join(work, f"{tag}.net")
     open(net, "w").write(net_text)
     ref = os.path.join(work, f"{tag}.dump")
-    rr = subprocess.run([weft_route, "--topo", net, "--guid2lid", os.path.join(work, "guid2lid"), "-R", engine,
-                         "--dump-lfts", ref, "-q", *extra], capture_output=True, text=True)
+    if rerouted_from:
+        first = os.path.join(work, f"{tag}-before.net")
+        open(first, "w").write(rerouted_from)
+        how = ["--topo", first, "--reroute", net, "--dump-rerouted-lfts", ref]
+    else:
+        how = ["--topo", net, "--dump-lfts", ref]
+    rr = subprocess.run([weft_route, *how, "--guid2lid", os.path.join(work, "guid2lid"), "-R", engine,
+                         "-q", *extra], capture_output=True, text=True)
     check(rr.returncode == 0, f"{tag}: weft-route: {rr.stderr}")
     check(open(dump).read() == open(ref).read(), f"{tag}: weft-sm's opensm-lfts.dump is weft-route's")
     want = parse_dump(open(ref).read())
@@ -435,7 +443,12 @@ def main():
                   "link down: -A recomputes (a switch link is not the cache's to absorb) and says why")
             cut_text, peer = unlink_net(net_text, leaf, port)
             check(peer is not None, f"{leaf}[{port}] is cabled")
-            compare_lfts(sim, weft_route, work, cut_text, "ftree", "link-down", os.path.join(res_dir, "opensm-lfts.dump"))
+            # minhop (ftree's fallback on the tree without that link) keeps every entry of the ftree
+            # tables that is still a min-hop port, as a resident OpenSM does: weft-route --reroute.
+            compare_lfts(sim, weft_route, work, cut_text, "ftree", "link-down", os.path.join(res_dir, "opensm-lfts.dump"),
+                         rerouted_from=net_text)
+            m = re.search(r"LFT blocks (\d+) written", phase_line(text.split("trap 128 from LID")[-1], "programming"))
+            print(f"link down: {m.group(1) if m else '?'} LFT blocks rewritten")
             hosts = sorted(v for g, v in guid2lid(os.path.join(work, "guid2lid")).items() if nodes.get(g - 1, ("",))[0] == "ca")
             for src, dst in sample(hosts)[:20]:
                 t = sim.run("ibtracert", str(src), str(dst))

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,23 @@
 namespace weft::routing {
 
 // Options with OpenSM's names. Files are already read into these by the option parser.
+// What the switches hold from an earlier routing, by switch GUID: the LFT each was programmed
+// with. With it, the LFT step of minhop, updn, dnup and dor keeps an entry that is still one of
+// the ports it may choose for that LID, so a re-route changes only what it must (OpenSM does so
+// unless ignore_existing_lfts is set; a freshly started OpenSM ignores what the switches hold).
+struct ExistingLfts {
+    std::unordered_map<Guid, std::vector<PortNum>> by_switch;
+};
+struct PreviousLfts {
+    std::shared_ptr<const ExistingLfts> lfts;  // null: route afresh
+    // Not a routing choice: the unicast cache compares choices, and what the switches hold is
+    // what the cache itself keeps.
+    bool operator==(const PreviousLfts &) const { return true; }
+};
+
+// The LFTs of a routed fabric as ExistingLfts, for routing it again after a change.
+std::shared_ptr<const ExistingLfts> existing_lfts_of(const Fabric &f, const RoutingTables &t);
+
 struct RoutingOptions {
     std::uint8_t lmc = 0;
     std::vector<Guid> root_guids;    // -a / --root_guid_file (updn, dnup, ftree)
@@ -65,6 +83,9 @@ struct RoutingOptions {
 
     // unicast cache (-A / --ucast_cache)
     bool ucast_cache = false;
+
+    // A resident SM's (or weft-route --reroute's) earlier tables; see ExistingLfts.
+    PreviousLfts existing;
 
     // The unicast cache reuses tables only when nothing here changed.
     bool operator==(const RoutingOptions &) const = default;

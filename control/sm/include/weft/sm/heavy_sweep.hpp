@@ -26,8 +26,10 @@ struct SweepOptions {
     // The multicast groups to build trees and MFTs for (--mcast-groups), found in each sweep's
     // fabric; a group whose tree fails its check is left out and logged, the rest programmed.
     std::vector<routing::McastGroupSpec> mcast_groups;
-    // A resident SM's memory of what it programmed (the last sweep's program.programmed).
+    // A resident SM's memory of what it programmed (the last sweep's program.programmed). Its
+    // LFTs also steer the re-route (routing::ExistingLfts) unless ignore_existing_lfts.
     const TableMemory *held = nullptr;
+    bool ignore_existing_lfts = false;
     // A resident SM's memory of the node descriptions it read (DiscoveryOptions::descriptions).
     const NodeDescriptions *descriptions = nullptr;
     // A resident SM's unicast cache (used when routing.ucast_cache, -A, is on).
