@@ -356,9 +356,10 @@ void mfts(Batch &b, Context &cx) {
             const std::string what = "Set MulticastForwardingTable block " + std::to_string(block.block) +
                                      " position " + std::to_string(block.position) + " of " +
                                      cx.where(n, 0, false);
-            b.add(request(Method::kSet, attr::kMulticastForwardingTable, mod, x.path, *data),
-                  [&cx, what, memory, mod](const SmpCompletion &c) {
-                      if (!cx.ok(c, what) && memory) memory->mft.erase(mod);  // set again next time
+            const std::uint32_t attr_mod = mod;  // a structured binding: not capturable before C++20's clang 16
+            b.add(request(Method::kSet, attr::kMulticastForwardingTable, attr_mod, x.path, *data),
+                  [&cx, what, memory, attr_mod](const SmpCompletion &c) {
+                      if (!cx.ok(c, what) && memory) memory->mft.erase(attr_mod);  // set again next time
                   });
         }
     }
