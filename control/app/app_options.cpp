@@ -64,6 +64,7 @@ enum Opt {
     kFib4Tbl8,
     kFib6Routes,
     kFib6Tbl8,
+    kIdleSleepMax,
 };
 
 }  // namespace
@@ -89,12 +90,16 @@ void print_app_usage(const char *prog) {
         "                           (default %u, max %u)\n"
         "  --fib6-max-routes N      IPv6 routes the FIB holds (default %d)\n"
         "  --fib6-tbl8-groups N     IPv6 tbl8 groups: one per byte of prefix beyond /24 (default %u)\n"
+        "  --idle-sleep-max-us N    idle back-off: a worker whose RX queues are all empty sleeps 1, 2, 4 "
+        "...\n"
+        "                           up to N microseconds between polls; a frame resets it (default 0: off,\n"
+        "                           max %u)\n"
         "  --run-time SECONDS       exit after this long (default: until quit or a signal)\n"
         "  -h, --help               this text\n"
         "numbers are decimal, or hexadecimal with 0x\n",
         prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst, dataplane::FibConfig{}.max_routes4,
         dataplane::FibConfig{}.tbl8_groups4, dataplane::kMaxTbl8Groups, dataplane::FibConfig{}.max_routes6,
-        dataplane::FibConfig{}.tbl8_groups6);
+        dataplane::FibConfig{}.tbl8_groups6, kMaxIdleSleepUs);
 }
 
 AppOptionsParse parse_app_options(int argc, char **argv) {
@@ -118,6 +123,7 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
         {"fib4-tbl8-groups", required_argument, nullptr, kFib4Tbl8},
         {"fib6-max-routes", required_argument, nullptr, kFib6Routes},
         {"fib6-tbl8-groups", required_argument, nullptr, kFib6Tbl8},
+        {"idle-sleep-max-us", required_argument, nullptr, kIdleSleepMax},
         {nullptr, 0, nullptr, 0},
     };
     AppOptionsParse r;
@@ -180,6 +186,10 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
             case kFib6Tbl8:
                 if (!to_number<std::uint32_t>(optarg, o.fib.tbl8_groups6, 2, dataplane::kMaxTbl8Groups))
                     expected = range(2, dataplane::kMaxTbl8Groups);
+                break;
+            case kIdleSleepMax:
+                if (!to_number<unsigned>(optarg, dp.idle_sleep_max_us, 0, kMaxIdleSleepUs))
+                    expected = range(0, kMaxIdleSleepUs);
                 break;
             case kNoCsum:
                 dp.parser.verify_ipv4_checksum = false;

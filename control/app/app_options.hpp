@@ -19,6 +19,9 @@ struct AppOptions {
     unsigned link_poll_ms = 10;
 };
 
+// --idle-sleep-max-us bound (as Open vSwitch's pmd-sleep-max).
+inline constexpr unsigned kMaxIdleSleepUs = 10000;
+
 // A bounded run lasts at most this long; longer runs simply leave --run-time out.
 inline constexpr double kMaxRunTimeSeconds = 366.0 * 24 * 3600;
 

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_mbuf.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -207,6 +208,11 @@ int run(int argc, char **argv) {
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();
+            // Subnet-management frames for this switch. Nothing answers them yet (the SMA will
+            // take them here): they are taken off the workers' rings, so that those never fill,
+            // counted by the dataplane (punts_drained) and freed.
+            rte_mbuf *smps[32];
+            for (unsigned n; (n = dp->drain_punted(smps, 32)) != 0;) rte_pktmbuf_free_bulk(smps, n);
             if (monitor_out != nullptr) control::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
             usleep(options->link_poll_ms * 1000);

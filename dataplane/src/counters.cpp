@@ -14,6 +14,7 @@ void read_all(const WorkerCounters &w, WorkerReading &r) noexcept {
     r.totals.rx_bytes = w.rx_bytes.get();
     r.totals.fwd_pkts = w.fwd_pkts.get();
     r.totals.replicas = w.replicas.get();
+    r.totals.punted = w.punted.get();
     for (std::size_t i = 0; i < kDropReasonCount; ++i) r.totals.drops[i] = w.drops[i].get();
     for (std::size_t p = 0; p < kMaxPorts; ++p) {
         const PortCounters &c = w.ports[p];
@@ -25,7 +26,7 @@ void read_all(const WorkerCounters &w, WorkerReading &r) noexcept {
 }  // namespace
 
 void WorkerCounters::copy_reading(std::uint64_t asked) noexcept {
-    reading.totals = {rx_pkts.get(), rx_bytes.get(), fwd_pkts.get(), replicas.get()};
+    reading.totals = {rx_pkts.get(), rx_bytes.get(), fwd_pkts.get(), replicas.get(), punted.get()};
     for (std::size_t i = 0; i < kDropReasonCount; ++i) reading.drops[i] = drops[i].get();
     for (std::size_t p = 0; p < kMaxPorts; ++p) {
         const PortCounters &c = ports[p];
@@ -48,6 +49,7 @@ WorkerReading read_between_rounds(const WorkerCounters &w) noexcept {
                 r.totals.rx_bytes = c.totals[1];
                 r.totals.fwd_pkts = c.totals[2];
                 r.totals.replicas = c.totals[3];
+                r.totals.punted = c.totals[4];
                 r.totals.drops = c.drops;
                 for (std::size_t p = 0; p < kMaxPorts; ++p)
                     r.ports[p] = PortTotals{c.ports[p][0], c.ports[p][1], c.ports[p][2],
@@ -76,6 +78,7 @@ Totals sum_totals(const std::vector<const WorkerCounters *> &workers) noexcept {
         t.rx_bytes += w->rx_bytes.get();
         t.fwd_pkts += w->fwd_pkts.get();
         t.replicas += w->replicas.get();
+        t.punted += w->punted.get();
         for (std::size_t i = 0; i < kDropReasonCount; ++i) t.drops[i] += w->drops[i].get();
     }
     return t;

@@ -6,6 +6,8 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
 #include <algorithm>
 
 #include <stdexcept>
@@ -54,6 +56,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
     capture_ = std::make_unique<ReassignCapture>(num_workers(), publisher_->qsbr());
     board_ = std::make_unique<ars::PortBoard>(kMaxPorts, ars::capabilities().max_lag_groups);
     ports_ = std::make_unique<PortRuntime[]>(num_ports_);
+    control_tx_ = std::make_unique<ControlTxCounters[]>(num_ports_);
     for (std::uint16_t p = 0; p < num_ports_; ++p) configure_port(p);
 
     // Spread every (port, RX queue) over the workers round-robin; each worker gets its own TX
@@ -63,6 +66,11 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
     for (std::uint16_t q = 0; q < config_.rx_queues; ++q)
         for (std::uint16_t p = 0; p < num_ports_; ++p) rx[next++ % num_workers()].push_back({p, q});
     for (unsigned w = 0; w < num_workers(); ++w) {
+        const std::string ring = "weft_punt" + std::to_string(w);
+        punt_rings_.push_back(rte_ring_create(ring.c_str(), config_.punt_ring_size,
+                                              static_cast<int>(rte_socket_id()),
+                                              RING_F_SP_ENQ | RING_F_SC_DEQ));
+        if (punt_rings_.back() == nullptr) throw std::runtime_error(ring + ": " + rte_strerror(rte_errno));
         counters_.push_back(std::make_unique<WorkerCounters>());
         WorkerConfig wc;
         wc.index = w;
@@ -78,6 +86,8 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         }
         wc.clone_pool = pool_;
         wc.capture = capture_->slot(w);
+        wc.punt = punt_rings_.back();
+        wc.idle_sleep_max_us = config_.idle_sleep_max_us;
         workers_.push_back(
             std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));
     }
@@ -91,6 +101,13 @@ Dataplane::~Dataplane() {
         if (ports_[p].configured) rte_eth_dev_close(p);
     }
     workers_.clear();
+    rte_mbuf *left[64];
+    for (rte_ring *r : punt_rings_) {
+        for (unsigned n;
+             (n = rte_ring_sc_dequeue_burst(r, reinterpret_cast<void **>(left), 64, nullptr)) != 0;)
+            rte_pktmbuf_free_bulk(left, n);
+        rte_ring_free(r);
+    }
     capture_.reset();  // closes a running capture file; uses the RCU state
     publisher_.reset();
     rte_mempool_free(pool_);
@@ -101,12 +118,15 @@ void Dataplane::configure_port(std::uint16_t port) {
     rte_eth_dev_info info{};
     int rc = rte_eth_dev_info_get(port, &info);
     if (rc != 0) throw std::runtime_error(port_error(port, "dev_info_get", rc));
-    const auto txq = static_cast<std::uint16_t>(num_workers() * config_.tx_queues);
-    if (config_.rx_queues > info.max_rx_queues || txq > info.max_tx_queues)
+    // The workers' queues, then the control thread's where the PMD has one more.
+    const std::uint16_t worker_txq = control_tx_queue();
+    pr.control_tx = info.max_tx_queues > worker_txq;
+    const auto txq = static_cast<std::uint16_t>(worker_txq + (pr.control_tx ? 1 : 0));
+    if (config_.rx_queues > info.max_rx_queues || worker_txq > info.max_tx_queues)
         throw std::runtime_error("port " + std::to_string(port) + " has at most " +
                                  std::to_string(info.max_rx_queues) + " RX and " +
                                  std::to_string(info.max_tx_queues) + " TX queues; asked for " +
-                                 std::to_string(config_.rx_queues) + " and " + std::to_string(txq));
+                                 std::to_string(config_.rx_queues) + " and " + std::to_string(worker_txq));
 
     rte_eth_conf conf{};
     const std::uint64_t rss =
@@ -265,6 +285,7 @@ PortStatus Dataplane::port_status(std::uint16_t port) const {
     s.lsc_interrupt = pr.lsc;
     s.link_changes = pr.changes;
     s.nic_ipv4_cksum = pr.nic_ipv4_cksum;
+    s.control_tx = pr.control_tx;
     return s;
 }
 
@@ -311,6 +332,44 @@ std::vector<const WorkerCounters *> Dataplane::counters() const {
     std::vector<const WorkerCounters *> v;
     for (const auto &c : counters_) v.push_back(c.get());
     return v;
+}
+
+unsigned Dataplane::drain_punted(rte_mbuf **out, unsigned max) noexcept {
+    unsigned got = 0;
+    const auto rings = static_cast<unsigned>(punt_rings_.size());
+    for (unsigned k = 0; k < rings && got < max; ++k) {
+        rte_ring *r = punt_rings_[(next_punt_ring_ + k) % rings];
+        got += rte_ring_sc_dequeue_burst(r, reinterpret_cast<void **>(out + got), max - got, nullptr);
+    }
+    next_punt_ring_ = rings != 0 ? (next_punt_ring_ + 1) % rings : 0;
+    punts_drained_ += got;
+    return got;
+}
+
+rte_mbuf *Dataplane::alloc_control_mbuf() noexcept {
+    return rte_pktmbuf_alloc(pool_);
+}
+
+bool Dataplane::send_from_control(std::uint16_t port, rte_mbuf *m) noexcept {
+    if (m == nullptr) return false;
+    if (port >= num_ports_) {
+        rte_pktmbuf_free(m);
+        return false;
+    }
+    // A stopped port takes nothing; one whose link is down or admin down reaches nobody.
+    if (ports_[port].control_tx && links_.usable(port) &&
+        rte_eth_tx_burst(port, control_tx_queue(), &m, 1) == 1) {
+        control_tx_[port].sent.add();
+        return true;
+    }
+    rte_pktmbuf_free(m);
+    control_tx_[port].failed.add();
+    return false;
+}
+
+ControlTxTotals Dataplane::control_tx(std::uint16_t port) const noexcept {
+    if (port >= num_ports_) return {};
+    return ControlTxTotals{control_tx_[port].sent.get(), control_tx_[port].failed.get()};
 }
 
 }  // namespace weft::dataplane

@@ -86,6 +86,8 @@ const char *drop_reason_name(DropReason r) noexcept {
             return "replication_failed";
         case DropReason::Multisegment:
             return "multisegment";
+        case DropReason::PuntRingFull:
+            return "punt_ring_full";
         case DropReason::Count:
             break;
     }

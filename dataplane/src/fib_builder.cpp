@@ -475,6 +475,16 @@ Status FibBuilder::set_sl2vl(std::uint16_t port, std::uint8_t sl, std::uint8_t v
     return Status::success();
 }
 
+Status FibBuilder::set_switch_lid(std::uint16_t base, std::uint8_t lmc) {
+    if (lmc > 7) return Status::error("LMC is 0..7");
+    const std::uint32_t count = 1u << lmc;
+    if (base != 0 && (base % count != 0 || base + count - 1 > kMaxUnicastLid))
+        return Status::error("the switch's LIDs are unicast (0x0001..0xBFFF), the base a multiple of 2^LMC");
+    remember([this, old = switch_lid_] { switch_lid_ = old; });
+    switch_lid_ = SwitchLid{base, base == 0 ? std::uint8_t{0} : lmc};
+    return Status::success();
+}
+
 void FibBuilder::set_ars(std::shared_ptr<const ars::Config> config) {
     remember([this, old = ars_] { ars_ = old; });
     ars_ = std::move(config);
@@ -548,7 +558,7 @@ std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot() {
     }
 
     auto snapshot = std::make_unique<FibSnapshot>(++generation_, fib4, fib6, route_list, std::move(entries),
-                                                  std::move(members), lids, sl2vl_, ars_);
+                                                  std::move(members), lids, sl2vl_, ars_, switch_lid_);
     route_list_ = std::move(route_list);
     fib4_ = std::move(fib4);
     fib6_ = std::move(fib6);

@@ -9,7 +9,7 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
                          std::shared_ptr<const std::vector<RouteEntry>> routes, std::vector<NhgEntry> nhgs,
                          std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
                          std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl,
-                         std::shared_ptr<const ars::Config> ars)
+                         std::shared_ptr<const ars::Config> ars, SwitchLid switch_lid)
     : generation_(generation),
       fib4_(std::move(fib4)),
       fib6_(std::move(fib6)),
@@ -23,7 +23,8 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
       lft_raw_(lids_->lft.data()),
       mft_raw_(lids_->mft.data()),
       sl2vl_(sl2vl),
-      ars_(std::move(ars)) {
+      ars_(std::move(ars)),
+      switch_lid_(switch_lid) {
     for (NhgEntry &e : nhgs_)
         e.ars_selectable = e.mode == NhgMode::Ars && ars_ != nullptr && ars_->nhg(e.id) != nullptr;
 }

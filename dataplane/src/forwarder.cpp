@@ -2,6 +2,7 @@
 
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
+#include <rte_ring.h>
 
 #include <algorithm>
 #include <cstring>
@@ -70,6 +71,7 @@ void Forwarder::forward(const FibSnapshot &fib, std::uint64_t now_tsc) {
     if (acl != nullptr) classify(*acl);
     select(fib, now_tsc);
     if (captured_n_ != 0) record_captured(now_tsc);
+    if (punted_n_ != 0) punt_burst();
 }
 
 // ---- parse ------------------------------------------------------------------------------------
@@ -475,9 +477,17 @@ void Forwarder::select_waiting_ars(const FibSnapshot &fib, std::uint64_t now_tsc
 // An IBoE frame: the LFT names a port or a group for a unicast DLID, the MFT a set of ports for a
 // multicast one. Each multicast replica is a full copy (its headers differ by port); the last
 // port takes the frame itself.
+//
+// A subnet-management frame (VL15) to the permissive LID or to one of the switch's own LIDs is
+// the control thread's; other VL15 frames are forwarded like any, on VL15 still.
 void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc) {
     const ParsedPacket &p = b_.parsed[i];
     rte_mbuf *m = b_.pkts[i];
+    if (p.vl == kManagementVl && (p.dlid == kPermissiveLid || fib.switch_lid().owns(p.dlid))) {
+        m->port = b_.in_port;  // not every PMD sets it
+        punted_[punted_n_++] = m;
+        return;
+    }
     if (p.dlid == 0 || p.dlid == kPermissiveLid) return drop(m, DropReason::InvalidLid);
     if (p.dlid >= kFirstMulticastLid) {
         std::uint64_t mask = fib.mft(p.dlid) & ~(std::uint64_t{1} << b_.in_port);
@@ -497,10 +507,10 @@ void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t no
                 counters_.drops[static_cast<std::size_t>(DropReason::ReplicationFailed)].add();
                 continue;
             }
-            make_iboe_hop(h, fib, out[k], p.sl, kNoRoute);
+            make_iboe_hop(h, fib, out[k], p, kNoRoute);
             send<false>(copy, b_.info[i], h);
         }
-        make_iboe_hop(h, fib, out[n_out - 1], p.sl, kNoRoute);
+        make_iboe_hop(h, fib, out[n_out - 1], p, kNoRoute);
         return send<false>(m, b_.info[i], h);
     }
     const LftTarget t = fib.lft(p.dlid);
@@ -508,7 +518,7 @@ void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t no
     if (t.kind == LftTarget::Kind::Port) {
         const auto port = static_cast<std::uint16_t>(t.value);
         if (!links_.usable(port)) return drop(m, DropReason::PortDown);
-        make_iboe_hop(h, fib, port, p.sl, kNoRoute);
+        make_iboe_hop(h, fib, port, p, kNoRoute);
         return send<false>(m, b_.info[i], h);
     }
     const NhgEntry *nhg = t.kind == LftTarget::Kind::Nhg ? fib.nhg(t.value) : nullptr;
@@ -518,9 +528,24 @@ void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t no
     const MemberChoice c = selector_.select(fib, SelectionRequest{t.value, nhg, p.hash, now_tsc, false},
                                             capturing() ? &reassigned : nullptr);
     if (c.member == nullptr) return drop(m, c.reason);
-    make_iboe_hop(h, fib, c.member->port, p.sl, t.value);
+    make_iboe_hop(h, fib, c.member->port, p, t.value);
     if (reassigned) capture(i, h.port);
     send_counted(i, h);
+}
+
+// The burst's subnet-management frames to the control thread, in one enqueue; what its ring
+// has no room for is dropped.
+void Forwarder::punt_burst() noexcept {
+    const unsigned n = punted_n_;
+    punted_n_ = 0;
+    const unsigned taken =
+        config_.punt != nullptr
+            ? rte_ring_sp_enqueue_burst(config_.punt, reinterpret_cast<void *const *>(punted_), n, nullptr)
+            : 0;
+    counters_.punted.add(taken);
+    if (taken == n) return;
+    rte_pktmbuf_free_bulk(punted_ + taken, n - taken);
+    counters_.drops[static_cast<std::size_t>(DropReason::PuntRingFull)].add(n - taken);
 }
 
 // ---- send: the one way out --------------------------------------------------------------------
@@ -586,13 +611,14 @@ void Forwarder::make_hop(Hop &h, const ResolvedMember &m, std::uint32_t nhg_inde
     h.tx = &tx_.at(m.port, 0);
 }
 
-// IBoE on `port`: the VL the port's SL2VL gives the frame's SL, and that VL's TX queue.
-void Forwarder::make_iboe_hop(Hop &h, const FibSnapshot &fib, std::uint16_t port, std::uint8_t sl,
+// IBoE frame `p` on `port`: the VL the port's SL2VL gives its SL (VL15 stays VL15), and that
+// VL's TX queue.
+void Forwarder::make_iboe_hop(Hop &h, const FibSnapshot &fib, std::uint16_t port, const ParsedPacket &p,
                               std::uint32_t nhg_index) noexcept {
     h.mac_lo = 0;
     h.mac_hi = 0;
     h.port = port;
-    h.vl = fib.sl2vl(port, sl);
+    h.vl = p.vl == kManagementVl ? kManagementVl : fib.sl2vl(port, p.sl);
     h.nhg_index = nhg_index;
     h.tx = &tx_.at(port, static_cast<std::uint16_t>(h.vl % config_.tx_queues));
 }

@@ -36,6 +36,8 @@ class Forwarder {
     // Every TX buffer to its queue now.
     void drain() noexcept { tx_.flush(links_, counters_); }
     void discard_buffers() noexcept;
+    // Frames waiting in the TX buffers (ones their queue did not take yet).
+    bool tx_pending() const noexcept { return tx_.pending(); }
 
     const ars::Worker &ars() const noexcept { return selector_.engine(); }
     void set_monitor_hook(ars::MonitorHook hook) noexcept { selector_.set_monitor_hook(hook); }
@@ -96,11 +98,12 @@ class Forwarder {
     void send_or_drop(unsigned i, const MemberChoice &c, std::uint32_t nhg_index);
     void select_waiting_ars(const FibSnapshot &fib, std::uint64_t now_tsc);
     void select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc);
+    void punt_burst() noexcept;
     void capture(unsigned i, std::uint16_t port) noexcept;
     void record_captured(std::uint64_t now_tsc);
 
     void make_hop(Hop &h, const ResolvedMember &m, std::uint32_t nhg_index) noexcept;
-    void make_iboe_hop(Hop &h, const FibSnapshot &fib, std::uint16_t port, std::uint8_t sl,
+    void make_iboe_hop(Hop &h, const FibSnapshot &fib, std::uint16_t port, const ParsedPacket &p,
                        std::uint32_t nhg_index) noexcept;
     const Hop *reject(unsigned i, DropReason why) noexcept;
     void send_counted(unsigned i, const Hop &h);
@@ -136,6 +139,8 @@ class Forwarder {
     unsigned missed_[kMaxBurst];  // frames of the open group continue_run left to decide_in_open
     unsigned iboe_n_ = 0;         // IBoE frames, decided after the IP frames (an LFT may name an ARS group)
     unsigned iboe_[kMaxBurst];
+    unsigned punted_n_ = 0;  // subnet-management frames for the control thread, enqueued after the burst
+    rte_mbuf *punted_[kMaxBurst];
     // Frames a monitored ARS group reassigned while the capture runs: each holds an extra
     // reference until its copy is recorded after select.
     unsigned captured_n_ = 0;

@@ -164,6 +164,9 @@ int tel_port_stats(const char *, const char *params, rte_tel_data *d) {
     rte_tel_data_add_dict_u64(d, "tx_bytes", t.tx_bytes);
     rte_tel_data_add_dict_u64(d, "tx_dropped", t.tx_dropped);
     rte_tel_data_add_dict_u64(d, "backlog_bytes", t.backlog_bytes);
+    const ControlTxTotals ctl = g_dp->control_tx(port);
+    rte_tel_data_add_dict_u64(d, "control_tx_sent", ctl.sent);
+    rte_tel_data_add_dict_u64(d, "control_tx_failed", ctl.failed);
     return 0;
 }
 
@@ -240,6 +243,7 @@ int tel_drops(const char *, const char *, rte_tel_data *d) {
     rte_tel_data_add_dict_u64(d, "rx_packets", t.rx_pkts);
     rte_tel_data_add_dict_u64(d, "forwarded", t.fwd_pkts);
     rte_tel_data_add_dict_u64(d, "replicas", t.replicas);
+    rte_tel_data_add_dict_u64(d, "punted", t.punted);
     for (std::size_t i = 1; i < kDropReasonCount; ++i)
         rte_tel_data_add_dict_u64(d, drop_reason_name(static_cast<DropReason>(i)), t.drops[i]);
     return 0;
@@ -269,7 +273,9 @@ void register_telemetry(Dataplane &dp) {
     rte_telemetry_register_cmd("/weft/nhg_stats", tel_nhg_stats, "Packets and bytes per next-hop group.");
     rte_telemetry_register_cmd("/weft/quality", tel_quality,
                                "Per-port TX bytes and TX backlog (quality sampler input).");
-    rte_telemetry_register_cmd("/weft/drops", tel_drops, "Frames received, forwarded and dropped by reason.");
+    rte_telemetry_register_cmd(
+        "/weft/drops", tel_drops,
+        "Frames received, forwarded, punted to the control thread and dropped by reason.");
     rte_telemetry_register_cmd("/weft/ars_nhg", tel_ars_nhg,
                                "ARS counters of a next-hop group, or of every ARS group by id. Parameters: "
                                "int nhg_id (optional)");

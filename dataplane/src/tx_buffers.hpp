@@ -47,6 +47,8 @@ class TxBuffers {
         return true;
     }
 
+    bool pending() const noexcept { return pending_n_ != 0; }
+
     // Every buffer holding frames to its queue. A port that stopped under the worker takes
     // nothing: its frames are dropped as port_down.
     void flush(const LinkState &links, WorkerCounters &counters) noexcept;

@@ -582,7 +582,7 @@ def clear_under_load_check(work):
                 return
     bad = []
     for line, r in readings:
-        if r["rx_packets"] != r["forwarded"] - r["replicas"] + r["dropped"]:
+        if r["rx_packets"] != r["forwarded"] - r["replicas"] + r["dropped"] + r["punted"]:
             bad.append("%s: rx %d forwarded %d dropped %d" % (line, r["rx_packets"], r["forwarded"], r["dropped"]))
         if line == "show port stats json":
             if sum(r.get("drops", {}).values()) != r["dropped"] or r["ports"][0]["rx_packets"] != r["rx_packets"]:
@@ -590,14 +590,14 @@ def clear_under_load_check(work):
                     r.get("drops"), r["dropped"], r["ports"][0]["rx_packets"], r["rx_packets"]))
         else:
             for lc in r["lcores"]:
-                if lc["rx_packets"] != lc["forwarded"] - lc["replicas"] + lc["dropped"]:
+                if lc["rx_packets"] != lc["forwarded"] - lc["replicas"] + lc["dropped"] + lc["punted"]:
                     bad.append("lcore %d: rx %d forwarded %d dropped %d" % (
                         lc["lcore"], lc["rx_packets"], lc["forwarded"], lc["dropped"]))
     loaded = readings[0][1]["rx_packets"] > 0 and sum(1 for _, r in readings[1:] if r["forwarded"] > 0
                                                       and r["dropped"] > 0) >= 6
     check(loaded, "load: frames arrive, are forwarded and dropped throughout (%s)" % readings[0][1]["rx_packets"])
     check(len(readings) == 25 and not bad,
-          "load: after clear port stats all, rx = forwarded + dropped in all %d readings%s" % (
+          "load: after clear port stats all, rx = forwarded + dropped + punted in all %d readings%s" % (
               len(readings), "".join("\n  " + b for b in bad[:8])))
 
 
@@ -749,7 +749,8 @@ def main():
     check([(p["port"], p["driver"], p["device"]) for p in info] ==
           [(0, "net_null", "net_null0"), (1, "net_null", "net_null1"), (2, "net_null", "net_null2"),
            (3, "net_ring", "net_ring0")], "good: show port info all json names each port's driver and device")
-    check(all(p["mtu"] > 0 and p["rx_queues"] == 1 and p["tx_queues"] == 1 and p["started"] for p in info),
+    # One TX queue for the worker, one for the control thread.
+    check(all(p["mtu"] > 0 and p["rx_queues"] == 1 and p["tx_queues"] == 2 and p["started"] for p in info),
           "good: show port info gives MTU and the configured queues")
     one = js("show port info 1 json").get("ports", [])
     check(len(one) == 1 and one[0] == info[1] if len(info) > 1 else False, "good: show port info 1 json is port 1")

@@ -52,6 +52,8 @@ Json fwd_record(CommandContext &ctx) {
                 {"rx_desc", c.rx_desc},
                 {"tx_desc", c.tx_desc},
                 {"mbufs", c.mbufs},
+                {"control_tx_queue", ctx.dp->control_tx_queue()},
+                {"idle_sleep_max_us", c.idle_sleep_max_us},
                 {"lcores", lcores}};
 }
 
@@ -63,11 +65,13 @@ void show_fwd(struct cmdline *cl, CommandContext &ctx, bool json) {
                    "weft packet forwarding (routes, LFT/MFT, ECMP and ARS next-hop groups) - ports=%s - "
                    "cores=%s - streams=%s - burst=%s\n"
                    "RX queues per port=%s - TX queues per core and port=%s - RX descriptors=%s - "
-                   "TX descriptors=%s - mbufs=%s\n",
+                   "TX descriptors=%s - mbufs=%s\n"
+                   "control thread TX queue=%s - idle sleep max=%s us%s\n",
                    n(r, "ports").c_str(), n(r, "cores").c_str(), n(r, "streams").c_str(),
                    n(r, "burst").c_str(), n(r, "rx_queues_per_port").c_str(),
                    n(r, "tx_queues_per_core").c_str(), n(r, "rx_desc").c_str(), n(r, "tx_desc").c_str(),
-                   n(r, "mbufs").c_str());
+                   n(r, "mbufs").c_str(), n(r, "control_tx_queue").c_str(), n(r, "idle_sleep_max_us").c_str(),
+                   r["idle_sleep_max_us"].get<unsigned>() == 0 ? " (off)" : "");
     for (const Json &l : r["lcores"]) {
         const Json &tx = l["tx_queues"];
         cmdline_printf(cl, "Logical Core %s (socket %s) worker %s forwards packets on %zu streams:\n",

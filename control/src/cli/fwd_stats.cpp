@@ -45,14 +45,14 @@ Json fwd_stats_record(CommandContext &ctx) {
                               {"forwarded", t.fwd_pkts},
                               {"replicas", t.replicas},
                               {"dropped", t.dropped()},
+                              {"punted", t.punted},
+                              {"idle_sleeps", counters[w]->idle_sleeps.get()},  // cumulative, as loops
+                              {"idle_sleep_us", counters[w]->idle_sleep_us.get()},
                               {"ports", ports}});
     }
     const dp::Totals t = ctx.stats.totals(now);
-    return Json{{"lcores", lcores},
-                {"rx_packets", t.rx_pkts},
-                {"forwarded", t.fwd_pkts},
-                {"replicas", t.replicas},
-                {"dropped", t.dropped()}};
+    return Json{{"lcores", lcores},       {"rx_packets", t.rx_pkts}, {"forwarded", t.fwd_pkts},
+                {"replicas", t.replicas}, {"dropped", t.dropped()},  {"punted", t.punted}};
 }
 
 void show_text(void *, struct cmdline *cl, void *data) {
@@ -61,10 +61,10 @@ void show_text(void *, struct cmdline *cl, void *data) {
     for (const Json &l : r["lcores"]) {
         cmdline_printf(cl,
                        "  ------- Forward stats for lcore %s (worker %s) -------\n"
-                       "  RX-packets: %s RX-bytes: %s forwarded: %s replicas: %s dropped: %s\n",
+                       "  RX-packets: %s RX-bytes: %s forwarded: %s replicas: %s dropped: %s punted: %s\n",
                        n(l, "lcore").c_str(), n(l, "worker").c_str(), n(l, "rx_packets").c_str(),
                        n(l, "rx_bytes").c_str(), n(l, "forwarded").c_str(), n(l, "replicas").c_str(),
-                       n(l, "dropped").c_str());
+                       n(l, "dropped").c_str(), n(l, "punted").c_str());
         for (const Json &p : l["ports"])
             cmdline_printf(cl, "    port %s: rx-packets %s tx-packets %s tx-dropped %s\n",
                            n(p, "port").c_str(), n(p, "rx_packets").c_str(), n(p, "tx_packets").c_str(),
@@ -72,9 +72,9 @@ void show_text(void *, struct cmdline *cl, void *data) {
     }
     cmdline_printf(cl,
                    "  ------- all %zu lcores -------\n"
-                   "  RX-packets: %s forwarded: %s replicas: %s dropped: %s\n",
+                   "  RX-packets: %s forwarded: %s replicas: %s dropped: %s punted: %s\n",
                    r["lcores"].size(), n(r, "rx_packets").c_str(), n(r, "forwarded").c_str(),
-                   n(r, "replicas").c_str(), n(r, "dropped").c_str());
+                   n(r, "replicas").c_str(), n(r, "dropped").c_str(), n(r, "punted").c_str());
 }
 void show_json(void *, struct cmdline *cl, void *data) {
     print_json(cl, fwd_stats_record(context_of(data)));

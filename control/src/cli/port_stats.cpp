@@ -29,6 +29,7 @@ Json port_record(const CommandContext &ctx, const StatsBaseline::Snapshot &now, 
     const dp::PortStatus st = ctx.dp->port_status(p);
     const dp::PortLoad load = ctx.dp->port_load(p);
     const rte_eth_stats nic = nic_stats(p);
+    const dp::ControlTxTotals ctl = ctx.dp->control_tx(p);
     char mac[RTE_ETHER_ADDR_FMT_SIZE];
     rte_ether_format_addr(mac, sizeof mac, &st.mac);
     return Json{{"port", p},
@@ -43,6 +44,11 @@ Json port_record(const CommandContext &ctx, const StatsBaseline::Snapshot &now, 
                 {"tx_dropped", t.tx_dropped},
                 {"backlog_bytes", load.backlog_bytes},
                 {"backlog_source", load.backlog_from_nic ? "nic" : "weft"},
+                // The control thread's own frames (subnet management); never cleared.
+                {"control_tx",
+                 {{"queue", st.control_tx ? Json(ctx.dp->control_tx_queue()) : Json()},
+                  {"sent", ctl.sent},
+                  {"failed", ctl.failed}}},
                 {"nic",
                  {{"rx_packets", nic.ipackets},
                   {"rx_bytes", nic.ibytes},
@@ -55,7 +61,7 @@ Json port_record(const CommandContext &ctx, const StatsBaseline::Snapshot &now, 
 }
 
 // The ports and the totals, all from one reading of the counters (so that the totals' rx
-// equals forwarded plus dropped, and the ports' figures add up to them).
+// plus replicas equals forwarded, dropped and punted, and the ports' figures add up to them).
 Json port_stats_record(const CommandContext &ctx) {
     const StatsBaseline::Snapshot now = StatsBaseline::read(ctx.dp->counters());
     Json ports = Json::array();
@@ -64,8 +70,14 @@ Json port_stats_record(const CommandContext &ctx) {
     Json drops = Json::object();
     for (std::size_t i = 1; i < dp::kDropReasonCount; ++i)
         if (t.drops[i] != 0) drops[dp::drop_reason_name(static_cast<dp::DropReason>(i))] = t.drops[i];
-    return Json{{"ports", ports},         {"rx_packets", t.rx_pkts}, {"forwarded", t.fwd_pkts},
-                {"replicas", t.replicas}, {"dropped", t.dropped()},  {"drops", drops}};
+    return Json{{"ports", ports},
+                {"rx_packets", t.rx_pkts},
+                {"forwarded", t.fwd_pkts},
+                {"replicas", t.replicas},
+                {"dropped", t.dropped()},
+                {"punted", t.punted},
+                {"punts_drained", ctx.dp->punts_drained()},  // by the control thread; never cleared
+                {"drops", drops}};
 }
 
 }  // namespace
@@ -79,18 +91,21 @@ void print_port_stats(const CommandContext &ctx, struct cmdline *cl) {
             cl,
             "port %s (%s): %s, link %s, admin %s\n"
             "  rx-packets %s rx-bytes %s tx-packets %s tx-bytes %s tx-dropped %s backlog-bytes %s (%s)\n"
-            "  nic: rx-packets %s rx-missed %s rx-errors %s rx-nombuf %s tx-packets %s tx-errors %s\n",
+            "  nic: rx-packets %s rx-missed %s rx-errors %s rx-nombuf %s tx-packets %s tx-errors %s\n"
+            "  control-tx: queue %s sent %s failed %s\n",
             n(p, "port").c_str(), p["mac"].get<std::string>().c_str(),
             p["started"].get<bool>() ? "started" : "stopped", p["link_up"].get<bool>() ? "up" : "down",
             p["admin_up"].get<bool>() ? "up" : "down", n(p, "rx_packets").c_str(), n(p, "rx_bytes").c_str(),
             n(p, "tx_packets").c_str(), n(p, "tx_bytes").c_str(), n(p, "tx_dropped").c_str(),
             n(p, "backlog_bytes").c_str(), p["backlog_source"].get<std::string>().c_str(),
             n(nic, "rx_packets").c_str(), n(nic, "rx_missed").c_str(), n(nic, "rx_errors").c_str(),
-            n(nic, "rx_nombuf").c_str(), n(nic, "tx_packets").c_str(), n(nic, "tx_errors").c_str());
+            n(nic, "rx_nombuf").c_str(), n(nic, "tx_packets").c_str(), n(nic, "tx_errors").c_str(),
+            p["control_tx"]["queue"].is_null() ? "none" : n(p["control_tx"], "queue").c_str(),
+            n(p["control_tx"], "sent").c_str(), n(p["control_tx"], "failed").c_str());
     }
-    cmdline_printf(cl, "total: rx-packets %s forwarded %s replicas %s dropped %s\n",
+    cmdline_printf(cl, "total: rx-packets %s forwarded %s replicas %s dropped %s punted %s (drained %s)\n",
                    n(r, "rx_packets").c_str(), n(r, "forwarded").c_str(), n(r, "replicas").c_str(),
-                   n(r, "dropped").c_str());
+                   n(r, "dropped").c_str(), n(r, "punted").c_str(), n(r, "punts_drained").c_str());
     for (const auto &[reason, count] : r["drops"].items())
         cmdline_printf(cl, "  drop %s %s\n", reason.c_str(), count.dump().c_str());
 }

@@ -28,6 +28,7 @@ void add(dp::Totals &sum, const dp::Totals &t) {
     sum.rx_bytes += t.rx_bytes;
     sum.fwd_pkts += t.fwd_pkts;
     sum.replicas += t.replicas;
+    sum.punted += t.punted;
     for (std::size_t i = 0; i < sum.drops.size(); ++i) sum.drops[i] += t.drops[i];
 }
 
@@ -68,6 +69,7 @@ dp::Totals StatsBaseline::worker_totals(const Snapshot &now, std::size_t worker)
     t.rx_bytes = since(t.rx_bytes, b.rx_bytes);
     t.fwd_pkts = since(t.fwd_pkts, b.fwd_pkts);
     t.replicas = since(t.replicas, b.replicas);
+    t.punted = since(t.punted, b.punted);
     for (std::size_t i = 0; i < t.drops.size(); ++i) t.drops[i] = since(t.drops[i], b.drops[i]);
     return t;
 }

@@ -7,13 +7,16 @@
 //   - otherwise the full parser's verdict, with the NIC's word standing for the IPv4 header
 //     checksum on port 0 (GOOD: not checked; BAD: a frame that parses is dropped as such);
 //   - then the tables: 10.0.0.0/8 and 2001:db8::/32 to a group over ports 2 and 3, TTL 1 or 0
-//     expires; IBoE DLIDs 1-15 to port 2, MLID 0xC001 to ports 2 and 3, other LIDs miss.
+//     expires; IBoE DLIDs 1-15 to port 2, MLID 0xC001 to ports 2 and 3, other LIDs miss;
+//   - a VL15 frame to the permissive LID or the switch's LIDs (0x20-0x23) goes to the control
+//     thread's ring (punted, with its in-port), other VL15 frames are forwarded as any.
 //
 // Input: records of a control byte (bits 0-1: ol_flags none, IP_CKSUM_BAD, _GOOD, _NONE; bit 2:
 // port 1; bits 3-4: segments beyond the first), a 16-bit length, one byte per extra segment (the
 // length of each but the last) and the frame bytes. At most 32 frames.
 #include <rte_eal.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,6 +50,7 @@ struct Rig {
     std::unique_ptr<FibSnapshot> snapshot;
     std::unique_ptr<WorkerCounters> counters;
     std::unique_ptr<Worker> worker;
+    rte_ring *punt = nullptr;  // holds a whole input's frames
 };
 
 Rig &rig() {
@@ -88,7 +92,7 @@ Rig &rig() {
                   b.set_nhg(1, {{2, {}}, {3, {}}}).ok() &&
                   b.add_route(*IpPrefix::parse("10.0.0.0/8"), 1).ok() &&
                   b.add_route(*IpPrefix::parse("2001:db8::/32"), 1).ok() &&
-                  b.set_mft(0xC001, (1u << 2) | (1u << 3)).ok();
+                  b.set_mft(0xC001, (1u << 2) | (1u << 3)).ok() && b.set_switch_lid(0x20, 2).ok();
         for (std::uint16_t lid = 1; lid <= 15; ++lid) ok = ok && b.set_lft_port(lid, 2).ok();
         if (!ok) std::abort();
         x->snapshot = b.build();
@@ -101,6 +105,9 @@ Rig &rig() {
         wc.nic_ipv4_cksum[0] = true;
         for (std::uint16_t p = 0; p < kPorts; ++p) wc.port_mac[p] = x->ports->mac(p);
         wc.clone_pool = x->ports->pool();
+        x->punt = rte_ring_create("mf_punt", 64, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        if (x->punt == nullptr) std::abort();
+        wc.punt = x->punt;
         x->worker = std::make_unique<Worker>(wc, *x->publisher, x->links, *x->board, *x->counters);
         return x;
     }();
@@ -114,10 +121,11 @@ struct Frame {
     std::vector<std::size_t> cuts;
 };
 
-// What must become of a frame: dropped for a reason, or forwarded as `copies` frames.
+// What must become of a frame: dropped for a reason, forwarded as `copies` frames, or punted.
 struct Fate {
     DropReason why = DropReason::None;
     unsigned copies = 0;
+    bool punted = false;
 };
 
 Fate fate(const Frame &f) {
@@ -139,6 +147,8 @@ Fate fate(const Frame &f) {
                 return {DropReason::NoRoute, 0};
             break;
         case PacketKind::Iboe:
+            if (p.vl == 15 && (p.dlid == 0xFFFF || (p.dlid >= 0x20 && p.dlid <= 0x23)))
+                return {DropReason::None, 0, true};
             if (p.dlid == 0 || p.dlid == 0xFFFF) return {DropReason::InvalidLid, 0};
             if (p.dlid >= 0xC000)
                 return p.dlid == 0xC001 ? Fate{DropReason::None, 2} : Fate{DropReason::MftMiss, 0};
@@ -175,12 +185,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     std::vector<rte_mbuf *> rx[2];
     std::array<std::uint64_t, kDropReasonCount> want_drops{};
     std::uint64_t want_copies = 0, want_replicas = 0;
+    std::vector<std::uint16_t> want_punted;  // in-ports, in order
     for (const Frame &f : frames) {
         rx[f.port].push_back(r.ports->mbuf(f.bytes, f.flags, f.cuts));
         const Fate x = fate(f);
         ++want_drops[static_cast<std::size_t>(x.why)];
         want_copies += x.copies;
         if (x.copies > 1) want_replicas += x.copies - 1;
+        if (x.punted) want_punted.push_back(f.port);
     }
     for (std::uint16_t p = 0; p < 2; ++p)
         if (!r.ports->receive(p, rx[p])) std::abort();
@@ -193,6 +205,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         if (after.drops[k] - before.drops[k] != want_drops[k]) std::abort();
     if (after.fwd_pkts - before.fwd_pkts != want_copies) std::abort();
     if (after.replicas - before.replicas != want_replicas) std::abort();
+    if (after.punted - before.punted != want_punted.size()) std::abort();
+    // The punted frames, each with its in-port; in order within a port (one burst per port).
+    rte_mbuf *punted[kMaxFrames];
+    const unsigned n_punted =
+        rte_ring_sc_dequeue_burst(r.punt, reinterpret_cast<void **>(punted), kMaxFrames, nullptr);
+    if (n_punted != want_punted.size()) std::abort();
+    std::array<unsigned, 2> per_port{};
+    for (unsigned k = 0; k < n_punted; ++k) {
+        if (punted[k]->port > 1) std::abort();
+        ++per_port[punted[k]->port];
+    }
+    if (per_port[0] != static_cast<unsigned>(std::count(want_punted.begin(), want_punted.end(), 0)) ||
+        per_port[1] != static_cast<unsigned>(std::count(want_punted.begin(), want_punted.end(), 1)))
+        std::abort();
+    rte_pktmbuf_free_bulk(punted, n_punted);
     std::uint64_t out = 0;
     for (std::uint16_t p = 0; p < kPorts; ++p)
         for (unsigned q = 0; q < 2; ++q) {

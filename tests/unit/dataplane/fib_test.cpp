@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "eal_environment.hpp"
+#include "nhg_selector.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_publisher.hpp"
-#include "nhg_selector.hpp"
 
 namespace weft::dataplane {
 namespace {
@@ -455,6 +455,28 @@ TEST(FibBuilder, LidTables) {
     EXPECT_EQ(s2->lft(0x0010).kind, LftTarget::Kind::None);
     EXPECT_EQ(s2->mft(0xC001), 0u);
     EXPECT_EQ(s->lft(0x0010).kind, LftTarget::Kind::Port);
+}
+
+// The switch's own LIDs: base .. base + 2^LMC - 1, unicast, the base aligned to 2^LMC; none
+// (base 0) owns nothing, not even LID 0.
+TEST(FibBuilder, SwitchLid) {
+    FibBuilder b(small_config());
+    EXPECT_FALSE(b.build()->switch_lid().owns(0));
+    EXPECT_FALSE(b.set_switch_lid(0x21, 1).ok());    // not a multiple of 2
+    EXPECT_FALSE(b.set_switch_lid(0x20, 8).ok());    // LMC is 0..7
+    EXPECT_FALSE(b.set_switch_lid(0xBFFC, 3).ok());  // past the unicast LIDs
+    EXPECT_FALSE(b.set_switch_lid(0xC000, 0).ok());
+    ASSERT_TRUE(b.set_switch_lid(0xBFF8, 3).ok());
+    ASSERT_TRUE(b.set_switch_lid(0x20, 2).ok());
+    auto s = b.build();
+    EXPECT_EQ(s->switch_lid().base, 0x20);
+    EXPECT_EQ(s->switch_lid().lmc, 2);
+    for (std::uint16_t lid : {0x1F, 0x24, 0x0, 0xFFFF, 0x8020})
+        EXPECT_FALSE(s->switch_lid().owns(lid)) << lid;
+    for (std::uint16_t lid = 0x20; lid <= 0x23; ++lid) EXPECT_TRUE(s->switch_lid().owns(lid)) << lid;
+    ASSERT_TRUE(b.set_switch_lid(0, 3).ok());
+    EXPECT_FALSE(b.build()->switch_lid().owns(0));
+    EXPECT_TRUE(s->switch_lid().owns(0x20));  // the old snapshot keeps its LIDs
 }
 
 TEST(FibPublisher, OldSnapshotOutlivesItsReaders) {

@@ -15,7 +15,8 @@ void check(bool ok, const std::string &what) {
 }
 }  // namespace
 
-RingPorts::RingPorts(const std::string &name, std::uint16_t count, unsigned tx_queues, int small_tx)
+RingPorts::RingPorts(const std::string &name, std::uint16_t count, unsigned tx_queues, int small_tx,
+                     bool configure)
     : tx_queues_(tx_queues), rx_(count), tx_(count), mac_(count) {
     pool_ = rte_pktmbuf_pool_create((name + "_pool").c_str(), 8191, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
                                     SOCKET_ID_ANY);
@@ -32,13 +33,14 @@ RingPorts::RingPorts(const std::string &name, std::uint16_t count, unsigned tx_q
         check(
             rte_eth_from_rings(n.c_str(), &rx_[port], 1, tx_[port].data(), tx_queues, SOCKET_ID_ANY) == port,
             "rte_eth_from_rings");
+        rte_eth_macaddr_get(port, &mac_[port]);
+        if (!configure) continue;
         rte_eth_conf conf{};
         check(rte_eth_dev_configure(port, 1, static_cast<std::uint16_t>(tx_queues), &conf) == 0, "configure");
         check(rte_eth_rx_queue_setup(port, 0, 1024, SOCKET_ID_ANY, nullptr, pool_) == 0, "RX queue");
         for (std::uint16_t q = 0; q < tx_queues; ++q)
             check(rte_eth_tx_queue_setup(port, q, 1024, SOCKET_ID_ANY, nullptr) == 0, "TX queue");
         check(rte_eth_dev_start(port) == 0, "start");
-        rte_eth_macaddr_get(port, &mac_[port]);
     }
 }
 

@@ -17,8 +17,10 @@ class RingPorts {
   public:
     // Ports 0 .. count-1 (the process's first ethdevs, so that their ids are those), started,
     // each with one RX queue and `tx_queues` TX queues; the TX rings of port `small_tx` (if any)
-    // hold 15 frames. Throws std::runtime_error when DPDK refuses.
-    RingPorts(const std::string &name, std::uint16_t count, unsigned tx_queues, int small_tx = -1);
+    // hold 15 frames. With `configure` false the ports are left for a Dataplane to configure and
+    // start. Throws std::runtime_error when DPDK refuses.
+    RingPorts(const std::string &name, std::uint16_t count, unsigned tx_queues, int small_tx = -1,
+              bool configure = true);
 
     rte_mempool *pool() const noexcept { return pool_; }
     const rte_ether_addr &mac(std::uint16_t port) const noexcept { return mac_[port]; }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -71,9 +72,9 @@ Bytes udp6(const test::Ip6 &dst, unsigned i, std::uint8_t hop_limit = 64) {
            test::udp(static_cast<std::uint16_t>(2000 + i), 6000, 16) + test::zeros(16);
 }
 
-Bytes iboe(std::uint16_t dlid, std::uint8_t sl, std::uint16_t slid = 0x0001) {
+Bytes iboe(std::uint16_t dlid, std::uint8_t sl, std::uint16_t slid = 0x0001, std::uint8_t vl = 0) {
     // LRH (LNH 2: BTH follows), BTH, 4 bytes of payload, 4 of ICRC: 28 bytes = 7 words.
-    return test::eth(kDefaultIboeEtherType) + test::lrh(0, sl, 2, dlid, slid, 7) + test::bth(0x100 + dlid) +
+    return test::eth(kDefaultIboeEtherType) + test::lrh(vl, sl, 2, dlid, slid, 7) + test::bth(0x100 + dlid) +
            test::zeros(8) + test::zeros(14);  // padded to the 60-byte minimum
 }
 
@@ -226,12 +227,12 @@ class WorkerTest : public ::testing::Test {
 
     std::uint64_t drops(DropReason r) const { return counters->drops[static_cast<std::size_t>(r)].get(); }
 
-    // Every frame received was forwarded or dropped for one reason, never both, never neither.
+    // Every frame received was forwarded, dropped for one reason or punted, only one of them.
     void expect_accounted() const {
         const Totals t = sum_totals({counters.get()});
-        EXPECT_EQ(t.rx_pkts + t.replicas, t.fwd_pkts + t.dropped())
+        EXPECT_EQ(t.rx_pkts + t.replicas, t.fwd_pkts + t.dropped() + t.punted)
             << "rx " << t.rx_pkts << " replicas " << t.replicas << " forwarded " << t.fwd_pkts << " dropped "
-            << t.dropped();
+            << t.dropped() << " punted " << t.punted;
     }
 
     std::uint64_t nhg_pkts(std::uint32_t id) const {
@@ -571,6 +572,55 @@ TEST_F(WorkerTest, IboeFramesFollowTheLftAndTheMft) {
     EXPECT_EQ(t.fwd_pkts, 4u);
     EXPECT_EQ(nhg_pkts(1), 1u);
     expect_accounted();
+}
+
+// A subnet-management frame (VL15) to the permissive LID or to one of the switch's LIDs (base
+// 0x20, LMC 1: 0x20 and 0x21) goes to the control thread's ring with its in-port; a VL15 frame
+// to another LID is forwarded by the LFT and stays on VL15; a data VL frame to the switch's LID
+// is no subnet-management frame. What the ring has no room for is dropped as punt_ring_full.
+TEST_F(WorkerTest, SubnetManagementFramesForTheSwitchArePuntedTheRestForwarded) {
+    rte_ring *ring = rte_ring_create("wt_punt", 8, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);  // holds 7
+    ASSERT_NE(ring, nullptr);
+    ASSERT_TRUE(builder->set_switch_lid(0x20, 1).ok());
+    ASSERT_TRUE(builder->set_lft_port(0x12, 2).ok());
+    ASSERT_TRUE(builder->set_sl2vl(2, 3, 5).ok());
+    WorkerConfig wc;
+    wc.punt = ring;
+    build(wc);
+    const Bytes permissive = iboe(0xFFFF, 0, 0x0007, 15), own = iboe(0x21, 0, 0x0008, 15),
+                routed = iboe(0x12, 3, 0x0001, 15), data_to_own = iboe(0x20, 3),
+                beyond_lmc = iboe(0x22, 0, 1, 15), data_permissive = iboe(0xFFFF, 0);
+    receive({permissive, routed, own, data_to_own, beyond_lmc, data_permissive});
+    poll();
+    rte_mbuf *m[16];
+    ASSERT_EQ(rte_ring_count(ring), 2u);
+    const std::vector<Bytes> out = sent(2, 1);  // VL15: queue 15 mod 2
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0][14] >> 4, 15) << "a forwarded VL15 frame stays on VL15, whatever the SL2VL";
+    EXPECT_EQ(Bytes(out[0].begin() + 15, out[0].end()), Bytes(routed.begin() + 15, routed.end()));
+    EXPECT_EQ(drops(DropReason::LftMiss), 2u);     // data_to_own (no LFT entry), beyond_lmc
+    EXPECT_EQ(drops(DropReason::InvalidLid), 1u);  // the permissive LID on a data VL
+    // The ring holds 7: five more of ten go in, five are dropped.
+    receive(std::vector<Bytes>(10, permissive));
+    poll();
+    EXPECT_EQ(drops(DropReason::PuntRingFull), 5u);
+    const unsigned n = rte_ring_sc_dequeue_burst(ring, reinterpret_cast<void **>(m), 16, nullptr);
+    ASSERT_EQ(n, 7u);
+    std::vector<Bytes> punted;
+    for (unsigned k = 0; k < n; ++k) {
+        EXPECT_EQ(m[k]->port, 0) << "the in-port (the ring PMD leaves mbuf->port unset)";
+        const auto *d = rte_pktmbuf_mtod(m[k], const std::uint8_t *);
+        punted.emplace_back(d, d + m[k]->data_len);
+    }
+    rte_pktmbuf_free_bulk(m, n);
+    EXPECT_EQ(punted[0], permissive);  // untouched
+    EXPECT_EQ(punted[1], own);
+    const Totals t = sum_totals({counters.get()});
+    EXPECT_EQ(t.punted, 7u);
+    EXPECT_EQ(t.fwd_pkts, 1u);
+    expect_accounted();
+    worker.reset();
+    rte_ring_free(ring);
 }
 
 // With ARS ACL rules every frame is parsed in full and classified: here TCP frames are taken out

@@ -41,7 +41,7 @@ class StatsBaseline {
     // The same from a fresh reading.
     // Port `port`'s counters of worker `worker` since the port's last clear.
     dataplane::PortTotals worker_port(const Counters &counters, std::size_t worker, std::uint16_t port) const;
-    // Worker `worker`'s totals (received, forwarded, replicas, drops by reason) since `clear all`.
+    // Worker `worker`'s totals (received, forwarded, replicas, punted, drops by reason) since `clear all`.
     dataplane::Totals worker_totals(const Counters &counters, std::size_t worker) const;
     // The same summed over the workers.
     dataplane::PortTotals port(const Counters &counters, std::uint16_t port) const;

@@ -45,18 +45,23 @@ struct alignas(RTE_CACHE_LINE_SIZE) WorkerCounters {
     // under one drop reason, once; while it waits in the worker's TX buffer, in neither.
     Counter fwd_pkts;
     Counter replicas;  // extra copies made for multicast
-    Counter loops;     // loop iterations (liveness)
+    // Subnet-management frames for this switch, handed to the control thread: a received frame's
+    // third way out, beside forwarded and dropped.
+    Counter punted;
+    Counter loops;  // loop iterations (liveness)
+    // Idle back-off (--idle-sleep-max-us): sleeps taken and the microseconds asked for.
+    Counter idle_sleeps, idle_sleep_us;
     std::array<Counter, kDropReasonCount> drops;
     std::array<PortCounters, kMaxPorts> ports;
     std::array<NhgCounters, kMaxNhgs> nhgs;  // by NHG index
 
     // A frame is counted received when its burst is read and forwarded or dropped later in the
-    // same polling round, so the counters agree (rx = forwarded - replicas + dropped) only
+    // same polling round, so the counters agree (rx = forwarded - replicas + dropped + punted) only
     // between rounds. A reader that needs them to agree asks the worker, which copies them
     // between two rounds (serve_reading: one load of the request per round, on a line the
     // reader writes only when it asks). See read_between_rounds.
     struct Reading {
-        std::array<std::uint64_t, 4> totals{};  // rx_pkts, rx_bytes, fwd_pkts, replicas
+        std::array<std::uint64_t, 5> totals{};  // rx_pkts, rx_bytes, fwd_pkts, replicas, punted
         std::array<std::uint64_t, kDropReasonCount> drops{};
         std::array<std::array<std::uint64_t, 6>, kMaxPorts> ports{};
     };
@@ -82,7 +87,9 @@ struct PortTotals {
 };
 
 struct Totals {
-    std::uint64_t rx_pkts = 0, rx_bytes = 0, fwd_pkts = 0, replicas = 0;
+    // Every received frame (and replica) is forwarded, dropped or punted:
+    // rx_pkts + replicas == fwd_pkts + dropped() + punted between polling rounds.
+    std::uint64_t rx_pkts = 0, rx_bytes = 0, fwd_pkts = 0, replicas = 0, punted = 0;
     std::array<std::uint64_t, kDropReasonCount> drops{};
     std::uint64_t dropped() const noexcept {
         std::uint64_t n = 0;

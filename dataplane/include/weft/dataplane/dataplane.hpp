@@ -23,7 +23,9 @@
 #include "weft/dataplane/status.hpp"
 #include "weft/dataplane/worker.hpp"
 
+struct rte_mbuf;
 struct rte_mempool;
+struct rte_ring;
 
 namespace weft::dataplane {
 
@@ -39,6 +41,10 @@ struct DataplaneConfig {
     // Let a port's NIC verify IPv4 header checksums where it can (RX offload), so that the
     // workers skip the check for frames it flags good; the rest are verified in software.
     bool rx_ipv4_cksum_offload = true;
+    // Each worker's ring of subnet-management frames to the control thread (a power of two).
+    unsigned punt_ring_size = 1024;
+    // Idle back-off of the workers (WorkerConfig::idle_sleep_max_us); 0: off.
+    unsigned idle_sleep_max_us = 0;
 };
 
 struct PortStatus {
@@ -50,6 +56,13 @@ struct PortStatus {
     bool lsc_interrupt = false;  // the PMD raises LSC events
     std::uint64_t link_changes = 0;
     bool nic_ipv4_cksum = false;  // the NIC verifies IPv4 header checksums (RX offload on)
+    bool control_tx = false;      // the port has the control thread's TX queue
+};
+
+// Frames the control thread sent on a port (send_from_control).
+struct ControlTxTotals {
+    std::uint64_t sent = 0;
+    std::uint64_t failed = 0;  // refused: no such port, port not usable, or its queue full
 };
 
 // Input of the port-quality sampler for one port.
@@ -106,6 +119,29 @@ class Dataplane {
     // RCU reader id reserved for one non-worker reader of snapshots (telemetry).
     unsigned telemetry_reader_id() const noexcept { return num_workers(); }
 
+    // The control thread's own path to the wire (subnet management). Every function below is
+    // for the control thread alone (the one thread that also starts and stops ports).
+    //
+    // Up to `max` subnet-management frames the workers handed over (VL15 to the permissive LID
+    // or one of the switch's LIDs), each with its in-port in mbuf->port; the caller owns and
+    // frees them. Never blocks; takes from every worker's ring in turn.
+    unsigned drain_punted(rte_mbuf **out, unsigned max) noexcept;
+    // Frames drain_punted has handed over.
+    std::uint64_t punts_drained() const noexcept { return punts_drained_; }
+    // An mbuf for a frame to send (null when the pool is empty).
+    rte_mbuf *alloc_control_mbuf() noexcept;
+    // Sends `m` out of `port` on the TX queue kept for the control thread (no worker uses it).
+    // Takes `m` either way: false when it could not go (no such port, the port not usable or
+    // without a control queue, its queue full), the frame then freed. Counted per port.
+    bool send_from_control(std::uint16_t port, rte_mbuf *m) noexcept;
+    ControlTxTotals control_tx(std::uint16_t port) const noexcept;
+    // The control thread's TX queue, on every port whose PMD has one more queue than the
+    // workers take (PortStatus::control_tx); a port without one cannot send the control
+    // thread's frames (net_pcap with one tx_pcap, net_af_packet with too few qpairs).
+    std::uint16_t control_tx_queue() const noexcept {
+        return static_cast<std::uint16_t>(num_workers() * config_.tx_queues);
+    }
+
   private:
     struct PortRuntime {
         bool configured = false;
@@ -115,6 +151,7 @@ class Dataplane {
         std::uint32_t speed = 0;
         bool lsc = false;
         bool nic_ipv4_cksum = false;
+        bool control_tx = false;
         std::uint64_t changes = 0;
         rte_ether_addr mac{};
         std::atomic<std::uint32_t> lsc_events{0};  // written by the interrupt thread
@@ -134,6 +171,13 @@ class Dataplane {
     std::unique_ptr<ars::PortBoard> board_;
     std::vector<unsigned> worker_lcores_;
     std::vector<std::unique_ptr<WorkerCounters>> counters_;
+    std::vector<rte_ring *> punt_rings_;  // per worker
+    unsigned next_punt_ring_ = 0;         // drain_punted starts here, so no worker starves the others
+    std::uint64_t punts_drained_ = 0;
+    struct ControlTxCounters {
+        Counter sent, failed;  // written by the control thread, read by telemetry too
+    };
+    std::unique_ptr<ControlTxCounters[]> control_tx_;
     std::vector<std::unique_ptr<Worker>> workers_;
     struct Launch {
         Worker *worker;

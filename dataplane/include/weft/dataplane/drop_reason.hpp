@@ -55,6 +55,8 @@ enum class DropReason : std::uint8_t {
     TxQueueFull,
     ReplicationFailed,
     Multisegment,
+    // A subnet-management frame for this switch found its worker's ring to the control thread full.
+    PuntRingFull,
     Count
 };
 

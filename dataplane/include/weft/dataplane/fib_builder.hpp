@@ -90,6 +90,10 @@ class FibBuilder {
     Status clear_lft(std::uint16_t lid);
     Status set_mft(std::uint16_t mlid, std::uint64_t port_mask);
     Status set_sl2vl(std::uint16_t port, std::uint8_t sl, std::uint8_t vl);
+    // This switch's base LID and LMC (0: none): LIDs base .. base + 2^lmc - 1, all unicast, base
+    // a multiple of 2^lmc as IBA asks.
+    Status set_switch_lid(std::uint16_t base, std::uint8_t lmc);
+    SwitchLid switch_lid() const noexcept { return switch_lid_; }
     // The ARS configuration the next builds carry (validated by ars::ConfigBuilder already).
     void set_ars(std::shared_ptr<const ars::Config> config);
     const std::shared_ptr<const ars::Config> &ars() const noexcept { return ars_; }
@@ -150,6 +154,7 @@ class FibBuilder {
     bool fib6_dirty_ = true;
     bool lids_dirty_ = true;
     std::shared_ptr<const ars::Config> ars_;
+    SwitchLid switch_lid_;
     std::vector<std::function<void()>> undo_;
     std::array<bool, 3> dirty_at_start_{};  // the dirty flags when the undo log began
 };

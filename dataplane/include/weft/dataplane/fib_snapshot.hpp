@@ -45,6 +45,17 @@ struct LftTarget {
     std::uint32_t value = 0;  // port number, or NHG index (not id) in the snapshot
 };
 
+// This switch's own LIDs: its base LID and LMC (as the subnet manager assigned them to port 0),
+// LIDs base .. base + 2^lmc - 1. Subnet-management frames addressed to them go to the control
+// thread. base 0: no LID yet.
+struct SwitchLid {
+    std::uint16_t base = 0;
+    std::uint8_t lmc = 0;
+    bool owns(std::uint16_t lid) const noexcept {
+        return base != 0 && (static_cast<std::uint16_t>(lid - base) >> lmc) == 0;
+    }
+};
+
 // A route as the snapshot was built from it, for show commands and telemetry.
 struct RouteEntry {
     IpPrefix prefix;
@@ -64,7 +75,7 @@ class FibSnapshot {
                 std::vector<NhgEntry> nhgs, std::vector<ResolvedMember> members,
                 std::shared_ptr<const LidTables> lids,
                 std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl,
-                std::shared_ptr<const ars::Config> ars = nullptr);
+                std::shared_ptr<const ars::Config> ars = nullptr, SwitchLid switch_lid = {});
     ~FibSnapshot();
     FibSnapshot(const FibSnapshot &) = delete;
     FibSnapshot &operator=(const FibSnapshot &) = delete;
@@ -91,6 +102,7 @@ class FibSnapshot {
     }
 
     const std::vector<RouteEntry> &routes() const noexcept { return *routes_; }
+    const SwitchLid &switch_lid() const noexcept { return switch_lid_; }
 
     // The ARS configuration published with these tables (null: no ARS). An ARS-mode NHG selects
     // through it by its operator id (NhgEntry::id == ars::NhgId); ARS port ids are ethdev ports.
@@ -116,6 +128,7 @@ class FibSnapshot {
     const std::uint64_t *mft_raw_;
     std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;
     std::shared_ptr<const ars::Config> ars_;
+    SwitchLid switch_lid_;
 };
 
 }  // namespace weft::dataplane

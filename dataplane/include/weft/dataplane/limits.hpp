@@ -20,5 +20,7 @@ inline constexpr std::uint16_t kLastMulticastLid = 0xFFFE;
 inline constexpr std::uint16_t kPermissiveLid = 0xFFFF;
 inline constexpr unsigned kNumSl = 16;
 inline constexpr unsigned kNumVl = 16;
+// IBA's management VL: subnet-management packets travel on it, outside any SL2VL mapping.
+inline constexpr std::uint8_t kManagementVl = 15;
 
 }  // namespace weft::dataplane

@@ -20,6 +20,7 @@
 #include "weft/dataplane/reassign_capture.hpp"
 
 struct rte_mempool;
+struct rte_ring;
 
 namespace weft::ars {
 class Worker;
@@ -51,6 +52,13 @@ struct WorkerConfig {
     std::array<bool, kMaxPorts> nic_ipv4_cksum{};
     rte_mempool *clone_pool = nullptr;  // for multicast copies
     CaptureSlot *capture = nullptr;     // monitoring capture of reassigned packets, if any
+    // Subnet-management frames for this switch go to the control thread on this single-producer,
+    // single-consumer ring (each with its in-port in mbuf->port); none: they are dropped as
+    // punt_ring_full.
+    rte_ring *punt = nullptr;
+    // Idle back-off: while every RX burst comes back empty the worker sleeps 1, 2, 4 ... up to
+    // this many microseconds between polls; 0: it never sleeps.
+    unsigned idle_sleep_max_us = 0;
 };
 
 class Forwarder;
