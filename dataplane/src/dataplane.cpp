@@ -121,7 +121,7 @@ void Dataplane::configure_port(std::uint16_t port) {
     // The workers' queues, then the control thread's where the PMD has one more.
     const std::uint16_t worker_txq = control_tx_queue();
     pr.control_tx = info.max_tx_queues > worker_txq;
-    const auto txq = static_cast<std::uint16_t>(worker_txq + (pr.control_tx ? 1 : 0));
+    auto txq = static_cast<std::uint16_t>(worker_txq + (pr.control_tx ? 1 : 0));
     if (config_.rx_queues > info.max_rx_queues || worker_txq > info.max_tx_queues)
         throw std::runtime_error("port " + std::to_string(port) + " has at most " +
                                  std::to_string(info.max_rx_queues) + " RX and " +
@@ -142,6 +142,13 @@ void Dataplane::configure_port(std::uint16_t port) {
     pr.lsc = info.dev_flags != nullptr && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
     conf.intr_conf.lsc = pr.lsc ? 1 : 0;
     rc = rte_eth_dev_configure(port, config_.rx_queues, txq, &conf);
+    if (rc != 0 && pr.control_tx) {
+        // Some PMDs want as many RX as TX queues (net_tap): the port goes without the control
+        // thread's queue rather than with an RX queue nobody polls.
+        pr.control_tx = false;
+        txq = worker_txq;
+        rc = rte_eth_dev_configure(port, config_.rx_queues, txq, &conf);
+    }
     if (rc != 0) throw std::runtime_error(port_error(port, "configure", rc));
     std::uint16_t rxd = config_.rx_desc, txd = config_.tx_desc;
     rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);

@@ -46,5 +46,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         o.fib.tbl8_groups6 < 2 || o.fib.tbl8_groups6 > weft::dataplane::kMaxTbl8Groups ||
         o.fib.max_routes4 < 16 || o.fib.max_routes6 < 16)
         std::abort();
+    if (o.dataplane.idle_sleep_max_us > weft::app::kMaxIdleSleepUs) std::abort();
     return 0;
 }
