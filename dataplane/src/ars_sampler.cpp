@@ -62,9 +62,16 @@ void ArsSampler::run() {
     // timer slack (50 us by default) late; every interval that passed is still sampled, each
     // with its share of the bytes sent, so the EWMA sees one sample per sampling interval
     // whatever the wake-up granularity.
+    //
+    // With the workers' idle back-off on (--idle-sleep-max-us), the sampler backs off too while
+    // no port sends and nothing waits to be sent: it sleeps whole intervals, twice as many each
+    // round up to the bound, and samples them all on waking, as after a late wake-up. Traffic
+    // after a pause is then first sampled at most the bound late.
     timespec next{};
     clock_gettime(CLOCK_MONOTONIC, &next);
     std::uint32_t interval_us = 1000;
+    const std::uint64_t idle_max_us = dp_->config().idle_sleep_max_us;
+    std::uint64_t idle_intervals = 0;  // intervals the back-off skips; 0: sampling every interval
     while (!stop_.load(std::memory_order_relaxed)) {
         std::shared_ptr<const ars::Config> config;
         {
@@ -72,13 +79,14 @@ void ArsSampler::run() {
             config = config_;
         }
         interval_us = config ? config->profile().sampling_interval_us : 1000;
-        next = add_us(next, interval_us);
+        const std::uint64_t skip = std::max<std::uint64_t>(1, idle_intervals);
+        next = add_us(next, skip * interval_us);
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr) == EINTR) {
         }
         timespec now{};
         clock_gettime(CLOCK_MONOTONIC, &now);
         const std::int64_t late_ns = ns_between(next, now);
-        std::uint64_t intervals = 1;
+        std::uint64_t intervals = skip;
         if (late_ns > 0) {
             const std::uint64_t extra =
                 static_cast<std::uint64_t>(late_ns) / (std::uint64_t{interval_us} * 1000);
@@ -86,11 +94,17 @@ void ArsSampler::run() {
             next = add_us(next, extra * interval_us);
         }
         if (config == nullptr) continue;
-        sample(*config, intervals);
+        const bool busy = sample(*config, intervals);
+        if (idle_max_us == 0 || busy)
+            idle_intervals = 0;
+        else
+            idle_intervals = std::min(std::max<std::uint64_t>(1, idle_max_us / interval_us),
+                                      idle_intervals == 0 ? 2 : 2 * idle_intervals);
     }
 }
 
-void ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
+bool ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
+    bool busy = false;
     const std::uint16_t n = dp_->num_ports();
     dp_->poll_links();  // link bytes of the board current before the qualities are
     next_view_.resize(n);
@@ -99,6 +113,7 @@ void ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
         const std::uint64_t sent = load.tx_bytes - std::min(load.tx_bytes, last_tx_[p]);
         last_tx_[p] = load.tx_bytes;
         samples_[p] = ars::PortSample{sent / intervals, load.backlog_bytes};
+        busy = busy || sent != 0 || load.backlog_bytes != 0;
         next_view_[p].tx_bytes = load.tx_bytes;
         next_view_[p].backlog_bytes = load.backlog_bytes;
     }
@@ -111,8 +126,10 @@ void ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
         next_view_[p].link_up = board.link_up(p);
     }
     rounds_.fetch_add(intervals, std::memory_order_relaxed);
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard<std::mutex> lock(mu_);
     view_.swap(next_view_);  // no allocation per sample: the two views trade places
+    return busy;
 }
 
 }  // namespace weft::dataplane

@@ -17,6 +17,8 @@
 #include "eal_environment.hpp"
 #include "frame_builder.hpp"
 #include "ring_ports.hpp"
+#include "weft/ars/config.hpp"
+#include "weft/dataplane/ars_sampler.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 
@@ -221,6 +223,31 @@ TEST_F(ControlPathTest, AnIdleWorkerSleepsHoldsNoGracePeriodAndForwardsTheNextFr
     const Totals t = totals();
     EXPECT_EQ(t.fwd_pkts - before.fwd_pkts, 1u);
     expect_accounted(t);
+}
+
+// The ARS quality sampler backs off with the workers: idle, it wakes about once per bound and
+// still accounts for every sampling interval.
+TEST_F(ControlPathTest, TheQualitySamplerBacksOffWhileNoPortSends) {
+    ars::ConfigBuilder b(ars::Profile{}, 1000);  // 16 us sampling interval
+    for (ars::PortId p = 0; p < kPorts; ++p) b.add_port(ars::PortConfig{p, true, 10, 100, 100});
+    const auto built = b.build();
+    ASSERT_TRUE(built.ok());
+    ArsSampler sampler(*dp_);
+    sampler.set_config(built.config);
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const std::uint64_t rounds = sampler.rounds(), wakeups = sampler.wakeups();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const std::uint64_t d_rounds = sampler.rounds() - rounds, d_wakeups = sampler.wakeups() - wakeups;
+    const auto us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+    sampler.stop();
+    const std::uint64_t intervals = static_cast<std::uint64_t>(us) / 16;
+    EXPECT_GE(d_rounds, intervals * 9 / 10) << "every interval sampled";
+    EXPECT_LE(d_wakeups, static_cast<std::uint64_t>(us) / kIdleSleepMaxUs * 2 + 10)
+        << "about one wake-up per " << kIdleSleepMaxUs << " us, not per 16 us (" << intervals << " intervals)";
+    EXPECT_GT(d_wakeups, 0u);
 }
 
 }  // namespace

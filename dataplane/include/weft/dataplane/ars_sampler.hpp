@@ -1,7 +1,8 @@
 // The ARS port-quality sampler: one pthread (never a worker lcore) that, every sampling interval
 // of the current ARS profile, reads each port's TX bytes and TX backlog (Dataplane::port_load)
 // and runs ars::QualitySampler::update, the single writer of the quality bytes of the
-// dataplane's ars::PortBoard. Link bytes are written by the control thread (Dataplane).
+// dataplane's ars::PortBoard. Link bytes are written by the control thread (Dataplane). With
+// the workers' idle back-off on it backs off as well while no port sends (ars_sampler.cpp).
 #pragma once
 
 #include <atomic>
@@ -42,6 +43,8 @@ class ArsSampler {
     // Any thread: the latest per-port figures, and how many sampling intervals have passed.
     std::vector<ArsPortQuality> ports() const;
     std::uint64_t rounds() const noexcept { return rounds_.load(std::memory_order_relaxed); }
+    // Times the thread woke and sampled (fewer than rounds() after late wake-ups or backing off).
+    std::uint64_t wakeups() const noexcept { return wakeups_.load(std::memory_order_relaxed); }
 
   private:
     // A wake-up this many intervals late (the thread was descheduled for a while) catches up
@@ -49,7 +52,8 @@ class ArsSampler {
     static constexpr std::uint64_t kMaxCatchUpSteps = 1024;
 
     void run();
-    void sample(const ars::Config &config, std::uint64_t intervals);
+    // Samples every port; true when one sent bytes or has some waiting.
+    bool sample(const ars::Config &config, std::uint64_t intervals);
 
     Dataplane *dp_;
     mutable std::mutex mu_;  // config_ and view_; never touched by a worker
@@ -61,6 +65,7 @@ class ArsSampler {
     std::vector<ars::PortSample> samples_;
     std::atomic<bool> stop_{false};
     std::atomic<std::uint64_t> rounds_{0};
+    std::atomic<std::uint64_t> wakeups_{0};
     std::thread thread_;
 };
 
