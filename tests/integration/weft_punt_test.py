@@ -16,17 +16,15 @@ the control thread's); the worker slept (idle_sleeps), and `show config fwd json
 
 Exit 77 (skip) when not root or without /dev/net/tun.
 """
-import json
 import os
-import select
 import shutil
-import socket
 import struct
 import sys
 import tempfile
 import time
 
-from weft_session import READY, LiveWeft, eal_prefix
+from weft_session import LiveWeft, eal_prefix
+from weft_tap import json_line, received, tap_sockets
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -51,41 +49,8 @@ def iboe(vl, dlid, slid, qp=0):
     return bytes.fromhex("0200000000d0020000000050") + struct.pack("!H", IBOE) + lrh + rest
 
 
-def wait_for_interface(name, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if os.path.exists("/sys/class/net/" + name):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def quiet(name):
-    """No IPv6 (router solicitations, MLD) from the kernel on the test's interface."""
-    try:
-        with open("/proc/sys/net/ipv6/conf/%s/disable_ipv6" % name, "w") as f:
-            f.write("1")
-    except OSError:
-        pass
-
-
-def received(sock, seconds):
-    """The IBoE frames weft sent out of the interface within `seconds`."""
-    got = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        r, _, _ = select.select([sock], [], [], 0.05)
-        if not r:
-            continue
-        data, addr = sock.recvfrom(65535)
-        if addr[2] != socket.PACKET_OUTGOING and data[12:14] == struct.pack("!H", IBOE):
-            got.append(data)
-    return got
-
-
-def json_line(out, key):
-    lines = [l for l in out.splitlines() if l.startswith("{") and key in l]
-    return json.loads(lines[-1]) if lines else {}
+def iboe_frame(data):
+    return data[12:14] == struct.pack("!H", IBOE)
 
 
 def run():
@@ -103,20 +68,15 @@ def run():
     w = LiveWeft()
     w.start(args)
     try:
-        if not w.wait_for(READY, 120) or not wait_for_interface(IF_IN, 10) or not wait_for_interface(IF_OUT, 10):
+        sockets = tap_sockets(w, IF_IN, IF_OUT)
+        if sockets is None:
             check(False, "weft starts on two net_tap ports")
             return
-        for name in (IF_IN, IF_OUT):
-            quiet(name)
-        tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-        tx.bind((IF_IN, 0))
-        rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
-        rx.bind((IF_OUT, 0))
-        time.sleep(0.5)  # the link up, the kernel's own start-up frames gone
+        tx, rx = sockets
         for name, frame in (("smp", smp), ("smp_through", smp_through), ("data", data)):
             time.sleep(0.3)  # idle: the worker sleeps at the bound
             tx.send(frame)
-            arrived[name] = received(rx, 0.5)
+            arrived[name] = received(rx, 0.5, iboe_frame)
         tx.close()
         rx.close()
         w.proc.stdin.write("show port stats json\nshow fwd stats json\nshow config fwd json\nquit\n")

@@ -17,19 +17,16 @@ Every good frame leaves port 1 once, with TTL 63, the neighbour's MAC and a corr
 
 Exit 77 (skip) when not root or without /dev/net/tun.
 """
-import json
 import os
-import re
-import select
 import shutil
-import socket
 import struct
 import sys
 import tempfile
 import time
 
 from weft_frames import csum, udp4
-from weft_session import READY, LiveWeft, eal_prefix
+from weft_session import LiveWeft, eal_prefix
+from weft_tap import json_line, received, tap_sockets
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -60,43 +57,9 @@ def frames():
     return out
 
 
-def wait_for_interface(name, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if os.path.exists("/sys/class/net/" + name):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def quiet(name):
-    """No IPv6 (router solicitations, MLD) from the kernel on the test's interface."""
-    try:
-        with open("/proc/sys/net/ipv6/conf/%s/disable_ipv6" % name, "w") as f:
-            f.write("1")
-    except OSError:
-        pass
-
-
-def received(sock, seconds):
-    """The IPv4/UDP frames to port 9999 weft sent out of the interface within `seconds`."""
-    got = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        r, _, _ = select.select([sock], [], [], 0.1)
-        if not r:
-            continue
-        data, addr = sock.recvfrom(65535)
-        if addr[2] == socket.PACKET_OUTGOING:
-            continue
-        if len(data) >= 42 and data[12:14] == b"\x08\x00" and data[23] == 17 and data[36:38] == struct.pack("!H", 9999):
-            got.append(data)
-    return got
-
-
-def json_line(out, key):
-    lines = [l for l in out.splitlines() if l.startswith("{") and key in l]
-    return json.loads(lines[-1]) if lines else {}
+def udp_to_9999(data):
+    """An IPv4/UDP frame to port 9999 (the test's)."""
+    return len(data) >= 42 and data[12:14] == b"\x08\x00" and data[23] == 17 and data[36:38] == struct.pack("!H", 9999)
 
 
 def run(offload):
@@ -112,20 +75,15 @@ def run(offload):
     w = LiveWeft()
     w.start(args)
     try:
-        if not w.wait_for(READY, 120) or not wait_for_interface(IF_IN, 10) or not wait_for_interface(IF_OUT, 10):
+        sockets = tap_sockets(w, IF_IN, IF_OUT)
+        if sockets is None:
             check(False, "weft starts on two net_tap ports")
             return
-        for name in (IF_IN, IF_OUT):
-            quiet(name)
-        tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-        tx.bind((IF_IN, 0))
-        rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
-        rx.bind((IF_OUT, 0))
-        time.sleep(0.5)  # the link up, the kernel's own start-up frames gone
+        tx, rx = sockets
         sent = frames()
         for f, _ in sent:
             tx.send(f)
-        got = received(rx, 2.0)
+        got = received(rx, 2.0, udp_to_9999)
         tx.close()
         rx.close()
         w.proc.stdin.write("show port info 0 json\nshow drops json\nquit\n")
