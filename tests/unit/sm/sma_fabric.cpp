@@ -4,9 +4,7 @@
 
 namespace weft::sm::test {
 
-namespace {
-
-SmaConfig config_of(const routing::Fabric &f, routing::NodeIdx n) {
+SmaConfig sma_config(const routing::Fabric &f, routing::NodeIdx n) {
     const routing::Node &node = f.node(n);
     SmaConfig c;
     c.node_type = node.is_switch() ? NodeType::kSwitch : NodeType::kCa;
@@ -22,8 +20,6 @@ SmaConfig config_of(const routing::Fabric &f, routing::NodeIdx n) {
     c.link_width_supported = 0x1F;
     return c;
 }
-
-}  // namespace
 
 SmaLinkRate link_rate(routing::LinkWidth width, routing::LinkSpeed speed) {
     SmaLinkRate r;
@@ -76,7 +72,7 @@ SmaFabric::SmaFabric(const routing::Fabric &f, routing::NodeIdx sm_node, PortNum
     : sm_node_(sm_node), sm_port_(sm_port) {
     nodes_.reserve(f.node_count());
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n) {
-        nodes_.push_back(Node{Sma(config_of(f, n)), std::vector<Peer>(f.node(n).num_ports + 1u)});
+        nodes_.push_back(Node{Sma(sma_config(f, n)), std::vector<Peer>(f.node(n).num_ports + 1u)});
         for (PortNum p = 1; p <= f.node(n).num_ports; ++p) nodes_[n].sma.set_fabric_port(p, true);
     }
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n)

@@ -72,6 +72,9 @@ class SmaFabric final : public SmpTransport {
     std::string error_;
 };
 
+// The SMA of node `n`: its type, GUIDs, port count and description from the fabric.
+SmaConfig sma_config(const routing::Fabric &fabric, routing::NodeIdx n);
+
 // PortInfo's link width and speed codes for a routing::Fabric link.
 SmaLinkRate link_rate(routing::LinkWidth width, routing::LinkSpeed speed);
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "programmed_check.hpp"
 #include "sma_fabric.hpp"
 #include "weft/routing/generators.hpp"
 #include "weft/sm/heavy_sweep.hpp"
@@ -57,30 +58,8 @@ struct SmaSweep : ::testing::Test {
 
     // Every SMA holds what the sweep programmed.
     void expect_programmed(test::SmaFabric &fabric, const SweepReport &r) {
-        const routing::Fabric &f = r.discovery.fabric;
-        ASSERT_EQ(f.node_count(), fabric.size());
-        for (NodeIdx i = 0; i < f.node_count(); ++i) {
-            const routing::Node &n = f.node(i);
-            const NodeIdx at = *topo.find_guid(n.guid);
-            const Sma &s = fabric.sma(at);
-            if (n.is_switch()) {
-                EXPECT_EQ(s.switch_info().linear_fdb_top, f.max_lid()) << n.desc;
-                EXPECT_FALSE(s.switch_info().port_state_change) << n.desc;
-                EXPECT_EQ(s.port_info(0).lid, f.port(i, 0).lid) << n.desc;
-                EXPECT_EQ(s.port_info(0).master_sm_lid, r.sm_lid) << n.desc;
-                for (routing::Lid lid = 1; lid <= f.max_lid(); ++lid)
-                    ASSERT_EQ(s.lft(static_cast<Lid>(lid)), r.tables.lft[n.sw][lid])
-                        << n.desc << " LID " << lid;
-            } else {
-                EXPECT_EQ(s.port_info(1).lid, f.port(i, 1).lid) << n.desc;
-                EXPECT_EQ(s.port_info(1).master_sm_lid, r.sm_lid) << n.desc;
-            }
-            for (PortNum p = 1; p <= n.num_ports; ++p) {
-                if (s.link_up(p)) {
-                    EXPECT_EQ(s.port_info(p).port_state, PortState::kActive) << n.desc << " port " << +p;
-                }
-            }
-        }
+        test::expect_programmed(
+            topo, [&fabric](NodeIdx n) -> const Sma & { return fabric.sma(n); }, r);
     }
 };
 
