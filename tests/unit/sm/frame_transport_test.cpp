@@ -203,3 +203,32 @@ TEST_F(FrameSweep, TrapsTravelAsFrames) {
 
 }  // namespace
 }  // namespace weft::sm
+
+namespace weft::sm {
+namespace {
+
+// Two CAs back to back, one of them the SM (what weft-ca --sm does on a veth pair).
+TEST(FrameSweepTwoCas, ACaIsTheSmOfItsPeer) {
+    routing::Fabric topo;
+    const NodeIdx a = topo.add_node(routing::NodeType::Ca, 0x1001, 1, "ca-a");
+    const NodeIdx b = topo.add_node(routing::NodeType::Ca, 0x2001, 1, "ca-b");
+    topo.connect(a, 1, b, 1);
+    test::FrameFabric fabric(topo);
+    FrameSmpTransport transport(
+        fabric.agent(a), fabric.ports(a), [&fabric] { return fabric.now(); }, 1);
+    SmpEngine engine(transport, SmpEngineConfig{});
+    SweepOptions o;
+    o.chain = "minhop";
+    const SweepReport r = heavy_sweep(
+        engine, [&fabric] { return fabric.now(); }, o);
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    EXPECT_EQ(r.discovery.stats.cas, 2u);
+    test::expect_programmed(
+        topo, [&fabric](NodeIdx n) -> const Sma & { return fabric.sma(n); }, r);
+    EXPECT_NE(fabric.sma(a).lid(), 0);
+    EXPECT_NE(fabric.sma(b).lid(), 0);
+    EXPECT_EQ(fabric.sma(b).port_info(1).master_sm_lid, fabric.sma(a).lid());
+}
+
+}  // namespace
+}  // namespace weft::sm
