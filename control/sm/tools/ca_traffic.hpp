@@ -34,7 +34,10 @@ struct CaFlow {
     std::uint64_t received = 0;
     std::uint64_t highest = 0;    // the highest sequence number seen
     std::uint64_t reordered = 0;  // arrived after a higher one
-    std::uint64_t missing() const { return received ? highest + 1 - std::min(received, highest + 1) : 0; }
+    // Sequence numbers below the highest that have not arrived (duplicates not told apart).
+    std::uint64_t missing() const {
+        return received && received - 1 <= highest ? highest - (received - 1) : 0;
+    }
 };
 
 struct CaReceiveCounters {
