@@ -198,7 +198,7 @@ struct Spoil {
 // Every refusal names its reason and the byte where the field is.
 TEST(IboeFrame, EveryRefusalIsLocated) {
     const std::vector<std::uint8_t> f = smp_frame(node_info_request());
-    const std::size_t l = kEthHeaderSize, b = l + kLrhSize;
+    constexpr std::size_t l = kEthHeaderSize, b = l + kLrhSize;
     const Spoil spoils[] = {
         {"EtherType", 12, 0x08, FrameDrop::kNotIboe, 12},
         {"LVer", l, 0xF1, FrameDrop::kLrhBadVersion, l},
@@ -216,7 +216,7 @@ TEST(IboeFrame, EveryRefusalIsLocated) {
         EXPECT_EQ(d.error->offset, s.offset) << s.what;
     }
     // PktLen: too short for LRH, for the BTH, for DETH + ICRC; PadCnt past the payload.
-    auto with_words = [&f, l](unsigned words) {
+    auto with_words = [&f](unsigned words) {
         std::vector<std::uint8_t> g = f;
         g[l + 4] = static_cast<std::uint8_t>(words >> 8);
         g[l + 5] = static_cast<std::uint8_t>(words);
