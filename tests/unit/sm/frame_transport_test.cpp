@@ -19,18 +19,21 @@ namespace {
 using namespace std::chrono_literals;
 using routing::NodeIdx;
 
-NodeIdx first_switch_with_host(const routing::Fabric &f, NodeIdx *host = nullptr) {
+// A switch with a host on one of its ports (not `except`): the switch, that port, the host.
+struct HostCable {
+    NodeIdx sw = routing::kNoNode;
+    PortNum port = 0;
+    NodeIdx host = routing::kNoNode;
+};
+HostCable host_cable(const routing::Fabric &f, NodeIdx except = routing::kNoNode) {
     for (NodeIdx n = 0; n < f.node_count(); ++n) {
-        if (!f.node(n).is_switch()) continue;
+        if (!f.node(n).is_switch() || n == except) continue;
         for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
             const routing::Port &x = f.port(n, p);
-            if (x.peer != routing::kNoNode && !f.node(x.peer).is_switch()) {
-                if (host) *host = x.peer;
-                return n;
-            }
+            if (x.peer != routing::kNoNode && !f.node(x.peer).is_switch()) return {n, p, x.peer};
         }
     }
-    return routing::kNoNode;
+    return {};
 }
 
 struct FrameSweep : ::testing::Test {
@@ -56,7 +59,7 @@ struct FrameSweep : ::testing::Test {
 };
 
 TEST_F(FrameSweep, SmOnASwitchPortZeroProgramsEveryone) {
-    const NodeIdx leaf = first_switch_with_host(topo);
+    const NodeIdx leaf = host_cable(topo).sw;
     FrameSmpTransport transport = transport_at(leaf, 0);
     SmpEngine engine(transport, config);
     const SweepReport r = run(engine, "minhop");
@@ -91,8 +94,7 @@ TEST_F(FrameSweep, SmOnASwitchPortZeroProgramsEveryone) {
 }
 
 TEST_F(FrameSweep, SmOnAHostPortWithFtree) {
-    NodeIdx host = routing::kNoNode;
-    first_switch_with_host(topo, &host);
+    const NodeIdx host = host_cable(topo).host;
     FrameSmpTransport transport = transport_at(host, 1);
     SmpEngine engine(transport, config);
     const SweepReport r = run(engine, "ftree");
@@ -105,7 +107,7 @@ TEST_F(FrameSweep, SmOnAHostPortWithFtree) {
 // Frames spoiled on the wire are refused by reason at the node that receives them; the engine
 // retries and the sweep completes.
 TEST_F(FrameSweep, SpoiledFramesAreCountedAndSurvived) {
-    const NodeIdx leaf = first_switch_with_host(topo);
+    const NodeIdx leaf = host_cable(topo).sw;
     int n = 0;
     fabric.spoil = [&n](std::vector<std::uint8_t> &f) {
         switch (++n % 41) {
@@ -142,7 +144,7 @@ TEST_F(FrameSweep, SpoiledFramesAreCountedAndSurvived) {
 
 // A frame that is not an SMP never reaches the Sma: counted at the agent.
 TEST_F(FrameSweep, NonSmpFramesStopAtTheAgent) {
-    const NodeIdx leaf = first_switch_with_host(topo);
+    const NodeIdx leaf = host_cable(topo).sw;
     const SmpBytes mad = encode_smp(make_dr_smp(Method::kGet, attr::kNodeInfo, 0, {}, 1)).value();
     IboeHeaders data = smp_frame_headers(test::FrameFabric::mac_of(1, 1), 1, 2, 0);
     data.vl = 0;
@@ -162,25 +164,14 @@ TEST_F(FrameSweep, NonSmpFramesStopAtTheAgent) {
 
 // Trap 128 of a switch whose cable is cut reaches the SM in frames; the SM's TrapRepress goes back.
 TEST_F(FrameSweep, TrapsTravelAsFrames) {
-    const NodeIdx leaf = first_switch_with_host(topo);
+    const NodeIdx leaf = host_cable(topo).sw;
     FrameSmpTransport transport = transport_at(leaf, 0);
     SmpEngine engine(transport, config);
     const SweepReport r = run(engine, "minhop");
     ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
     // A host cable of another leaf: that leaf's route to the SM stays whole.
-    NodeIdx other = routing::kNoNode;
-    PortNum port = 0;
-    for (NodeIdx n = 0; n < topo.node_count() && other == routing::kNoNode; ++n) {
-        if (n == leaf || !topo.node(n).is_switch()) continue;
-        for (PortNum p = 1; p <= topo.node(n).num_ports; ++p) {
-            const routing::Port &x = topo.port(n, p);
-            if (x.peer != routing::kNoNode && !topo.node(x.peer).is_switch()) {
-                other = n;
-                port = p;
-                break;
-            }
-        }
-    }
+    const auto [other, port, host] = host_cable(topo, leaf);
+    (void)host;
     ASSERT_NE(other, routing::kNoNode);
     fabric.set_cable(other, port, false);
     const SmClock clock = [this] { return fabric.now(); };
