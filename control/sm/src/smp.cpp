@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "bit_fields.hpp"
+#include "weft/sm/vendor_attributes.hpp"
 
 namespace weft::sm {
 
@@ -205,6 +206,14 @@ std::string attribute_name(std::uint16_t attr_id) {
             return "MulticastForwardingTable";
         case attr::kSmInfo:
             return "SMInfo";
+        case attr::kWeftHostSubnets:
+            return "WeftHostSubnets";
+        case attr::kWeftFibState:
+            return "WeftFibState";
+        case attr::kWeftNextHopGroup:
+            return "WeftNextHopGroup";
+        case attr::kWeftRoutes:
+            return "WeftRoutes";
         default:
             return hex_name(attr_id);
     }
