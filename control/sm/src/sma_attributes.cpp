@@ -2,9 +2,11 @@
 // out of range leaves everything as it was and answers "invalid field" with the current value,
 // IBA 14.2.5), then changes the state and tells the observer what changed.
 #include <algorithm>
+#include <stdexcept>
 
 #include "weft/sm/node_description.hpp"
 #include "weft/sm/sma.hpp"
+#include "weft/sm/vendor_attributes.hpp"
 
 namespace weft::sm {
 
@@ -18,6 +20,11 @@ void refuse(Smp &reply, std::uint16_t why) {
 
 void Sma::get_set(const Smp &request, Smp &reply, PortNum in_port, bool hide_m_key) {
     const bool set = request.method == Method::kSet;
+    if (ethernet_ && is_weft_attribute(request.attr_id)) {
+        if (ethernet_->handle(request, reply) && observer_)
+            observer_->ethernet_table_committed(ethernet_->table());
+        return;
+    }
     switch (request.attr_id) {
         case attr::kNodeInfo:
             if (set) break;
@@ -44,6 +51,11 @@ void Sma::get_set(const Smp &request, Smp &reply, PortNum in_port, bool hide_m_k
             break;
     }
     refuse(reply, status::kUnsupportedMethodAttr);
+}
+
+void Sma::enable_ethernet(EthernetAgentConfig config) {
+    if (!is_switch()) throw std::invalid_argument("Sma: Ethernet mode is a switch's");
+    ethernet_.emplace(std::move(config), config_.num_ports);
 }
 
 void Sma::switch_info_attr(const Smp &request, Smp &reply) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "weft/sm/ethernet_agent.hpp"
 #include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/node_info.hpp"
@@ -100,6 +101,9 @@ class SmaObserver {
     // LID, LMC, SM LID, logical or physical state, OperationalVLs, MTU, M_Key fields...
     virtual void port_info_changed(PortNum /*port*/, const PortInfo &) {}
     virtual void switch_info_changed(const SwitchInfo &) {}
+    // Ethernet mode: a Commit made this the switch's whole table (groups and routes), to be
+    // published as one FIB snapshot.
+    virtual void ethernet_table_committed(const EthernetTable &) {}
 };
 
 class Sma {
@@ -116,6 +120,12 @@ class Sma {
     std::optional<SmaOutput> set_link(PortNum port, bool up, SmaTime now, SmaLinkRate rate = {});
     bool link_up(PortNum port) const;  // the cable is up and the port not disabled
     void set_observer(SmaObserver *observer) { observer_ = observer; }
+    // Ethernet/RoCE mode (switches): answers weft's vendor attributes (VENDOR_ATTRIBUTES.md)
+    // with these host subnets and limits; without it they are unsupported. Throws
+    // std::invalid_argument on a CA or subnets EthernetAgent refuses.
+    void enable_ethernet(EthernetAgentConfig config);
+    EthernetAgent *ethernet() { return ethernet_ ? &*ethernet_ : nullptr; }
+    const EthernetAgent *ethernet() const { return ethernet_ ? &*ethernet_ : nullptr; }
 
     // --- SMPs ---------------------------------------------------------------------------------
     // An SMP (the 256-byte MAD) that arrived on `in_port`.
@@ -206,6 +216,7 @@ class Sma {
     std::uint64_t trap_tid_ = 0;
     bool notice_toggle_ = false;
     std::optional<SmaTime> lease_ends_;  // the M_Key lease timer, when running
+    std::optional<EthernetAgent> ethernet_;
     SmaCounters counters_;
 };
 
