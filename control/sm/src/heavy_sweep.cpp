@@ -211,6 +211,19 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
                   " unchanged, " + std::to_string(p.armed) + " ports armed, " + std::to_string(p.activated) +
                   " activated, " + std::to_string(p.failures) + " failures");
     }
+    if (options.ethernet) {
+        Phase phase(r, engine, clock, options, "ethernet");
+        EthernetOptions eo = *options.ethernet;
+        if (!eo.log) eo.log = options.log;
+        r.ethernet = program_ethernet(engine, clock, d, r.tables, eo);
+        const EthernetReport &e = r.ethernet;
+        phase.end(std::to_string(e.switches) + " weft switches, " + std::to_string(e.subnets) + " subnets, " +
+                  std::to_string(e.compile.groups) + " groups, " + std::to_string(e.compile.routes) +
+                  " routes; " + std::to_string(e.commits) + " commits, blocks " +
+                  std::to_string(e.group_blocks_set + e.route_blocks_set) + " written, " +
+                  std::to_string(e.blocks_unchanged) + " unchanged, " + std::to_string(e.unchanged) +
+                  " switches unchanged, " + std::to_string(e.failures) + " failures");
+    }
     r.outcome = SweepOutcome::kProgrammed;
 }
 

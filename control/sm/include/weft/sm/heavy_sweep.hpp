@@ -4,6 +4,7 @@
 // timed on the caller's clock and its SMPs counted per kind.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 #include "weft/sm/discovery.hpp"
+#include "weft/sm/ethernet_programming.hpp"
 #include "weft/sm/programming.hpp"
 
 namespace weft::sm {
@@ -34,6 +36,9 @@ struct SweepOptions {
     const NodeDescriptions *descriptions = nullptr;
     // A resident SM's unicast cache (used when routing.ucast_cache, -A, is on).
     routing::UcastCache *cache = nullptr;
+    // Ethernet/RoCE: after programming, the routes and ARS groups of every weft switch
+    // (ethernet_programming.hpp); its `held` is the last sweep's ethernet.programmed.
+    std::optional<EthernetOptions> ethernet;
     // Problems as they happen ("discovery: ...", "programming: ...", "lids: ...", "routing: ..."),
     // one line per phase ("phase NAME: ...") and what -R auto chose ("routing: auto: ...").
     std::function<void(std::string_view)> log;
@@ -67,6 +72,7 @@ struct SweepReport {
     routing::CreditLoopReport loops;
     routing::McastRouting mcast;  // the trees of SweepOptions::mcast_groups
     ProgramReport program;
+    EthernetReport ethernet;  // with SweepOptions::ethernet
     std::vector<PhaseReport> phases;
     SmpCounters smps;  // the whole sweep's SMPs, per kind
     double seconds = 0;
