@@ -2,6 +2,8 @@
 // must not carry.
 #include <gtest/gtest.h>
 
+#include "codec_checks.hpp"
+
 #include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/node_description.hpp"
@@ -14,30 +16,9 @@
 namespace weft::sm {
 namespace {
 
-template <class R>
-auto must(R r) {
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-    return std::move(r).value();
-}
-
-// One byte of a good attribute changed at a time: each must be refused, naming its field.
-struct ByteCase {
-    std::size_t offset;
-    std::uint8_t value;
-    std::string_view field;
-};
-
-template <class Decode>
-void expect_rejected(const SmpData &good, std::initializer_list<ByteCase> cases, Decode decode) {
-    for (const ByteCase &c : cases) {
-        SmpData d = good;
-        d[c.offset] = c.value;
-        const auto r = decode(d);
-        ASSERT_FALSE(r.ok()) << c.field;
-        EXPECT_EQ(r.error().field, c.field) << r.error().message();
-    }
-    EXPECT_TRUE(decode(good).ok());
-}
+using test::ByteCase;
+using test::expect_rejected;
+using test::must;
 
 NodeInfo switch_node() {
     NodeInfo n;

@@ -2,6 +2,8 @@
 // puts them, and the located rejection of what a switch or an SM must not take.
 #include <gtest/gtest.h>
 
+#include "codec_checks.hpp"
+
 #include "weft/sm/vendor_fib_state.hpp"
 #include "weft/sm/vendor_host_subnets.hpp"
 #include "weft/sm/vendor_next_hop_group.hpp"
@@ -10,30 +12,9 @@
 namespace weft::sm {
 namespace {
 
-template <class R>
-auto must(R r) {
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-    return std::move(r).value();
-}
-
-struct ByteCase {
-    std::size_t offset;
-    std::uint8_t value;
-    std::string_view field;
-};
-
-// One byte of a good attribute changed at a time: each must be refused, naming its field.
-template <class Decode>
-void expect_rejected(const SmpData &good, std::initializer_list<ByteCase> cases, Decode decode) {
-    ASSERT_TRUE(decode(good).ok());
-    for (const ByteCase &c : cases) {
-        SmpData d = good;
-        d[c.offset] = c.value;
-        const auto r = decode(d);
-        ASSERT_FALSE(r.ok()) << c.field << " at byte " << c.offset;
-        EXPECT_EQ(r.error().field, c.field) << r.error().message();
-    }
-}
+using test::ByteCase;
+using test::expect_rejected;
+using test::must;
 
 IpPrefix v6_prefix() {
     std::array<std::uint8_t, 16> a{0x20, 0x01, 0x0d, 0xb8, 0, 3};
