@@ -17,6 +17,7 @@
 #include "weft/sm/heavy_sweep.hpp"
 #include "weft/sm/mad_frame.hpp"
 #include "weft/sm/notice.hpp"
+#include "weft/sm/sm_runner.hpp"
 #include "weft/sm/sma_frame_agent.hpp"
 
 namespace {
@@ -51,24 +52,6 @@ const char *state_name(PortState s) {
         default:
             return "?";
     }
-}
-
-const char *outcome_name(SweepOutcome o) {
-    switch (o) {
-        case SweepOutcome::kProgrammed:
-            return "programmed";
-        case SweepOutcome::kVerifiedDryRun:
-            return "verified";
-        case SweepOutcome::kUnreachable:
-            return "unreachable";
-        case SweepOutcome::kLidsExhausted:
-            return "lids exhausted";
-        case SweepOutcome::kNoRoute:
-            return "no route";
-        case SweepOutcome::kVerificationFailed:
-            return "verification failed";
-    }
-    return "?";
 }
 
 // The node: its Sma on the packet socket, the SM when asked, the data it sends and counts.
@@ -272,7 +255,7 @@ nlohmann::json CaNode::summary() const {
         sm["sweeps"] = sweeps_;
         if (last_) {
             const SweepReport &r = *last_;
-            sm["outcome"] = outcome_name(r.outcome);
+            sm["outcome"] = sweep_outcome_name(r.outcome);
             sm["why"] = r.why;
             sm["engine"] = r.chain.engine;
             sm["switches"] = r.discovery.stats.switches;

@@ -25,8 +25,7 @@
 #include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
 #include "weft/sm/heavy_sweep.hpp"
-#include "weft/sm/light_sweep.hpp"
-#include "weft/sm/notice.hpp"
+#include "weft/sm/sm_runner.hpp"
 #include "weft/sm/subnet_lst.hpp"
 #include "weft/sm/umad_transport.hpp"
 
@@ -79,52 +78,14 @@ bool exists(const std::string &path) {
     return std::ifstream(path).good();
 }
 
-// What a resident SM carries from one sweep to the next.
-struct Resident {
-    sm::TableMemory held;                               // what it programmed: compared with instead of read
-    sm::NodeDescriptions descriptions;                  // read once per node, as OpenSM does
-    routing::UcastCache cache;                          // -A
-    std::optional<sm::DiscoveryResult> last;            // the fabric the last good heavy sweep found
-    std::vector<routing::McastGroupSpec> mcast_groups;  // --mcast-groups, read at start
-};
-
-int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, Log &log,
-               const routing::RoutingOptions &ro, Resident &mem) {
-    sm::TableMemory &held = mem.held;
-    std::optional<sm::DiscoveryResult> &last = mem.last;
-    sm::SweepOptions so;
-    so.held = &held;
-    so.ignore_existing_lfts = a.route.ignore_existing_lfts;
-    so.descriptions = &mem.descriptions;
-    so.cache = &mem.cache;
-    so.mcast_groups = mem.mcast_groups;
-    so.chain = a.route.chain;
-    so.routing = ro;
-    so.program = !a.verify_only;
-    if (!a.route.guid2lid.empty() && exists(a.route.guid2lid))
-        so.guid2lid = routing::read_guid2lid(routing::read_text_file(a.route.guid2lid), a.route.guid2lid);
-    so.log = [&log](std::string_view line) {
-        if (line.rfind("phase ", 0) == 0 || line.rfind("routing: auto: ", 0) == 0)
-            log.note(line);  // progress and what -R auto chose; the rest are problems
-        else
-            log.problem(line);
-    };
-    sm::SweepReport r = sm::heavy_sweep(engine, clock, so);
-    if (r.outcome == sm::SweepOutcome::kProgrammed) held = std::move(r.program.programmed);
-    if (r.discovery.reached) mem.descriptions = sm::descriptions_of(r.discovery);
-    last.reset();  // light sweeps look at the fabric of a sweep that got through
-    if (r.outcome == sm::SweepOutcome::kProgrammed || r.outcome == sm::SweepOutcome::kVerifiedDryRun)
-        last = r.discovery;
-    if (r.outcome == sm::SweepOutcome::kUnreachable) {
-        log.problem("cannot reach the fabric: " + r.why);
-        return kNoFabric;
-    }
+// What weft-sm does with a heavy sweep's report beside what the runner logged: its files, and
+// its exit status for -o.
+int after_sweep(const SmArgs &a, const sm::SweepReport &r, bool has_mcast) {
+    if (r.outcome == sm::SweepOutcome::kUnreachable) return kNoFabric;
     if (!a.write_net.empty()) spill(a.write_net, routing::write_ibsim_net(r.discovery.fabric));
     if (r.outcome == sm::SweepOutcome::kLidsExhausted || r.outcome == sm::SweepOutcome::kNoRoute ||
-        r.outcome == sm::SweepOutcome::kVerificationFailed) {
-        log.problem(r.why);
+        r.outcome == sm::SweepOutcome::kVerificationFailed)
         return kNotRouted;
-    }
     if (!a.route.guid2lid.empty()) spill(a.route.guid2lid, routing::write_guid2lid(r.discovery.fabric));
     if (!a.dump_dir.empty()) {
         std::error_code ec;
@@ -133,63 +94,36 @@ int sweep_once(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock,
         spill(a.dump_dir + "/opensm-lfts.dump", routing::write_lft_dump(r.discovery.fabric, r.tables));
         spill(a.dump_dir + "/guid2lid", routing::write_guid2lid(r.discovery.fabric));
         spill(a.dump_dir + "/opensm-subnet.lst", sm::write_subnet_lst(r.discovery, &r.program));
-        if (!mem.mcast_groups.empty())
+        if (has_mcast)
             spill(a.dump_dir + "/weft-mfts.dump",
                   routing::write_mft_listing(r.discovery.fabric, r.mcast.trees));
     }
-    const sm::SmpKindCounters total = r.smps.total();
-    char line[256];
-    std::snprintf(
-        line, sizeof line,
-        "sweep %s: %.3f s, SMPs sent %llu, received %llu, retried %llu, timed out %llu, malformed %llu, "
-        "max on the wire %zu of %zu",
-        r.outcome == sm::SweepOutcome::kProgrammed ? "programmed" : "verified (not programmed)", r.seconds,
-        static_cast<unsigned long long>(total.sent), static_cast<unsigned long long>(total.received),
-        static_cast<unsigned long long>(total.retried), static_cast<unsigned long long>(total.timed_out),
-        static_cast<unsigned long long>(total.malformed), engine.counters().max_outstanding,
-        engine.config().max_wire_smps);
-    log.note(line);
-    log.note("SMPs by kind: " + sm::smp_summary(r.smps));
-    if (r.program.failures) {
-        log.problem(std::to_string(r.program.failures) + " programming failures (see above)");
-        return kProgramFailures;
-    }
-    return kOk;
-}
-
-// Logs and represses a trap; true when it says the fabric changed.
-bool answer_trap(sm::SmpEngine &engine, const sm::SmClock &clock, Log &log, const sm::UnsolicitedSmp &u) {
-    if (u.smp.method != sm::Method::kTrap) return false;
-    const auto notice = sm::decode_notice(u.smp);
-    if (!notice) {
-        log.problem("a trap from LID " + std::to_string(u.slid) +
-                    " does not decode: " + notice.error().message());
-        return false;
-    }
-    engine.post({sm::make_trap_repress(u.smp), u.slid, 0}, clock());
-    // Trap 128 (a port changed state) calls for a sweep; others (144: a port's capabilities,
-    // e.g. this SM's own IsSM) are noted.
-    const std::string head =
-        "trap " + std::to_string(notice->trap_number) + " from LID " + std::to_string(u.slid);
-    if (notice->trap_number != sm::kTrapPortStateChange) {
-        log.note(head + " (answered)");
-        return false;
-    }
-    const auto change = sm::decode_port_state_change(*notice);
-    log.note(head + ": port state change" +
-             (change ? " on the switch with LID " + std::to_string(change->lid)
-                     : " (" + change.error().message() + ")") +
-             "; sweeping");
-    return true;
+    return r.program.failures ? kProgramFailures : kOk;
 }
 
 int run(const SmArgs &a) {
     Log log(a.log_file, a.quiet);
-    const routing::RoutingOptions ro = rt::routing_options(a.route);
-    std::vector<routing::McastGroupSpec> mcast_groups;
+    sm::SmRunnerOptions ro;
+    ro.chain = a.route.chain;
+    ro.routing = rt::routing_options(a.route);
+    ro.ignore_existing_lfts = a.route.ignore_existing_lfts;
+    ro.program = !a.verify_only;
+    ro.sweep_interval = std::chrono::seconds(a.sweep_seconds);
     if (!a.route.mcast_groups.empty())
-        mcast_groups =
+        ro.mcast_groups =
             routing::read_mcast_groups(routing::read_text_file(a.route.mcast_groups), a.route.mcast_groups);
+    if (!a.route.guid2lid.empty())
+        ro.guid2lid = [&a] {
+            return exists(a.route.guid2lid)
+                       ? routing::read_guid2lid(routing::read_text_file(a.route.guid2lid), a.route.guid2lid)
+                       : std::vector<routing::Guid2LidEntry>{};
+        };
+    ro.log = [&log](sm::SmLogLevel level, std::string_view line) {
+        if (level == sm::SmLogLevel::kNote)
+            log.note(line);
+        else
+            log.problem(line);
+    };
     std::optional<sm::UmadTransport> transport;
     try {
         transport.emplace(a.ca, a.port, 0, /*claim_sm=*/true);
@@ -206,35 +140,22 @@ int run(const SmArgs &a) {
     log.note(where);
     sm::SmpEngine engine(*transport, a.engine);
     const sm::SmClock clock = [] { return std::chrono::steady_clock::now().time_since_epoch(); };
-    Resident mem;
-    mem.mcast_groups = std::move(mcast_groups);
+    const bool has_mcast = !ro.mcast_groups.empty();
+    sm::SmRunner runner(engine, clock, std::move(ro));
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    std::optional<sm::DiscoveryResult> &last = mem.last;
     int rc = kOk;
-    bool heavy = true;
     for (;;) {
-        if (heavy) rc = sweep_once(a, engine, clock, log, ro, mem);
+        if (runner.step() == sm::SmStep::kHeavy) rc = after_sweep(a, *runner.last_heavy(), has_mcast);
         if (a.once) return rc;
-        // Until the next light sweep is due, listen for traps: a port that changed state sends
-        // trap 128 to its SM; it is answered (TrapRepress, or the switch repeats it) and the
-        // fabric swept at once. Traps that came during the sweep count too.
-        const sm::SmTime due = clock() + std::chrono::seconds(a.sweep_seconds);
-        bool trapped = false;
-        while (!g_stop && !trapped && clock() < due) {
+        // Until the next sweep is due, listen for traps: a port that changed state sends trap 128
+        // to its SM; it is answered (TrapRepress, or the switch repeats it) and the fabric swept
+        // at once. Traps that came during the sweep count too.
+        while (!g_stop && clock() < runner.next_due()) {
             engine.pump(clock, std::chrono::milliseconds(100));
-            while (auto u = engine.next_unsolicited()) trapped |= answer_trap(engine, clock, log, *u);
+            runner.take_unsolicited();
         }
         if (g_stop) return rc;
-        heavy = trapped || !last;
-        if (heavy) continue;
-        // A light sweep: one SwitchInfo per switch; a heavy sweep only when it finds a change.
-        const sm::LightSweepReport lr = sm::light_sweep(engine, clock, *last);
-        char line[160];
-        std::snprintf(line, sizeof line, "light sweep: %.3f s, %llu SMPs, %zu switches", lr.seconds,
-                      static_cast<unsigned long long>(lr.smps.total().sent), lr.switches);
-        log.note(std::string(line) + (lr.changed ? "; " + lr.why + ": heavy sweep" : "; no change"));
-        heavy = lr.changed;
     }
 }
 

@@ -1,0 +1,181 @@
+#include "weft/sm/sm_runner.hpp"
+
+#include <cstdio>
+#include <utility>
+
+#include "weft/sm/notice.hpp"
+
+namespace weft::sm {
+
+namespace {
+
+double seconds_between(SmTime from, SmTime to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
+const char *sweep_outcome_name(SweepOutcome o) {
+    switch (o) {
+        case SweepOutcome::kProgrammed:
+            return "programmed";
+        case SweepOutcome::kVerifiedDryRun:
+            return "verified";
+        case SweepOutcome::kUnreachable:
+            return "unreachable";
+        case SweepOutcome::kLidsExhausted:
+            return "lids exhausted";
+        case SweepOutcome::kNoRoute:
+            return "no route";
+        case SweepOutcome::kVerificationFailed:
+            return "verification failed";
+    }
+    return "?";
+}
+
+std::string sweep_summary(const SweepReport &r, const SmpEngine &engine) {
+    const SmpKindCounters total = r.smps.total();
+    char line[256];
+    std::snprintf(
+        line, sizeof line,
+        "sweep %s: %.3f s, SMPs sent %llu, received %llu, retried %llu, timed out %llu, malformed %llu, "
+        "max on the wire %zu of %zu",
+        r.outcome == SweepOutcome::kProgrammed ? "programmed" : "verified (not programmed)", r.seconds,
+        static_cast<unsigned long long>(total.sent), static_cast<unsigned long long>(total.received),
+        static_cast<unsigned long long>(total.retried), static_cast<unsigned long long>(total.timed_out),
+        static_cast<unsigned long long>(total.malformed), engine.counters().max_outstanding,
+        engine.config().max_wire_smps);
+    return line;
+}
+
+SmRunner::SmRunner(SmpEngine &engine, SmClock clock, SmRunnerOptions options)
+    : engine_(engine), clock_(std::move(clock)), options_(std::move(options)) {}
+
+void SmRunner::note(std::string_view line) {
+    if (options_.log) options_.log(SmLogLevel::kNote, line);
+}
+
+void SmRunner::problem(std::string_view line) {
+    if (options_.log) options_.log(SmLogLevel::kProblem, line);
+}
+
+SmTime SmRunner::next_due() const {
+    return heavy_due_ ? SmTime{0} : next_light_;
+}
+
+SmStep SmRunner::step() {
+    const SmTime now = clock_();
+    if (heavy_due_) {
+        heavy();
+        return SmStep::kHeavy;
+    }
+    if (now < next_light_) return SmStep::kNothing;
+    if (!memory_.last) {  // no sweep got through yet: try again whole
+        heavy();
+        return SmStep::kHeavy;
+    }
+    light();
+    return SmStep::kLight;
+}
+
+void SmRunner::heavy() {
+    SweepOptions so;
+    so.held = &memory_.held;
+    so.ignore_existing_lfts = options_.ignore_existing_lfts;
+    so.descriptions = &memory_.descriptions;
+    so.cache = &memory_.cache;
+    so.mcast_groups = options_.mcast_groups;
+    so.chain = options_.chain;
+    so.routing = options_.routing;
+    so.program = options_.program;
+    if (options_.ethernet) {
+        so.ethernet = *options_.ethernet;
+        so.ethernet->held = &memory_.ethernet;
+    }
+    if (options_.guid2lid) so.guid2lid = options_.guid2lid();
+    so.log = [this](std::string_view line) {
+        if (line.rfind("phase ", 0) == 0 || line.rfind("routing: auto: ", 0) == 0)
+            note(line);  // progress and what -R auto chose; the rest are problems
+        else
+            problem(line);
+    };
+    heavy_due_ = false;
+    const std::optional<SmTime> trap = std::exchange(pending_trap_, std::nullopt);
+    SweepReport r = heavy_sweep(engine_, clock_, so);
+    const SmTime end = clock_();
+    ++stats_.heavy_sweeps;
+    if (r.outcome == SweepOutcome::kProgrammed) {
+        memory_.held = r.program.programmed;
+        if (options_.ethernet) memory_.ethernet = r.ethernet.programmed;
+    }
+    if (r.discovery.reached) memory_.descriptions = descriptions_of(r.discovery);
+    memory_.last.reset();  // light sweeps look at the fabric of a sweep that got through
+    const bool good = r.outcome == SweepOutcome::kProgrammed || r.outcome == SweepOutcome::kVerifiedDryRun;
+    if (good) memory_.last = r.discovery;
+    if (r.outcome == SweepOutcome::kProgrammed) ++stats_.programmed;
+    if (!good) ++stats_.failed;
+    if (r.outcome == SweepOutcome::kUnreachable)
+        problem("cannot reach the fabric: " + r.why);
+    else if (!good)
+        problem(r.why);
+    else {
+        note(sweep_summary(r, engine_));
+        note("SMPs by kind: " + smp_summary(r.smps));
+        if (r.program.failures)
+            problem(std::to_string(r.program.failures) + " programming failures (see above)");
+    }
+    if (trap && r.outcome == SweepOutcome::kProgrammed)
+        stats_.trap_to_programmed = seconds_between(*trap, end);
+    next_light_ = end + options_.sweep_interval;
+    last_heavy_at_ = end;
+    last_heavy_ = std::move(r);
+}
+
+void SmRunner::light() {
+    LightSweepReport lr = light_sweep(engine_, clock_, *memory_.last);
+    ++stats_.light_sweeps;
+    char line[160];
+    std::snprintf(line, sizeof line, "light sweep: %.3f s, %llu SMPs, %zu switches", lr.seconds,
+                  static_cast<unsigned long long>(lr.smps.total().sent), lr.switches);
+    note(std::string(line) + (lr.changed ? "; " + lr.why + ": heavy sweep" : "; no change"));
+    heavy_due_ = lr.changed;
+    next_light_ = clock_() + options_.sweep_interval;
+    last_light_ = std::move(lr);
+}
+
+bool SmRunner::take_unsolicited() {
+    bool trapped = false;
+    while (std::optional<UnsolicitedSmp> u = engine_.next_unsolicited()) {
+        if (u->smp.method != Method::kTrap) continue;
+        const auto notice = decode_notice(u->smp);
+        if (!notice) {
+            ++stats_.traps_undecodable;
+            problem("a trap from LID " + std::to_string(u->slid) +
+                    " does not decode: " + notice.error().message());
+            continue;
+        }
+        engine_.post({make_trap_repress(u->smp), u->slid, 0}, clock_());
+        ++stats_.traps;
+        // Trap 128 (a port changed state) calls for a sweep; others (144: a port's capabilities,
+        // e.g. this SM's own IsSM) are noted.
+        const std::string head =
+            "trap " + std::to_string(notice->trap_number) + " from LID " + std::to_string(u->slid);
+        if (notice->trap_number != kTrapPortStateChange) {
+            note(head + " (answered)");
+            continue;
+        }
+        const auto change = decode_port_state_change(*notice);
+        note(head + ": port state change" +
+             (change ? " on the switch with LID " + std::to_string(change->lid)
+                     : " (" + change.error().message() + ")") +
+             "; sweeping");
+        const SmTime now = clock_();
+        stats_.trap_at = now;
+        if (!pending_trap_) pending_trap_ = now;
+        heavy_due_ = true;
+        trapped = true;
+    }
+    return trapped;
+}
+
+}  // namespace weft::sm

@@ -1,0 +1,152 @@
+// The resident SM (SmRunner) over a fabric of real SMAs: a heavy sweep first, then light sweeps
+// at the interval that find nothing; a cable cut traps the SM, which represses the trap and
+// re-programs at its next step; a change only a light sweep sees calls a heavy sweep too; the
+// memory it carries makes a repeated heavy sweep write nothing.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "programmed_check.hpp"
+#include "sma_fabric.hpp"
+#include "weft/routing/generators.hpp"
+#include "weft/sm/sm_runner.hpp"
+
+namespace weft::sm {
+namespace {
+
+using namespace std::chrono_literals;
+using routing::NodeIdx;
+
+struct Runner : ::testing::Test {
+    routing::Fabric topo = routing::generate("kary:k=4,n=2");  // 16 hosts, 8 switches
+    NodeIdx sm_node = first_leaf();
+    test::SmaFabric fabric{topo, sm_node};
+    SmpEngine engine{fabric, SmpEngineConfig{8, 200ms, 3}};
+    std::vector<std::string> notes, problems;
+    SmRunner runner{engine, [this] { return fabric.now(); }, options()};
+
+    NodeIdx first_leaf() const {
+        for (NodeIdx n = 0; n < topo.node_count(); ++n)
+            if (topo.node(n).is_switch())
+                for (PortNum p = 1; p <= topo.node(n).num_ports; ++p)
+                    if (topo.port(n, p).peer != routing::kNoNode &&
+                        !topo.node(topo.port(n, p).peer).is_switch())
+                        return n;
+        return routing::kNoNode;
+    }
+    SmRunnerOptions options() {
+        SmRunnerOptions o;
+        o.chain = "ftree,minhop";
+        o.sweep_interval = 1s;
+        o.log = [this](SmLogLevel level, std::string_view line) {
+            (level == SmLogLevel::kNote ? notes : problems).emplace_back(line);
+        };
+        return o;
+    }
+    // The switch-to-switch cable of the SM's leaf that is not the one its LFT uses for LID 1.
+    PortNum uplink_of(NodeIdx leaf) const {
+        for (PortNum p = 1; p <= topo.node(leaf).num_ports; ++p) {
+            const routing::Port &x = topo.port(leaf, p);
+            if (x.peer != routing::kNoNode && topo.node(x.peer).is_switch()) return p;
+        }
+        return 0;
+    }
+    void expect_programmed() {
+        ASSERT_TRUE(runner.last_heavy());
+        test::expect_programmed(
+            topo, [this](NodeIdx n) -> const Sma & { return fabric.sma(n); }, *runner.last_heavy());
+    }
+    // Lets time pass as the caller's loop would, answering traps.
+    void idle(std::chrono::milliseconds d) {
+        const SmTime end = fabric.now() + d;
+        while (fabric.now() < end) {
+            engine.pump([this] { return fabric.now(); }, 10ms);
+            runner.take_unsolicited();
+            fabric.set_now(fabric.now() + 1ms);
+        }
+    }
+};
+
+TEST_F(Runner, HeavyThenLightSweepsThatFindNothing) {
+    EXPECT_TRUE(runner.heavy_due());
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed) << runner.last_heavy()->why;
+    EXPECT_EQ(runner.last_heavy()->chain.engine, "ftree");
+    EXPECT_TRUE(problems.empty()) << problems.front();
+    expect_programmed();
+    EXPECT_EQ(runner.step(), SmStep::kNothing);  // nothing due before the interval
+    EXPECT_GT(runner.next_due(), fabric.now());
+    idle(1000ms);
+    ASSERT_EQ(runner.step(), SmStep::kLight);
+    EXPECT_FALSE(runner.last_light()->changed) << runner.last_light()->why;
+    EXPECT_EQ(runner.last_light()->switches, 8u);
+    EXPECT_FALSE(runner.heavy_due());
+    // The memory: a heavy sweep asked for again writes nothing.
+    runner.request_heavy();
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    const ProgramReport &p = runner.last_heavy()->program;
+    EXPECT_EQ(p.port_info_sets + p.switch_info_sets + p.lft_blocks_set + p.armed + p.activated, 0u);
+    EXPECT_GT(p.lft_blocks_remembered, 0u);
+    EXPECT_EQ(runner.stats().heavy_sweeps, 2u);
+    EXPECT_EQ(runner.stats().light_sweeps, 1u);
+    EXPECT_EQ(runner.stats().programmed, 2u);
+    EXPECT_NE(std::find_if(notes.begin(), notes.end(),
+                           [](const std::string &l) { return l.rfind("sweep programmed: ", 0) == 0; }),
+              notes.end());
+}
+
+TEST_F(Runner, CableCutTrapsAndIsReprogrammed) {
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed);
+    const PortNum port = uplink_of(sm_node);
+    ASSERT_NE(port, 0);
+    fabric.set_cable(sm_node, port, false);
+    idle(5ms);
+    EXPECT_TRUE(runner.heavy_due());
+    EXPECT_GE(runner.stats().traps, 1u);
+    EXPECT_TRUE(runner.stats().trap_at);
+    EXPECT_FALSE(fabric.sma(sm_node).trap_outstanding());  // repressed
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed);
+    EXPECT_EQ(runner.last_heavy()->discovery.stats.links, 31u);
+    EXPECT_GT(runner.last_heavy()->program.lft_blocks_set, 0u);
+    ASSERT_TRUE(runner.stats().trap_to_programmed);
+    EXPECT_GE(*runner.stats().trap_to_programmed, 0.0);
+    expect_programmed();
+    for (Lid lid = 1; lid <= runner.last_heavy()->discovery.fabric.max_lid(); ++lid)
+        EXPECT_NE(fabric.sma(sm_node).lft(lid), port) << "LID " << lid;
+}
+
+TEST_F(Runner, ALightSweepThatSeesAChangeCallsAHeavyOne) {
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    // Cut a cable, but never hand the traps to the runner: only the light sweep can tell.
+    fabric.set_cable(sm_node, uplink_of(sm_node), false);
+    fabric.set_now(fabric.now() + 1s);
+    ASSERT_EQ(runner.step(), SmStep::kLight);
+    EXPECT_TRUE(runner.last_light()->changed);
+    EXPECT_TRUE(runner.heavy_due());
+    EXPECT_EQ(runner.next_due(), SmTime{0});
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    EXPECT_EQ(runner.last_heavy()->discovery.stats.links, 31u);
+    expect_programmed();
+}
+
+TEST_F(Runner, AFailedSweepIsRetriedWholeAtTheInterval) {
+    SmRunnerOptions o = options();
+    o.chain = "no-such-engine";
+    SmRunner bad(
+        engine, [this] { return fabric.now(); }, o);
+    ASSERT_EQ(bad.step(), SmStep::kHeavy);
+    EXPECT_NE(bad.last_heavy()->outcome, SweepOutcome::kProgrammed);
+    EXPECT_FALSE(bad.memory().last);
+    EXPECT_EQ(bad.stats().failed, 1u);
+    EXPECT_FALSE(problems.empty());
+    EXPECT_EQ(bad.step(), SmStep::kNothing);
+    fabric.set_now(fabric.now() + 1s);
+    EXPECT_EQ(bad.step(), SmStep::kHeavy);  // not a light sweep: no fabric got through
+    EXPECT_EQ(bad.stats().failed, 2u);
+}
+
+}  // namespace
+}  // namespace weft::sm
