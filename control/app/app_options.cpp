@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <vector>
 
 namespace weft::app {
 
@@ -96,14 +97,16 @@ void print_app_usage(const char *prog) {
         "                           max %u)\n"
         "  --run-time SECONDS       exit after this long (default: until quit or a signal)\n"
         "  -h, --help               this text\n"
-        "numbers are decimal, or hexadecimal with 0x\n",
+        "numbers are decimal, or hexadecimal with 0x (the routing options: also 0 octal, as "
+        "weft-route's)\n\n",
         prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst, dataplane::FibConfig{}.max_routes4,
         dataplane::FibConfig{}.tbl8_groups4, dataplane::kMaxTbl8Groups, dataplane::FibConfig{}.max_routes6,
         dataplane::FibConfig{}.tbl8_groups6, kMaxIdleSleepUs);
+    std::fputs(sm_usage().c_str(), stdout);
 }
 
 AppOptionsParse parse_app_options(int argc, char **argv) {
-    static const option longopts[] = {
+    static const option own[] = {
         {"interactive", no_argument, nullptr, 'i'},
         {"help", no_argument, nullptr, 'h'},
         {"nb-cores", required_argument, nullptr, kNbCores},
@@ -124,8 +127,16 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
         {"fib6-max-routes", required_argument, nullptr, kFib6Routes},
         {"fib6-tbl8-groups", required_argument, nullptr, kFib6Tbl8},
         {"idle-sleep-max-us", required_argument, nullptr, kIdleSleepMax},
-        {nullptr, 0, nullptr, 0},
     };
+    // weft's own options, then the SM's (--sm and the routing options).
+    static const std::vector<option> all = [] {
+        std::vector<option> v(std::begin(own), std::end(own));
+        v.insert(v.end(), sm_long_options().begin(), sm_long_options().end());
+        v.push_back({nullptr, 0, nullptr, 0});
+        return v;
+    }();
+    const option *longopts = all.data();
+    static const std::string shorts = std::string(":ih") + kSmShortOptions;
     AppOptionsParse r;
     AppOptions o;
     auto &dp = o.dataplane;
@@ -134,9 +145,18 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
     // name the option.
     optind = 0;
     opterr = 0;
-    for (int c, index = -1; (c = getopt_long(argc, argv, ":ih", longopts, &index)) != -1; index = -1) {
+    for (int c, index = -1; (c = getopt_long(argc, argv, shorts.c_str(), longopts, &index)) != -1;
+         index = -1) {
         const std::string name = index >= 0 ? std::string("--") + longopts[index].name : std::string();
         std::string expected;
+        if (c != ':' && c != '?') {
+            try {
+                if (parse_sm_option(c, optarg, o.sm)) continue;
+            } catch (const routing::tools::UsageError &e) {
+                r.error = e.what();
+                return r;
+            }
+        }
         switch (c) {
             case 'i':
                 o.interactive = true;
@@ -233,6 +253,12 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
     }
     if (optind < argc) {
         r.error = std::string("unexpected argument '") + argv[optind] + "' (options start with --)";
+        return r;
+    }
+    try {
+        check_sm_options(o.sm);
+    } catch (const routing::tools::UsageError &e) {
+        r.error = e.what();
         return r;
     }
     r.options = std::move(o);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "sm_options.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 
@@ -17,6 +18,7 @@ struct AppOptions {
     std::string script;     // run while forwarding, then the prompt (-i) or exit
     double run_time_s = 0;  // > 0: exit after this long (bounded runs, tests)
     unsigned link_poll_ms = 10;
+    SmOptions sm;  // --sm and the routing options
 };
 
 // --idle-sleep-max-us bound (as Open vSwitch's pmd-sleep-max).

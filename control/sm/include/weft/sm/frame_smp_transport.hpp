@@ -38,6 +38,9 @@ class FrameSmpTransport final : public SmpTransport {
     void on_frame(PortNum in_port, std::span<const std::uint8_t> frame);
     // Lets the node's Sma poll (a trap of its own for its own SM goes to the queue).
     void poll();
+    // An SMP for the SM the node's Sma raised outside on_frame and poll (its owner drives the
+    // agent: a link change's trap), queued for receive().
+    void deliver(const SmpForSm &smp) { for_sm_.push_back(smp); }
 
     std::size_t queued() const { return for_sm_.size(); }
     PortNum sm_port() const { return sm_port_; }
