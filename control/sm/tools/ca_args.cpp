@@ -2,6 +2,7 @@
 
 #include <getopt.h>
 
+#include <cstring>
 #include <vector>
 
 #include "weft/sm/iboe_frame.hpp"
@@ -31,8 +32,8 @@ Subnet manager
   --max_wire_smps N --transaction_timeout MS --transaction_retries N  (defaults 4, 100 ms, 3)
 
 Traffic
-  --send-to LID            send data frames to LID once the port is ACTIVE
-  --count N                that many (default: until --duration ends)
+  --send-to LID[,LID...]   send data frames to each LID in turn once the port is ACTIVE
+  --count N                that many to each (default: until --duration ends)
   --rate N                 frames per second (default 1000)
   --payload N              bytes per frame, 24..8156 (default 64)
   --sl N                   service level (default 0)
@@ -144,8 +145,18 @@ CaArgs parse_ca_args(int argc, char **argv) {
                 a.engine.max_retries = static_cast<unsigned>(num("--transaction_retries", 100));
                 break;
             case kSendTo:
-                a.send_to = static_cast<Lid>(num("--send-to", kMaxUnicastLid));
-                if (*a.send_to == 0) throw rt::UsageError("--send-to: a unicast LID, 1..0xBFFF");
+                a.send_to.clear();
+                for (const char *p = optarg; *p != '\0';) {
+                    const char *comma = std::strchr(p, ',');
+                    const std::string one = comma ? std::string(p, comma) : std::string(p);
+                    const auto lid =
+                        static_cast<Lid>(rt::parse_number("--send-to", one.c_str(), kMaxUnicastLid));
+                    if (lid == 0) throw rt::UsageError("--send-to: a unicast LID, 1..0xBFFF");
+                    a.send_to.push_back(lid);
+                    if (!comma) break;
+                    p = comma + 1;
+                    if (*p == '\0') throw rt::UsageError("--send-to: a LID after the comma");
+                }
                 break;
             case kCount:
                 a.count = num("--count", ~0ull);

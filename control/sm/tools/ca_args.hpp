@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "route_args.hpp"
 #include "weft/sm/lid.hpp"
@@ -22,10 +23,10 @@ struct CaArgs {
     bool sm = false;
     unsigned sweep_ms = 1000;  // --sm: between heavy sweeps
     SmpEngineConfig engine{4, std::chrono::milliseconds(100), 3};
-    std::optional<Lid> send_to;
-    std::uint64_t count = 0;  // 0: until --duration ends
-    unsigned rate = 1000;     // frames per second
-    unsigned payload = 64;    // bytes (at least 24)
+    std::vector<Lid> send_to;  // round robin, each its own sequence numbers
+    std::uint64_t count = 0;   // per destination; 0: until --duration ends
+    unsigned rate = 1000;      // frames per second
+    unsigned payload = 64;     // bytes (at least 24)
     std::uint8_t sl = 0;
     bool receive = false;
     std::uint64_t expect = 0;  // frames to receive before exiting

@@ -3,10 +3,12 @@
 // on its own port 1: heavy sweeps, traps repressed and answered by a sweep). Once its port is
 // ACTIVE with a LID it sends data frames to --send-to; it counts the ones addressed to it. The
 // hosts of weft's IB-over-Ethernet fabric tests.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <system_error>
 
 #include "ca_args.hpp"
@@ -91,6 +93,10 @@ class CaNode {
     void sweep();
     void take_traps();
     bool done() const;
+    bool all_sent() const {
+        return a_.count &&
+               std::all_of(seq_.begin(), seq_.end(), [this](std::uint64_t s) { return s >= a_.count; });
+    }
 
     const CaArgs &a_;
     PacketSocketPorts &socket_;
@@ -107,7 +113,8 @@ class CaNode {
     // Traffic.
     std::vector<std::uint8_t> payload_;
     std::vector<std::uint8_t> frame_;
-    std::uint64_t sent_ = 0, send_failed_ = 0;
+    std::uint64_t sent_ = 0, send_failed_ = 0;  // sent_: turns taken (frames sent are in seq_)
+    std::vector<std::uint64_t> seq_ = std::vector<std::uint64_t>(a_.send_to.size());  // per destination
     SmaTime next_send_{0};
     CaReceiver receiver_;
     SmaTime next_link_check_{0};
@@ -125,29 +132,38 @@ void CaNode::check_link() {
 }
 
 void CaNode::send_due() {
-    if (!a_.send_to || !active() || (a_.count && sent_ >= a_.count)) return;
+    if (a_.send_to.empty() || !active() || all_sent()) return;
     const SmaTime t = now();
     if (next_send_ == SmaTime{0}) next_send_ = t;
     const SmaTime gap = std::chrono::nanoseconds(1'000'000'000 / a_.rate);
-    for (int burst = 0; t >= next_send_ && burst < 64 && !(a_.count && sent_ >= a_.count); ++burst) {
+    for (int burst = 0; t >= next_send_ && burst < 64 && !all_sent(); ++burst) {
+        const std::size_t to = static_cast<std::size_t>(sent_ % a_.send_to.size());
+        const std::uint64_t seq = seq_[to];
+        if (a_.count && seq >= a_.count) {  // this one is done (the others had send failures)
+            ++sent_;
+            continue;
+        }
         IboeHeaders h;
         h.src_mac = socket_.mac(1);
         h.dst_mac = ports_.neighbour_mac().value_or(kSmpGroupMac);
         h.sl = a_.sl;
         h.vl = 0;
-        h.dlid = *a_.send_to;
+        h.dlid = a_.send_to[to];
         h.slid = sma_.lid();
         h.dest_qp = kCaDataQp;
         h.src_qp = kCaDataQp;
         h.q_key = kCaDataQKey;
-        h.psn = static_cast<std::uint32_t>(sent_ & 0xFFFFFF);
-        encode_ca_payload(CaDatagram{sent_, static_cast<std::uint64_t>(t.count())}, payload_);
+        h.psn = static_cast<std::uint32_t>(seq & 0xFFFFFF);
+        encode_ca_payload(CaDatagram{seq, static_cast<std::uint64_t>(t.count())}, payload_);
         frame_.resize(iboe_frame_size(payload_.size(), false));
         const std::size_t n = encode_iboe_frame(h, payload_, frame_, IboeFrameConfig{a_.ethertype, true});
-        if (socket_.send(1, std::span(frame_).first(n)))
+        if (socket_.send(1, std::span(frame_).first(n))) {
             ++sent_;
-        else
+            ++seq_[to];
+        } else {
             ++send_failed_;
+            ++sent_;  // the next destination's turn; this one's sequence number is sent again
+        }
         next_send_ += gap;
     }
     if (t > next_send_ + 100ms) next_send_ = t;  // fell far behind (a sweep ran): no burst to catch up
@@ -181,9 +197,9 @@ void CaNode::take_traps() {
 }
 
 bool CaNode::done() const {
-    const bool sent = !a_.send_to || (a_.count && sent_ >= a_.count);
+    const bool sent = a_.send_to.empty() || all_sent();
     const bool received = receiver_.received() >= a_.expect;
-    const bool something = a_.send_to || a_.expect;
+    const bool something = !a_.send_to.empty() || a_.expect;
     return something && sent && received;
 }
 
@@ -203,7 +219,7 @@ int CaNode::run() {
         if (!done_at && done()) done_at = t + std::chrono::milliseconds(a_.linger_ms);
         check_link();
         if (engine_ && sma_.link_up(1) && t >= next_sweep_) sweep();
-        const std::chrono::milliseconds wait = a_.send_to && active() ? 1ms : 10ms;
+        const std::chrono::milliseconds wait = !a_.send_to.empty() && active() ? 1ms : 10ms;
         if (engine_) {
             engine_->pump([this] { return now(); }, wait);
             take_traps();
@@ -226,9 +242,10 @@ nlohmann::json CaNode::summary() const {
     j["port_state"] = state_name(sma_.port_info(1).port_state);
     j["link_up"] = sma_.link_up(1);
     j["done"] = done();
-    j["sent"] = sent_;
+    j["sent"] = std::accumulate(seq_.begin(), seq_.end(), std::uint64_t{0});
     j["send_failed"] = send_failed_;
-    if (a_.send_to) j["send_to"] = *a_.send_to;
+    if (a_.send_to.size() == 1) j["send_to"] = a_.send_to.front();
+    if (a_.send_to.size() > 1) j["send_to"] = a_.send_to;
     j["received"] = receiver_.received();
     j["misdelivered"] = receiver_.counters().misdelivered;
     j["other_qp"] = receiver_.counters().other_qp;
