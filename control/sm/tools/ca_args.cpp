@@ -41,6 +41,7 @@ Traffic
   --expect N               done once N frames arrived
   --duration S             stop after S seconds (default: when done; exit 1 if not done)
   --linger MS              once done, go on answering SMPs this long (default 500)
+  --report MS              also print the summary as one JSON line every MS while running
   --json                   the summary as JSON
 
 )";
@@ -74,6 +75,7 @@ CaArgs parse_ca_args(int argc, char **argv) {
         kDuration,
         kLinger,
         kJson,
+        kReport,
     };
     std::vector<option> opts = {
         {"if", required_argument, nullptr, kIf},
@@ -96,6 +98,7 @@ CaArgs parse_ca_args(int argc, char **argv) {
         {"duration", required_argument, nullptr, kDuration},
         {"linger", required_argument, nullptr, kLinger},
         {"json", no_argument, nullptr, kJson},
+        {"report", required_argument, nullptr, kReport},
         {"help", no_argument, nullptr, 'h'},
     };
     opts.insert(opts.end(), rt::engine_long_options().begin(), rt::engine_long_options().end());
@@ -184,6 +187,9 @@ CaArgs parse_ca_args(int argc, char **argv) {
                 break;
             case kLinger:
                 a.linger_ms = static_cast<unsigned>(num("--linger", 600'000));
+                break;
+            case kReport:
+                a.report_ms = static_cast<unsigned>(num("--report", 600'000));
                 break;
             case kJson:
                 a.json = true;

@@ -33,6 +33,7 @@ struct CaArgs {
     unsigned duration_s = 0;   // 0: until done (or a signal)
     unsigned linger_ms = 500;  // done: go on answering SMPs this long
     bool json = false;
+    unsigned report_ms = 0;  // > 0: the summary as a JSON line this often while running
 };
 
 // Parses argv[1..argc) (getopt_long, started afresh on every call). Throws

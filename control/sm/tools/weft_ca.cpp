@@ -118,6 +118,7 @@ class CaNode {
     SmaTime next_send_{0};
     CaReceiver receiver_;
     SmaTime next_link_check_{0};
+    SmaTime next_report_{0};
 };
 
 void CaNode::check_link() {
@@ -228,6 +229,10 @@ int CaNode::run() {
         }
         agent_.poll(now());
         send_due();
+        if (a_.report_ms && now() >= next_report_) {
+            next_report_ = now() + std::chrono::milliseconds(a_.report_ms);
+            std::cout << summary().dump() << std::endl;
+        }
     }
     return done() ? 0 : 1;
 }
