@@ -23,15 +23,22 @@
 
 #include "app_options.hpp"
 #include "weft/control/cli.hpp"
+#include "weft/control/fabric/sm_service.hpp"
+#include "weft/control/fabric/switch_agent.hpp"
 #include "weft/control/input_line.hpp"
 #include "weft/control/script.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/telemetry.hpp"
+#include "weft/routing/mcast_groups.hpp"
+#include "weft/routing/text_file.hpp"
 
 namespace {
 
 std::atomic<bool> g_signalled{false};
+
+// How often the control loop looks at the punt rings between its rounds.
+constexpr unsigned kSmaStepUs = 1000;
 
 void on_signal(int) {
     g_signalled.store(true);
@@ -79,6 +86,32 @@ bool feed_stdin(weft::control::CommandContext &ctx, cmdline *cl) {
     return true;
 }
 
+// The SM's configuration from its options: the routing options' files are read here, once (a
+// bad one stops weft at start); the guid2lid file before every heavy sweep, as weft-sm does.
+weft::control::fabric::SmServiceConfig sm_config(const weft::app::SmOptions &o) {
+    using namespace weft;
+    control::fabric::SmServiceConfig c;
+    c.runner.chain = o.route.chain;
+    c.runner.routing = routing::tools::routing_options(o.route);
+    c.runner.ignore_existing_lfts = o.route.ignore_existing_lfts;
+    c.runner.sweep_interval = std::chrono::seconds(o.sweep_seconds);
+    if (!o.route.mcast_groups.empty())
+        c.runner.mcast_groups =
+            routing::read_mcast_groups(routing::read_text_file(o.route.mcast_groups), o.route.mcast_groups);
+    if (!o.route.guid2lid.empty())
+        c.runner.guid2lid = [file = o.route.guid2lid] {
+            return std::ifstream(file).good() ? routing::read_guid2lid(routing::read_text_file(file), file)
+                                              : std::vector<routing::Guid2LidEntry>{};
+        };
+    if (o.ethernet) {
+        sm::EthernetOptions e;
+        e.ars.max_extra_hops = o.route.ars_max_extra_hops;
+        e.ars.max_alternates = o.route.ars_max_alternates;
+        c.runner.ethernet = e;
+    }
+    return c;
+}
+
 int run(int argc, char **argv) {
     using namespace weft;
     const int eal_args = rte_eal_init(argc, argv);
@@ -123,6 +156,22 @@ int run(int argc, char **argv) {
             return 1;
         }
     }
+    // Every weft is a managed switch: its SMA answers SMPs on the fabric ports.
+    control::fabric::SwitchAgentConfig sma_config;
+    sma_config.node_guid = options->node_guid;
+    sma_config.description = options->node_desc;
+    sma_config.ethernet = options->ethernet;
+    sma_config.iboe_ethertype = options->dataplane.parser.iboe_ethertype;
+    if (options->fabric_all)
+        for (std::uint16_t p = 0; p < dp->num_ports(); ++p) sma_config.fabric_ports.push_back(p);
+    else
+        sma_config.fabric_ports = options->fabric_ports;
+    auto agent = std::make_unique<control::fabric::SwitchAgent>(ctx, std::move(sma_config));
+    ctx.sma = agent.get();
+    // The SM inside this switch: always there for `sm start`, running from here with --sm.
+    auto sm_service = std::make_unique<control::fabric::SmService>(*agent, sm_config(options->sm));
+    ctx.sm = sm_service.get();
+    if (options->sm.enabled) sm_service->start();
     dataplane::register_telemetry(*dp);
     std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
                 dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);
@@ -208,14 +257,16 @@ int run(int argc, char **argv) {
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();
-            // Subnet-management frames for this switch. Nothing answers them yet (the SMA will
-            // take them here): they are taken off the workers' rings, so that those never fill,
-            // counted by the dataplane (punts_drained) and freed.
-            rte_mbuf *smps[32];
-            for (unsigned n; (n = dp->drain_punted(smps, 32)) != 0;) rte_pktmbuf_free_bulk(smps, n);
             if (monitor_out != nullptr) control::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
-            usleep(options->link_poll_ms * 1000);
+            // The SMA between rounds: punted frames answered within a millisecond (an SMP
+            // crosses the fabric hop by hop through every switch's control thread), what the SM
+            // set published once per millisecond at most.
+            for (unsigned waited = 0; waited < options->link_poll_ms * 1000; waited += kSmaStepUs) {
+                agent->poll();
+                sm_service->poll();  // a heavy sweep, when one is due, runs to its end here
+                usleep(kSmaStepUs);
+            }
         }
         if (cl != nullptr) cmdline_stdin_exit(cl);
         if (piped != nullptr) cmdline_free(piped);
@@ -233,6 +284,10 @@ int run(int argc, char **argv) {
         cmdline_free(out);
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
+    ctx.sm = nullptr;
+    sm_service.reset();
+    ctx.sma = nullptr;
+    agent.reset();  // it holds mbufs of the dataplane's pool
     sampler.reset();
     dp.reset();
     fib_owner.reset();  // its DPDK tables must go before EAL does

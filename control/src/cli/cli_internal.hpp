@@ -78,6 +78,7 @@ InstList ars_show_commands();        // show ars nhg|quality|object|profile|port
 InstList monitor_commands();         // monitor start|stop|file, show monitor
 InstList running_config_commands();  // show running-config, save running-config
 InstList version_commands();         // show version
+InstList sm_commands();              // sm start|stop, show sm [json|log], show fabric [json]
 
 // Monitoring of every ARS object on or off (the `monitor` flag of the ARS state), published.
 bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on);

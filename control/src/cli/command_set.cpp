@@ -48,6 +48,9 @@ const char kUsage[] =
     "  show running-config                    the commands that rebuild this state\n"
     "  save running-config <file>             writes them to a file (for --cmdline-file)\n"
     "  show version [json]\n"
+    "  sm start|stop                          the SM inside this switch (weft -- --sm starts it with weft)\n"
+    "  show sm [json] | show sm log           its state, last sweep phase by phase, what it logged\n"
+    "  show fabric [json]                     switches, CAs, LIDs and links as its last sweep found them\n"
     "  show fib capacity [json]               routes and tbl8 groups in use, of what --fib4/6-* allow\n"
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  clear nhg stats <id>|all               zero what show nhg and show ars nhg count for the group\n"
@@ -163,7 +166,7 @@ const InstList &command_table() {
         for (InstList part :
              {table_commands(), show_commands(), port_commands(), port_stats_commands(), port_info_commands(),
               fwd_config_commands(), fwd_stats_commands(), ars_commands(), ars_show_commands(),
-              monitor_commands(), running_config_commands(), version_commands()})
+              monitor_commands(), running_config_commands(), version_commands(), sm_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(as_inst(inst_quit));
         all.push_back(as_inst(inst_help));
