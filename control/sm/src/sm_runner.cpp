@@ -70,7 +70,11 @@ SmStep SmRunner::step() {
         return SmStep::kHeavy;
     }
     if (now < next_light_) return SmStep::kNothing;
-    if (!memory_.last) {  // no sweep got through yet: try again whole
+    // No sweep got through yet, or the last one left ports up with nothing answering behind
+    // them or requests unanswered (a neighbour still starting; a link whose carrier the port
+    // does not report): sweep whole again rather than only look at the switches it knows, as
+    // OpenSM re-sweeps after a subnet initialisation error.
+    if (!memory_.last || memory_.last->stats.dark_ports > 0 || memory_.last->stats.problems() > 0) {
         heavy();
         return SmStep::kHeavy;
     }

@@ -132,6 +132,30 @@ TEST_F(Runner, ALightSweepThatSeesAChangeCallsAHeavyOne) {
     expect_programmed();
 }
 
+// A neighbour that does not answer yet behind a port that is up (no trap will come when it
+// starts): the next sweep at the interval is heavy again, and finds it once it answers.
+TEST_F(Runner, PortsUpWithNobodyAnsweringAreSweptAgainWhole) {
+    NodeIdx spine = routing::kNoNode;
+    for (PortNum p = 1; p <= topo.node(sm_node).num_ports && spine == routing::kNoNode; ++p)
+        if (topo.port(sm_node, p).peer != routing::kNoNode &&
+            topo.node(topo.port(sm_node, p).peer).is_switch())
+            spine = topo.port(sm_node, p).peer;
+    ASSERT_NE(spine, routing::kNoNode);
+    fabric.silent.insert(spine);
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed) << runner.last_heavy()->why;
+    EXPECT_GT(runner.last_heavy()->discovery.stats.dark_ports, 0u);
+    EXPECT_LT(runner.last_heavy()->discovery.stats.switches, 8u);
+    fabric.silent.clear();
+    fabric.set_now(fabric.now() + 1s);
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);  // not a light sweep of the switches it knew
+    EXPECT_EQ(runner.last_heavy()->discovery.stats.switches, 8u);
+    EXPECT_EQ(runner.last_heavy()->discovery.stats.dark_ports, 0u);
+    expect_programmed();
+    fabric.set_now(fabric.now() + 1s);
+    EXPECT_EQ(runner.step(), SmStep::kLight);  // all found: light sweeps from now on
+}
+
 TEST_F(Runner, AFailedSweepIsRetriedWholeAtTheInterval) {
     SmRunnerOptions o = options();
     o.chain = "no-such-engine";

@@ -124,6 +124,10 @@ void SmaFabric::run(routing::NodeIdx at, SmaOutput out) {
             ++lost;
             return;
         }
+        if (silent.count(peer.node)) {
+            ++lost;
+            return;
+        }
         ++hops;
         if (++steps > 1024) return;  // a forwarding loop: the SMP dies
         slid = out.lrh.slid;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ class SmaFabric final : public SmpTransport {
     void set_cable(routing::NodeIdx n, PortNum p, bool up);
     // Lets every SMA's time pass to now (trap repeats).
     void poll();
+
+    // Nodes whose SMA takes nothing (a switch still starting behind a port that is up).
+    std::set<routing::NodeIdx> silent;
 
     // What crossed the wire.
     std::size_t hops = 0;  // SMPs handed from one SMA to the next

@@ -1,6 +1,7 @@
 // A resident SM over any transport: what weft-sm (umad) and a weft switch's control thread
 // (IB-over-Ethernet frames) both run. It decides what is due — a heavy sweep at start, after a
-// trap 128 or when a light sweep saw a change; a light sweep every `sweep_interval` — and carries
+// trap 128 or when a light sweep saw a change; a light sweep every `sweep_interval`, or a heavy
+// one again if the last found ports up with nothing answering behind them — and carries
 // the memory from one sweep to the next (tables programmed, node descriptions, the unicast
 // cache, the Ethernet tables, the last good fabric). The caller owns the loop: between steps it
 // pumps the engine and hands unsolicited SMPs (traps) to take_unsolicited(). A heavy sweep runs
