@@ -227,6 +227,13 @@ GOOD = [
     "show ars nhg all json",
     "show version",
     "show version json",
+    "sm start",
+    "show sm",
+    "show sm json",
+    "show sm log",
+    "show fabric",
+    "show fabric json",
+    "sm stop",
     "show running-config",
     "save running-config /dev/null",
     "save config /dev/null",
@@ -820,6 +827,11 @@ def main():
           all(p["ars"] for p in aports.values()), "good: show ars port json shows the port settings")
     check(sorted(g["nhg"] for g in js("show ars nhg all json").get("nhgs", [])) == [1, 4],
           "good: show ars nhg all json: the ARS groups 1 and 4")
+    sm = js("show sm json")
+    check(sm.get("state") == "running" and sm.get("chain") == "auto" and sm.get("last_sweep", 0) is None,
+          "good: show sm json: the SM started by `sm start`, no sweep yet before forwarding (%s)" % sm)
+    check("sm: stopped" in res.get("sm stop", ""), "good: sm stop stops it")
+    check(js("show fabric json") == {"nodes": []}, "good: show fabric json: nothing discovered yet")
     ver = js("show version json")
     check(re.match(r"\d+\.\d+\.\d+", ver.get("weft", "")) and ver.get("dpdk", "").startswith("DPDK ") and
           ver.get("compiler") and ver.get("buildtype") and "sanitizers" in ver,
