@@ -91,6 +91,7 @@ bool feed_stdin(weft::control::CommandContext &ctx, cmdline *cl) {
 weft::control::fabric::SmServiceConfig sm_config(const weft::app::SmOptions &o) {
     using namespace weft;
     control::fabric::SmServiceConfig c;
+    c.engine = o.engine;
     c.runner.chain = o.route.chain;
     c.runner.routing = routing::tools::routing_options(o.route);
     c.runner.ignore_existing_lfts = o.route.ignore_existing_lfts;

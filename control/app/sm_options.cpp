@@ -6,7 +6,7 @@ namespace rt = weft::routing::tools;
 
 namespace {
 
-enum SmOpt : int { kSm = 1200, kSmEthernet, kSmSweep, kIgnoreGuids };
+enum SmOpt : int { kSm = 1200, kSmEthernet, kSmSweep, kIgnoreGuids, kMaxWire, kTimeout, kRetries };
 
 }  // namespace
 
@@ -18,6 +18,9 @@ const std::vector<option> &sm_long_options() {
             {"sm", no_argument, nullptr, kSm},
             {"sm-ethernet", no_argument, nullptr, kSmEthernet},
             {"sm-sweep", required_argument, nullptr, kSmSweep},
+            {"max_wire_smps", required_argument, nullptr, kMaxWire},
+            {"transaction_timeout", required_argument, nullptr, kTimeout},
+            {"transaction_retries", required_argument, nullptr, kRetries},
         };
         for (option o : rt::engine_long_options()) {
             if (o.val == 'i') o.val = kIgnoreGuids;
@@ -40,6 +43,18 @@ bool parse_sm_option(int c, const char *arg, SmOptions &o) {
             o.sweep_seconds = static_cast<unsigned>(rt::parse_number("--sm-sweep", arg, 86400));
             if (o.sweep_seconds == 0) throw rt::UsageError("--sm-sweep: at least 1 second");
             return true;
+        case kMaxWire:
+            o.engine.max_wire_smps = rt::parse_number("--max_wire_smps", arg, 4096);
+            if (o.engine.max_wire_smps == 0) throw rt::UsageError("--max_wire_smps: at least 1");
+            return true;
+        case kTimeout:
+            o.engine.timeout =
+                std::chrono::milliseconds(rt::parse_number("--transaction_timeout", arg, 60000));
+            if (o.engine.timeout.count() == 0) throw rt::UsageError("--transaction_timeout: at least 1 ms");
+            return true;
+        case kRetries:
+            o.engine.max_retries = static_cast<unsigned>(rt::parse_number("--transaction_retries", arg, 100));
+            return true;
         case kIgnoreGuids:
             return rt::parse_engine_option('i', arg, o.route);
         case 'i':  // weft's --interactive
@@ -60,6 +75,8 @@ std::string sm_usage() {
                "  --sm-ethernet            also program every weft switch's Ethernet/RoCE routes and ARS\n"
                "                           groups (host subnets learned from the leaves)\n"
                "  --sm-sweep N             seconds between light sweeps (default 10); a trap sweeps at once\n"
+               "  --max_wire_smps N --transaction_timeout MS --transaction_retries N   the SM's window of\n"
+               "                           SMPs (defaults 4, 50 ms, 3)\n"
                "  the routing options below as weft-route and weft-sm take them (-i, --ignore_guids, is\n"
                "  long-only here: -i is --interactive)\n") +
            rt::kEngineUsage;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "route_args.hpp"
+#include "weft/sm/smp_engine.hpp"
 
 namespace weft::app {
 
@@ -18,6 +19,9 @@ struct SmOptions {
     routing::tools::Args route;   // -R (default auto), -l, -Q, --no_fallback, --mcast-groups, ...
     bool ethernet = false;        // --sm-ethernet: the Ethernet/RoCE tables after the LFTs
     unsigned sweep_seconds = 10;  // --sm-sweep: seconds between light sweeps
+    // --max_wire_smps, --transaction_timeout MS, --transaction_retries (as weft-sm's); a timeout
+    // shorter than weft-sm's default: SMPs cross control threads that answer within milliseconds.
+    sm::SmpEngineConfig engine{4, std::chrono::milliseconds(50), 3};
 };
 
 // getopt_long entries (codes apart from weft's and the routing options') and short letters.
