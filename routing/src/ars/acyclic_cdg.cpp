@@ -6,7 +6,7 @@
 namespace weft::routing::ars {
 
 AcyclicCdg::AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vls)
-    : f_(f), m_(m), vls_(vls), fwd_(f, vls, m.size()), rev_(f, vls, m.size()) {
+    : f_(f), m_(m), vls_(vls), fwd_(f, vls, m.size()), rev_(f, vls, m.size()), closes_(f, vls, m.size()) {
     ord_.resize(m.size() * vls);
     std::iota(ord_.begin(), ord_.end(), 0u);
     visited_.assign(ord_.size(), 0);
@@ -14,11 +14,15 @@ AcyclicCdg::AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vl
 
 bool AcyclicCdg::add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
     if (fwd_.has(from, vl_in, vl_out, out)) return true;
+    if (closes_.has(from, vl_in, vl_out, out)) return false;
     const NodeIdx sw = m_.far[from];
     const std::uint32_t to = f_.node(sw).port_base + out;
     const std::uint32_t x = node_of(from, vl_in), y = node_of(to, vl_out);
     if (x == y) return false;
-    if (ord_[y] < ord_[x] && !repair(x, y)) return false;
+    if (ord_[y] < ord_[x] && !repair(x, y)) {
+        if (added_.size() == attempt_) closes_.add(from, vl_in, vl_out, out);
+        return false;
+    }
     const PortNum in = f_.port(m_.node[from], m_.port[from]).peer_port;
     fwd_.add(from, vl_in, vl_out, out);
     rev_.add(to, vl_out, vl_in, in);

@@ -3,6 +3,11 @@
 // Kelly's dynamic topological sort): an edge that agrees with the order costs a bit test, one
 // that does not searches only the nodes between its ends. An edge that would close a cycle is
 // refused; the edges since a mark can be taken back (removing edges keeps an order valid).
+//
+// Edges are taken back only when an attempt fails, so the graph of kept edges only grows: an
+// edge refused while no edge of its own attempt was in place closes a cycle with kept edges
+// alone, and will for good. Such edges are remembered and refused again without a search (the
+// same turn comes up for many destinations and candidates).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +24,11 @@ class AcyclicCdg {
     // Adds from/vl_in -> (port `out` of the switch `from` leads to)/vl_out unless it closes a
     // cycle. True when added or already there.
     bool add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out);
-    std::size_t mark() const { return added_.size(); }
+    // Starts an attempt: the edges added from here on can be taken back by rollback(mark).
+    std::size_t mark() {
+        attempt_ = added_.size();
+        return attempt_;
+    }
     void rollback(std::size_t mark);  // removes the edges added since mark
     const verify::DependencyGraph &graph() const { return fwd_; }
 
@@ -37,6 +46,8 @@ class AcyclicCdg {
     unsigned vls_;
     verify::DependencyGraph fwd_;     // (from, vl_in) -> (vl_out, out port at the far switch)
     verify::DependencyGraph rev_;     // (to, vl_out) -> (vl_in, in port at the switch `to` leaves)
+    verify::DependencyGraph closes_;  // edges known to close a cycle with kept edges alone
+    std::size_t attempt_ = 0;         // added_.size() when the current attempt began
     std::vector<std::uint32_t> ord_;  // by node: its place in the order
     std::vector<std::uint8_t> visited_;
     std::vector<std::uint32_t> forward_, backward_, stack_, places_;
