@@ -10,6 +10,7 @@ AcyclicCdg::AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vl
     ord_.resize(m.size() * vls);
     std::iota(ord_.begin(), ord_.end(), 0u);
     visited_.assign(ord_.size(), 0);
+    parent_.resize(ord_.size());
 }
 
 bool AcyclicCdg::add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
@@ -20,7 +21,7 @@ bool AcyclicCdg::add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNu
     const std::uint32_t x = node_of(from, vl_in), y = node_of(to, vl_out);
     if (x == y) return false;
     if (ord_[y] < ord_[x] && !repair(x, y)) {
-        if (added_.size() == attempt_) closes_.add(from, vl_in, vl_out, out);
+        if (kept_path_) closes_.add(from, vl_in, vl_out, out);
         return false;
     }
     const PortNum in = f_.port(m_.node[from], m_.port[from]).peer_port;
@@ -47,6 +48,7 @@ bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
     stack_.assign(1, y);
     visited_[y] = 1;
     bool cycle = false;
+    std::uint32_t last = y;  // the node whose edge reaches x
     while (!stack_.empty() && !cycle) {
         const std::uint32_t n = stack_.back();
         stack_.pop_back();
@@ -56,14 +58,16 @@ bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
         const std::uint32_t base = f_.node(sw).port_base;
         fwd_.for_each_out(chan, n % vls_, [&](unsigned vo, PortNum p) {
             const std::uint32_t w = node_of(base + p, vo);
-            if (ord_[w] == ub) cycle = true;
+            if (ord_[w] == ub) cycle = true, last = n;
             if (!visited_[w] && ord_[w] < ub) {
                 visited_[w] = 1;
+                parent_[w] = n;
                 stack_.push_back(w);
             }
         });
     }
     if (cycle) {
+        kept_path_ = only_kept(last, x, y);
         for (auto n : forward_) visited_[n] = 0;
         for (auto n : stack_) visited_[n] = 0;
         return false;
@@ -98,6 +102,20 @@ bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
     std::size_t i = 0;
     for (auto n : backward_) ord_[n] = places_[i++], visited_[n] = 0;
     for (auto n : forward_) ord_[n] = places_[i++], visited_[n] = 0;
+    return true;
+}
+
+bool AcyclicCdg::only_kept(std::uint32_t last, std::uint32_t x, std::uint32_t y) const {
+    if (added_.size() == attempt_) return true;
+    auto tentative = [this](std::uint32_t a, std::uint32_t b) {
+        for (std::size_t i = attempt_; i < added_.size(); ++i)
+            if (node_of(added_[i].from, added_[i].vl_in) == a && node_of(added_[i].to, added_[i].vl_out) == b)
+                return true;
+        return false;
+    };
+    if (tentative(last, x)) return false;
+    for (std::uint32_t n = last; n != y; n = parent_[n])
+        if (tentative(parent_[n], n)) return false;
     return true;
 }
 

@@ -5,9 +5,9 @@
 // refused; the edges since a mark can be taken back (removing edges keeps an order valid).
 //
 // Edges are taken back only when an attempt fails, so the graph of kept edges only grows: an
-// edge refused while no edge of its own attempt was in place closes a cycle with kept edges
-// alone, and will for good. Such edges are remembered and refused again without a search (the
-// same turn comes up for many destinations and candidates).
+// edge whose cycle runs through kept edges alone closes one for good. Such edges are remembered
+// and refused again without a search (the same turn comes up for many destinations and
+// candidates).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +40,9 @@ class AcyclicCdg {
     };
     std::uint32_t node_of(std::uint32_t chan, unsigned vl) const { return chan * vls_ + vl; }
     bool repair(std::uint32_t x, std::uint32_t y);  // order after adding x -> y; false on a cycle
+    // Whether the path repair() found from y to x (ending last -> x) uses only kept edges, none
+    // of the current attempt's.
+    bool only_kept(std::uint32_t last, std::uint32_t x, std::uint32_t y) const;
 
     const Fabric &f_;
     const verify::ChannelMap &m_;
@@ -48,8 +51,10 @@ class AcyclicCdg {
     verify::DependencyGraph rev_;     // (to, vl_out) -> (vl_in, in port at the switch `to` leaves)
     verify::DependencyGraph closes_;  // edges known to close a cycle with kept edges alone
     std::size_t attempt_ = 0;         // added_.size() when the current attempt began
+    bool kept_path_ = false;          // the last cycle repair() found has only kept edges
     std::vector<std::uint32_t> ord_;  // by node: its place in the order
     std::vector<std::uint8_t> visited_;
+    std::vector<std::uint32_t> parent_;  // by node: where the forward search came from
     std::vector<std::uint32_t> forward_, backward_, stack_, places_;
     std::vector<Edge> added_;
 };
