@@ -24,33 +24,38 @@ struct Candidates {
     std::vector<PortNum> too_long;
 };
 
+bool to_switch(const Fabric &f, NodeIdx n, PortNum p) {
+    return p >= 1 && p <= f.node(n).num_ports && f.port(n, p).linked() &&
+           f.node(f.port(n, p).peer).is_switch();
+}
+
+// The engine's port from s towards d when it leads to a switch, else kNoPort (no group).
+PortNum fixed_member(const Fabric &f, const RoutingTables &t, const ArsDestination &d, SwitchIdx s) {
+    if (s == d.sw) return kNoPort;
+    const PortNum q = d.lid < t.lft[s].size() ? t.lft[s][d.lid] : kNoPort;
+    return to_switch(f, f.switch_node(s), q) ? q : kNoPort;
+}
+
+// Primaries are equal_cost_ports() towards switches plus the fixed member, found in the same
+// pass over the ports as the detours (this runs for every switch and destination twice).
 void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
                 SwitchIdx s, Candidates &c) {
-    c.fixed = kNoPort;
     c.primary.clear();
     c.alternate.clear();
     c.too_long.clear();
-    if (s == d.sw) return;
+    c.fixed = fixed_member(f, t, d, s);
+    if (c.fixed == kNoPort) return;
     const NodeIdx n = f.switch_node(s);
-    auto to_switch = [&](PortNum p) {
-        return p >= 1 && p <= f.node(n).num_ports && f.port(n, p).linked() &&
-               f.node(f.port(n, p).peer).is_switch();
-    };
-    const PortNum q = d.lid < t.lft[s].size() ? t.lft[s][d.lid] : kNoPort;
-    if (!to_switch(q)) return;
-    c.fixed = q;
-    for (PortNum p : equal_cost_ports(f, t, s, d.lid))
-        if (to_switch(p)) c.primary.push_back(p);
-    if (std::find(c.primary.begin(), c.primary.end(), q) == c.primary.end()) {
-        c.primary.push_back(q);
-        std::sort(c.primary.begin(), c.primary.end());
-    }
     const std::uint8_t here = t.hops[s][d.lid];
-    if (here == kInfHops) return;
+    const bool minimal = here != kInfHops && here != 0;
     for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
-        if (!to_switch(p) || std::binary_search(c.primary.begin(), c.primary.end(), p)) continue;
+        if (!to_switch(f, n, p)) continue;
         const std::uint8_t there = t.hops[f.node(f.port(n, p).peer).sw][d.lid];
-        if (there == kInfHops) continue;  // the engine does not route onward from there
+        if ((minimal && there != kInfHops && there + 1 == here) || p == c.fixed) {
+            c.primary.push_back(p);
+            continue;
+        }
+        if (here == kInfHops || there == kInfHops) continue;  // the engine does not route onward
         const unsigned extra = std::max(1, there + 1 - here);
         if (extra > o.max_extra_hops)
             c.too_long.push_back(p);
@@ -192,9 +197,8 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         tick(0, d);
         w.start(g.destinations[d].sw, g.destinations[d].lid);
         for (SwitchIdx s = 0; s < S && engine_ok; ++s) {
-            candidates(f, t, o, g.destinations[d], s, cand[s]);
-            g.fixed[d * S + s] = cand[s].fixed;
-            if (cand[s].fixed != kNoPort) engine_ok = w.add(s, cand[s].fixed, sink);
+            const PortNum q = g.fixed[d * S + s] = fixed_member(f, t, g.destinations[d], s);
+            if (q != kNoPort) engine_ok = w.add(s, q, sink);
         }
     }
     if (!engine_ok) {
