@@ -92,16 +92,25 @@ bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
         });
     }
     // Everything that reaches x goes first, then what y reaches, into the same set of places.
-    auto by_place = [this](std::uint32_t a, std::uint32_t b) { return ord_[a] < ord_[b]; };
-    std::sort(forward_.begin(), forward_.end(), by_place);
-    std::sort(backward_.begin(), backward_.end(), by_place);
-    places_.clear();
-    for (auto n : backward_) places_.push_back(ord_[n]);
-    for (auto n : forward_) places_.push_back(ord_[n]);
-    std::sort(places_.begin(), places_.end());
+    // Sorted as (place, node) pairs: no lookup of the place per comparison, and the places come
+    // out of a merge.
+    auto by_place = [this](const std::vector<std::uint32_t> &nodes, std::vector<std::uint64_t> &out) {
+        out.clear();
+        for (auto n : nodes) out.push_back(std::uint64_t{ord_[n]} << 32 | n);
+        std::sort(out.begin(), out.end());
+    };
+    by_place(backward_, back_keys_);
+    by_place(forward_, fwd_keys_);
+    places_.resize(back_keys_.size() + fwd_keys_.size());
+    std::merge(back_keys_.begin(), back_keys_.end(), fwd_keys_.begin(), fwd_keys_.end(), places_.begin(),
+               [](std::uint64_t a, std::uint64_t b) { return a < b; });
     std::size_t i = 0;
-    for (auto n : backward_) ord_[n] = places_[i++], visited_[n] = 0;
-    for (auto n : forward_) ord_[n] = places_[i++], visited_[n] = 0;
+    for (auto lists : {&back_keys_, &fwd_keys_})
+        for (auto k : *lists) {
+            const auto n = static_cast<std::uint32_t>(k);
+            ord_[n] = static_cast<std::uint32_t>(places_[i++] >> 32);
+            visited_[n] = 0;
+        }
     return true;
 }
 

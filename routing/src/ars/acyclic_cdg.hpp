@@ -55,7 +55,8 @@ class AcyclicCdg {
     std::vector<std::uint32_t> ord_;  // by node: its place in the order
     std::vector<std::uint8_t> visited_;
     std::vector<std::uint32_t> parent_;  // by node: where the forward search came from
-    std::vector<std::uint32_t> forward_, backward_, stack_, places_;
+    std::vector<std::uint32_t> forward_, backward_, stack_;
+    std::vector<std::uint64_t> back_keys_, fwd_keys_, places_;  // (place, node)
     std::vector<Edge> added_;
 };
 
