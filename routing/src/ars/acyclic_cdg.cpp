@@ -14,6 +14,12 @@ AcyclicCdg::AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vl
 }
 
 bool AcyclicCdg::add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
+    const bool ok = insert(from, vl_in, vl_out, out);
+    added_.clear();
+    return ok;
+}
+
+bool AcyclicCdg::insert(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
     if (fwd_.has(from, vl_in, vl_out, out)) return true;
     if (closes_.has(from, vl_in, vl_out, out)) return false;
     const NodeIdx sw = m_.far[from];
@@ -32,13 +38,29 @@ bool AcyclicCdg::add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNu
     return true;
 }
 
-void AcyclicCdg::rollback(std::size_t mark) {
-    while (added_.size() > mark) {
-        const Edge &e = added_.back();
-        fwd_.remove(e.from, e.vl_in, e.vl_out, e.out);
-        rev_.remove(e.to, e.vl_out, e.vl_in, e.in);
-        added_.pop_back();
-    }
+bool AcyclicCdg::stage(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
+    if (fwd_.has(from, vl_in, vl_out, out)) return true;
+    if (closes_.has(from, vl_in, vl_out, out)) return false;
+    staged_.push_back({from, static_cast<std::uint8_t>(vl_in), static_cast<std::uint8_t>(vl_out), out});
+    return true;
+}
+
+bool AcyclicCdg::commit() {
+    bool ok = true;
+    for (const Staged &e : staged_)
+        if (!insert(e.from, e.vl_in, e.vl_out, e.out)) {
+            ok = false;
+            break;
+        }
+    // A refused attempt takes its edges back; removing edges keeps the order valid.
+    if (!ok)
+        for (const Edge &a : added_) {
+            fwd_.remove(a.from, a.vl_in, a.vl_out, a.out);
+            rev_.remove(a.to, a.vl_out, a.vl_in, a.in);
+        }
+    added_.clear();
+    staged_.clear();
+    return ok;
 }
 
 bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
@@ -115,11 +137,9 @@ bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
 }
 
 bool AcyclicCdg::only_kept(std::uint32_t last, std::uint32_t x, std::uint32_t y) const {
-    if (added_.size() == attempt_) return true;
     auto tentative = [this](std::uint32_t a, std::uint32_t b) {
-        for (std::size_t i = attempt_; i < added_.size(); ++i)
-            if (node_of(added_[i].from, added_[i].vl_in) == a && node_of(added_[i].to, added_[i].vl_out) == b)
-                return true;
+        for (const Edge &e : added_)
+            if (node_of(e.from, e.vl_in) == a && node_of(e.to, e.vl_out) == b) return true;
         return false;
     };
     if (tentative(last, x)) return false;

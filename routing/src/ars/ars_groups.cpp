@@ -175,6 +175,16 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     auto sink = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
         return cdg.add(from, vi, vo, out);
     };
+    // A candidate's dependencies are staged as the walk finds them and judged together at its end:
+    // one known to close a cycle ends the walk before any order repair is spent on the others.
+    auto stage = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
+        return cdg.stage(from, vi, vo, out);
+    };
+    auto commit = [&cdg] { return cdg.commit(); };
+    auto try_member = [&](SwitchIdx s, PortNum p) {
+        cdg.begin();
+        return w.add(s, p, stage, commit);
+    };
     std::vector<Candidates> cand(S);
     // Without SL2VL tables a packet keeps its VL, so a member whose far switch already sends the
     // destination straight back is a 2-channel loop as soon as packets reach s: refused without
@@ -254,13 +264,10 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                         kept.push_back(p);
                         continue;
                     }
-                    const std::size_t mark = cdg.mark();
-                    if (w.add(s, p, sink)) {
+                    if (try_member(s, p))
                         kept.push_back(p);
-                    } else {
-                        cdg.rollback(mark);
+                    else
                         left(r, ArsLeftOut::PrimaryCreditLoop, d, s, p);
-                    }
                 }
                 r.primaries += kept.size();
             } else if (s != g.destinations[d].sw) {
@@ -288,13 +295,10 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                         left(r, ArsLeftOut::GroupFull, d, s, a.port);
                         continue;
                     }
-                    const std::size_t mark = cdg.mark();
-                    if (!bounces(s, a.port) && w.add(s, a.port, sink)) {
+                    if (!bounces(s, a.port) && try_member(s, a.port))
                         alt[s].push_back(a.port);
-                    } else {
-                        cdg.rollback(mark);
+                    else
                         left(r, ArsLeftOut::AlternateCreditLoop, d, s, a.port);
-                    }
                 }
         for (SwitchIdx s = 0; s < S; ++s) {
             r.alternates += alt[s].size();
