@@ -65,53 +65,59 @@ bool AcyclicCdg::commit() {
 
 bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
     const std::uint32_t lb = ord_[y], ub = ord_[x];
-    // Forward from y through nodes placed before x: reaching x means a cycle.
+    // Forward from y through nodes placed before x and backward from x through nodes placed
+    // after y, a node from each in turn: the two meeting means a cycle (found sooner than by
+    // either alone); else the nodes each found are what the order repair moves.
     forward_.clear();
-    stack_.assign(1, y);
-    visited_[y] = 1;
-    bool cycle = false;
-    std::uint32_t last = y;  // the node whose edge reaches x
-    while (!stack_.empty() && !cycle) {
-        const std::uint32_t n = stack_.back();
-        stack_.pop_back();
-        forward_.push_back(n);
-        const std::uint32_t chan = n / vls_;
-        const NodeIdx sw = m_.far[chan];
-        const std::uint32_t base = f_.node(sw).port_base;
-        fwd_.for_each_out(chan, n % vls_, [&](unsigned vo, PortNum p) {
-            const std::uint32_t w = node_of(base + p, vo);
-            if (ord_[w] == ub) cycle = true, last = n;
-            if (!visited_[w] && ord_[w] < ub) {
-                visited_[w] = 1;
-                parent_[w] = n;
-                stack_.push_back(w);
-            }
-        });
-    }
-    if (cycle) {
-        kept_path_ = only_kept(last, x, y);
-        for (auto n : forward_) visited_[n] = 0;
-        for (auto n : stack_) visited_[n] = 0;
-        return false;
-    }
-    // Backward from x through nodes placed after y.
     backward_.clear();
-    stack_.assign(1, x);
-    visited_[x] = 1;
-    while (!stack_.empty()) {
-        const std::uint32_t n = stack_.back();
-        stack_.pop_back();
-        backward_.push_back(n);
-        const std::uint32_t chan = n / vls_;
-        const NodeIdx sw = m_.node[chan];
-        rev_.for_each_out(chan, n % vls_, [&](unsigned vi, PortNum in) {
-            const Port &pp = f_.port(sw, in);
-            const std::uint32_t w = node_of(f_.node(pp.peer).port_base + pp.peer_port, vi);
-            if (!visited_[w] && ord_[w] > lb) {
-                visited_[w] = 1;
-                stack_.push_back(w);
-            }
-        });
+    stack_.assign(1, y);
+    back_stack_.assign(1, x);
+    visited_[y] = kForward;
+    visited_[x] = kBackward;
+    std::uint32_t meet_from = kNone, meet_to = kNone;  // the edge where they met
+    while ((!stack_.empty() || !back_stack_.empty()) && meet_from == kNone) {
+        if (!stack_.empty()) {
+            const std::uint32_t n = stack_.back();
+            stack_.pop_back();
+            forward_.push_back(n);
+            const std::uint32_t chan = n / vls_;
+            const std::uint32_t base = f_.node(m_.far[chan]).port_base;
+            fwd_.for_each_out(chan, n % vls_, [&](unsigned vo, PortNum p) {
+                const std::uint32_t w = node_of(base + p, vo);
+                if (visited_[w] == kBackward) {
+                    meet_from = n, meet_to = w;
+                } else if (!visited_[w] && ord_[w] < ub) {
+                    visited_[w] = kForward;
+                    parent_[w] = n;
+                    stack_.push_back(w);
+                }
+            });
+            if (meet_from != kNone) break;
+        }
+        if (!back_stack_.empty()) {
+            const std::uint32_t n = back_stack_.back();
+            back_stack_.pop_back();
+            backward_.push_back(n);
+            const std::uint32_t chan = n / vls_;
+            const NodeIdx sw = m_.node[chan];
+            rev_.for_each_out(chan, n % vls_, [&](unsigned vi, PortNum in) {
+                const Port &pp = f_.port(sw, in);
+                const std::uint32_t w = node_of(f_.node(pp.peer).port_base + pp.peer_port, vi);
+                if (visited_[w] == kForward) {
+                    meet_from = w, meet_to = n;
+                } else if (!visited_[w] && ord_[w] > lb) {
+                    visited_[w] = kBackward;
+                    parent_[w] = n;
+                    back_stack_.push_back(w);
+                }
+            });
+        }
+    }
+    if (meet_from != kNone) {
+        kept_path_ = only_kept(meet_from, meet_to, x, y);
+        for (auto *v : {&forward_, &stack_, &backward_, &back_stack_})
+            for (auto n : *v) visited_[n] = 0;
+        return false;
     }
     // Everything that reaches x goes first, then what y reaches, into the same set of places.
     // Sorted as (place, node) pairs: no lookup of the place per comparison, and the places come
@@ -136,15 +142,18 @@ bool AcyclicCdg::repair(std::uint32_t x, std::uint32_t y) {
     return true;
 }
 
-bool AcyclicCdg::only_kept(std::uint32_t last, std::uint32_t x, std::uint32_t y) const {
+bool AcyclicCdg::only_kept(std::uint32_t from, std::uint32_t to, std::uint32_t x, std::uint32_t y) const {
+    if (added_.empty()) return true;
     auto tentative = [this](std::uint32_t a, std::uint32_t b) {
         for (const Edge &e : added_)
             if (node_of(e.from, e.vl_in) == a && node_of(e.to, e.vl_out) == b) return true;
         return false;
     };
-    if (tentative(last, x)) return false;
-    for (std::uint32_t n = last; n != y; n = parent_[n])
+    if (tentative(from, to)) return false;
+    for (std::uint32_t n = from; n != y; n = parent_[n])
         if (tentative(parent_[n], n)) return false;
+    for (std::uint32_t n = to; n != x; n = parent_[n])
+        if (tentative(n, parent_[n])) return false;
     return true;
 }
 

@@ -49,9 +49,11 @@ class AcyclicCdg {
     };
     bool insert(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out);  // into added_
     bool repair(std::uint32_t x, std::uint32_t y);  // order after adding x -> y; false on a cycle
-    // Whether the path repair() found from y to x (ending last -> x) uses only kept edges, none
-    // of the current attempt's (added_).
-    bool only_kept(std::uint32_t last, std::uint32_t x, std::uint32_t y) const;
+    // Whether the path repair() found from y to x, through its edge from -> to where the two
+    // searches met, uses only kept edges, none of the current attempt's (added_).
+    bool only_kept(std::uint32_t from, std::uint32_t to, std::uint32_t x, std::uint32_t y) const;
+    static constexpr std::uint8_t kForward = 1, kBackward = 2;  // visited_: found by which search
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
     const Fabric &f_;
     const verify::ChannelMap &m_;
@@ -62,8 +64,10 @@ class AcyclicCdg {
     bool kept_path_ = false;          // the last cycle repair() found has only kept edges
     std::vector<std::uint32_t> ord_;  // by node: its place in the order
     std::vector<std::uint8_t> visited_;
-    std::vector<std::uint32_t> parent_;  // by node: where the forward search came from
-    std::vector<std::uint32_t> forward_, backward_, stack_;
+    // By node: where the search that found it came from (the forward search: the node before
+    // it on the path from y; the backward one: the node after it on the path to x).
+    std::vector<std::uint32_t> parent_;
+    std::vector<std::uint32_t> forward_, backward_, stack_, back_stack_;
     std::vector<std::uint64_t> back_keys_, fwd_keys_, places_;  // (place, node)
     std::vector<Edge> added_;                                   // by the attempt being committed
     std::vector<Staged> staged_;
