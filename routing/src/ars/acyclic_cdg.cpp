@@ -38,6 +38,35 @@ bool AcyclicCdg::insert(std::uint32_t from, unsigned vl_in, unsigned vl_out, Por
     return true;
 }
 
+void AcyclicCdg::add_unordered(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
+    const std::uint32_t to = f_.node(m_.far[from]).port_base + out;
+    fwd_.add(from, vl_in, vl_out, out);
+    rev_.add(to, vl_out, vl_in, f_.port(m_.node[from], m_.port[from]).peer_port);
+}
+
+bool AcyclicCdg::sort() {
+    // Kahn's algorithm: a node is placed once everything before it is.
+    const std::size_t n = ord_.size();
+    std::vector<std::uint32_t> waiting(n, 0), ready;
+    auto for_each_succ = [this](std::uint32_t u, auto &&fn) {
+        const std::uint32_t chan = u / vls_;
+        if (m_.far[chan] == kNoNode) return;
+        const std::uint32_t base = f_.node(m_.far[chan]).port_base;
+        fwd_.for_each_out(chan, u % vls_, [&](unsigned vo, PortNum p) { fn(node_of(base + p, vo)); });
+    };
+    for (std::uint32_t u = 0; u < n; ++u) for_each_succ(u, [&](std::uint32_t v) { ++waiting[v]; });
+    for (std::uint32_t u = 0; u < n; ++u)
+        if (!waiting[u]) ready.push_back(u);
+    std::uint32_t place = 0;
+    for (std::size_t i = 0; i < ready.size(); ++i) {
+        ord_[ready[i]] = place++;
+        for_each_succ(ready[i], [&](std::uint32_t v) {
+            if (!--waiting[v]) ready.push_back(v);
+        });
+    }
+    return place == n;
+}
+
 bool AcyclicCdg::stage(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out) {
     if (fwd_.has(from, vl_in, vl_out, out)) return true;
     if (closes_.has(from, vl_in, vl_out, out)) return false;

@@ -26,6 +26,12 @@ class AcyclicCdg {
     // cycle, for good. True when added or already there.
     bool add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out);
 
+    // Adds an edge without keeping the order; sort() then orders the whole graph again and is
+    // false when it has a cycle (the order is then no use). For a batch known to be kept (the
+    // engine's own routes).
+    void add_unordered(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out);
+    bool sort();
+
     // An attempt: begin(), stage() each edge, commit(). stage() is false when the edge is known to
     // close a cycle (the attempt is then over); commit() adds the staged edges and keeps them all,
     // or takes them all back and returns false when one closes a cycle.

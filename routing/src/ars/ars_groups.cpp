@@ -201,16 +201,21 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         if (progress) progress(phase * D + d + 1, 3 * D);
     };
 
-    // The engine's own routes: always kept. If they already close a loop nothing can be added.
-    bool engine_ok = true;
-    for (std::size_t d = 0; d < D && engine_ok; ++d) {
+    // The engine's own routes: always kept, so their dependencies go in at once and one
+    // topological sort orders them. If they already close a loop nothing can be added.
+    auto keep = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
+        cdg.add_unordered(from, vi, vo, out);
+        return true;
+    };
+    for (std::size_t d = 0; d < D; ++d) {
         tick(0, d);
         w.start(g.destinations[d].sw, g.destinations[d].lid);
-        for (SwitchIdx s = 0; s < S && engine_ok; ++s) {
+        for (SwitchIdx s = 0; s < S; ++s) {
             const PortNum q = g.fixed[d * S + s] = fixed_member(f, t, g.destinations[d], s);
-            if (q != kNoPort) engine_ok = w.add(s, q, sink);
+            if (q != kNoPort) w.add(s, q, keep);
         }
     }
+    const bool engine_ok = cdg.sort();
     if (!engine_ok) {
         ArsGroups fixed_only = empty_groups(f);
         for (std::size_t d = 0; d < D; ++d)
