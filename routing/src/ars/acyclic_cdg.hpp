@@ -22,8 +22,8 @@ class AcyclicCdg {
   public:
     AcyclicCdg(const Fabric &f, const verify::ChannelMap &m, unsigned vls);
 
-    // Adds from/vl_in -> (port `out` of the switch `from` leads to)/vl_out unless it closes a
-    // cycle, for good. True when added or already there.
+    // Adds from/vl_in -> (port `out` of the switch `from` leads to)/vl_out, to be kept, unless
+    // it closes a cycle. True when added or already there.
     bool add(std::uint32_t from, unsigned vl_in, unsigned vl_out, PortNum out);
 
     // Adds an edge without keeping the order; sort() then orders the whole graph again and is
