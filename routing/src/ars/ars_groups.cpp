@@ -37,20 +37,20 @@ PortNum fixed_member(const Fabric &f, const RoutingTables &t, const ArsDestinati
 }
 
 // Primaries are equal_cost_ports() towards switches plus the fixed member, found in the same
-// pass over the ports as the detours (this runs for every switch and destination twice).
+// pass over the ports as the detours. `hops` is every switch's hop count to d.
 void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
-                SwitchIdx s, Candidates &c) {
+                const std::vector<std::uint8_t> &hops, SwitchIdx s, Candidates &c) {
     c.primary.clear();
     c.alternate.clear();
     c.too_long.clear();
     c.fixed = fixed_member(f, t, d, s);
     if (c.fixed == kNoPort) return;
     const NodeIdx n = f.switch_node(s);
-    const std::uint8_t here = t.hops[s][d.lid];
+    const std::uint8_t here = hops[s];
     const bool minimal = here != kInfHops && here != 0;
     for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
         if (!to_switch(f, n, p)) continue;
-        const std::uint8_t there = t.hops[f.node(f.port(n, p).peer).sw][d.lid];
+        const std::uint8_t there = hops[f.node(f.port(n, p).peer).sw];
         if ((minimal && there != kInfHops && there + 1 == here) || p == c.fixed) {
             c.primary.push_back(p);
             continue;
@@ -64,6 +64,16 @@ void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, co
     }
     std::stable_sort(c.alternate.begin(), c.alternate.end(),
                      [](const Alternate &a, const Alternate &b) { return a.extra < b.extra; });
+}
+
+// Every switch's candidates for d (this runs twice per destination). The hop counts to d are
+// gathered first: t.hops is by switch then LID, so the neighbours' counts are a row apart each.
+void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
+                std::vector<std::uint8_t> &hops, std::vector<Candidates> &cand) {
+    hops.resize(f.switch_count());
+    cand.resize(f.switch_count());
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) hops[s] = t.hops[s][d.lid];
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) candidates(f, t, o, d, hops, s, cand[s]);
 }
 
 void left(ArsCompileReport &r, ArsLeftOut why, std::size_t d, SwitchIdx s, PortNum p, std::uint64_t n = 1) {
@@ -146,11 +156,13 @@ std::vector<ArsDestination> ars_destinations(const Fabric &f) {
 
 ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o) {
     ArsGroups g = empty_groups(f);
-    Candidates c;
+    std::vector<Candidates> cand;
+    std::vector<std::uint8_t> hops;
     std::vector<PortNum> alt;
-    for (std::size_t d = 0; d < g.destinations.size(); ++d)
+    for (std::size_t d = 0; d < g.destinations.size(); ++d) {
+        candidates(f, t, o, g.destinations[d], hops, cand);
         for (SwitchIdx s = 0; s < g.switches; ++s) {
-            candidates(f, t, o, g.destinations[d], s, c);
+            const Candidates &c = cand[s];
             g.fixed[d * g.switches + s] = c.fixed;
             alt.clear();
             for (const Alternate &a : c.alternate)
@@ -158,6 +170,7 @@ ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOpt
             close_group(g.primary_begin, g.primary_ports, c.primary);
             close_group(g.alternate_begin, g.alternate_ports, alt);
         }
+    }
     return g;
 }
 
@@ -186,6 +199,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         return w.add(s, p, stage, commit);
     };
     std::vector<Candidates> cand(S);
+    std::vector<std::uint8_t> hops;
     // Without SL2VL tables a packet keeps its VL, so a member whose far switch already sends the
     // destination straight back is a 2-channel loop as soon as packets reach s: refused without
     // walking (on a fat tree every detour is one).
@@ -218,9 +232,9 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     const bool engine_ok = cdg.sort();
     if (!engine_ok) {
         ArsGroups fixed_only = empty_groups(f);
-        for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t d = 0; d < D; ++d) {
+            candidates(f, t, o, g.destinations[d], hops, cand);
             for (SwitchIdx s = 0; s < S; ++s) {
-                candidates(f, t, o, g.destinations[d], s, cand[s]);
                 const PortNum q = cand[s].fixed;
                 fixed_only.fixed[d * S + s] = q;
                 if (q != kNoPort) {
@@ -237,6 +251,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                             q == kNoPort ? std::vector<PortNum>{} : std::vector<PortNum>{q});
                 close_group(fixed_only.alternate_begin, fixed_only.alternate_ports, std::vector<PortNum>{});
             }
+        }
         r.engine_cycle = check_ars_credit_loops(f, t, fixed_only);
         return fixed_only;
     }
@@ -258,8 +273,8 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     for (std::size_t d = 0; d < D; ++d) {
         tick(1, d);
         replay(d, false);
+        candidates(f, t, o, g.destinations[d], hops, cand);
         for (SwitchIdx s = 0; s < S; ++s) {
-            candidates(f, t, o, g.destinations[d], s, cand[s]);
             const PortNum q = cand[s].fixed;
             kept.clear();
             if (q != kNoPort) {
@@ -287,8 +302,8 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     for (std::size_t d = 0; d < D; ++d) {
         tick(2, d);
         replay(d, true);
+        candidates(f, t, o, g.destinations[d], hops, cand);
         for (SwitchIdx s = 0; s < S; ++s) {
-            candidates(f, t, o, g.destinations[d], s, cand[s]);
             alt[s].clear();
             for (PortNum p : cand[s].too_long) left(r, ArsLeftOut::AlternateTooLong, d, s, p);
         }
