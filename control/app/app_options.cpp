@@ -2,10 +2,12 @@
 
 #include <getopt.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <vector>
 
 namespace weft::app {
 
@@ -65,7 +67,33 @@ enum Opt {
     kFib6Routes,
     kFib6Tbl8,
     kIdleSleepMax,
+    kNodeGuid,
+    kNodeDesc,
+    kFabricPorts,
+    kEthernet,
 };
+
+// "all", or port numbers separated by commas ("0,2,3").
+bool to_port_list(const char *text, bool &all, std::vector<std::uint16_t> &out) {
+    const std::string_view s(text);
+    if (s == "all") {
+        all = true;
+        return true;
+    }
+    std::vector<std::uint16_t> ports;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t comma = std::min(s.find(',', start), s.size());
+        const std::string item(s.substr(start, comma - start));
+        std::uint16_t p = 0;
+        if (!to_number<std::uint16_t>(item.c_str(), p, 0, RTE_MAX_ETHPORTS - 1)) return false;
+        ports.push_back(p);
+        start = comma + 1;
+    }
+    all = false;
+    out = std::move(ports);
+    return true;
+}
 
 }  // namespace
 
@@ -95,6 +123,12 @@ void print_app_usage(const char *prog) {
         "                           up to N microseconds between polls; a frame resets it (default 0: off,\n"
         "                           max %u)\n"
         "  --run-time SECONDS       exit after this long (default: until quit or a signal)\n"
+        "subnet management (every weft is a managed switch; IB port p is port p - 1 here):\n"
+        "  --fabric-ports all|LIST  ports that take SMPs (LIST: 0,1,3; default none; `port N fabric on`)\n"
+        "  --node-guid GUID         the switch's node GUID (default: EUI-64 of port 0's MAC)\n"
+        "  --node-desc TEXT         NodeDescription, at most 64 bytes (default: the host name)\n"
+        "  --ethernet               Ethernet/RoCE mode from the start: take the SM's routes and groups\n"
+        "                           (also turned on by the first `port N ip A/len`)\n"
         "  -h, --help               this text\n"
         "numbers are decimal, or hexadecimal with 0x\n",
         prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst, dataplane::FibConfig{}.max_routes4,
@@ -124,6 +158,10 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
         {"fib6-max-routes", required_argument, nullptr, kFib6Routes},
         {"fib6-tbl8-groups", required_argument, nullptr, kFib6Tbl8},
         {"idle-sleep-max-us", required_argument, nullptr, kIdleSleepMax},
+        {"node-guid", required_argument, nullptr, kNodeGuid},
+        {"node-desc", required_argument, nullptr, kNodeDesc},
+        {"fabric-ports", required_argument, nullptr, kFabricPorts},
+        {"ethernet", no_argument, nullptr, kEthernet},
         {nullptr, 0, nullptr, 0},
     };
     AppOptionsParse r;
@@ -190,6 +228,22 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
             case kIdleSleepMax:
                 if (!to_number<unsigned>(optarg, dp.idle_sleep_max_us, 0, kMaxIdleSleepUs))
                     expected = range(0, kMaxIdleSleepUs);
+                break;
+            case kNodeGuid:
+                if (!to_number<std::uint64_t>(optarg, o.node_guid, 1, UINT64_MAX))
+                    expected = "a non-zero 64-bit GUID";
+                break;
+            case kNodeDesc:
+                o.node_desc = optarg;
+                if (o.node_desc.size() > 64) expected = "at most 64 bytes";
+                break;
+            case kFabricPorts:
+                if (!to_port_list(optarg, o.fabric_all, o.fabric_ports))
+                    expected = "all, or port numbers 0.." + std::to_string(RTE_MAX_ETHPORTS - 1) +
+                               " separated by commas";
+                break;
+            case kEthernet:
+                o.ethernet = true;
                 break;
             case kNoCsum:
                 dp.parser.verify_ipv4_checksum = false;

@@ -1,8 +1,10 @@
 // The application arguments after EAL's: `weft [EAL args] -- [app args]`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
@@ -17,6 +19,12 @@ struct AppOptions {
     std::string script;     // run while forwarding, then the prompt (-i) or exit
     double run_time_s = 0;  // > 0: exit after this long (bounded runs, tests)
     unsigned link_poll_ms = 10;
+    // The switch's SMA (subnet management agent).
+    std::uint64_t node_guid = 0;  // 0: from the first port's MAC
+    std::string node_desc;        // empty: the host name
+    bool fabric_all = false;      // --fabric-ports all
+    std::vector<std::uint16_t> fabric_ports;
+    bool ethernet = false;  // answer weft's vendor attributes (Ethernet/RoCE tables) from the start
 };
 
 // --idle-sleep-max-us bound (as Open vSwitch's pmd-sleep-max).

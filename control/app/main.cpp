@@ -23,6 +23,7 @@
 
 #include "app_options.hpp"
 #include "weft/control/cli.hpp"
+#include "weft/control/fabric/switch_agent.hpp"
 #include "weft/control/input_line.hpp"
 #include "weft/control/script.hpp"
 #include "weft/dataplane/dataplane.hpp"
@@ -32,6 +33,9 @@
 namespace {
 
 std::atomic<bool> g_signalled{false};
+
+// How often the control loop looks at the punt rings between its rounds.
+constexpr unsigned kSmaStepUs = 1000;
 
 void on_signal(int) {
     g_signalled.store(true);
@@ -123,6 +127,18 @@ int run(int argc, char **argv) {
             return 1;
         }
     }
+    // Every weft is a managed switch: its SMA answers SMPs on the fabric ports.
+    control::fabric::SwitchAgentConfig sma_config;
+    sma_config.node_guid = options->node_guid;
+    sma_config.description = options->node_desc;
+    sma_config.ethernet = options->ethernet;
+    sma_config.iboe_ethertype = options->dataplane.parser.iboe_ethertype;
+    if (options->fabric_all)
+        for (std::uint16_t p = 0; p < dp->num_ports(); ++p) sma_config.fabric_ports.push_back(p);
+    else
+        sma_config.fabric_ports = options->fabric_ports;
+    auto agent = std::make_unique<control::fabric::SwitchAgent>(ctx, std::move(sma_config));
+    ctx.sma = agent.get();
     dataplane::register_telemetry(*dp);
     std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
                 dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);
@@ -208,14 +224,15 @@ int run(int argc, char **argv) {
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();
-            // Subnet-management frames for this switch. Nothing answers them yet (the SMA will
-            // take them here): they are taken off the workers' rings, so that those never fill,
-            // counted by the dataplane (punts_drained) and freed.
-            rte_mbuf *smps[32];
-            for (unsigned n; (n = dp->drain_punted(smps, 32)) != 0;) rte_pktmbuf_free_bulk(smps, n);
             if (monitor_out != nullptr) control::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
-            usleep(options->link_poll_ms * 1000);
+            // The SMA between rounds: punted frames answered within a millisecond (an SMP
+            // crosses the fabric hop by hop through every switch's control thread), what the SM
+            // set published once per millisecond at most.
+            for (unsigned waited = 0; waited < options->link_poll_ms * 1000; waited += kSmaStepUs) {
+                agent->poll();
+                usleep(kSmaStepUs);
+            }
         }
         if (cl != nullptr) cmdline_stdin_exit(cl);
         if (piped != nullptr) cmdline_free(piped);
@@ -233,6 +250,8 @@ int run(int argc, char **argv) {
         cmdline_free(out);
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
+    ctx.sma = nullptr;
+    agent.reset();  // it holds mbufs of the dataplane's pool
     sampler.reset();
     dp.reset();
     fib_owner.reset();  // its DPDK tables must go before EAL does

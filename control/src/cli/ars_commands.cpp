@@ -13,6 +13,7 @@
 #include "grammar.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/ars/port_config.hpp"
+#include "weft/control/ars_apply.hpp"
 #include "weft/control/cli.hpp"
 
 namespace weft::control {
@@ -43,30 +44,8 @@ std::vector<std::string> split(const std::string &s, char sep) {
 // Validates `next` as a whole; on success it becomes the accepted state and is published with
 // the FIB (`publish` false: the caller changes the FIB too and commits itself).
 bool accept(CommandContext &ctx, struct cmdline *cl, const ArsState &next, bool publish = true) {
-    ars::BuildResult r = next.build(ctx.ticks_per_us);
-    if (!r.ok()) {
-        std::string why;
-        for (const auto &e : r.errors) why += (why.empty() ? "" : "; ") + e.message;
-        return bad(ctx, cl, why + " (nothing changed)");
-    }
-    ctx.ars = next;
-    ctx.ars_config = r.config;
-    ctx.fib->set_ars(r.config);
-    if (ctx.sampler != nullptr) ctx.sampler->set_config(r.config);
+    if (const auto why = adopt_ars_state(ctx, next)) return bad(ctx, cl, *why + " (nothing changed)");
     return publish ? commit(ctx, cl) : true;
-}
-
-// The dataplane members of an ARS group, in ARS member order; a LAG member adds its ports.
-std::vector<dp::NhgMemberSpec> dataplane_members(const ArsState &state, const ars::NhgConfig &n) {
-    std::vector<dp::NhgMemberSpec> out;
-    for (const ars::NhgMember &m : n.members) {
-        if (m.target.kind == ars::EgressTarget::Kind::kPort) {
-            out.push_back({m.target.id, {}});
-        } else if (const auto it = state.lags.find(m.target.id); it != state.lags.end()) {
-            for (std::uint16_t p : it->second.ports) out.push_back({p, {}});
-        }
-    }
-    return out;
 }
 
 // ---- set ars profile <attr> <n> | <load> on|off | band <i> <min> <max> ----
@@ -321,7 +300,7 @@ void lag_add(void *res, struct cmdline *cl, void *data) {
         for (const ars::NhgMember &m : n.members)
             uses |= m.target.kind == ars::EgressTarget::Kind::kLag && m.target.id == lag.id;
         if (!uses) continue;
-        const dp::Status s = ctx.fib->set_nhg(nhg_id, dataplane_members(next, n), dp::NhgMode::Ars);
+        const dp::Status s = ctx.fib->set_nhg(nhg_id, ars_dataplane_members(next, n), dp::NhgMode::Ars);
         if (!s.ok()) return refuse(ctx, cl, s.message());
     }
     accept(ctx, cl, next);
@@ -411,7 +390,7 @@ void nhg_ars(void *res, struct cmdline *cl, void *data) {
             m.member_id = static_cast<std::uint32_t>(n.members.size());
             n.members.push_back(m);
         }
-    std::vector<dp::NhgMemberSpec> dp_members = dataplane_members(next, n);
+    std::vector<dp::NhgMemberSpec> dp_members = ars_dataplane_members(next, n);
     next.nhgs[n.id] = n;
     const ArsState before = ctx.ars;
     const auto before_config = ctx.ars_config;

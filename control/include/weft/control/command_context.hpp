@@ -16,6 +16,10 @@
 
 namespace weft::control {
 
+namespace fabric {
+class SwitchAgent;
+}
+
 struct CommandContext {
     dataplane::Dataplane *dp = nullptr;
     dataplane::FibBuilder *fib = nullptr;
@@ -24,6 +28,7 @@ struct CommandContext {
     std::shared_ptr<const ars::Config> ars_config;          // built from `ars`, published with the FIB
     std::vector<std::unique_ptr<MonitorLog>> monitor_logs;  // one per worker
     StatsBaseline stats;                                    // what `clear port stats` zeroed
+    fabric::SwitchAgent *sma = nullptr;                     // the switch's SMA (null: none)
     ars::Ticks ticks_per_us = 1;
     bool quit = false;
     unsigned errors = 0;  // commands refused since start
