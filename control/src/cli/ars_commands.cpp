@@ -366,6 +366,7 @@ std::optional<std::string> read_members(CommandContext &ctx, const ArsState &sta
 void nhg_ars(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     const auto *r = static_cast<NhgArsCmd *>(res);
+    if (fabric_nhg_refused(ctx, cl, r->id)) return;
     ars::NhgConfig n;
     n.id = r->id;
     if (std::string(r->object) != "none") {

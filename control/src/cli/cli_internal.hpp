@@ -78,6 +78,12 @@ InstList ars_show_commands();        // show ars nhg|quality|object|profile|port
 InstList monitor_commands();         // monitor start|stop|file, show monitor
 InstList running_config_commands();  // show running-config, save running-config
 InstList version_commands();         // show version
+InstList fabric_commands();          // port <p> fabric on|off, port <p> ip [del] <a>/<len>, show sma
+
+// Refuses (true) a hand-made command on NHG `id` when the id is one the fabric's groups take.
+bool fabric_nhg_refused(CommandContext &ctx, struct cmdline *cl, std::uint32_t id);
+// The running-config lines of the SMA's settings (fabric ports, host addresses).
+std::string fabric_running_config(const CommandContext &ctx);
 
 // Monitoring of every ARS object on or off (the `monitor` flag of the ARS state), published.
 bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on);

@@ -52,6 +52,11 @@ const char kUsage[] =
     "  clear port stats <p>|all               zero what show port stats shows (all: totals, drops too)\n"
     "  clear nhg stats <id>|all               zero what show nhg and show ars nhg count for the group\n"
     "  port start|stop <p>|all\n"
+    "  port <p> fabric on|off                 take SMPs on the port (a port between switches)\n"
+    "  port <p> ip [del] <addr>/<len>         a host port's subnet (IPv4 or IPv6), announced to the SM;\n"
+    "                                         the first turns Ethernet/RoCE mode on\n"
+    "  show sma [json]                        the switch's SMA: LID, ports, SMPs in and out, drops by "
+    "reason\n"
     "  set link-up|link-down port <p>\n"
     "  help [<command>] | quit                help nhg: the usage of every nhg command\n";
 
@@ -163,7 +168,7 @@ const InstList &command_table() {
         for (InstList part :
              {table_commands(), show_commands(), port_commands(), port_stats_commands(), port_info_commands(),
               fwd_config_commands(), fwd_stats_commands(), ars_commands(), ars_show_commands(),
-              monitor_commands(), running_config_commands(), version_commands()})
+              monitor_commands(), running_config_commands(), version_commands(), fabric_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(as_inst(inst_quit));
         all.push_back(as_inst(inst_help));

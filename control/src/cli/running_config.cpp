@@ -128,6 +128,7 @@ std::string running_config(CommandContext &ctx) {
     const dp::CaptureStats capture = ctx.dp->capture().stats();
     if (capture.active) out << "# a capture runs into " << one_line(capture.path) << " (not replayed)\n";
 
+    out << fabric_running_config(ctx);
     out << "# ports\n";
     for (std::uint16_t port = 0; port < ctx.dp->num_ports(); ++port) {
         const dp::PortStatus st = ctx.dp->port_status(port);

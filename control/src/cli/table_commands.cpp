@@ -39,6 +39,7 @@ std::optional<dp::IpPrefix> prefix_arg(CommandContext &ctx, struct cmdline *cl, 
 void route_add(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<RouteCmd *>(res);
+    if (fabric_nhg_refused(ctx, cl, r->id)) return;
     if (const auto p = prefix_arg(ctx, cl, r->prefix)) apply(ctx, cl, ctx.fib->add_route(*p, r->id));
 }
 void route_del(void *res, struct cmdline *cl, void *data) {
@@ -74,6 +75,7 @@ static cmdline_parse_token_string_t NhgCmd_del = TOKEN_STRING_INITIALIZER(NhgCmd
 void nhg_add(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<NhgCmd *>(res);
+    if (fabric_nhg_refused(ctx, cl, r->id)) return;
     std::vector<dp::NhgMemberSpec> members;
     for (const std::string &w : words(r->members)) {
         dp::NhgMemberSpec m;
@@ -94,6 +96,7 @@ void nhg_add(void *res, struct cmdline *cl, void *data) {
 void nhg_del(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     const std::uint32_t id = static_cast<NhgCmd *>(res)->id;
+    if (fabric_nhg_refused(ctx, cl, id)) return;
     const dp::Status s = ctx.fib->del_nhg(id);
     if (s.ok()) {
         ars_forget_nhg(ctx, id);

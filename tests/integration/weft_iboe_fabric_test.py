@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""An IB-over-Ethernet fabric of real weft switches, managed by an SM that runs in an end node:
+every weft is an SMA (issue 29, test 2).
+
+    h1 (weft-ca --sm) -- L1 -- S -- L2 -- h2 (weft-ca)
+
+Three weft processes (leaves L1, L2, spine S), each in a namespace of its own with its ports on
+veth pairs through net_af_packet (qpairs=2 with --rxq 2: the second TX queue is the control
+thread's, which sends the SMA's SMPs), --idle-sleep-max-us 1000 so that they share the machine's
+cores; two hosts running weft-ca. Checked:
+
+  1. h1's SM discovers the fabric through the switches' SMAs (3 switches, 2 CAs), assigns LIDs
+     and programs it; each switch's `show sma json` reports the LID the SM gave it and its
+     `show lft json` is the tree's only routing (every LID to the port towards it; the switch's
+     own LID has no entry: it is port 0, the switch itself).
+  2. h1 and h2 exchange LID-addressed data frames across L1, S and L2: all arrive, in order, from
+     the right source LID, none misdelivered.
+  3. With L1's host port no longer a fabric port (`port 1 fabric off`), the SM's SMPs are
+     dropped there and counted ("not a fabric port"), and the SM finds nothing.
+
+    weft_iboe_fabric_test.py WEFT WEFT_CA
+
+Creates and removes its own namespaces. Exit 77 (skipped) when not root or without netns.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from weft_session import READY, LiveWeft, eal_prefix  # noqa: E402
+
+failures = []
+TAG = "%05d" % (os.getpid() % 100000)
+SWITCHES = {  # name: (node GUID, [(port, peer name)])
+    "L1": (0x0002C90000A00001, ["S", "h1"]),
+    "L2": (0x0002C90000A00002, ["S", "h2"]),
+    "S": (0x0002C90000A0000F, ["L1", "L2"]),
+}
+HOSTS = {"h1": 0x0002C90000B00001, "h2": 0x0002C90000B00002}
+LINKS = [("L1", "S"), ("L2", "S"), ("L1", "h1"), ("L2", "h2")]
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def sh(*args, check_rc=True):
+    return subprocess.run(args, check=check_rc, capture_output=True, text=True)
+
+
+def ns(name):
+    return "wif%s%s" % (name, TAG)
+
+
+def ifname(a, b):
+    return "%s%s%s" % (a, b, TAG)  # a's end of the link a-b
+
+
+class Fabric:
+    def __enter__(self):
+        self.names = list(SWITCHES) + list(HOSTS)
+        for n in self.names:
+            sh("ip", "netns", "add", ns(n))
+            sh("ip", "-n", ns(n), "link", "set", "lo", "up")
+        for a, b in LINKS:
+            sh("ip", "link", "add", ifname(a, b), "type", "veth", "peer", "name", ifname(b, a))
+            for x, y in ((a, b), (b, a)):
+                sh("ip", "link", "set", ifname(x, y), "netns", ns(x))
+                sh("ip", "netns", "exec", ns(x), "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % ifname(x, y),
+                   check_rc=False)
+                sh("ip", "-n", ns(x), "link", "set", ifname(x, y), "up")
+        return self
+
+    def __exit__(self, *exc):
+        for n in self.names:
+            sh("ip", "netns", "del", ns(n), check_rc=False)
+
+
+class Switch(LiveWeft):
+    def __init__(self, weft, name, tmp):
+        guid, peers = SWITCHES[name]
+        self.name = name
+        cmds = os.path.join(tmp, name + ".cmds")
+        with open(cmds, "w") as f:
+            f.write("show sma\n")
+        vdevs = ["--vdev=net_af_packet%d,iface=%s,qpairs=2" % (i, ifname(name, p)) for i, p in enumerate(peers)]
+        self.start(["ip", "netns", "exec", ns(name), weft, "--no-huge", "--no-pci", "-m", "256", "-l", "0-1",
+                    "--file-prefix=" + eal_prefix("iboe" + name), *vdevs, "--", "-i", "--nb-cores", "1",
+                    "--rxq", "2", "--idle-sleep-max-us", "1000", "--fabric-ports", "all",
+                    "--node-guid", hex(guid), "--node-desc", "weft " + name, "--cmdline-file", cmds])
+
+    def query(self, command, timeout=10):
+        """Types `command` (a `... json` one) and returns the JSON line it prints."""
+        before = len(self.text())
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for line in self.text()[before:].splitlines():
+                if line.startswith("{"):
+                    try:
+                        return json.loads(line)
+                    except ValueError:
+                        pass
+            time.sleep(0.05)
+        return None
+
+    def type(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+
+
+def ca(weft_ca, host, args):
+    peer = [a for a, b in LINKS if b == host][0]
+    return subprocess.Popen(["ip", "netns", "exec", ns(host), weft_ca, "--if", ifname(host, peer), "--guid",
+                             hex(HOSTS[host]), "--json", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc, name, timeout=90):
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    if err.strip():
+        print("%s stderr (tail):\n%s" % (name, "\n".join(err.strip().splitlines()[-5:])))
+    try:
+        return proc.returncode, json.loads(out.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        check(False, "%s: a JSON summary (rc %s): %r" % (name, proc.returncode, out[-300:]))
+        return proc.returncode, {}
+
+
+def expected_lft(lids):
+    """The tree's only routing: LID -> the dataplane port of each switch towards its owner."""
+    # Which neighbour of each switch leads to each node.
+    adj = {}
+    for a, b in LINKS:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+
+    def behind(sw, via):  # every node reached from sw through neighbour via
+        seen, todo = {sw}, [via]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            todo += adj.get(n, [])
+        return seen - {sw}
+
+    out = {}
+    for sw, (_, peers) in SWITCHES.items():
+        table = {}
+        for port, peer in enumerate(peers):
+            for node in behind(sw, peer):
+                table[lids[node]] = port
+        out[sw] = table
+    return out
+
+
+def bring_up(weft_ca, switches):
+    # 1. the SM's sweeps over the fabric of weft switches
+    count = 300
+    sm = ca(weft_ca, "h1", ["--sm", "-R", "minhop", "--sweep", "500", "--duration", "6", "--receive"])
+    h2 = ca(weft_ca, "h2", ["--duration", "6", "--receive"])
+    _, s = finish(sm, "h1 (SM)")
+    finish(h2, "h2")
+    info = s.get("sm", {})
+    print("SM: %s sweeps, last %s in %.1f ms: %s switches, %s CAs" % (
+        info.get("sweeps"), info.get("outcome"), info.get("seconds", 0) * 1000, info.get("switches"),
+        info.get("cas")))
+    check(info.get("outcome") == "programmed", "the SM programmed the fabric: %s" % info.get("why"))
+    check(info.get("switches") == 3 and info.get("cas") == 2, "3 switches and 2 CAs discovered")
+    by_guid = {int(e["node_guid"], 16): e["lid"] for e in info.get("lids", [])}
+    lids = {n: by_guid.get(g) for n, g in list(HOSTS.items()) + [(k, v[0]) for k, v in SWITCHES.items()]}
+    print("LIDs:", lids)
+    check(all(lids.values()) and len(set(lids.values())) == 5, "five distinct LIDs: %s" % lids)
+    if not all(lids.values()):
+        return None
+    want = expected_lft(lids)
+    for name, w in switches.items():
+        st = w.query("show sma json") or {}
+        check(st.get("lid") == lids[name], "%s reports LID %s as the SM assigned (%s)" % (name, st.get("lid"),
+                                                                                    lids[name]))
+        check(st.get("dropped_total") == 0 and st.get("m_key_violations") == 0 and st.get("publish_failures") == 0,
+              "%s: no SMP dropped, no table refused: %s" % (name, {k: st.get(k) for k in (
+                  "dropped_total", "table_refusals", "publish_failures", "last_error")}))
+        lft = w.query("show lft json") or {}
+        have = {e["lid"]: e.get("port") for e in lft.get("lft", [])}
+        check(have == want[name], "%s: LFT %s is the tree's routing %s" % (name, have, want[name]))
+        ports = [p["state"] for p in st.get("ports", [])]
+        check(ports == ["Active", "Active"], "%s: both ports Active (%s)" % (name, ports))
+
+    # 2. LID-addressed data across the three switches (the SM's LIDs stay: switches keep theirs,
+    # and the SM's discovery order gives the hosts the same ones again)
+    common = ["--count", str(count), "--rate", "2000", "--expect", str(count), "--receive", "--duration", "30"]
+    sm = ca(weft_ca, "h1", ["--sm", "-R", "minhop", "--sweep", "1000", "--send-to", str(lids["h2"]), *common])
+    h2 = ca(weft_ca, "h2", ["--send-to", str(lids["h1"]), *common])
+    _, a = finish(sm, "h1 (SM)")
+    _, b = finish(h2, "h2")
+    for name, x, peer in (("h1", a, "h2"), ("h2", b, "h1")):
+        check(x.get("lid") == lids[name], "%s: LID %s again" % (name, x.get("lid")))
+        flows = x.get("flows", [])
+        print("%s: sent %s, received %s, flows %s" % (name, x.get("sent"), x.get("received"), flows))
+        check(x.get("sent") == count and x.get("received") == count, "%s: sent and received %d" % (name, count))
+        check(len(flows) == 1 and flows[0]["slid"] == lids[peer] and flows[0]["missing"] == 0 and
+              flows[0]["reordered"] == 0 and flows[0]["highest_seq"] == count - 1,
+              "%s: one flow from %s, every sequence number in order" % (name, peer))
+        check(x.get("misdelivered") == 0, "%s: nothing misdelivered" % name)
+    return lids
+
+
+def not_fabric(weft_ca, l1):
+    before = (l1.query("show sma json") or {}).get("dropped", {}).get("not a fabric port", 0)
+    l1.type("port 1 fabric off")
+    sm = ca(weft_ca, "h1", ["--sm", "-R", "minhop", "--sweep", "300", "--duration", "2"])
+    _, s = finish(sm, "h1 (SM)")
+    after = l1.query("show sma json") or {}
+    dropped = after.get("dropped", {}).get("not a fabric port", 0)
+    check(dropped > before, "L1 drops and counts the SMPs on its non-fabric port (%d -> %d)" % (before, dropped))
+    check(s.get("sm", {}).get("switches") == 0, "the SM finds no switch behind it")
+    check(not after.get("ports", [{}, {}])[1].get("fabric", True), "show sma: port 1 not a fabric port")
+    l1.type("port 1 fabric on")
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    weft, weft_ca = sys.argv[1], sys.argv[2]
+    if os.geteuid() != 0:
+        print("SKIP: needs root (network namespaces, AF_PACKET)")
+        return 77
+    probe = "wifprobe" + TAG
+    if sh("ip", "netns", "add", probe, check_rc=False).returncode != 0:
+        print("SKIP: no network namespace support")
+        return 77
+    sh("ip", "netns", "del", probe, check_rc=False)
+    tmp = tempfile.mkdtemp(prefix="weft-iboe-")
+    with Fabric():
+        switches = {n: Switch(weft, n, tmp) for n in SWITCHES}
+        try:
+            for n, w in switches.items():
+                check(w.wait_for(READY, 120) is not None, "%s starts" % n)
+            time.sleep(1)  # links up, seen by the control loops
+            for n, w in switches.items():
+                st = w.query("show sma json") or {}
+                check([p["control_tx"] for p in st.get("ports", [])] == [True, True],
+                      "%s: both ports have the control TX queue" % n)
+            if not failures:
+                bring_up(weft_ca, switches)
+                not_fabric(weft_ca, switches["L1"])
+        finally:
+            for n, w in switches.items():
+                rc, out = w.finish(20)
+                if rc != 0 or failures:
+                    print("--- %s (rc %s), tail:\n%s" % (n, rc, "\n".join(out.splitlines()[-12:])))
+    if failures:
+        print("%d failure(s)" % len(failures))
+        return 1
+    print("OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
