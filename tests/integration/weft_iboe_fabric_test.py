@@ -17,6 +17,9 @@ cores; two hosts running weft-ca. Checked:
      the right source LID, none misdelivered.
   3. With L1's host port no longer a fabric port (`port 1 fabric off`), the SM's SMPs are
      dropped there and counted ("not a fabric port"), and the SM finds nothing.
+  4. M_Key: from h1's wire (a raw socket, SMPs encoded here independently of weft_sm), L1's
+     PortInfo is read and set back with an M_Key and protection 2; a Set and a Get with a wrong
+     key then go unanswered, are counted as M_Key violations, and change nothing (the LID stays).
 
     weft_iboe_fabric_test.py WEFT WEFT_CA
 
@@ -24,7 +27,8 @@ Creates and removes its own namespaces. Exit 77 (skipped) when not root or witho
 """
 import json
 import os
-import re
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -231,6 +235,98 @@ def not_fabric(weft_ca, l1):
     l1.type("port 1 fabric on")
 
 
+ETHERTYPE = 0x88B5
+SMP_GROUP_MAC = bytes.fromhex("0180c200000e")
+
+
+def smp_frame(src_mac, slid, dlid, method, attr, attr_mod, data, m_key, tid):
+    """A LID-routed SMP (class 0x01) in weft's IB-over-Ethernet frame (control/sm/IBOE_SMP.md)."""
+    mad = struct.pack("!BBBBHHQHHIQ", 1, 0x01, 1, method, 0, 0, tid, attr, 0, attr_mod, m_key)
+    mad += bytes(32) + data.ljust(64, b"\0") + bytes(128)
+    assert len(mad) == 256
+    lrh = struct.pack("!BBHHH", 0xF0, 0x02, dlid, (8 + 12 + 8 + 256 + 4) // 4, slid)
+    bth = struct.pack("!BBHB3sB3s", 0x64, 0, 0xFFFF, 0, bytes(3), 0, bytes(3))
+    deth = struct.pack("!IB3s", 0, 0, bytes(3))
+    packet = lrh + bth + deth + mad
+    # ICRC: CRC-32 (zlib's) with the variant fields (LRH VL, BTH resv8a) read as ones.
+    masked = bytes([packet[0] | 0xF0]) + packet[1:12] + b"\xff" + packet[13:]
+    import zlib
+    icrc = struct.pack("<I", zlib.crc32(masked) & 0xFFFFFFFF)
+    return SMP_GROUP_MAC + src_mac + struct.pack("!H", ETHERTYPE) + packet + icrc
+
+
+class RawPort:
+    """h1's end of the link to L1, as a packet socket in h1's namespace (a child process)."""
+
+    def __init__(self, host, peer):
+        self.ifname = ifname(host, peer)
+        self.ns = ns(host)
+
+    def exchange(self, frame, tid, wait=1.0):
+        """Sends `frame`; returns the MAD of the reply with TID `tid`, or None."""
+        code = r"""
+import socket, sys, time, struct
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(%d))
+s.bind((%r, 0))
+s.settimeout(0.05)
+s.send(bytes.fromhex(%r))
+end = time.monotonic() + %f
+while time.monotonic() < end:
+    try:
+        f = s.recv(4096)
+    except socket.timeout:
+        continue
+    mad = f[14 + 8 + 12 + 8:14 + 8 + 12 + 8 + 256]
+    if len(mad) == 256 and mad[1] == 0x01 and struct.unpack("!Q", mad[8:16])[0] == %d:
+        print(mad.hex())
+        break
+""" % (ETHERTYPE, self.ifname, frame.hex(), wait, tid)
+        r = sh("ip", "netns", "exec", self.ns, sys.executable, "-c", code, check_rc=False)
+        out = r.stdout.strip()
+        return bytes.fromhex(out) if out else None
+
+    def mac(self):
+        return bytes.fromhex(sh("ip", "netns", "exec", self.ns, "cat",
+                                "/sys/class/net/%s/address" % self.ifname).stdout.strip().replace(":", ""))
+
+
+def m_key(l1, lids):
+    port = RawPort("h1", "L1")
+    src = port.mac()
+    slid, dlid = lids["h1"], lids["L1"]
+    port_info = 0x0015
+    reply = port.exchange(smp_frame(src, slid, dlid, 0x01, port_info, 0, b"", 0, 0x5001), 0x5001)
+    check(reply is not None and reply[3] == 0x81 and reply[4:6] == b"\0\0",
+          "L1 answers a LID-routed Get PortInfo from h1's wire")
+    if reply is None:
+        return
+    data = bytearray(reply[64:128])
+    key = 0x1122334455667788
+    data[0:8] = struct.pack("!Q", key)
+    data[26:28] = b"\0\0"  # no lease: the protection stays
+    data[32] &= 0xF0  # PortState: no change
+    data[33] &= 0x0F  # PortPhysicalState: no change
+    data[34] = (data[34] & 0x3F) | 0x80  # M_KeyProtectBits 2: Gets need the key too
+    reply = port.exchange(smp_frame(src, slid, dlid, 0x02, port_info, 0, bytes(data), 0, 0x5002), 0x5002)
+    check(reply is not None and reply[4:6] == b"\0\0", "L1 takes the M_Key (Set with no key while it has none)")
+    before = (l1.query("show sma json") or {}).get("m_key_violations", -1)
+    wrong = bytearray(data)
+    wrong[16:18] = struct.pack("!H", 0x77)  # would change the LID
+    r1 = port.exchange(smp_frame(src, slid, dlid, 0x02, port_info, 0, bytes(wrong), 0xDEAD, 0x5003), 0x5003)
+    r2 = port.exchange(smp_frame(src, slid, dlid, 0x01, port_info, 0, b"", 0xDEAD, 0x5004), 0x5004)
+    after = l1.query("show sma json") or {}
+    check(r1 is None and r2 is None, "a Set and a Get with the wrong M_Key are not answered")
+    check(after.get("m_key_violations") == before + 2,
+          "both counted as M_Key violations (%s -> %s)" % (before, after.get("m_key_violations")))
+    check(after.get("lid") == lids["L1"] and after.get("m_key_protect") == 2,
+          "L1's LID unchanged (%s), protection 2" % after.get("lid"))
+    # The right key still works (and takes the key away again, for the SM of a later run).
+    data[0:8] = bytes(8)
+    data[34] &= 0x3F
+    reply = port.exchange(smp_frame(src, slid, dlid, 0x02, port_info, 0, bytes(data), key, 0x5005), 0x5005)
+    check(reply is not None and reply[4:6] == b"\0\0", "a Set with the right M_Key is taken")
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -256,8 +352,10 @@ def main():
                 check([p["control_tx"] for p in st.get("ports", [])] == [True, True],
                       "%s: both ports have the control TX queue" % n)
             if not failures:
-                bring_up(weft_ca, switches)
+                lids = bring_up(weft_ca, switches)
                 not_fabric(weft_ca, switches["L1"])
+                if lids:
+                    m_key(switches["L1"], lids)
         finally:
             for n, w in switches.items():
                 rc, out = w.finish(20)
