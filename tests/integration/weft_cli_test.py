@@ -225,6 +225,13 @@ GOOD = [
     "show ars port json",
     "show ars nhg all",
     "show ars nhg all json",
+    "port 2 fabric on",
+    "port 2 fabric off",
+    "port 3 ip 10.0.3.1/24",
+    "port 3 ip 2001:db8:3::1/64",
+    "port 3 ip del 2001:db8:3::1/64",
+    "show sma",
+    "show sma json",
     "show version",
     "show version json",
     "show running-config",
@@ -330,6 +337,13 @@ BAD = [
     "clear nhg stats 77",                           # no group 77
     "clear nhg stats x",                            # not a group
     "clear nhg stats",                              # incomplete
+    "port 9 fabric on",                             # no port 9
+    "port 1 fabric maybe",                          # on|off
+    "port 3 ip 10.0.3.1",                           # no length
+    "port 3 ip 10.0.3.1/33",                        # IPv4 lengths are 0..32
+    "port 3 ip del 10.9.9.9/24",                    # no such address
+    "nhg add 15360 ports 1",                        # the fabric's NHG ids
+    "nhg add 16383 ars none primary 1",             # likewise
 ]
 
 
