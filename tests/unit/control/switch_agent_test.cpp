@@ -14,6 +14,7 @@
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/port_info.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
+#include "weft/sm/vendor_fib_state.hpp"
 
 namespace weft::control::fabric {
 namespace {
@@ -156,6 +157,63 @@ TEST_F(SwitchAgentTest, NodeFromOptionsAndHostAddressesTurnEthernetModeOn) {
         << "a fabric port is no host port";
     EXPECT_FALSE(agent_->del_host_address(a).has_value());
     EXPECT_TRUE(agent_->sma().ethernet()->host_subnets().empty());
+}
+
+TEST_F(SwitchAgentTest, ACommittedEthernetTableIsPublishedAsArsGroupsAndRoutes) {
+    agent_->set_fabric_port(2, false);
+    ASSERT_FALSE(agent_->add_host_address({2, *dp::IpAddr::parse("10.0.3.1"), 24}).has_value());
+    sm::EthernetTable t;
+    t.generation = 1;
+    sm::EthernetGroup g;
+    g.id = 0x21;
+    g.ars_object = 7;
+    g.fixed = 1;
+    g.primary = {1};
+    g.alternate = {2};
+    t.groups = {g};
+    t.routes = {{sm::IpPrefix::v4(0x0A000400, 24), 0x21}, {sm::IpPrefix::v4(0x0A000500, 24), 0x21}};
+    auto commit_table = [&](const sm::EthernetTable &table) {
+        sm::FibState begin;
+        begin.op = sm::FibOp::kBegin;
+        begin.begin_empty = true;
+        begin.generation = table.generation;
+        local(sm::Method::kSet, sm::attr::kWeftFibState, 0, *sm::encode_fib_state(begin));
+        const sm::EthernetBlocks blocks = sm::split_ethernet_table(table);
+        for (const auto &[mod, b] : blocks.groups)
+            local(sm::Method::kSet, sm::attr::kWeftNextHopGroup, mod, *sm::encode_next_hop_group_block(b));
+        for (const auto &[mod, b] : blocks.routes)
+            local(sm::Method::kSet, sm::attr::kWeftRoutes, mod, *sm::encode_routes_block(b));
+        sm::FibState commit_op;
+        commit_op.op = sm::FibOp::kCommit;
+        commit_op.generation = table.generation;
+        commit_op.routes = static_cast<std::uint32_t>(table.routes.size());
+        commit_op.groups = static_cast<std::uint16_t>(table.groups.size());
+        local(sm::Method::kSet, sm::attr::kWeftFibState, 0, *sm::encode_fib_state(commit_op));
+    };
+    commit_table(t);
+    agent_->poll();
+    EXPECT_EQ(agent_->publisher().counters().ethernet_commits, 1u) << agent_->publisher().last_error();
+    const auto &routes = snapshot().routes();
+    ASSERT_EQ(routes.size(), 2u);
+    EXPECT_EQ(routes[0].nhg_id, kFabricNhgFirst);
+    ASSERT_EQ(fib_->nhgs().count(kFabricNhgFirst), 1u);
+    EXPECT_EQ(fib_->nhgs().at(kFabricNhgFirst).mode, dp::NhgMode::Ars);
+    ASSERT_EQ(fib_->nhgs().at(kFabricNhgFirst).members.size(), 2u);
+    EXPECT_EQ(fib_->nhgs().at(kFabricNhgFirst).members[1].port, 1) << "IB port 2";
+    ASSERT_EQ(ctx_.ars.objects.count(7), 1u);
+    EXPECT_EQ(ctx_.ars.objects.at(7).mode, ars::Mode::kFlowletQuality);
+    ASSERT_TRUE(snapshot().ars() != nullptr);
+    EXPECT_NE(snapshot().ars()->nhg(kFabricNhgFirst), nullptr) << "published with the ARS configuration";
+
+    // The next table replaces the fabric's routes and groups, and the unused object goes.
+    t.generation = 2;
+    t.routes.pop_back();
+    t.groups[0].ars_object = sm::kNoEthernetArsObject;
+    commit_table(t);
+    agent_->poll();
+    EXPECT_EQ(snapshot().routes().size(), 1u);
+    EXPECT_EQ(ctx_.ars.objects.count(7), 0u);
+    EXPECT_EQ(agent_->publisher().counters().ethernet_failures, 0u);
 }
 
 TEST(GuidFromMac, IsEui64) {
