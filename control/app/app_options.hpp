@@ -26,7 +26,7 @@ struct AppOptions {
     bool fabric_all = false;      // --fabric-ports all
     std::vector<std::uint16_t> fabric_ports;
     bool ethernet = false;  // answer weft's vendor attributes (Ethernet/RoCE tables) from the start
-    SmOptions sm;  // --sm and the routing options
+    SmOptions sm;           // --sm and the routing options
 };
 
 // --idle-sleep-max-us bound (as Open vSwitch's pmd-sleep-max).

@@ -173,6 +173,14 @@ int run(int argc, char **argv) {
     auto sm_service = std::make_unique<control::fabric::SmService>(*agent, sm_config(options->sm));
     ctx.sm = sm_service.get();
     if (options->sm.enabled) sm_service->start();
+    for (std::uint16_t p = 0; p < dp->num_ports(); ++p)
+        if (agent->fabric_port(p) && !dp->port_status(p).control_tx)
+            std::fprintf(
+                stderr,
+                "weft: warning: fabric port %u has no control TX queue, SMPs cannot leave it (the PMD "
+                "must take one TX queue more than the workers use; net_af_packet: qpairs = --rxq = "
+                "--nb-cores x --txq + 1)\n",
+                p);
     dataplane::register_telemetry(*dp);
     std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
                 dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);

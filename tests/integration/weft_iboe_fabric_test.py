@@ -202,6 +202,14 @@ def bring_up(weft_ca, switches):
         check(have == want[name], "%s: LFT %s is the tree's routing %s" % (name, have, want[name]))
         ports = [p["state"] for p in st.get("ports", [])]
         check(ports == ["Active", "Active"], "%s: both ports Active (%s)" % (name, ports))
+    # What the SM programmed is the SM's: the running-config keeps the fabric ports, not the LFT.
+    l1 = switches["L1"]
+    before = len(l1.text())
+    l1.type("show running-config")
+    check(l1.wait_for(r"# ports\n", 10) is not None, "L1 prints its running-config")
+    text = l1.text()[before:]
+    check("programmed by the SM (not saved)" in text and "lft set" not in text and "port 0 fabric on" in text,
+          "L1's running-config: fabric ports, no LFT entries of the SM's")
 
     # 2. LID-addressed data across the three switches (the SM's LIDs stay: switches keep theirs,
     # and the SM's discovery order gives the hosts the same ones again)

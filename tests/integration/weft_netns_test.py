@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs the real weft between Linux hosts in network namespaces, over veth pairs and net_af_packet.
+"""Runs the real weft between Linux hosts in network namespaces, over veth pairs and one of the
+kernel-backed port types: net_af_packet (the default) or net_af_xdp (second argument `af_xdp`).
 
 Topology (every name carries this process's pid, so parallel runs and leftovers never collide):
 
@@ -20,14 +21,23 @@ every flow must stay on one path. The interface counters (/sys/class/net/*/stati
 must agree with what the socket saw, and so must weft's `show port stats json` deltas (port 0 in,
 ports 1 and 2 out).
 
-Namespaces and veths are always removed (try/finally). Exit 77 (skip) when not root or without
-`ip netns`.
+With net_af_xdp, the PMD attaches its XDP program (libxdp's xsk_def_prog) to each weft-side veth.
+veth runs it in native (driver) mode, and AF_XDP binds in copy mode (veth has no zero-copy); the
+peer needs no XDP program of its own, since AF_XDP's TX enters the veth as an skb. The test checks
+that the program sits on every weft port while weft runs and is gone after it exits, and it prints
+the mode. The UMEM lies over weft's mbuf pool, which --no-huge makes of 4 KiB pages; AF_XDP only
+needs it page-aligned.
+
+Namespaces and veths are always removed (try/finally). Exit 77 (skip) when not root, without
+`ip netns`, or for af_xdp without AF_XDP sockets (kernel or permissions) or DPDK's net_af_xdp PMD.
 """
+import glob
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -36,6 +46,7 @@ import time
 from weft_session import LiveWeft, eal_prefix
 
 WEFT = sys.argv[1]
+PORT_TYPE = sys.argv[2] if len(sys.argv) > 2 else "af_packet"
 PID = os.getpid()
 TAG = "%05d" % (PID % 100000)
 NS_A = "weft-h1-%d" % PID
@@ -131,6 +142,36 @@ def cleanup():
             subprocess.run(["ip", "link", "del", wside], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def vdev(port_type, index, ifname):
+    """The --vdev argument of weft port `index` on interface `ifname`: one queue pair either way
+    (a veth has one RX queue unless made with more)."""
+    if port_type == "af_xdp":
+        return "net_af_xdp%d,iface=%s,start_queue=0,queue_count=1" % (index, ifname)
+    return "net_af_packet%d,iface=%s,qpairs=1" % (index, ifname)
+
+
+def xdp_mode(ifname):
+    """The XDP attachment `ip link` shows on `ifname`: "xdp" (native), "xdpgeneric" (skb),
+    "xdpoffload", or None when no program is attached."""
+    out = sh("ip", "-d", "link", "show", "dev", ifname, check_rc=False)
+    m = re.search(r"\b(xdp|xdpgeneric|xdpoffload|xdpmulti)\b", out.split("\n", 1)[0])
+    return m.group(1) if m and "prog/xdp" in out else None
+
+
+def af_xdp_missing():
+    """Why AF_XDP cannot run here (None when it can): the kernel's AF_XDP sockets (family 44,
+    CONFIG_XDP_SOCKETS; creating one needs CAP_NET_RAW) and DPDK's net_af_xdp PMD, which EAL
+    loads from its driver directory."""
+    try:
+        socket.socket(44, socket.SOCK_RAW, 0).close()
+    except OSError as e:
+        return "no AF_XDP socket: %s" % e
+    if not glob.glob("/usr/lib/*/dpdk/pmds-*/librte_net_af_xdp.so*") + glob.glob(
+            "/usr/local/lib*/**/librte_net_af_xdp.so*", recursive=True):
+        return "DPDK's net_af_xdp PMD is not installed (Debian: librte-net-af-xdp23)"
+    return None
+
+
 class Weft(LiveWeft):
     def __init__(self, name, work, route_cmds):
         self.prefix = eal_prefix("netns_" + name)
@@ -141,7 +182,7 @@ class Weft(LiveWeft):
             f.write("\n".join(lines) + "\n")
         args = [WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1", "--file-prefix=" + self.prefix,
                 "--log-level=lib.eal:warning"]
-        args += ["--vdev=net_af_packet%d,iface=%s,qpairs=1" % (i, LINKS[i][0]) for i in range(3)]
+        args += ["--vdev=" + vdev(PORT_TYPE, i, LINKS[i][0]) for i in range(3)]
         args += ["--", "-i", "--cmdline-file", cmds, "--run-time", "40"]
         self.start(args)
 
@@ -283,6 +324,11 @@ def run_case(name, work, route_cmds, sticky):
         check(st is not None, "%s: weft answers show port stats json" % name)
         macs = [p["mac"].lower() for p in (st or {}).get("ports", [])]
         check(macs == [mac_of(l[0]) for l in LINKS], "%s: weft ports 0..2 are wA/wB/wC by MAC (%s)" % (name, macs))
+        if PORT_TYPE == "af_xdp":
+            modes = [xdp_mode(l[0]) for l in LINKS]
+            print("%s: XDP attachment on wA/wB/wC: %s" % (name, modes), flush=True)
+            check(all(m in ("xdp", "xdpgeneric") for m in modes),
+                  "%s: the PMD's XDP program is on every weft port (%s)" % (name, modes))
         check(wait_ping(15), "%s: A reaches B through weft within 15 s" % name)
         ok, out = ping(TARGET, 3)
         print(out.strip(), flush=True)
@@ -343,6 +389,9 @@ def run_case(name, work, route_cmds, sticky):
         text = weft.text()
         print("\n".join(text.splitlines()[-12:]), flush=True)
         check(rc == 0, "%s: weft exits 0 after SIGINT (rc=%s)" % (name, rc))
+        if PORT_TYPE == "af_xdp":
+            left = [l[0] for l in LINKS if xdp_mode(l[0])]
+            check(not left, "%s: the XDP program is removed when weft exits (%s)" % (name, left))
 
 
 def main():
@@ -353,6 +402,13 @@ def main():
                                                 stderr=subprocess.DEVNULL).returncode != 0:
         print("skip: ip netns unavailable")
         return 77
+    if PORT_TYPE not in ("af_packet", "af_xdp"):
+        print("usage: weft_netns_test.py WEFT [af_packet|af_xdp]")
+        return 2
+    if PORT_TYPE == "af_xdp" and af_xdp_missing():
+        print("skip: " + af_xdp_missing())
+        return 77
+    print("port type: net_%s" % PORT_TYPE, flush=True)
     if not shutil.which("ethtool"):
         notes.append("ethtool missing: veth offloads left on (af_packet may see partial checksums)")
     t0 = time.monotonic()

@@ -296,7 +296,8 @@ void show_sma(void *, struct cmdline *cl, void *data, bool json) {
             cmdline_printf(
                 cl,
                 "warning: fabric port %s has no control TX queue: SMPs cannot leave it (the PMD must "
-                "take one TX queue more than the workers use; net_af_packet: qpairs > --rxq)\n",
+                "take one TX queue more than the workers use; net_af_packet: qpairs = --rxq = --nb-cores x "
+                "--txq + 1)\n",
                 p["port"].dump().c_str());
 }
 void show_sma_text(void *res, struct cmdline *cl, void *data) {

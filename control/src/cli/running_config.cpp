@@ -11,6 +11,7 @@
 
 #include "cli_internal.hpp"
 #include "config_text.hpp"
+#include "weft/control/fabric/switch_agent.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_snapshot.hpp"
 #include "weft/dataplane/limits.hpp"
@@ -31,6 +32,16 @@ std::string hex4(unsigned v) {
 // Default SL2VL of a fresh FIB builder: SL n -> VL n, SL 15 -> VL 0.
 std::uint8_t default_vl(unsigned sl) {
     return static_cast<std::uint8_t>(sl == 15 ? 0 : sl);
+}
+
+bool fabric_owned_object(const CommandContext &ctx, std::uint16_t id) {
+    return ctx.sma != nullptr && ctx.sma->publisher().ethernet().created_objects().count(id) != 0;
+}
+
+bool sm_programmed(const CommandContext &ctx) {
+    if (ctx.sma == nullptr) return false;
+    const fabric::TablePublisherCounters &c = ctx.sma->publisher().counters();
+    return c.lft_blocks + c.mft_blocks + c.sl2vl_tables != 0;
 }
 
 std::string running_config(CommandContext &ctx) {
@@ -71,13 +82,15 @@ std::string running_config(CommandContext &ctx) {
                 << unsigned{pc.future_weight_percent} << "\n";
     }
 
-    out << "# ARS objects\n";
-    for (const auto &[id, o] : ctx.ars.objects) out << "ars object add " << object_words(o) << "\n";
+    out << "# ARS objects (not those made for the SM's groups)\n";
+    for (const auto &[id, o] : ctx.ars.objects)
+        if (!fabric_owned_object(ctx, id)) out << "ars object add " << object_words(o) << "\n";
     out << "# LAGs\n";
     for (const auto &[id, l] : ctx.ars.lags) out << "lag add " << lag_words(l) << "\n";
 
-    out << "# next-hop groups\n";
+    out << "# next-hop groups (the SM's are its own: not saved)\n";
     for (const auto &[id, spec] : ctx.fib->nhgs()) {
+        if (fabric::is_fabric_nhg(id)) continue;
         if (spec.mode == dp::NhgMode::Ars) {
             const auto it = ctx.ars.nhgs.find(id);
             if (it != ctx.ars.nhgs.end()) out << "nhg add " << nhg_ars_words(it->second) << "\n";
@@ -91,34 +104,39 @@ std::string running_config(CommandContext &ctx) {
 
     out << "# routes\n";
     for (const auto &[prefix, nhg] : ctx.fib->routes())
-        out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
+        if (!fabric::is_fabric_nhg(nhg)) out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
 
     const dp::FibSnapshot *s = ctx.dp->publisher().current();
     std::map<std::uint32_t, std::uint32_t> id_of;  // NHG index -> id
     for (const auto &[id, spec] : ctx.fib->nhgs()) id_of[*ctx.fib->nhg_index(id)] = id;
-    out << "# LFT\n";
-    for (std::uint32_t lid = 1; lid <= dp::kMaxUnicastLid; ++lid) {
-        const dp::LftTarget t = s->lft(static_cast<std::uint16_t>(lid));
-        if (t.kind == dp::LftTarget::Kind::Port)
-            out << "lft set " << hex4(lid) << " port " << t.value << "\n";
-        if (t.kind == dp::LftTarget::Kind::Nhg && id_of.count(t.value) != 0)
-            out << "lft set " << hex4(lid) << " nhg " << id_of[t.value] << "\n";
+    // Tables an SM programmed are the SM's to program again, not part of this switch's config.
+    if (sm_programmed(ctx)) {
+        out << "# LFT, MFT and SL2VL: programmed by the SM (not saved)\n";
+    } else {
+        out << "# LFT\n";
+        for (std::uint32_t lid = 1; lid <= dp::kMaxUnicastLid; ++lid) {
+            const dp::LftTarget t = s->lft(static_cast<std::uint16_t>(lid));
+            if (t.kind == dp::LftTarget::Kind::Port)
+                out << "lft set " << hex4(lid) << " port " << t.value << "\n";
+            if (t.kind == dp::LftTarget::Kind::Nhg && id_of.count(t.value) != 0)
+                out << "lft set " << hex4(lid) << " nhg " << id_of[t.value] << "\n";
+        }
+        out << "# MFT\n";
+        for (std::uint32_t mlid = dp::kFirstMulticastLid; mlid <= dp::kLastMulticastLid; ++mlid) {
+            const std::uint64_t mask = s->mft(static_cast<std::uint16_t>(mlid));
+            if (mask == 0) continue;
+            out << "mft set " << hex4(mlid) << " ports";
+            for (unsigned port = 0; port < 64; ++port)
+                if (((mask >> port) & 1) != 0) out << " " << port;
+            out << "\n";
+        }
+        out << "# SL2VL (entries other than SL n -> VL n, SL 15 -> VL 0)\n";
+        for (std::uint16_t port = 0; port < ctx.dp->num_ports(); ++port)
+            for (std::uint8_t sl = 0; sl < dp::kNumSl; ++sl)
+                if (s->sl2vl(port, sl) != default_vl(sl))
+                    out << "sl2vl set port " << port << " sl " << unsigned{sl} << " vl "
+                        << unsigned{s->sl2vl(port, sl)} << "\n";
     }
-    out << "# MFT\n";
-    for (std::uint32_t mlid = dp::kFirstMulticastLid; mlid <= dp::kLastMulticastLid; ++mlid) {
-        const std::uint64_t mask = s->mft(static_cast<std::uint16_t>(mlid));
-        if (mask == 0) continue;
-        out << "mft set " << hex4(mlid) << " ports";
-        for (unsigned port = 0; port < 64; ++port)
-            if (((mask >> port) & 1) != 0) out << " " << port;
-        out << "\n";
-    }
-    out << "# SL2VL (entries other than SL n -> VL n, SL 15 -> VL 0)\n";
-    for (std::uint16_t port = 0; port < ctx.dp->num_ports(); ++port)
-        for (std::uint8_t sl = 0; sl < dp::kNumSl; ++sl)
-            if (s->sl2vl(port, sl) != default_vl(sl))
-                out << "sl2vl set port " << port << " sl " << unsigned{sl} << " vl "
-                    << unsigned{s->sl2vl(port, sl)} << "\n";
 
     out << "# ACL rules, in the order given\n";
     for (const ars::AclRule &r : ctx.ars.acl) out << "acl add " << acl_words(r) << "\n";

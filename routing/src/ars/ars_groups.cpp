@@ -24,33 +24,38 @@ struct Candidates {
     std::vector<PortNum> too_long;
 };
 
+bool to_switch(const Fabric &f, NodeIdx n, PortNum p) {
+    return p >= 1 && p <= f.node(n).num_ports && f.port(n, p).linked() &&
+           f.node(f.port(n, p).peer).is_switch();
+}
+
+// The engine's port from s towards d when it leads to a switch, else kNoPort (no group).
+PortNum fixed_member(const Fabric &f, const RoutingTables &t, const ArsDestination &d, SwitchIdx s) {
+    if (s == d.sw) return kNoPort;
+    const PortNum q = d.lid < t.lft[s].size() ? t.lft[s][d.lid] : kNoPort;
+    return to_switch(f, f.switch_node(s), q) ? q : kNoPort;
+}
+
+// Primaries are equal_cost_ports() towards switches plus the fixed member, found in the same
+// pass over the ports as the detours. `hops` is every switch's hop count to d.
 void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
-                SwitchIdx s, Candidates &c) {
-    c.fixed = kNoPort;
+                const std::vector<std::uint8_t> &hops, SwitchIdx s, Candidates &c) {
     c.primary.clear();
     c.alternate.clear();
     c.too_long.clear();
-    if (s == d.sw) return;
+    c.fixed = fixed_member(f, t, d, s);
+    if (c.fixed == kNoPort) return;
     const NodeIdx n = f.switch_node(s);
-    auto to_switch = [&](PortNum p) {
-        return p >= 1 && p <= f.node(n).num_ports && f.port(n, p).linked() &&
-               f.node(f.port(n, p).peer).is_switch();
-    };
-    const PortNum q = d.lid < t.lft[s].size() ? t.lft[s][d.lid] : kNoPort;
-    if (!to_switch(q)) return;
-    c.fixed = q;
-    for (PortNum p : equal_cost_ports(f, t, s, d.lid))
-        if (to_switch(p)) c.primary.push_back(p);
-    if (std::find(c.primary.begin(), c.primary.end(), q) == c.primary.end()) {
-        c.primary.push_back(q);
-        std::sort(c.primary.begin(), c.primary.end());
-    }
-    const std::uint8_t here = t.hops[s][d.lid];
-    if (here == kInfHops) return;
+    const std::uint8_t here = hops[s];
+    const bool minimal = here != kInfHops && here != 0;
     for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
-        if (!to_switch(p) || std::binary_search(c.primary.begin(), c.primary.end(), p)) continue;
-        const std::uint8_t there = t.hops[f.node(f.port(n, p).peer).sw][d.lid];
-        if (there == kInfHops) continue;  // the engine does not route onward from there
+        if (!to_switch(f, n, p)) continue;
+        const std::uint8_t there = hops[f.node(f.port(n, p).peer).sw];
+        if ((minimal && there != kInfHops && there + 1 == here) || p == c.fixed) {
+            c.primary.push_back(p);
+            continue;
+        }
+        if (here == kInfHops || there == kInfHops) continue;  // the engine does not route onward
         const unsigned extra = std::max(1, there + 1 - here);
         if (extra > o.max_extra_hops)
             c.too_long.push_back(p);
@@ -59,6 +64,16 @@ void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, co
     }
     std::stable_sort(c.alternate.begin(), c.alternate.end(),
                      [](const Alternate &a, const Alternate &b) { return a.extra < b.extra; });
+}
+
+// Every switch's candidates for d (this runs twice per destination). The hop counts to d are
+// gathered first: t.hops is by switch then LID, so the neighbours' counts are a row apart each.
+void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
+                std::vector<std::uint8_t> &hops, std::vector<Candidates> &cand) {
+    hops.resize(f.switch_count());
+    cand.resize(f.switch_count());
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) hops[s] = t.hops[s][d.lid];
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) candidates(f, t, o, d, hops, s, cand[s]);
 }
 
 void left(ArsCompileReport &r, ArsLeftOut why, std::size_t d, SwitchIdx s, PortNum p, std::uint64_t n = 1) {
@@ -141,11 +156,13 @@ std::vector<ArsDestination> ars_destinations(const Fabric &f) {
 
 ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o) {
     ArsGroups g = empty_groups(f);
-    Candidates c;
+    std::vector<Candidates> cand;
+    std::vector<std::uint8_t> hops;
     std::vector<PortNum> alt;
-    for (std::size_t d = 0; d < g.destinations.size(); ++d)
+    for (std::size_t d = 0; d < g.destinations.size(); ++d) {
+        candidates(f, t, o, g.destinations[d], hops, cand);
         for (SwitchIdx s = 0; s < g.switches; ++s) {
-            candidates(f, t, o, g.destinations[d], s, c);
+            const Candidates &c = cand[s];
             g.fixed[d * g.switches + s] = c.fixed;
             alt.clear();
             for (const Alternate &a : c.alternate)
@@ -153,6 +170,7 @@ ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOpt
             close_group(g.primary_begin, g.primary_ports, c.primary);
             close_group(g.alternate_begin, g.alternate_ports, alt);
         }
+    }
     return g;
 }
 
@@ -170,7 +188,18 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     auto sink = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
         return cdg.add(from, vi, vo, out);
     };
+    // A candidate's dependencies are staged as the walk finds them and judged together at its end:
+    // one known to close a cycle ends the walk before any order repair is spent on the others.
+    auto stage = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
+        return cdg.stage(from, vi, vo, out);
+    };
+    auto commit = [&cdg] { return cdg.commit(); };
+    auto try_member = [&](SwitchIdx s, PortNum p) {
+        cdg.begin();
+        return w.add(s, p, stage, commit);
+    };
     std::vector<Candidates> cand(S);
+    std::vector<std::uint8_t> hops;
     // Without SL2VL tables a packet keeps its VL, so a member whose far switch already sends the
     // destination straight back is a 2-channel loop as soon as packets reach s: refused without
     // walking (on a fat tree every detour is one).
@@ -186,22 +215,26 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         if (progress) progress(phase * D + d + 1, 3 * D);
     };
 
-    // The engine's own routes: always kept. If they already close a loop nothing can be added.
-    bool engine_ok = true;
-    for (std::size_t d = 0; d < D && engine_ok; ++d) {
+    // The engine's own routes: always kept, so their dependencies go in at once and one
+    // topological sort orders them. If they already close a loop nothing can be added.
+    auto keep = [&cdg](std::uint32_t from, unsigned vi, unsigned vo, PortNum out) {
+        cdg.add_unordered(from, vi, vo, out);
+        return true;
+    };
+    for (std::size_t d = 0; d < D; ++d) {
         tick(0, d);
         w.start(g.destinations[d].sw, g.destinations[d].lid);
-        for (SwitchIdx s = 0; s < S && engine_ok; ++s) {
-            candidates(f, t, o, g.destinations[d], s, cand[s]);
-            g.fixed[d * S + s] = cand[s].fixed;
-            if (cand[s].fixed != kNoPort) engine_ok = w.add(s, cand[s].fixed, sink);
+        for (SwitchIdx s = 0; s < S; ++s) {
+            const PortNum q = g.fixed[d * S + s] = fixed_member(f, t, g.destinations[d], s);
+            if (q != kNoPort) w.add(s, q, keep);
         }
     }
+    const bool engine_ok = cdg.sort();
     if (!engine_ok) {
         ArsGroups fixed_only = empty_groups(f);
-        for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t d = 0; d < D; ++d) {
+            candidates(f, t, o, g.destinations[d], hops, cand);
             for (SwitchIdx s = 0; s < S; ++s) {
-                candidates(f, t, o, g.destinations[d], s, cand[s]);
                 const PortNum q = cand[s].fixed;
                 fixed_only.fixed[d * S + s] = q;
                 if (q != kNoPort) {
@@ -218,6 +251,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                             q == kNoPort ? std::vector<PortNum>{} : std::vector<PortNum>{q});
                 close_group(fixed_only.alternate_begin, fixed_only.alternate_ports, std::vector<PortNum>{});
             }
+        }
         r.engine_cycle = check_ars_credit_loops(f, t, fixed_only);
         return fixed_only;
     }
@@ -239,8 +273,8 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     for (std::size_t d = 0; d < D; ++d) {
         tick(1, d);
         replay(d, false);
+        candidates(f, t, o, g.destinations[d], hops, cand);
         for (SwitchIdx s = 0; s < S; ++s) {
-            candidates(f, t, o, g.destinations[d], s, cand[s]);
             const PortNum q = cand[s].fixed;
             kept.clear();
             if (q != kNoPort) {
@@ -250,13 +284,10 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                         kept.push_back(p);
                         continue;
                     }
-                    const std::size_t mark = cdg.mark();
-                    if (w.add(s, p, sink)) {
+                    if (try_member(s, p))
                         kept.push_back(p);
-                    } else {
-                        cdg.rollback(mark);
+                    else
                         left(r, ArsLeftOut::PrimaryCreditLoop, d, s, p);
-                    }
                 }
                 r.primaries += kept.size();
             } else if (s != g.destinations[d].sw) {
@@ -271,8 +302,8 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     for (std::size_t d = 0; d < D; ++d) {
         tick(2, d);
         replay(d, true);
+        candidates(f, t, o, g.destinations[d], hops, cand);
         for (SwitchIdx s = 0; s < S; ++s) {
-            candidates(f, t, o, g.destinations[d], s, cand[s]);
             alt[s].clear();
             for (PortNum p : cand[s].too_long) left(r, ArsLeftOut::AlternateTooLong, d, s, p);
         }
@@ -284,13 +315,10 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
                         left(r, ArsLeftOut::GroupFull, d, s, a.port);
                         continue;
                     }
-                    const std::size_t mark = cdg.mark();
-                    if (!bounces(s, a.port) && w.add(s, a.port, sink)) {
+                    if (!bounces(s, a.port) && try_member(s, a.port))
                         alt[s].push_back(a.port);
-                    } else {
-                        cdg.rollback(mark);
+                    else
                         left(r, ArsLeftOut::AlternateCreditLoop, d, s, a.port);
-                    }
                 }
         for (SwitchIdx s = 0; s < S; ++s) {
             r.alternates += alt[s].size();

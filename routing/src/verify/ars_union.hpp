@@ -24,19 +24,25 @@ class UnionWalk {
     void start(SwitchIdx dest, Lid lid);
 
     // Adds port q to switch s's group and follows what it makes reachable, handing each
-    // dependency (from, vl_in, vl_out, out) to sink, which returns false to refuse it. After a
-    // refusal the walk is as before the call and add() returns false.
-    template <class Sink>
-    bool add(SwitchIdx s, PortNum q, Sink &&sink) {
+    // dependency (from, vl_in, vl_out, out) to sink, which returns false to refuse it; then
+    // asks done() whether to keep the member after all (a sink may only collect the
+    // dependencies and judge them together). After a refusal the walk is as before the call and
+    // add() returns false.
+    template <class Sink, class Done>
+    bool add(SwitchIdx s, PortNum q, Sink &&sink, Done &&done) {
         const std::size_t mark = touched_.size();
         members_[s].push_back(q);
         work_.clear();
-        if (!through_new_member(s, q, sink) || !drain(sink)) {
+        if (!through_new_member(s, q, sink) || !drain(sink) || !done()) {
             undo(mark);
             members_[s].pop_back();
             return false;
         }
         return true;
+    }
+    template <class Sink>
+    bool add(SwitchIdx s, PortNum q, Sink &&sink) {
+        return add(s, q, sink, [] { return true; });
     }
 
     const std::vector<PortNum> &members(SwitchIdx s) const { return members_[s]; }

@@ -11,6 +11,8 @@
    programmed tables) is the one `weft-route -R ftree` computes for the same fabric and the
    guid2lid weft-sm wrote, and weft-sm's opensm-lfts.dump is that dump byte for byte;
    `ibtracert` reaches between sampled host pairs, along the LFTs.
+   infiniband-diags' dump_lfts reads the same tables, and check_lft_balance -v shows each switch's
+   down ports and up ports evenly used.
    With OPENSM_REF (scripts/opensm-ref) and opensm installed, the same fabric is also brought up
    by OpenSM on a simulator of its own: its opensm-lfts.dump and opensm-subnet.lst are weft-sm's,
    byte for byte.
@@ -336,6 +338,41 @@ def check_fabric(sim, weft_sm, weft_route, work, engine, tag, pairs, extra=()):
     return r
 
 
+def check_diags_balance(sim, work, dump):
+    """dump_lfts (every switch by directed route) reads weft-sm's LFTs, and check_lft_balance
+    finds ftree's tables balanced."""
+    if not (shutil.which("dump_lfts") and shutil.which("check_lft_balance") and shutil.which("ibnetdiscover")):
+        print("dump_lfts/check_lft_balance: skipped (not installed)")
+        return
+    lfts, cache = os.path.join(work, "dump_lfts.txt"), os.path.join(work, "ibnetdiscover.cache")
+    out = sim.run("dump_lfts")
+    open(lfts, "w").write(out.stdout)
+    read = {}
+    for block in re.split(r"\n(?=Unicast lids)", out.stdout):
+        g, routes = parse_ibroute(block)
+        if g is not None:
+            read[g] = routes
+    want = parse_dump(open(dump).read())
+    check(out.returncode == 0 and read and all(read.get(g) == ibroute_view(r) for g, r in want.items()),
+          f"dump_lfts: every switch's LFT is weft-sm's ({len(read)} switches read)")
+    sim.run("ibnetdiscover", "--cache", cache)
+    # check_lft_balance wants every port of a switch equally used, which a fat tree deeper than
+    # two levels never is (a middle switch's down ports carry fewer LIDs than its up ports); with
+    # -v it lists every switch's port usage: balanced here means all down ports carry the same
+    # and all up ports carry the same, at most two values per switch.
+    bal = sim.run("check_lft_balance", "-v", "-l", lfts, "-i", cache)
+    usage, cur = {}, None
+    for line in bal.stdout.splitlines():
+        if m := re.search(r"Switch Port Usage: (.*), (0x[0-9a-f]+)", line):
+            cur = usage.setdefault(m.group(1), set())
+        elif (m := re.match(r"Port (\d+): (\d+)", line)) and cur is not None:
+            cur.add(int(m.group(2)))
+    worst = max(usage.items(), key=lambda kv: len(kv[1]), default=("", set()))
+    print(f"check_lft_balance: {len(usage)} switches; at most {len(worst[1])} port loads on one ({worst[0]})")
+    check(bal.returncode == 0 and usage and all(len(v) <= 2 for v in usage.values()),
+          f"check_lft_balance: every switch's down ports and up ports evenly used: {worst}")
+
+
 def check_multicast(sim, weft_sm, weft_route, work):
     """--mcast-groups: the MFTs `ibroute -M` reads on every switch are the trees weft-route builds
     for the same fabric, LIDs and groups; a second run writes no MFT block."""
@@ -408,6 +445,7 @@ def main():
               f"the default chain is auto, and it says it found a fat tree: {phase_line(v.stderr, 'routing')}")
         check("0 failures" in phase_line(r.stderr, "programming"), "ftree: no programming failure")
         check_against_opensm(opensm_ref, sim, work, "ftree", os.path.join(work, "ftree"))
+        check_diags_balance(sim, work, os.path.join(work, "ftree", "opensm-lfts.dump"))
         check_multicast(sim, weft_sm, weft_route, work)
 
         r = check_fabric(sim, weft_sm, weft_route, work, "minhop", "minhop", sample)

@@ -58,6 +58,7 @@ class EthernetFib {
 
     const sm::EthernetTable &applied() const { return applied_; }
     const std::map<std::uint16_t, std::uint32_t> &slots() const { return slots_; }
+    const std::set<std::uint16_t> &created_objects() const { return created_; }
 
   private:
     std::optional<std::string> write_fib(CommandContext &ctx, const sm::EthernetTable &table,
