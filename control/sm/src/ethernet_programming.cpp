@@ -5,38 +5,15 @@
 #include "weft/sm/vendor_fib_state.hpp"
 #include "weft/sm/vendor_host_subnets.hpp"
 
+#include "smp_batch.hpp"
+
 namespace weft::sm {
 
 namespace {
 
 using routing::NodeIdx;
 
-// Requests with a handler each, run until the engine is idle; a handler may add more (the blocks
-// after a Begin, the Commit after the blocks).
-class Requests {
-  public:
-    using Done = std::function<void(const SmpCompletion &)>;
-    Requests(SmpEngine &engine, const SmClock &clock) : engine_(engine), clock_(clock) {}
-    void add(Method m, std::uint16_t attr_id, std::uint32_t mod, const DrPath &path, const SmpData &data,
-             Done done) {
-        Smp smp = make_dr_smp(m, attr_id, mod, path, 0);
-        smp.data = data;
-        handlers_.push_back(std::move(done));
-        engine_.submit({smp, kPermissiveLid, handlers_.size() - 1}, clock_());
-    }
-    void run() {
-        run_until_idle(engine_, clock_, [this](SmpCompletion &c) {
-            if (c.cookie >= handlers_.size()) return;
-            const Done h = handlers_[c.cookie];  // a copy: the handler may add requests
-            h(c);
-        });
-    }
-
-  private:
-    SmpEngine &engine_;
-    const SmClock &clock_;
-    std::vector<Done> handlers_;
-};
+using Requests = SmpBatch;
 
 // One weft switch through the step.
 struct Switch {

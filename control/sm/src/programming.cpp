@@ -9,35 +9,15 @@
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 
+#include "smp_batch.hpp"
+
 namespace weft::sm {
 
 namespace {
 
 using routing::NodeIdx;
 
-// Requests with a handler each; handlers may add more (a read followed by its write).
-class Batch {
-  public:
-    using Done = std::function<void(const SmpCompletion &)>;
-    Batch(SmpEngine &engine, const SmClock &clock) : engine_(engine), clock_(clock) {}
-    void add(const Smp &smp, Done done) {
-        const std::uint64_t cookie = handlers_.size();
-        handlers_.push_back(std::move(done));
-        engine_.submit({smp, kPermissiveLid, cookie}, clock_());
-    }
-    void run() {
-        run_until_idle(engine_, clock_, [this](SmpCompletion &c) {
-            if (c.cookie >= handlers_.size()) return;
-            const Done h = handlers_[c.cookie];  // a copy: the handler may add requests
-            h(c);
-        });
-    }
-
-  private:
-    SmpEngine &engine_;
-    const SmClock &clock_;
-    std::vector<Done> handlers_;
-};
+using Batch = SmpBatch;
 
 struct Context {
     const DiscoveryResult &d;
@@ -356,7 +336,8 @@ void mfts(Batch &b, Context &cx) {
             const std::string what = "Set MulticastForwardingTable block " + std::to_string(block.block) +
                                      " position " + std::to_string(block.position) + " of " +
                                      cx.where(n, 0, false);
-            const std::uint32_t attr_mod = mod;  // a structured binding: not capturable before C++20's clang 16
+            const std::uint32_t attr_mod =
+                mod;  // a structured binding: not capturable before C++20's clang 16
             b.add(request(Method::kSet, attr::kMulticastForwardingTable, attr_mod, x.path, *data),
                   [&cx, what, memory, attr_mod](const SmpCompletion &c) {
                       if (!cx.ok(c, what) && memory) memory->mft.erase(attr_mod);  // set again next time

@@ -16,18 +16,6 @@ namespace {
 constexpr std::size_t kHopPointerOffset = 6;
 constexpr std::size_t kReturnPathOffset = 192;
 
-bool known_method(std::uint8_t m) {
-    switch (static_cast<Method>(m)) {
-        case Method::kGet:
-        case Method::kSet:
-        case Method::kGetResp:
-        case Method::kTrap:
-        case Method::kTrapRepress:
-            return true;
-    }
-    return false;
-}
-
 bool is_request(Method m) {
     return m == Method::kGet || m == Method::kSet;
 }
@@ -167,7 +155,7 @@ SmaOutput Sma::drop(SmaDrop reason) {
 std::optional<Sma::Incoming> Sma::take(std::span<const std::uint8_t> mad) {
     Incoming in;
     Result<Smp> r = decode_smp(mad);
-    if (!r && mad.size() == kSmpSize && mad[0] == 1 && (mad[2] != 1 || !known_method(mad[3])) &&
+    if (!r && mad.size() == kSmpSize && mad[0] == 1 && (mad[2] != 1 || !is_known_method(mad[3])) &&
         (mad[3] & 0x80) == 0) {
         // A request of another class version, or with a method SMPs do not have: decoded as a
         // Get only to be answered with the status that says so.

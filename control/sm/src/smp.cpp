@@ -22,25 +22,13 @@ constexpr std::size_t kDrDlidOffset = 34;
 constexpr std::size_t kInitialPathOffset = 128;
 constexpr std::size_t kReturnPathOffset = 192;
 
-bool known_method(std::uint8_t m) {
-    switch (static_cast<Method>(m)) {
-        case Method::kGet:
-        case Method::kSet:
-        case Method::kGetResp:
-        case Method::kTrap:
-        case Method::kTrapRepress:
-            return true;
-    }
-    return false;
-}
-
 // Every check encoding and decoding share; the bytes-only ones (versions, size) are in decode.
 std::optional<SmpError> check(const Smp &smp) {
     const auto cls = static_cast<std::uint8_t>(smp.mgmt_class);
     if (smp.mgmt_class != MgmtClass::kLidRouted && smp.mgmt_class != MgmtClass::kDirectedRoute)
         return SmpError{"SMP.mgmt_class", cls, "0x01 (LID-routed) or 0x81 (directed route)"};
     const auto method = static_cast<std::uint8_t>(smp.method);
-    if (!known_method(method))
+    if (!is_known_method(method))
         return SmpError{"SMP.method", method, "Get, Set, GetResp, Trap or TrapRepress"};
     if (!smp.directed()) {
         // Fields a LID-routed SMP does not carry: left at zero, so decoding gives back what was
@@ -186,6 +174,17 @@ std::string hex_name(unsigned value) {
 
 }  // namespace
 
+bool is_known_method(std::uint8_t m) {
+    switch (static_cast<Method>(m)) {
+        case Method::kGet:
+        case Method::kSet:
+        case Method::kGetResp:
+        case Method::kTrap:
+        case Method::kTrapRepress:
+            return true;
+    }
+    return false;
+}
 std::string attribute_name(std::uint16_t attr_id) {
     switch (attr_id) {
         case attr::kNotice:

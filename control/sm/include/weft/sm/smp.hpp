@@ -103,6 +103,7 @@ Smp make_response(const Smp &request, const SmpData &data, std::uint16_t status 
 
 // Names for logs and counters: "NodeInfo", "Get"; unknown ones as "0x0030".
 std::string attribute_name(std::uint16_t attr_id);
+bool is_known_method(std::uint8_t method);  // one of the SM class's methods IBA defines
 std::string method_name(Method method);
 
 // Checks that `smp` carries attribute `attr_id` and a zero status: the first step of every
