@@ -110,6 +110,15 @@ std::uint64_t parse_number(const char *opt, const char *s, std::uint64_t max) {
     return v;
 }
 
+void throw_getopt_error(int c, char **argv) {
+    if (c == ':') throw UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
+    throw UsageError(std::string("unknown option ") + argv[optind - 1]);
+}
+
+void check_no_operands(int argc, char **argv) {
+    if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
+}
+
 void check_chain(const std::string &chain) {
     const std::vector<std::string> known = EngineRegistry::instance().names();
     for (const std::string &name : chain_tokens(chain)) {
@@ -424,13 +433,11 @@ Args parse_args(int argc, char **argv) {
             case 'h':
                 a.help = true;
                 return a;
-            case ':':
-                throw UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
             default:
-                throw UsageError(std::string("unknown option ") + argv[optind - 1]);
+                throw_getopt_error(c, argv);
         }
     }
-    if (optind < argc) throw UsageError(std::string("unexpected argument '") + argv[optind] + "'");
+    check_no_operands(argc, argv);
     if (a.topo.empty() == a.gen.empty()) throw UsageError("give exactly one of --topo FILE or --gen SPEC");
     check_chain(a.chain);
     return a;

@@ -71,6 +71,10 @@ const std::vector<option> &engine_long_options();
 // Stores routing option `c` (getopt_long's return) with argument `arg` into a; false when `c` is
 // not a routing option. Throws UsageError for a bad number.
 bool parse_engine_option(int c, const char *arg, Args &a);
+// getopt_long's refusal of argv[optind - 1] (c is ':' for a missing argument, else '?') as the
+// UsageError every tool throws; and the check that no operand is left after the options.
+[[noreturn]] void throw_getopt_error(int c, char **argv);
+void check_no_operands(int argc, char **argv);
 // An unknown name in -R is a usage error before any fabric is read (OpenSM, too, sets up its
 // engine list at start-up, not when it first routes).
 void check_chain(const std::string &chain);

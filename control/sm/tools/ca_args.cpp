@@ -197,13 +197,11 @@ CaArgs parse_ca_args(int argc, char **argv) {
             case 'h':
                 a.route.help = true;
                 return a;
-            case ':':
-                throw rt::UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
             default:
-                throw rt::UsageError(std::string("unknown option ") + argv[optind - 1]);
+                rt::throw_getopt_error(c, argv);
         }
     }
-    if (optind < argc) throw rt::UsageError(std::string("unexpected argument '") + argv[optind] + "'");
+    rt::check_no_operands(argc, argv);
     if (a.ifname.empty()) throw rt::UsageError("--if: required");
     if (a.guid == 0) throw rt::UsageError("--guid: required");
     rt::check_chain(a.route.chain);

@@ -118,13 +118,11 @@ SmArgs parse_sm_args(int argc, char **argv) {
             case 'h':
                 a.route.help = true;
                 return a;
-            case ':':
-                throw rt::UsageError(std::string("option ") + argv[optind - 1] + " needs an argument");
             default:
-                throw rt::UsageError(std::string("unknown option ") + argv[optind - 1]);
+                rt::throw_getopt_error(c, argv);
         }
     }
-    if (optind < argc) throw rt::UsageError(std::string("unexpected argument '") + argv[optind] + "'");
+    rt::check_no_operands(argc, argv);
     rt::check_chain(a.route.chain);
     return a;
 }
