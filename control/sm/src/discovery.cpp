@@ -90,14 +90,19 @@ void Discovery::start(SmpEngine &engine, SmTime now) {
     ask(engine, now, Ask::kNodeInfo, kFromSm, 0, {});
 }
 
-void Discovery::ask(SmpEngine &engine, SmTime now, Ask what, std::size_t node, PortNum port, DrPath path) {
+std::uint64_t ethernet_hosts_guid(std::uint64_t switch_guid, PortNum port) {
+    return 0xFE00000000000000ULL | (switch_guid & 0x0000FFFFFFFFFFFFULL) << 8 | port;
+}
+
+void Discovery::ask(SmpEngine &engine, SmTime now, Ask what, std::size_t node, PortNum port, DrPath path,
+                    std::uint16_t block) {
     static constexpr std::uint16_t kIds[] = {attr::kNodeInfo, attr::kNodeDescription, attr::kSwitchInfo,
-                                             attr::kPortInfo};
+                                             attr::kPortInfo, attr::kWeftHostSubnets};
     const std::uint16_t id = kIds[static_cast<int>(what)];
-    const std::uint32_t mod = what == Ask::kPortInfo ? port : 0;
+    const std::uint32_t mod = what == Ask::kPortInfo ? port : what == Ask::kHostSubnets ? block : 0;
     const std::uint64_t cookie = pending_.size();
     SmpRequest r{make_dr_smp(Method::kGet, id, mod, path, 0), kPermissiveLid, cookie};
-    pending_.push_back({what, node, port, std::move(path)});
+    pending_.push_back({what, node, port, std::move(path), block});
     engine.submit(std::move(r), now);
 }
 
@@ -116,6 +121,9 @@ void Discovery::problem(std::string line) {
 void Discovery::on_completion(SmpEngine &engine, const SmpCompletion &c, SmTime now) {
     if (c.cookie >= pending_.size()) return;
     const Pending p = pending_[c.cookie];
+    if (p.ask == Ask::kHostSubnets && c.outcome == SmpOutcome::kResponse &&
+        (c.response.status & 0x1C) == status::kUnsupportedMethodAttr)
+        return subnets_done(engine, now, p.node);  // no weft switch in Ethernet mode: no host ports
     if (c.outcome != SmpOutcome::kResponse || c.response.status != 0) {
         switch (c.outcome) {
             case SmpOutcome::kTimedOut:
@@ -132,6 +140,7 @@ void Discovery::on_completion(SmpEngine &engine, const SmpCompletion &c, SmTime 
                 break;
         }
         failed(p, failure_text(c));
+        if (p.ask == Ask::kHostSubnets) subnets_done(engine, now, p.node);
         return;
     }
     const bool switch_port = p.ask == Ask::kPortInfo && nodes_[p.node].is_switch() && p.port != 0;
@@ -167,6 +176,51 @@ void Discovery::on_completion(SmpEngine &engine, const SmpCompletion &c, SmTime 
             port_info(engine, now, p, *info);
             break;
         }
+        case Ask::kHostSubnets: {
+            auto b = decode_host_subnets_block(c.response);
+            if (!b) return bad(b.error());
+            host_subnets(engine, now, p, *b);
+            break;
+        }
+    }
+}
+
+void Discovery::host_subnets(SmpEngine &engine, SmTime now, const Pending &p, const HostSubnetsBlock &b) {
+    DiscoveredNode &n = nodes_[p.node];
+    if (n.vanished) return subnets_done(engine, now, p.node);
+    if (p.block == 0) {
+        n.host_subnets.clear();
+        n.host_subnets_version = b.version;
+    } else if (n.host_subnets_version != b.version) {
+        // Changed between two blocks: read again from the start, once.
+        if (!reread_.insert(p.node).second) {
+            problem("WeftHostSubnets of " + name(p.node) +
+                    " keep changing while read; its ports are followed");
+            n.host_subnets.clear();
+            n.host_subnets_version.reset();
+            return subnets_done(engine, now, p.node);
+        }
+        return ask(engine, now, Ask::kHostSubnets, p.node, 0, p.path, 0);
+    }
+    for (const HostSubnet &s : b.entries)
+        if (!s.prefix.empty()) n.host_subnets.push_back(s);
+    if (n.host_subnets.size() < b.total && HostSubnetsBlock::blocks_for(b.total) > p.block + 1u)
+        return ask(engine, now, Ask::kHostSubnets, p.node, 0, p.path,
+                   static_cast<std::uint16_t>(p.block + 1));
+    subnets_done(engine, now, p.node);
+}
+
+void Discovery::subnets_done(SmpEngine &engine, SmTime now, std::size_t node) {
+    auto it = deferred_.find(node);
+    if (it == deferred_.end()) return;
+    const std::vector<PortNum> ports = std::move(it->second);
+    deferred_.erase(it);
+    for (PortNum port : ports) {
+        if (host_port(node, port)) {
+            ++stats_.host_ports;
+            continue;
+        }
+        follow(engine, now, node, port, nodes_[node].path);
     }
 }
 
@@ -187,6 +241,11 @@ void Discovery::failed(const Pending &p, const std::string &why) {
             return;
         case Ask::kSwitchInfo:
             break;
+        case Ask::kHostSubnets:
+            problem("WeftHostSubnets of " + name(p.node) + via + ": " + why + "; its ports are followed");
+            nodes_[p.node].host_subnets.clear();
+            nodes_[p.node].host_subnets_version.reset();
+            return;  // the caller follows the ports
         case Ask::kPortInfo: {
             DiscoveredNode &n = nodes_[p.node];
             if (!n.is_switch() || p.port == 0) break;  // a CA's port or a switch's own port: the node is lost
@@ -304,6 +363,10 @@ void Discovery::node_info(SmpEngine &engine, SmTime now, const Pending &p, const
     else
         ask(engine, now, Ask::kNodeDescription, k, 0, p.path);
     if (info.is_switch()) {
+        if (options_.ethernet) {
+            deferred_[k];
+            ask(engine, now, Ask::kHostSubnets, k, 0, p.path);
+        }
         ask(engine, now, Ask::kSwitchInfo, k, 0, p.path);
         for (unsigned port = 0; port <= info.num_ports; ++port)
             ask(engine, now, Ask::kPortInfo, k, static_cast<PortNum>(port), p.path);
@@ -332,15 +395,84 @@ void Discovery::port_info(SmpEngine &engine, SmTime now, const Pending &p, const
     const bool sm_ca_port = !n.is_switch() && p.path.empty() && p.port == sm_port_;
     if (!(n.is_switch() && p.port != 0) && !sm_ca_port) return;
     if (info.phys_state != PhysState::kLinkUp) return;
-    if (links_.count(key(p.node, p.port))) return;  // already known from the other side
-    if (p.path.size() >= kMaxHops) {
-        problem("port " + std::to_string(p.port) + " of " + name(p.node) + " lies past the " +
+    if (auto it = deferred_.find(p.node); it != deferred_.end()) {
+        it->second.push_back(p.port);  // followed once the switch's host ports are known
+        return;
+    }
+    if (host_port(p.node, p.port)) {
+        ++stats_.host_ports;
+        return;
+    }
+    follow(engine, now, p.node, p.port, p.path);
+}
+
+bool Discovery::host_port(std::size_t node, PortNum port) const {
+    const auto &s = nodes_[node].host_subnets;
+    return std::any_of(s.begin(), s.end(), [&](const HostSubnet &h) { return h.port == port; });
+}
+
+void Discovery::follow(SmpEngine &engine, SmTime now, std::size_t node, PortNum port, const DrPath &path) {
+    if (links_.count(key(node, port))) return;  // already known from the other side
+    if (path.size() >= kMaxHops) {
+        problem("port " + std::to_string(port) + " of " + name(node) + " lies past the " +
                 std::to_string(kMaxHops) + " hops a directed route can take; not followed");
         return;
     }
-    DrPath next = p.path;
-    next.push_back(p.port);
-    ask(engine, now, Ask::kNodeInfo, p.node, p.port, std::move(next));
+    DrPath next = path;
+    next.push_back(port);
+    ask(engine, now, Ask::kNodeInfo, node, port, std::move(next));
+}
+
+std::vector<DiscoveredNode> Discovery::add_host_nodes(DiscoveryResult &r,
+                                                      const std::vector<routing::NodeIdx> &idx) {
+    std::vector<DiscoveredNode> out;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        const DiscoveredNode &sw = nodes_[i];
+        if (idx[i] == routing::kNoNode || !sw.is_switch()) continue;
+        std::vector<PortNum> ports;
+        for (const HostSubnet &s : sw.host_subnets)
+            if (std::find(ports.begin(), ports.end(), s.port) == ports.end()) ports.push_back(s.port);
+        std::sort(ports.begin(), ports.end());
+        for (PortNum port : ports) {
+            if (port > sw.info.num_ports || !sw.ports[port] ||
+                sw.ports[port]->phys_state != PhysState::kLinkUp)
+                continue;  // no hosts reachable behind it now
+            if (links_.count(key(i, port))) {
+                problem("port " + std::to_string(port) + " of " + name(i) +
+                        " has host subnets but leads to a node that answers SMPs; treated as a fabric port");
+                continue;
+            }
+            const std::uint64_t guid = ethernet_hosts_guid(sw.info.node_guid, port);
+            if (by_guid_.count(guid) || by_port_guid_.count(guid)) {
+                ++stats_.duplicate_guids;
+                problem("the hosts behind port " + std::to_string(port) + " of " + name(i) +
+                        " would have GUID " + hex(guid) + ", which a node of the fabric has; left out");
+                continue;
+            }
+            const PortInfo &pi = *sw.ports[port];
+            DiscoveredNode h;
+            h.info.node_type = NodeType::kCa;
+            h.info.num_ports = 1;
+            h.info.node_guid = guid;
+            h.info.port_guid = guid;
+            h.info.system_image_guid = guid;
+            h.info.local_port_num = 1;
+            h.description = (sw.description.empty() ? hex(sw.info.node_guid) : sw.description) + " port " +
+                            std::to_string(port) + " hosts";
+            h.ports.resize(2);
+            h.port_path.resize(2);
+            h.port_guid = {0, guid};
+            const routing::NodeIdx n = r.fabric.add_node(routing::NodeType::Ca, guid, 1, h.description, guid);
+            r.fabric.set_port_guid(n, 1, guid);
+            r.fabric.connect(idx[i], port, n, 1, width_of(pi.link_width_active), speed_of(pi),
+                             state_of(pi.port_state));
+            h.host_of = std::pair{static_cast<std::size_t>(idx[i]), port};
+            ++stats_.cas;
+            ++stats_.links;
+            out.push_back(std::move(h));
+        }
+    }
+    return out;
 }
 
 DiscoveryResult Discovery::finish() {
@@ -389,9 +521,11 @@ DiscoveryResult Discovery::finish() {
             ++stats_.links;
         }
     }
-    stats_.nodes = stats_.switches + stats_.cas;
+    std::vector<DiscoveredNode> hosts = add_host_nodes(r, idx);
     for (std::size_t i = 0; i < nodes_.size(); ++i)
         if (idx[i] != routing::kNoNode) r.nodes.push_back(std::move(nodes_[i]));
+    for (DiscoveredNode &h : hosts) r.nodes.push_back(std::move(h));
+    stats_.nodes = stats_.switches + stats_.cas;
     if (reached_ && !nodes_.empty()) r.sm_node = idx[0];
     r.stats = stats_;
     r.problems = std::move(problems_);

@@ -106,6 +106,13 @@ std::vector<Switch> probe(SmpEngine &engine, const SmClock &clock, Context &cx) 
             weft[i] = true;
             sw.state = *s;
             ++cx.report.switches;
+            // Discovery read them at this version already.
+            const DiscoveredNode &x = cx.d.nodes[sw.node];
+            if (x.host_subnets_version == s->subnets_version) {
+                cx.report.subnets += x.host_subnets.size();
+                if (!x.host_subnets.empty()) cx.report.learned[sw.guid] = x.host_subnets;
+                return;
+            }
             const HeldEthernet *h = cx.held(sw.guid);
             if (h && h->subnets_version && h->subnets_version == s->subnets_version) {
                 cx.report.subnets += h->subnets.size();

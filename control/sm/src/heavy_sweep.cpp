@@ -59,10 +59,13 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
         DiscoveryOptions dopt;
         dopt.log = options.log;
         dopt.descriptions = options.descriptions;
+        dopt.ethernet = options.ethernet.has_value();
         r.discovery = discover(engine, clock, dopt);
         const DiscoveryStats &s = r.discovery.stats;
         phase.end(std::to_string(s.switches) + " switches, " + std::to_string(s.cas) + " CAs, " +
-                  std::to_string(s.links) + " links, " + std::to_string(s.problems()) + " problems");
+                  std::to_string(s.links) + " links, " +
+                  (dopt.ethernet ? std::to_string(s.host_ports) + " host ports, " : std::string()) +
+                  std::to_string(s.problems()) + " problems");
     }
     DiscoveryResult &d = r.discovery;
     if (!d.reached || d.sm_node == routing::kNoNode) {

@@ -39,7 +39,7 @@ std::variant<FabricArsPlan, std::string> plan_fabric_ars(const ArsState &state,
                                                          const std::set<std::uint16_t> &created) {
     FabricArsPlan plan;
     plan.state = state;
-    std::erase_if(plan.state.nhgs, [](const auto &kv) { return is_fabric_nhg(kv.first); });
+    std::erase_if(plan.state.nhgs, [](const auto &kv) { return is_sm_nhg(kv.first); });
     for (std::uint16_t o : created)
         if (!uses_object(table, o)) plan.state.objects.erase(o);
 
@@ -54,8 +54,8 @@ std::variant<FabricArsPlan, std::string> plan_fabric_ars(const ArsState &state,
     for (const sm::EthernetGroup &g : table.groups) {
         if (plan.slots.count(g.id) != 0) continue;
         while (taken.count(next_free) != 0) ++next_free;
-        if (next_free >= kFabricNhgEnd)
-            return "more than " + std::to_string(kFabricNhgs) + " groups: group " + std::to_string(g.id) +
+        if (next_free >= kConnectedNhgFirst)
+            return "more than " + std::to_string(kSmNhgs) + " groups: group " + std::to_string(g.id) +
                    " has no NHG id left";
         plan.slots[g.id] = next_free;
         taken.insert(next_free);
@@ -97,12 +97,12 @@ std::optional<std::string> EthernetFib::write_fib(CommandContext &ctx, const sm:
     dp::FibBuilder &fib = *ctx.fib;
     std::vector<dp::IpPrefix> old_routes;
     for (const auto &[prefix, nhg] : fib.routes())
-        if (is_fabric_nhg(nhg)) old_routes.push_back(prefix);
+        if (is_sm_nhg(nhg)) old_routes.push_back(prefix);
     for (const dp::IpPrefix &p : old_routes)
         if (dp::Status s = fib.del_route(p); !s.ok()) return s.message();
     std::vector<std::uint32_t> old_nhgs;
     for (const auto &[id, spec] : fib.nhgs())
-        if (is_fabric_nhg(id)) old_nhgs.push_back(id);
+        if (is_sm_nhg(id)) old_nhgs.push_back(id);
     for (const std::uint32_t id : old_nhgs)
         if (dp::Status s = fib.del_nhg(id); !s.ok()) return s.message();
     for (const sm::EthernetGroup &g : table.groups) {
@@ -138,6 +138,52 @@ std::optional<std::string> EthernetFib::apply(CommandContext &ctx, const sm::Eth
     applied_ = table;
     slots_ = std::move(plan.slots);
     created_ = std::move(plan.created);
+    return std::nullopt;
+}
+
+dp::IpPrefix subnet_of(const HostAddress &a) {
+    return to_dataplane(a.addr.v6 ? sm::IpPrefix::v6(a.addr.bytes, a.len)
+                                  : sm::IpPrefix::v4(a.addr.v4_host_order(), a.len));
+}
+
+namespace {
+
+// Removes the connected routes and their groups; then writes those of `addresses`.
+std::optional<std::string> write_connected(dp::FibBuilder &fib, const std::vector<HostAddress> &addresses) {
+    std::vector<dp::IpPrefix> old_routes;
+    for (const auto &[prefix, nhg] : fib.routes())
+        if (is_connected_nhg(nhg)) old_routes.push_back(prefix);
+    for (const dp::IpPrefix &p : old_routes)
+        if (dp::Status s = fib.del_route(p); !s.ok()) return s.message();
+    std::vector<std::uint32_t> old_nhgs;
+    for (const auto &[id, spec] : fib.nhgs())
+        if (is_connected_nhg(id)) old_nhgs.push_back(id);
+    for (const std::uint32_t id : old_nhgs)
+        if (dp::Status s = fib.del_nhg(id); !s.ok()) return s.message();
+    std::set<dp::IpPrefix> done;
+    for (const HostAddress &a : addresses) {
+        if (a.port >= kConnectedNhgs) return "port " + std::to_string(a.port) + " has no connected group id";
+        const std::uint32_t id = kConnectedNhgFirst + a.port;
+        if (fib.nhgs().count(id) == 0)
+            if (dp::Status s = fib.set_nhg(id, {dp::NhgMemberSpec{a.port, std::nullopt}}); !s.ok())
+                return "port " + std::to_string(a.port) + ": " + s.message();
+        const dp::IpPrefix prefix = subnet_of(a);
+        if (!done.insert(prefix).second) continue;  // the first port's
+        if (dp::Status s = fib.add_route(prefix, id); !s.ok())
+            return "connected route " + prefix.to_string() + ": " + s.message();
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> EthernetFib::set_connected(CommandContext &ctx,
+                                                      const std::vector<HostAddress> &addresses) {
+    if (auto why = write_connected(*ctx.fib, addresses)) {
+        write_connected(*ctx.fib, connected_);  // back to what was written before
+        return why;
+    }
+    connected_ = addresses;
     return std::nullopt;
 }
 

@@ -12,7 +12,7 @@ namespace dp = weft::dataplane;
 
 bool SmaTablePublisher::pending() const {
     return !lft_blocks_.empty() || !mft_blocks_.empty() || !sl2vl_out_.empty() || lid_dirty_ ||
-           ethernet_.has_value();
+           ethernet_.has_value() || connected_.has_value();
 }
 
 void SmaTablePublisher::refused(const std::string &what) {
@@ -102,6 +102,13 @@ bool SmaTablePublisher::publish() {
             ++counters_.ethernet_commits;
         }
         ethernet_.reset();
+    }
+    if (connected_) {
+        if (auto why = ethernet_fib_.set_connected(ctx_, *connected_)) {
+            ++counters_.connected_failures;
+            refused("connected routes: " + *why);
+        }
+        connected_.reset();
     }
     if (!commit(ctx_, nullptr)) {
         ++counters_.publish_failures;

@@ -12,7 +12,7 @@ namespace {
 
 sm::EthernetAgentConfig ethernet_config() {
     sm::EthernetAgentConfig c;
-    c.max_groups = static_cast<std::uint16_t>(kFabricNhgs);  // the NHG ids kept for the fabric
+    c.max_groups = static_cast<std::uint16_t>(kSmNhgs);  // the NHG ids kept for the SM's groups
     return c;
 }
 
@@ -148,6 +148,7 @@ std::optional<std::string> SwitchAgent::add_host_address(const HostAddress &a) {
     std::sort(next.begin(), next.end());
     if (auto why = set_subnets(next)) return why;
     host_addresses_ = std::move(next);
+    publisher_.host_addresses_changed(host_addresses_);
     return std::nullopt;
 }
 
@@ -158,6 +159,7 @@ std::optional<std::string> SwitchAgent::del_host_address(const HostAddress &a) {
     next.erase(next.begin() + (it - host_addresses_.begin()));
     if (auto why = set_subnets(next)) return why;
     host_addresses_ = std::move(next);
+    publisher_.host_addresses_changed(host_addresses_);
     return std::nullopt;
 }
 

@@ -106,11 +106,11 @@ TEST(FabricPlan, NoObjectMeansPlainHashAndPortZeroOrTooManyGroupsAreRefused) {
     t.groups = {group(1, {0})};
     EXPECT_TRUE(std::holds_alternative<std::string>(plan_fabric_ars({}, t, {}, {})));
     t.groups.clear();
-    for (std::uint32_t i = 1; i <= kFabricNhgs + 1; ++i)
+    for (std::uint32_t i = 1; i <= kSmNhgs + 1; ++i)
         t.groups.push_back(group(static_cast<std::uint16_t>(i), {1}));
     const auto r = plan_fabric_ars({}, t, {}, {});
     ASSERT_TRUE(std::holds_alternative<std::string>(r));
-    EXPECT_NE(std::get<std::string>(r).find("more than 1024 groups"), std::string::npos);
+    EXPECT_NE(std::get<std::string>(r).find("more than 768 groups"), std::string::npos);
 }
 
 TEST(FabricPlan, FabricIdsAreTheTopOfArsRange) {

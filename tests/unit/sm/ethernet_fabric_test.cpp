@@ -136,6 +136,26 @@ TEST_F(EthernetFabric, SweepCommitsTheEnginesGroupsAndRoutes) {
               r.ethernet.ars.count(routing::ArsLeftOut::AlternateCreditLoop).count +
                   r.ethernet.ars.count(routing::ArsLeftOut::AlternateTooLong).count);
     expect_tables(r);
+    // The host ports are not followed: the hosts behind each are one end node the engine routes
+    // to, with a GUID made from the leaf's; no SMP went to the hosts' own SMAs.
+    EXPECT_EQ(r.discovery.stats.host_ports, 16u);
+    EXPECT_EQ(r.discovery.stats.cas, 16u);
+    std::size_t hosts = 0;
+    for (const DiscoveredNode &x : r.discovery.nodes) {
+        if (x.is_switch()) continue;
+        ASSERT_TRUE(x.host_of.has_value()) << x.description;
+        const auto &[sw, port] = *x.host_of;
+        EXPECT_EQ(x.info.node_guid, ethernet_hosts_guid(r.discovery.nodes[sw].info.node_guid, port));
+        const routing::Port &fp = r.discovery.fabric.port(sw, port);
+        EXPECT_EQ(r.discovery.fabric.node(fp.peer).guid, x.info.node_guid);
+        EXPECT_NE(r.discovery.fabric.port(fp.peer, 1).lid, 0u) << "routed to as any end port";
+        ++hosts;
+    }
+    EXPECT_EQ(hosts, 16u);
+    for (NodeIdx n = 0; n < topo.node_count(); ++n)
+        if (!topo.node(n).is_switch()) {
+            EXPECT_EQ(fabric.sma(n).counters().received, 0u) << topo.node(n).desc;
+        }
     for (auto &[n, h] : heard) EXPECT_EQ(h.tables.size(), 1u) << topo.node(n).desc;  // one snapshot each
     EXPECT_EQ(r.smps.total().timed_out, 0u);
 

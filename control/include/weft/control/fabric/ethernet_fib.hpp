@@ -23,17 +23,36 @@
 #include "weft/ars/next_hop_group.hpp"
 #include "weft/control/ars_state.hpp"
 #include "weft/control/command_context.hpp"
+#include "weft/dataplane/ip_addr.hpp"
 #include "weft/sm/ethernet_table.hpp"
 
 namespace weft::control::fabric {
 
-// The fabric's NHG ids: the top kFabricNhgs ids ARS takes.
+// The fabric's NHG ids: the top kFabricNhgs ids ARS takes. The SM's groups take the first ones,
+// the connected subnets' groups (one per host port) the last kConnectedNhgs.
 inline constexpr std::uint32_t kFabricNhgs = 1024;
 inline constexpr std::uint32_t kFabricNhgEnd = 16384;  // ars::capabilities().max_ecmp_groups
 inline constexpr std::uint32_t kFabricNhgFirst = kFabricNhgEnd - kFabricNhgs;
+inline constexpr std::uint32_t kConnectedNhgs = 256;  // a dataplane port each
+inline constexpr std::uint32_t kConnectedNhgFirst = kFabricNhgEnd - kConnectedNhgs;
+inline constexpr std::uint32_t kSmNhgs = kFabricNhgs - kConnectedNhgs;
 inline bool is_fabric_nhg(std::uint32_t id) {
     return id >= kFabricNhgFirst && id < kFabricNhgEnd;
 }
+inline bool is_sm_nhg(std::uint32_t id) {
+    return id >= kFabricNhgFirst && id < kConnectedNhgFirst;
+}
+inline bool is_connected_nhg(std::uint32_t id) {
+    return id >= kConnectedNhgFirst && id < kFabricNhgEnd;
+}
+
+// A host subnet as the CLI configures it: `port N ip A/len` on dataplane port N.
+struct HostAddress {
+    std::uint16_t port = 0;  // dataplane port
+    dataplane::IpAddr addr;  // the switch's address on that subnet
+    std::uint8_t len = 0;
+    auto operator<=>(const HostAddress &) const = default;
+};
 
 // The ARS state with `table`'s groups in place of the fabric groups `state` had. `slots` maps
 // the SM's group ids to fabric NHG ids: kept for groups that stay, new ones given the lowest free
@@ -56,7 +75,13 @@ class EthernetFib {
     // (the caller publishes). On failure nothing is left changed and the error is returned.
     std::optional<std::string> apply(CommandContext &ctx, const sm::EthernetTable &table);
 
+    // Makes each host subnet a route to its port: a one-member group whose MAC is the port's
+    // neighbour's (the host, or the router, at the other end of the host link). Replaces the
+    // connected routes set before; on failure they are left as they were.
+    std::optional<std::string> set_connected(CommandContext &ctx, const std::vector<HostAddress> &addresses);
+
     const sm::EthernetTable &applied() const { return applied_; }
+    const std::vector<HostAddress> &connected() const { return connected_; }
     const std::map<std::uint16_t, std::uint32_t> &slots() const { return slots_; }
     const std::set<std::uint16_t> &created_objects() const { return created_; }
 
@@ -67,7 +92,11 @@ class EthernetFib {
     sm::EthernetTable applied_;
     std::map<std::uint16_t, std::uint32_t> slots_;
     std::set<std::uint16_t> created_;
+    std::vector<HostAddress> connected_;
 };
+
+// The subnet a host address is in (`10.0.3.1/24` -> 10.0.3.0/24).
+dataplane::IpPrefix subnet_of(const HostAddress &a);
 
 // The dataplane's prefix for the SM's.
 dataplane::IpPrefix to_dataplane(const sm::IpPrefix &p);

@@ -13,7 +13,8 @@
 //     dataplane does not have). VL 15 (drop) has no data VL: that SL keeps its previous VL and is
 //     counted.
 //   - PortInfo of port 0: the switch's LID and LMC (FibBuilder::set_switch_lid).
-//   - A committed Ethernet table: groups and routes (EthernetFib).
+//   - A committed Ethernet table: groups and routes (EthernetFib); the connected routes of the
+//     host addresses (`port N ip`).
 // A refused change is logged and counted and the rest goes on; a snapshot that cannot be built
 // leaves the published tables as they were (FibBuilder rolls back), logged and counted too.
 #pragma once
@@ -38,6 +39,7 @@ struct TablePublisherCounters {
     std::uint64_t sl2vl_drop_entries = 0;       // SL -> VL 15 entries left out
     std::uint64_t ethernet_commits = 0;         // committed Ethernet tables applied
     std::uint64_t ethernet_failures = 0;        // ... refused (the previous one kept)
+    std::uint64_t connected_failures = 0;       // connected routes refused (the previous ones kept)
 };
 
 class SmaTablePublisher final : public sm::SmaObserver {
@@ -53,6 +55,8 @@ class SmaTablePublisher final : public sm::SmaObserver {
     }
     void port_info_changed(sm::PortNum port, const sm::PortInfo &) override { lid_dirty_ |= port == 0; }
     void ethernet_table_committed(const sm::EthernetTable &t) override { ethernet_ = t; }
+    // The host addresses the switch has now; their connected routes go with the next publish().
+    void host_addresses_changed(std::vector<HostAddress> a) { connected_ = std::move(a); }
 
     bool pending() const;
     // Everything noted since the last call, as one snapshot; false when it could not be published.
@@ -74,6 +78,7 @@ class SmaTablePublisher final : public sm::SmaObserver {
     std::set<sm::PortNum> sl2vl_out_;
     bool lid_dirty_ = false;
     std::optional<sm::EthernetTable> ethernet_;
+    std::optional<std::vector<HostAddress>> connected_;
     EthernetFib ethernet_fib_;
     TablePublisherCounters counters_;
     std::string last_error_;

@@ -44,14 +44,6 @@ struct SwitchAgentCounters {
     std::uint64_t link_changes = 0;   // set_link calls (a port's cable up or down)
 };
 
-// A host subnet as the CLI configures it: `port N ip A/len` on dataplane port N.
-struct HostAddress {
-    std::uint16_t port = 0;  // dataplane port
-    dataplane::IpAddr addr;  // the switch's address on that subnet
-    std::uint8_t len = 0;
-    auto operator<=>(const HostAddress &) const = default;
-};
-
 class SwitchAgent {
   public:
     using FrameHandler = std::function<void(sm::PortNum in_port, std::span<const std::uint8_t> frame)>;

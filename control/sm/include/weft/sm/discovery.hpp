@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +27,7 @@
 #include "weft/sm/smp_engine.hpp"
 #include "weft/sm/smp_loop.hpp"
 #include "weft/sm/switch_info.hpp"
+#include "weft/sm/vendor_host_subnets.hpp"
 
 namespace weft::sm {
 
@@ -43,6 +45,14 @@ struct DiscoveredNode {
     std::vector<std::optional<DrPath>> port_path;  // CA/router ports: a route entering by that port
     std::vector<std::uint64_t> port_guid;          // CA/router ports: the port GUID (0: not reached)
     bool vanished = false;  // stopped answering what the SM needs (SwitchInfo, port 0, every port)
+    // Ethernet mode: a weft switch's host subnets (WeftHostSubnets) and their version, read before
+    // its ports are followed; empty on other switches.
+    std::vector<HostSubnet> host_subnets;
+    std::optional<std::uint16_t> host_subnets_version;
+    // Ethernet mode: the hosts behind switch `host_of.first`'s port `host_of.second`, modelled
+    // as a CA with one port so the engines route to them as to any end port; no SMA answers for
+    // it (no path), so nothing is ever sent to it.
+    std::optional<std::pair<std::size_t, PortNum>> host_of;
 
     bool is_switch() const { return info.is_switch(); }
     // The route to address `port`'s PortInfo: a switch's own route, a CA port's entry route.
@@ -58,6 +68,7 @@ struct DiscoveryStats {
     std::size_t duplicate_guids = 0;  // GUIDs met where they contradict what is known
     std::size_t vanished = 0;         // nodes left out: they stopped answering mid-sweep
     std::size_t dark_ports = 0;       // physically up switch ports behind which nothing answered
+    std::size_t host_ports = 0;       // Ethernet mode: host ports with subnets (not followed)
     std::size_t problems() const {
         return timeouts + send_failures + malformed + error_status + duplicate_guids + vanished;
     }
@@ -72,7 +83,15 @@ struct DiscoveryOptions {
     // A resident SM's memory: a node met again keeps the description read before instead of
     // being asked (as OpenSM does; a description that changes is news a trap 144 would bring).
     const NodeDescriptions *descriptions = nullptr;
+    // Ethernet/RoCE fabrics: every switch's WeftHostSubnets is read before its ports are followed;
+    // a host port with subnets is not probed (Linux hosts behind it answer no SMP) but becomes an
+    // end node of the fabric (DiscoveredNode::host_of), its GUID ethernet_hosts_guid()'s.
+    bool ethernet = false;
 };
+
+// The node (and port) GUID of the hosts behind a switch's host port in Ethernet mode: 0xFE (a
+// locally administered EUI-64), the switch GUID's low 48 bits, then the port.
+std::uint64_t ethernet_hosts_guid(std::uint64_t switch_guid, PortNum port);
 
 struct DiscoveryResult {
     bool reached = false;    // the SM's own node answered (false: nothing else was tried)
@@ -95,12 +114,13 @@ class Discovery {
     DiscoveryResult finish();
 
   private:
-    enum class Ask : std::uint8_t { kNodeInfo, kNodeDescription, kSwitchInfo, kPortInfo };
+    enum class Ask : std::uint8_t { kNodeInfo, kNodeDescription, kSwitchInfo, kPortInfo, kHostSubnets };
     struct Pending {
         Ask ask;
         std::size_t node;  // kNodeInfo: the node the probe left (npos from the SM's node)
         PortNum port;      // kNodeInfo: the port it left by; kPortInfo: the port asked
         DrPath path;
+        std::uint16_t block = 0;  // kHostSubnets
     };
     struct End {
         std::size_t node;
@@ -109,10 +129,19 @@ class Discovery {
     };
     static std::uint64_t key(std::size_t node, PortNum port) { return (std::uint64_t{node} << 8) | port; }
 
-    void ask(SmpEngine &engine, SmTime now, Ask what, std::size_t node, PortNum port, DrPath path);
+    void ask(SmpEngine &engine, SmTime now, Ask what, std::size_t node, PortNum port, DrPath path,
+             std::uint16_t block = 0);
     void node_info(SmpEngine &engine, SmTime now, const Pending &p, const NodeInfo &info);
     void port_info(SmpEngine &engine, SmTime now, const Pending &p, const PortInfo &info);
     void failed(const Pending &p, const std::string &why);
+    // Follows port `port` of switch `node` (read up) to whatever is behind it.
+    void follow(SmpEngine &engine, SmTime now, std::size_t node, PortNum port, const DrPath &path);
+    void host_subnets(SmpEngine &engine, SmTime now, const Pending &p, const HostSubnetsBlock &b);
+    // The switch's subnets are known (or will not be): its deferred ports are followed.
+    void subnets_done(SmpEngine &engine, SmTime now, std::size_t node);
+    bool host_port(std::size_t node, PortNum port) const;  // one with host subnets
+    // Ethernet mode: the hosts behind each host port as end nodes in r.fabric; their records.
+    std::vector<DiscoveredNode> add_host_nodes(DiscoveryResult &r, const std::vector<routing::NodeIdx> &idx);
     bool link(End a, End b, const DrPath &path);
     bool port_guid_taken(const NodeInfo &info, std::size_t node, const DrPath &path);
     std::string name(std::size_t node) const;
@@ -124,6 +153,9 @@ class Discovery {
     std::unordered_map<std::uint64_t, std::size_t> by_guid_;       // node GUID -> node
     std::unordered_map<std::uint64_t, std::size_t> by_port_guid_;  // port GUID -> node
     std::unordered_map<std::uint64_t, End> links_;                 // both directions
+    // Ethernet mode: switches whose subnets are being read, with the ports waiting to be followed.
+    std::unordered_map<std::size_t, std::vector<PortNum>> deferred_;
+    std::set<std::size_t> reread_;  // switches whose subnets changed while read
     std::vector<std::string> problems_;
     DiscoveryStats stats_;
     bool reached_ = false;
