@@ -1,5 +1,6 @@
 #include "weft/sm/sm_runner.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -70,16 +71,41 @@ SmStep SmRunner::step() {
         return SmStep::kHeavy;
     }
     if (now < next_light_) return SmStep::kNothing;
-    // No sweep got through yet, or the last one left ports up with nothing answering behind
-    // them or requests unanswered (a neighbour still starting; a link whose carrier the port
-    // does not report): sweep whole again rather than only look at the switches it knows, as
-    // OpenSM re-sweeps after a subnet initialisation error.
-    if (!memory_.last || memory_.last->stats.dark_ports > 0 || memory_.last->stats.problems() > 0) {
+    // The last heavy sweep left something unsettled (a neighbour still starting, a link whose
+    // carrier the port does not report, a switch too busy to answer): sweep whole again rather
+    // than only look at the switches it knows, as OpenSM re-sweeps after a subnet
+    // initialisation error; but less and less often while nothing changes, so that a port up
+    // with nothing behind it does not cost a heavy sweep every interval for ever.
+    if (stats_.unsettled > 0 && now >= next_retry_) {
         heavy();
         return SmStep::kHeavy;
     }
+    if (!memory_.last) {  // nothing to sweep lightly: wait for the retry
+        next_light_ = stats_.unsettled > 0 ? next_retry_ : now;
+        if (stats_.unsettled == 0) {
+            heavy();
+            return SmStep::kHeavy;
+        }
+        return SmStep::kNothing;
+    }
     light();
     return SmStep::kLight;
+}
+
+std::string unsettled_by(const SweepReport &r) {
+    std::string s;
+    auto add = [&s](std::size_t n, const char *what) {
+        if (n == 0) return;
+        if (!s.empty()) s += ", ";
+        s += std::to_string(n) + " " + what;
+    };
+    if (r.outcome != SweepOutcome::kProgrammed && r.outcome != SweepOutcome::kVerifiedDryRun)
+        s = std::string("outcome ") + sweep_outcome_name(r.outcome);
+    add(r.discovery.stats.dark_ports, "ports up with nothing answering behind them");
+    add(r.discovery.stats.problems(), "discovery problems");
+    add(r.program.failures, "programming failures");
+    add(r.ethernet.failures, "Ethernet programming failures");
+    return s;
 }
 
 void SmRunner::heavy() {
@@ -131,6 +157,20 @@ void SmRunner::heavy() {
     if (trap && r.outcome == SweepOutcome::kProgrammed)
         stats_.trap_to_programmed = seconds_between(*trap, end);
     next_light_ = end + options_.sweep_interval;
+    if (const std::string why = unsettled_by(r); !why.empty()) {
+        ++stats_.unsettled;
+        const auto cap = std::max(options_.sweep_interval, options_.max_retry_interval);
+        auto wait = options_.sweep_interval;
+        for (std::uint64_t i = 1; i < stats_.unsettled && wait < cap; ++i) wait *= 2;
+        wait = std::min(wait, cap);
+        next_retry_ = end + wait;
+        char when[64];
+        std::snprintf(when, sizeof when, "; swept whole again in %.3f s",
+                      std::chrono::duration<double>(wait).count());
+        note("unsettled: " + why + when);
+    } else {
+        stats_.unsettled = 0;
+    }
     last_heavy_at_ = end;
     last_heavy_ = std::move(r);
 }
@@ -177,6 +217,7 @@ bool SmRunner::take_unsolicited() {
         stats_.trap_at = now;
         if (!pending_trap_) pending_trap_ = now;
         heavy_due_ = true;
+        if (stats_.unsettled > 1) stats_.unsettled = 1;  // news: the back-off starts over
         trapped = true;
     }
     return trapped;

@@ -172,5 +172,39 @@ TEST_F(Runner, AFailedSweepIsRetriedWholeAtTheInterval) {
     EXPECT_EQ(bad.stats().failed, 2u);
 }
 
+TEST_F(Runner, AFabricThatStaysUnsettledIsSweptWholeLessAndLessOften) {
+    NodeIdx spine = routing::kNoNode;
+    for (PortNum p = 1; p <= topo.node(sm_node).num_ports && spine == routing::kNoNode; ++p)
+        if (topo.port(sm_node, p).peer != routing::kNoNode &&
+            topo.node(topo.port(sm_node, p).peer).is_switch())
+            spine = topo.port(sm_node, p).peer;
+    fabric.silent.insert(spine);  // a port up with nothing answering behind it, for good
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    EXPECT_EQ(runner.stats().unsettled, 1u);
+    // Heavy again after 1 s, then 2 s, then 4 s; light sweeps in between.
+    std::vector<int> heavy_at;
+    for (int t = 1; t <= 12; ++t) {
+        fabric.set_now(fabric.now() + 1s);
+        const SmStep s = runner.step();
+        ASSERT_NE(s, SmStep::kNothing) << "at " << t << " s";
+        if (s == SmStep::kHeavy) heavy_at.push_back(t);
+    }
+    EXPECT_EQ(heavy_at, (std::vector<int>{1, 3, 7}));
+    EXPECT_EQ(runner.stats().unsettled, 4u);
+    EXPECT_NE(std::find_if(notes.begin(), notes.end(),
+                           [](const std::string &l) {
+                               return l.find("unsettled: ") == 0 &&
+                                      l.find("ports up with nothing answering") != std::string::npos;
+                           }),
+              notes.end());
+    // A trap starts the back-off over; once all answer, the fabric is settled.
+    fabric.silent.clear();
+    runner.request_heavy();
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    EXPECT_EQ(runner.stats().unsettled, 0u);
+    fabric.set_now(fabric.now() + 1s);
+    EXPECT_EQ(runner.step(), SmStep::kLight);
+}
+
 }  // namespace
 }  // namespace weft::sm

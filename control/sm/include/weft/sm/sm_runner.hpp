@@ -1,7 +1,8 @@
 // A resident SM over any transport: what weft-sm (umad) and a weft switch's control thread
 // (IB-over-Ethernet frames) both run. It decides what is due — a heavy sweep at start, after a
-// trap 128 or when a light sweep saw a change; a light sweep every `sweep_interval`, or a heavy
-// one again if the last found ports up with nothing answering behind them — and carries
+// trap 128 or when a light sweep saw a change; a light sweep every `sweep_interval`, and a heavy
+// one again while the last left something unsettled (ports up with nothing answering behind
+// them, requests unanswered, programming that failed), backing off — and carries
 // the memory from one sweep to the next (tables programmed, node descriptions, the unicast
 // cache, the Ethernet tables, the last good fabric). The caller owns the loop: between steps it
 // pumps the engine and hands unsolicited SMPs (traps) to take_unsolicited(). A heavy sweep runs
@@ -33,6 +34,9 @@ struct SmRunnerOptions {
     std::vector<routing::McastGroupSpec> mcast_groups;
     std::optional<EthernetOptions> ethernet;  // the Ethernet/RoCE tables after the LFTs
     std::chrono::milliseconds sweep_interval{std::chrono::seconds(10)};
+    // A fabric left unsettled is swept whole again after sweep_interval, then after twice as
+    // long each time it stays so, up to this (or sweep_interval if longer); a trap starts over.
+    std::chrono::milliseconds max_retry_interval{std::chrono::seconds(30)};
     // Before each heavy sweep: the LIDs to keep (weft-sm reads its guid2lid file here).
     std::function<std::vector<routing::Guid2LidEntry>()> guid2lid;
     // Phase lines, what -R auto chose and what happened are notes; the rest are problems.
@@ -51,6 +55,7 @@ struct SmMemory {
 struct SmRunnerStats {
     std::uint64_t heavy_sweeps = 0, light_sweeps = 0, traps = 0, traps_undecodable = 0;
     std::uint64_t programmed = 0, failed = 0;  // heavy sweeps by outcome (dry runs count in neither)
+    std::uint64_t unsettled = 0;               // heavy sweeps in a row that left something unsettled
     std::optional<SmTime> trap_at;             // the last trap 128 taken
     std::optional<double> trap_to_programmed;  // seconds from that trap to the end of the sweep it caused
 };
@@ -96,8 +101,13 @@ class SmRunner {
     std::optional<LightSweepReport> last_light_;
     std::optional<SmTime> last_heavy_at_;
     std::optional<SmTime> pending_trap_;  // a trap that asked for the sweep still to run
+    SmTime next_retry_{0};                // when an unsettled fabric is swept whole again
     SmRunnerStats stats_;
 };
+
+// What a heavy sweep left unsettled, to be swept again ("2 ports up with nothing answering, ..."),
+// or empty.
+std::string unsettled_by(const SweepReport &r);
 
 // "programmed", "verified", "unreachable", "lids exhausted", "no route", "verification failed".
 const char *sweep_outcome_name(SweepOutcome o);
