@@ -72,6 +72,11 @@ routing::PortState state_of(PortState s) {
 
 }  // namespace
 
+void connect_as_read(routing::Fabric &f, routing::NodeIdx a, PortNum pa, routing::NodeIdx b, PortNum pb,
+                     const PortInfo &pi) {
+    f.connect(a, pa, b, pb, width_of(pi.link_width_active), speed_of(pi), state_of(pi.port_state));
+}
+
 std::string path_text(const DrPath &path) {
     std::string s = "0";
     for (auto p : path) s += "," + std::to_string(p);

@@ -1,42 +1,11 @@
 #include "weft/sm/heavy_sweep.hpp"
 
+#include "sweep_phase.hpp"
+
 #include <cstdio>
 #include <stdexcept>
 
 namespace weft::sm {
-
-namespace {
-
-// Times a phase and counts its SMPs; logs "phase NAME: 0.012 s, 123 SMPs (...)".
-class Phase {
-  public:
-    Phase(SweepReport &r, const SmpEngine &e, const SmClock &clock, const SweepOptions &o, std::string name)
-        : r_(r), e_(e), clock_(clock), o_(o), before_(e.counters()), t0_(clock()) {
-        r_.phases.push_back({std::move(name), 0, {}});
-    }
-    void end(const std::string &detail) {
-        PhaseReport &p = r_.phases.back();
-        p.seconds = std::chrono::duration<double>(clock_() - t0_).count();
-        p.smps = counters_since(e_.counters(), before_);
-        if (!o_.log) return;
-        char head[96];
-        std::snprintf(head, sizeof head, "phase %s: %.3f s, %llu SMPs", p.name.c_str(), p.seconds,
-                      static_cast<unsigned long long>(p.smps.total().sent));
-        const std::string kinds = smp_summary(p.smps);
-        o_.log(std::string(head) + (kinds.empty() ? "" : " (" + kinds + ")") +
-               (detail.empty() ? "" : "; " + detail));
-    }
-
-  private:
-    SweepReport &r_;
-    const SmpEngine &e_;
-    const SmClock &clock_;
-    const SweepOptions &o_;
-    SmpCounters before_;
-    SmTime t0_;
-};
-
-}  // namespace
 
 std::string smp_summary(const SmpCounters &c) {
     std::string s;
@@ -84,6 +53,13 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
                 (d.problems.empty() ? "" : "; " + d.problems.front());
         return;
     }
+    route_and_program(engine, clock, options, r);
+}
+
+}  // namespace
+
+void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptions &options, SweepReport &r) {
+    DiscoveryResult &d = r.discovery;
     // Routing plans the links as they will be once armed: every cabled, physically up link.
     routing::Fabric &f = d.fabric;
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n)
@@ -229,8 +205,6 @@ void sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options,
     }
     r.outcome = SweepOutcome::kProgrammed;
 }
-
-}  // namespace
 
 SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options) {
     SweepReport r;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "weft/sm/notice.hpp"
+#include "weft/sm/trap_sweep.hpp"
 
 namespace weft::sm {
 
@@ -92,6 +93,32 @@ SmStep SmRunner::step() {
     return SmStep::kLight;
 }
 
+// What programming left in every node, written into the fabric the sweep read (LIDs, the SM's
+// LID, LinearFDBTop, PortStateChange cleared, port states), so that a trap sweep starting from it
+// sets only what changes next.
+void SmRunner::remember_programmed(SweepReport &r) {
+    DiscoveryResult &d = r.discovery;
+    for (routing::NodeIdx n = 0; n < d.nodes.size(); ++n) {
+        DiscoveredNode &x = d.nodes[n];
+        if (x.is_switch() && x.switch_info) {
+            x.switch_info->linear_fdb_top = static_cast<Lid>(d.fabric.max_lid());
+            x.switch_info->port_state_change = false;
+        }
+        for (PortNum port = 0; port < x.ports.size(); ++port) {
+            if (x.is_switch() != (port == 0) || !x.ports[port]) continue;
+            const routing::Port &fp = d.fabric.port(n, port);
+            if (fp.lid == 0) continue;
+            x.ports[port]->lid = static_cast<Lid>(fp.lid);
+            x.ports[port]->lmc = fp.lmc;
+            x.ports[port]->master_sm_lid = r.sm_lid;
+        }
+    }
+    for (const auto &[end_port, state] : r.program.port_states) {
+        auto &pi = d.nodes[end_port.first].ports[end_port.second];
+        if (pi) pi->port_state = state;
+    }
+}
+
 std::string unsettled_by(const SweepReport &r) {
     std::string s;
     auto add = [&s](std::size_t n, const char *what) {
@@ -131,9 +158,21 @@ void SmRunner::heavy() {
     };
     heavy_due_ = false;
     const std::optional<SmTime> trap = std::exchange(pending_trap_, std::nullopt);
-    SweepReport r = heavy_sweep(engine_, clock_, so);
+    const std::vector<Lid> trapped = std::exchange(trapped_, {});
+    std::optional<SweepReport> fast;
+    if (trap && options_.trap_sweeps && memory_.last && !trapped.empty()) {
+        TrapSweepResult t = trap_sweep(engine_, clock_, so, *memory_.last, trapped);
+        if (t.report) {
+            fast = std::move(t.report);
+            ++stats_.trap_sweeps;
+        } else {
+            note("trap sweep: " + t.why_not + "; a heavy sweep instead");
+        }
+    }
+    SweepReport r = fast ? std::move(*fast) : heavy_sweep(engine_, clock_, so);
     const SmTime end = clock_();
     ++stats_.heavy_sweeps;
+    if (r.outcome == SweepOutcome::kProgrammed && r.program.failures == 0) remember_programmed(r);
     if (r.outcome == SweepOutcome::kProgrammed) {
         memory_.held = r.program.programmed;
         if (options_.ethernet) memory_.ethernet = r.ethernet.programmed;
@@ -213,6 +252,8 @@ bool SmRunner::take_unsolicited() {
              (change ? " on the switch with LID " + std::to_string(change->lid)
                      : " (" + change.error().message() + ")") +
              "; sweeping");
+        if (change && std::find(trapped_.begin(), trapped_.end(), change->lid) == trapped_.end())
+            trapped_.push_back(change->lid);
         const SmTime now = clock_();
         stats_.trap_at = now;
         if (!pending_trap_) pending_trap_ = now;

@@ -116,6 +116,37 @@ TEST_F(Runner, CableCutTrapsAndIsReprogrammed) {
     expect_programmed();
     for (Lid lid = 1; lid <= runner.last_heavy()->discovery.fabric.max_lid(); ++lid)
         EXPECT_NE(fabric.sma(sm_node).lft(lid), port) << "LID " << lid;
+    // Only the trapping switch was read again: no discovery, no LID Sets, only what changed.
+    EXPECT_EQ(runner.stats().trap_sweeps, 1u);
+    const SmpCounters &c = runner.last_heavy()->smps;
+    EXPECT_EQ(c.per_kind.count({Method::kGet, attr::kNodeInfo}), 0u);
+    EXPECT_EQ(runner.last_heavy()->program.port_info_sets, 0u);
+    EXPECT_LE(c.total().sent, 1u + 8u + 2u + 8u);  // SwitchInfo, 8 PortInfo; SwitchInfo at both ends, LFTs
+    EXPECT_EQ(runner.last_heavy()->phases.front().name, "update");
+
+    // The cable back: the link comes up between two ports the SM knows, found through the port.
+    fabric.set_cable(sm_node, port, true);
+    idle(5ms);
+    ASSERT_TRUE(runner.heavy_due());
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed) << runner.last_heavy()->why;
+    EXPECT_EQ(runner.stats().trap_sweeps, 2u);
+    EXPECT_EQ(runner.last_heavy()->discovery.stats.links, 32u);
+    EXPECT_LE(runner.last_heavy()->smps.per_kind.at({Method::kGet, attr::kNodeInfo}).sent, 2u);  // each end
+    expect_programmed();
+    fabric.set_now(fabric.now() + 1s);
+    EXPECT_EQ(runner.step(), SmStep::kLight);
+    EXPECT_FALSE(runner.heavy_due()) << runner.last_light()->why;
+}
+
+TEST_F(Runner, ARequestedSweepDiscoversTheWholeFabric) {
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    fabric.set_cable(sm_node, uplink_of(sm_node), false);
+    runner.request_heavy();  // no trap: nothing says where to look
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    EXPECT_EQ(runner.stats().trap_sweeps, 0u);
+    EXPECT_EQ(runner.last_heavy()->phases.front().name, "discovery");
+    EXPECT_EQ(runner.last_heavy()->discovery.stats.links, 31u);
 }
 
 TEST_F(Runner, ALightSweepThatSeesAChangeCallsAHeavyOne) {

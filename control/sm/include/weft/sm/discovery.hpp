@@ -36,6 +36,10 @@ using DrPath = std::vector<std::uint8_t>;
 
 std::string path_text(const DrPath &path);  // "0,1,3" as infiniband-diags write it
 
+// Cables (a, pa) to (b, pb) in f with the width, speed and state PortInfo `pi` reads.
+void connect_as_read(routing::Fabric &f, routing::NodeIdx a, PortNum pa, routing::NodeIdx b, PortNum pb,
+                     const PortInfo &pi);
+
 struct DiscoveredNode {
     NodeInfo info;  // as first read (its local port is the one first entered by)
     std::string description;

@@ -80,6 +80,10 @@ struct SweepReport {
 
 SweepReport heavy_sweep(SmpEngine &engine, const SmClock &clock, const SweepOptions &options);
 
+// The phases after discovery (LIDs, routing, verification, multicast, programming, Ethernet) on
+// the fabric r.discovery holds; what they find goes into r.
+void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptions &options, SweepReport &r);
+
 // "12 Get/NodeInfo, 40 Get/PortInfo, ...": a phase's SMPs by kind, for the log.
 std::string smp_summary(const SmpCounters &c);
 

@@ -37,6 +37,9 @@ struct SmRunnerOptions {
     // A fabric left unsettled is swept whole again after sweep_interval, then after twice as
     // long each time it stays so, up to this (or sweep_interval if longer); a trap starts over.
     std::chrono::milliseconds max_retry_interval{std::chrono::seconds(30)};
+    // A trap 128 from a switch the SM knows re-reads that switch only (trap_sweep.hpp) instead
+    // of discovering the whole fabric again.
+    bool trap_sweeps = true;
     // Before each heavy sweep: the LIDs to keep (weft-sm reads its guid2lid file here).
     std::function<std::vector<routing::Guid2LidEntry>()> guid2lid;
     // Phase lines, what -R auto chose and what happened are notes; the rest are problems.
@@ -56,6 +59,7 @@ struct SmRunnerStats {
     std::uint64_t heavy_sweeps = 0, light_sweeps = 0, traps = 0, traps_undecodable = 0;
     std::uint64_t programmed = 0, failed = 0;  // heavy sweeps by outcome (dry runs count in neither)
     std::uint64_t unsettled = 0;               // heavy sweeps in a row that left something unsettled
+    std::uint64_t trap_sweeps = 0;             // heavy sweeps that re-read only the trapping switches
     std::optional<SmTime> trap_at;             // the last trap 128 taken
     std::optional<double> trap_to_programmed;  // seconds from that trap to the end of the sweep it caused
 };
@@ -88,6 +92,7 @@ class SmRunner {
   private:
     void heavy();
     void light();
+    void remember_programmed(SweepReport &r);
     void note(std::string_view line);
     void problem(std::string_view line);
 
@@ -102,6 +107,7 @@ class SmRunner {
     std::optional<SmTime> last_heavy_at_;
     std::optional<SmTime> pending_trap_;  // a trap that asked for the sweep still to run
     SmTime next_retry_{0};                // when an unsettled fabric is swept whole again
+    std::vector<Lid> trapped_;            // the switches whose traps asked for the sweep
     SmRunnerStats stats_;
 };
 
