@@ -268,13 +268,15 @@ int run(int argc, char **argv) {
             dp->publisher().reclaim();
             if (monitor_out != nullptr) control::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
-            // The SMA between rounds: punted frames answered within a millisecond (an SMP
-            // crosses the fabric hop by hop through every switch's control thread), what the SM
-            // set published once per millisecond at most.
-            for (unsigned waited = 0; waited < options->link_poll_ms * 1000; waited += kSmaStepUs) {
+            // The SMA between rounds: punted frames answered as soon as the workers ring the
+            // doorbell (an SMP crosses the fabric hop by hop through every switch's control
+            // thread); the rest of the loop at least every link_poll_ms.
+            const auto round_end =
+                std::chrono::steady_clock::now() + std::chrono::milliseconds(options->link_poll_ms);
+            while (std::chrono::steady_clock::now() < round_end) {
                 agent->poll();
                 sm_service->poll();  // a heavy sweep, when one is due, runs to its end here
-                usleep(kSmaStepUs);
+                dp->wait_punted(std::chrono::microseconds(kSmaStepUs));
             }
         }
         if (cl != nullptr) cmdline_stdin_exit(cl);

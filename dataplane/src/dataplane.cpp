@@ -65,6 +65,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
     unsigned next = 0;
     for (std::uint16_t q = 0; q < config_.rx_queues; ++q)
         for (std::uint16_t p = 0; p < num_ports_; ++p) rx[next++ % num_workers()].push_back({p, q});
+    punt_doorbell_ = std::make_unique<PuntDoorbell>();
     for (unsigned w = 0; w < num_workers(); ++w) {
         const std::string ring = "weft_punt" + std::to_string(w);
         punt_rings_.push_back(rte_ring_create(ring.c_str(), config_.punt_ring_size,
@@ -87,6 +88,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         wc.clone_pool = pool_;
         wc.capture = capture_->slot(w);
         wc.punt = punt_rings_.back();
+        wc.punt_doorbell = punt_doorbell_.get();
         wc.idle_sleep_max_us = config_.idle_sleep_max_us;
         workers_.push_back(
             std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));
@@ -351,6 +353,13 @@ unsigned Dataplane::drain_punted(rte_mbuf **out, unsigned max) noexcept {
     next_punt_ring_ = rings != 0 ? (next_punt_ring_ + 1) % rings : 0;
     punts_drained_ += got;
     return got;
+}
+
+bool Dataplane::wait_punted(std::chrono::microseconds max) noexcept {
+    punt_doorbell_->arm();
+    for (rte_ring *r : punt_rings_)
+        if (rte_ring_count(r) != 0) return true;
+    return punt_doorbell_->sleep(max);
 }
 
 rte_mbuf *Dataplane::alloc_control_mbuf() noexcept {

@@ -543,6 +543,7 @@ void Forwarder::punt_burst() noexcept {
             ? rte_ring_sp_enqueue_burst(config_.punt, reinterpret_cast<void *const *>(punted_), n, nullptr)
             : 0;
     counters_.punted.add(taken);
+    if (taken != 0 && config_.punt_doorbell != nullptr) config_.punt_doorbell->ring();
     if (taken == n) return;
     rte_pktmbuf_free_bulk(punted_ + taken, n - taken);
     counters_.drops[static_cast<std::size_t>(DropReason::PuntRingFull)].add(n - taken);

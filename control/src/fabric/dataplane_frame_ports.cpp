@@ -9,11 +9,7 @@
 
 namespace weft::control::fabric {
 
-namespace {
-// The sleep between looks at the punt rings while receive() waits: short against an SMP's
-// timeout (tens of ms), long enough to leave the core to the workers and other processes.
-constexpr auto kPollStep = std::chrono::microseconds(200);
-}  // namespace
+namespace {}  // namespace
 
 DataplaneFramePorts::DataplaneFramePorts(dataplane::Dataplane &dp) : dp_(dp) {
     for (std::uint16_t p = 0; p < dp.num_ports() && p < sm::kMaxPortNum; ++p) {
@@ -62,8 +58,9 @@ std::optional<sm::ReceivedFrame> DataplaneFramePorts::receive(std::chrono::milli
         batch_next_ = 0;
         batch_n_ = dp_.drain_punted(batch_.data(), kBatch);
         if (batch_n_ != 0) break;
-        if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
-        usleep(static_cast<useconds_t>(kPollStep.count()));
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) return std::nullopt;
+        dp_.wait_punted(std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
     }
     held_ = batch_[batch_next_++];
     ++counters_.received;

@@ -7,6 +7,7 @@
 #include <rte_ether.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "weft/dataplane/fib_publisher.hpp"
 #include "weft/dataplane/link_state.hpp"
 #include "weft/dataplane/parser.hpp"
+#include "weft/dataplane/punt_doorbell.hpp"
 #include "weft/dataplane/reassign_capture.hpp"
 #include "weft/dataplane/status.hpp"
 #include "weft/dataplane/worker.hpp"
@@ -126,6 +128,9 @@ class Dataplane {
     // or one of the switch's LIDs), each with its in-port in mbuf->port; the caller owns and
     // frees them. Never blocks; takes from every worker's ring in turn.
     unsigned drain_punted(rte_mbuf **out, unsigned max) noexcept;
+    // Control thread: sleeps until a worker punts a frame or `max` has passed (returns at once
+    // when frames wait already); true when there are frames to drain.
+    bool wait_punted(std::chrono::microseconds max) noexcept;
     // Frames drain_punted has handed over.
     std::uint64_t punts_drained() const noexcept { return punts_drained_; }
     // An mbuf for a frame to send (null when the pool is empty).
@@ -172,7 +177,8 @@ class Dataplane {
     std::vector<unsigned> worker_lcores_;
     std::vector<std::unique_ptr<WorkerCounters>> counters_;
     std::vector<rte_ring *> punt_rings_;  // per worker
-    unsigned next_punt_ring_ = 0;         // drain_punted starts here, so no worker starves the others
+    std::unique_ptr<PuntDoorbell> punt_doorbell_;
+    unsigned next_punt_ring_ = 0;  // drain_punted starts here, so no worker starves the others
     std::uint64_t punts_drained_ = 0;
     struct ControlTxCounters {
         Counter sent, failed;  // written by the control thread, read by telemetry too

@@ -17,6 +17,7 @@
 #include "weft/dataplane/fib_publisher.hpp"
 #include "weft/dataplane/link_state.hpp"
 #include "weft/dataplane/parser.hpp"
+#include "weft/dataplane/punt_doorbell.hpp"
 #include "weft/dataplane/reassign_capture.hpp"
 
 struct rte_mempool;
@@ -56,6 +57,7 @@ struct WorkerConfig {
     // single-consumer ring (each with its in-port in mbuf->port); none: they are dropped as
     // punt_ring_full.
     rte_ring *punt = nullptr;
+    PuntDoorbell *punt_doorbell = nullptr;  // rung after frames are punted
     // Idle back-off: while every RX burst comes back empty the worker sleeps 1, 2, 4 ... up to
     // this many microseconds between polls; 0: it never sleeps.
     unsigned idle_sleep_max_us = 0;
