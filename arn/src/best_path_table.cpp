@@ -97,7 +97,15 @@ void BestPathTable::choose(GroupId g, Destination &d, std::optional<std::size_t>
     ++counters_.rechosen;
 }
 
+void BestPathTable::touch(const LinkRef &link, BptChange &change) const {
+    const auto it = crossing_.find(link);
+    if (it == crossing_.end()) return;
+    for (const PathRef &ref : it->second)
+        if (change.touched.empty() || change.touched.back() != ref.group) change.touched.push_back(ref.group);
+}
+
 void BestPathTable::worsened(const LinkRef &link, BptChange &change) {
+    touch(link, change);
     const auto it = crossing_.find(link);
     if (it == crossing_.end()) return;
     for (const PathRef &ref : it->second) {
@@ -107,6 +115,7 @@ void BestPathTable::worsened(const LinkRef &link, BptChange &change) {
 }
 
 void BestPathTable::improved(const LinkRef &link, BptChange &change) {
+    touch(link, change);
     const auto it = crossing_.find(link);
     if (it == crossing_.end()) return;
     for (const PathRef &ref : it->second) {

@@ -189,7 +189,7 @@ BuildResult ConfigBuilder::build() const {
                            " already, allowed in one LAG");
                 continue;
             }
-            g.members.push_back({EgressTarget::port(p), port->ars_enabled, p});
+            g.members.push_back({EgressTarget::port(p), port->ars_enabled, kNoRemoteSlot, p});
         }
         g.primary_count = static_cast<std::uint16_t>(g.members.size());
     }
@@ -243,7 +243,7 @@ BuildResult ConfigBuilder::build() const {
                 usable = usable && std::any_of(lag->members.begin(), lag->members.end(),
                                                [](const GroupMember &p) { return p.usable; });
             }
-            GroupMember gm{m.target, usable, m.member_id};
+            GroupMember gm{m.target, usable, m.remote_slot, m.member_id};
             if (m.role == MemberRole::kPrimary) {
                 g.members.push_back(gm);
             } else {

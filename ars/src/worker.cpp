@@ -200,8 +200,12 @@ WEFT_ARS_HOT bool Worker::member_live(const GroupMember &m) const {
 }
 
 WEFT_ARS_HOT QualityBand Worker::member_quality(const GroupMember &m) const {
-    return m.target.kind == EgressTarget::Kind::kPort ? board_.port_quality(m.target.id)
-                                                      : board_.lag_quality(m.target.id);
+    const QualityBand local = m.target.kind == EgressTarget::Kind::kPort ? board_.port_quality(m.target.id)
+                                                                         : board_.lag_quality(m.target.id);
+    // ARN's news of the path beyond the port: the member counts with the lower of the two bands.
+    // A slot the board does not have counts as no news.
+    if (m.remote_slot >= board_.remote_slot_count()) return local;
+    return std::min(local, board_.remote_quality(m.remote_slot));
 }
 
 WEFT_ARS_HOT const Worker::GroupView &Worker::fresh(const HotGroup &h) {

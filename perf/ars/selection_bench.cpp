@@ -1,4 +1,5 @@
-// Cost of ARS selection per packet (bursts of 32) and of one quality update per port.
+// Cost of ARS selection per packet (bursts of 32), with and without ARN's remote slots on the
+// members, and of one quality update per port.
 //
 // Traffic: uniformly random flow hashes, one packet per simulated nanosecond, so a bucket of an
 // N-flow table is revisited about every N ns: 512 and 32K flows stay inside the 256 us idle time
@@ -25,7 +26,8 @@ constexpr Ticks kTicksPerUs = 1000;
 constexpr PortId kPorts = 64;
 constexpr NhgId kGroup = 1;
 
-std::shared_ptr<const Config> make_config(Mode mode, int members, std::uint32_t flows) {
+// With `remote`, member m reads remote slot m (ARN's news of the path beyond its port).
+std::shared_ptr<const Config> make_config(Mode mode, int members, std::uint32_t flows, bool remote = false) {
     ConfigBuilder b(Profile{}, kTicksPerUs);
     for (PortId p = 0; p < kPorts; ++p) b.add_port(PortConfig{p, true, 100, 100, 100});
     ArsObjectConfig ars;
@@ -39,7 +41,8 @@ std::shared_ptr<const Config> make_config(Mode mode, int members, std::uint32_t 
     nhg.ars_object = 0;
     for (int m = 0; m < members; ++m)
         nhg.members.push_back({static_cast<std::uint32_t>(m), EgressTarget::port(static_cast<PortId>(m)),
-                               MemberRole::kPrimary, true});
+                               MemberRole::kPrimary, true,
+                               remote ? static_cast<RemoteSlot>(m) : kNoRemoteSlot});
     b.add_nhg(nhg);
     return b.build().config;
 }
@@ -104,15 +107,20 @@ BENCHMARK(BM_SelectBurst)->Apply(SelectArgs);
 // each group derives its best members again (the cost the O(1) choice moves from every packet to
 // every publication). A sampler publishing every 16 us at 30 Mpps is one change per ~500 packets
 // at the most (a band only changes when the load crosses a threshold).
+//
+// With remote = 1 every member also reads a remote slot (ARN), and the changes alternate between
+// a port's band and a remote slot's: the derivation reads both, the packets neither.
 void BM_SelectBurstBandChurn(benchmark::State &state) {
     const Mode mode = static_cast<Mode>(state.range(0));
     const int members = static_cast<int>(state.range(1));
     const auto interval = static_cast<std::size_t>(state.range(2));
-    PortBoard board(kPorts, 1);
+    const bool remote = state.range(3) != 0;
+    PortBoard board(kPorts, 1, kPorts);
     Rng rng(1, 0);
     set_up_board(board, rng);
     Worker worker(board, 0);
-    worker.adopt(make_config(mode, members, 32 * 1024));
+    worker.adopt(make_config(mode, members, 32 * 1024, remote));
+    bool remote_turn = false;
     std::vector<SelectRequest> requests(1u << 16);
     for (SelectRequest &r : requests) r = {static_cast<std::uint32_t>(rng.next()), kGroup, {}};
     std::vector<Egress> out(kBurstSize);
@@ -128,7 +136,13 @@ void BM_SelectBurstBandChurn(benchmark::State &state) {
         if (since_change >= interval) {
             since_change = 0;
             const auto p = static_cast<PortId>(rng.below(static_cast<std::uint32_t>(members)));
-            board.publish_port_quality(p, static_cast<QualityBand>(board.port_quality(p) == 7 ? 4 : 7));
+            remote_turn = remote && !remote_turn;
+            if (remote_turn) {
+                board.publish_remote_quality(p,
+                                             static_cast<QualityBand>(board.remote_quality(p) == 7 ? 5 : 7));
+            } else {
+                board.publish_port_quality(p, static_cast<QualityBand>(board.port_quality(p) == 7 ? 4 : 7));
+            }
         }
     }
     count_packets(state, kBurstSize);
@@ -136,8 +150,38 @@ void BM_SelectBurstBandChurn(benchmark::State &state) {
 BENCHMARK(BM_SelectBurstBandChurn)
     ->ArgsProduct({{static_cast<int>(Mode::kFlowletQuality), static_cast<int>(Mode::kPerPacketQuality)},
                    {16, 64},
-                   {32, 512}})
-    ->ArgNames({"mode", "members", "every"});
+                   {32, 512},
+                   {0, 1}})
+    ->ArgNames({"mode", "members", "every", "remote"});
+
+// The headline burst with and without remote slots on the members: the packets never read them,
+// so the two must cost the same.
+void BM_SelectBurstRemote(benchmark::State &state) {
+    const bool remote = state.range(0) != 0;
+    PortBoard board(kPorts, 1, kPorts);
+    Rng rng(1, 0);
+    set_up_board(board, rng);
+    for (PortId p = 0; p < kPorts; ++p)
+        board.publish_remote_quality(p, static_cast<QualityBand>(5 + rng.below(3)));
+    Worker worker(board, 0);
+    worker.adopt(make_config(Mode::kFlowletQuality, 16, 32 * 1024, remote));
+    std::vector<SelectRequest> requests(1u << 17);
+    for (SelectRequest &r : requests) r = {static_cast<std::uint32_t>(rng.next()), kGroup, {}};
+    std::vector<Egress> out(kBurstSize);
+    Ticks now = 0;
+    for (std::size_t i = 0; i + kBurstSize <= requests.size(); i += kBurstSize, now += kBurstSize)
+        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
+        benchmark::DoNotOptimize(out.data());
+        now += kBurstSize;
+        i += kBurstSize;
+        if (i + kBurstSize > requests.size()) i = 0;
+    }
+    count_packets(state, kBurstSize);
+}
+BENCHMARK(BM_SelectBurstRemote)->Arg(0)->Arg(1)->ArgNames({"remote"});
 
 // The single-packet API on the headline case, to show what the burst prefetch buys.
 void BM_SelectSingle(benchmark::State &state) {

@@ -61,6 +61,7 @@ inline constexpr std::uint32_t kUnreachableCost = 0xFFFFFFFFu;
 struct BptChange {
     bool stale = false;             // ignored: an older sequence than the news held
     std::vector<GroupId> rechosen;  // destinations whose chosen path changed
+    std::vector<GroupId> touched;   // destinations with a path across a link whose news changed
 };
 
 struct BptCounters {
@@ -127,6 +128,7 @@ class BestPathTable {
     // paths that cross it.
     void worsened(const LinkRef &link, BptChange &change);
     void improved(const LinkRef &link, BptChange &change);
+    void touch(const LinkRef &link, BptChange &change) const;
     void reindex();
 
     BptConfig config_;

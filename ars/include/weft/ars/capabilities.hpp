@@ -17,6 +17,7 @@ struct Capabilities {
     std::uint32_t max_ars_objects = 256;            // ARS object ids below it
     std::uint32_t max_flows_per_object = 1u << 24;  // macro flows per table (hardware: 32768)
     std::uint8_t quant_bands = 8;                   // SAI_ARS_PROFILE_ATTR_QUANT_BANDS
+    std::uint32_t max_remote_slots = 0xFFFF;        // PortBoard remote quality slots (ARN): 16-bit ids
 };
 
 // The limits this build supports.

@@ -36,6 +36,7 @@ struct ArsObjectRuntime {
 struct GroupMember {
     EgressTarget target;
     bool usable = false;  // admin up and its port (or some LAG port) takes part in ARS
+    RemoteSlot remote_slot = kNoRemoteSlot;  // NhgMember::remote_slot (in what was padding)
     std::uint32_t member_id = 0;
 };
 

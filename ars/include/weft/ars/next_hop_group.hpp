@@ -28,6 +28,9 @@ struct NhgMember {
     EgressTarget target;
     MemberRole role = MemberRole::kPrimary;
     bool admin_up = true;  // administratively down members are never chosen
+    // The member's quality is the lower of its port's (or LAG's) band and this remote slot's band
+    // on the PortBoard (the path beyond the port, from ARN); kNoRemoteSlot: local quality only.
+    RemoteSlot remote_slot = kNoRemoteSlot;
 };
 
 struct NhgConfig {

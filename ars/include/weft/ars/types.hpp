@@ -18,6 +18,12 @@ using ArsObjectId = std::uint16_t;
 
 inline constexpr std::uint16_t kNoArsObject = 0xFFFF;
 
+// A slot of the PortBoard's remote quality (port_board.hpp): the quality of the path beyond a
+// next-hop group member's port, as ARN news from other switches makes it known.
+// 16 bits: it sits in padding of the selection group's member, which keeps its size.
+using RemoteSlot = std::uint16_t;
+inline constexpr RemoteSlot kNoRemoteSlot = 0xFFFF;
+
 // Path (re)assignment modes, in SAI's order (sai_ars_mode_t).
 enum class Mode : std::uint8_t {
     kFlowletQuality = 0,

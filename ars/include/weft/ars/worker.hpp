@@ -66,7 +66,8 @@ class Worker {
     Worker(const PortBoard &board, std::uint32_t worker_index);
 
     // Switch to a new snapshot (slow path: allocates tables for new groups, remaps members).
-    // The board must cover every port and LAG id the snapshot uses.
+    // The board must cover every port and LAG id the snapshot uses; a member's remote slot
+    // beyond the board counts as no news.
     void adopt(std::shared_ptr<const Config> config);
     const Config *config() const { return config_.get(); }
 
