@@ -19,6 +19,7 @@ std::unique_ptr<Engine> make_nue();
 std::unique_ptr<Engine> make_torus_2qos();
 std::unique_ptr<Engine> make_lash();
 std::unique_ptr<Engine> make_dor();
+std::unique_ptr<Engine> make_prefix();
 
 // build_minhop_matrices and build_minhop_lfts in one go, for an engine that provides neither
 // (the chain's default hooks): the same tables, sharing their switch graph and hop matrix.

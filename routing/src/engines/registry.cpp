@@ -21,6 +21,7 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("torus-2QoS", engines::make_torus_2qos);
         x.add("lash", engines::make_lash);
         x.add("dor", engines::make_dor);
+        x.add("prefix", engines::make_prefix);
         return x;
     }();
     return r;

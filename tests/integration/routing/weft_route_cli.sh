@@ -20,7 +20,7 @@ out=$("$weft" --topo /nonexistent/fabric.net -R 'minhop, fooo' 2>&1)
 rc=$?
 check "unknown engine exits 2 (got $rc)" test "$rc" -eq 2
 check "the message names the engine" grep -q "unknown routing engine 'fooo'" <<<"$out"
-check "the message lists the known engines" grep -q 'known: minhop, updn, dnup, ftree, sssp, dfsssp, file, nue, torus-2QoS, lash, dor, auto, no_fallback' <<<"$out"
+check "the message lists the known engines" grep -q 'known: minhop, updn, dnup, ftree, sssp, dfsssp, file, nue, torus-2QoS, lash, dor, prefix, auto, no_fallback' <<<"$out"
 check "the topology is not read first" bash -c '! grep -q nonexistent <<<"$1"' _ "$out"
 out=$("$weft" --gen 'kary:k=2,n=2' -q -R ' updn , no_fallback ' 2>&1)
 rc=$?

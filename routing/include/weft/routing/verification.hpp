@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,22 @@ struct CreditLoopReport {
 };
 
 CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
+
+// The same check over routes given as turns rather than read from LFTs: routes that depend on more
+// than the destination (a multicast's replication, prefix multicast's way up to the LCP), or
+// routes of a scheme under test. A turn says that packets holding the channel into `node` by
+// `in_port` (from the switch on its other end) wait for the channel out of `node` by `out_port`;
+// a replicating switch adds one turn per output. Turns from or to a port cabled to a CA add
+// nothing (as ibdmchk, CA links are not in the graph). Throws std::invalid_argument on a turn at
+// a node that is not a switch or on a port that is not linked.
+struct ChannelTurn {
+    NodeIdx node = kNoNode;
+    PortNum in_port = 0;
+    PortNum out_port = 0;
+    std::uint8_t vl_in = 0;
+    std::uint8_t vl_out = 0;
+};
+CreditLoopReport check_turn_credit_loops(const Fabric &f, std::span<const ChannelTurn> turns);
 
 struct ArsGroups;
 // The same check over the union of every choice ARS may make (ars_groups.hpp): per destination

@@ -85,6 +85,8 @@ const Promise kPromises[] = {
     {"dor", kAll, kAll, 0, false, true},
     {"torus-2QoS", 0, 0, 0, true, false,
      "needs -Q and a torus-2QoS.conf per fabric (torus2qos_test, integration)"},
+    // Up the tree, at most one cross link, down the tree: one VL, never minimal on meshes.
+    {"prefix", kAll, kAll, 0, true, false},
 };
 
 const Promise *promise(const std::string &engine) {
