@@ -97,29 +97,23 @@ void BestPathTable::choose(GroupId g, Destination &d, std::optional<std::size_t>
     ++counters_.rechosen;
 }
 
-void BestPathTable::touch(const LinkRef &link, BptChange &change) const {
+const std::vector<BestPathTable::PathRef> &BestPathTable::crossing(const LinkRef &link) const {
+    static const std::vector<PathRef> kNone;
     const auto it = crossing_.find(link);
-    if (it == crossing_.end()) return;
-    for (const PathRef &ref : it->second)
+    return it == crossing_.end() ? kNone : it->second;
+}
+
+// News on `link` got worse or better: the destinations it touches, and the draft's rule for each
+// path across it.
+void BestPathTable::changed(const LinkRef &link, bool worse, BptChange &change) {
+    for (const PathRef &ref : crossing(link)) {
         if (change.touched.empty() || change.touched.back() != ref.group) change.touched.push_back(ref.group);
-}
-
-void BestPathTable::worsened(const LinkRef &link, BptChange &change) {
-    touch(link, change);
-    const auto it = crossing_.find(link);
-    if (it == crossing_.end()) return;
-    for (const PathRef &ref : it->second) {
         Destination &d = destinations_.at(ref.group);
-        if (d.chosen == ref.path) choose(ref.group, d, cheapest(d), change);  // rule 1
-    }
-}
-
-void BestPathTable::improved(const LinkRef &link, BptChange &change) {
-    touch(link, change);
-    const auto it = crossing_.find(link);
-    if (it == crossing_.end()) return;
-    for (const PathRef &ref : it->second) {
-        Destination &d = destinations_.at(ref.group);
+        if (worse) {
+            // Rule 1: the chosen path crosses the link: the cheapest remaining path.
+            if (d.chosen == ref.path) choose(ref.group, d, cheapest(d), change);
+            continue;
+        }
         // Rule 2: the path through the link replaces the chosen one when it now costs less.
         const std::uint32_t p1 = cost_of(d.paths[ref.path]);
         const std::uint32_t p2 = d.chosen ? cost_of(d.paths[*d.chosen]) : kUnreachableCost;
@@ -164,8 +158,7 @@ BptChange BestPathTable::apply(const ArnMessage &m, Ticks now) {
     const int before = badness(held.condition, held.severity);
     const int after = badness(next.condition, next.severity);
     held = next;
-    if (after > before) worsened(link, change);
-    if (after < before) improved(link, change);
+    if (after != before) changed(link, after > before, change);
     return change;
 }
 
@@ -185,7 +178,7 @@ BptChange BestPathTable::expire(Ticks now) {
         n.condition = LinkCondition::kClear;
         n.severity = 0;
         n.expires_at = now + Ticks{config_.default_hold_us} * ticks_per_us_;
-        improved(it->first, change);
+        changed(it->first, false, change);
         ++it;
     }
     return change;

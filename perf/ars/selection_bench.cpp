@@ -61,6 +61,24 @@ void count_packets(benchmark::State &state, std::uint64_t per_iteration) {
                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// Bursts of kBurstSize over `requests`, one packet per simulated nanosecond, after one pass that
+// warms the table so the measurement sees the steady state, not the first fill.
+void time_bursts(benchmark::State &state, Worker &worker, const std::vector<SelectRequest> &requests) {
+    std::vector<Egress> out(kBurstSize);
+    Ticks now = 0;
+    for (std::size_t i = 0; i + kBurstSize <= requests.size(); i += kBurstSize, now += kBurstSize)
+        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
+        benchmark::DoNotOptimize(out.data());
+        now += kBurstSize;
+        i += kBurstSize;
+        if (i + kBurstSize > requests.size()) i = 0;
+    }
+    count_packets(state, kBurstSize);
+}
+
 void BM_SelectBurst(benchmark::State &state) {
     const Mode mode = static_cast<Mode>(state.range(0));
     const int members = static_cast<int>(state.range(1));
@@ -77,22 +95,7 @@ void BM_SelectBurst(benchmark::State &state) {
     const std::size_t pool = std::clamp<std::size_t>(std::size_t{flows} * 4, 1u << 16, 1u << 22);
     std::vector<SelectRequest> requests(pool);
     for (SelectRequest &r : requests) r = {static_cast<std::uint32_t>(rng.next()), kGroup, {}};
-    std::vector<Egress> out(kBurstSize);
-
-    // Warm the table so the measurement sees the steady state, not the first fill.
-    Ticks now = 0;
-    for (std::size_t i = 0; i + kBurstSize <= pool; i += kBurstSize, now += kBurstSize)
-        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
-
-    std::size_t i = 0;
-    for (auto _ : state) {
-        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
-        benchmark::DoNotOptimize(out.data());
-        now += kBurstSize;  // 1 ns per packet
-        i += kBurstSize;
-        if (i + kBurstSize > pool) i = 0;
-    }
-    count_packets(state, kBurstSize);
+    time_bursts(state, worker, requests);
 }
 
 void SelectArgs(benchmark::internal::Benchmark *b) {
@@ -167,19 +170,7 @@ void BM_SelectBurstRemote(benchmark::State &state) {
     worker.adopt(make_config(Mode::kFlowletQuality, 16, 32 * 1024, remote));
     std::vector<SelectRequest> requests(1u << 17);
     for (SelectRequest &r : requests) r = {static_cast<std::uint32_t>(rng.next()), kGroup, {}};
-    std::vector<Egress> out(kBurstSize);
-    Ticks now = 0;
-    for (std::size_t i = 0; i + kBurstSize <= requests.size(); i += kBurstSize, now += kBurstSize)
-        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
-    std::size_t i = 0;
-    for (auto _ : state) {
-        worker.select_nhg_burst({requests.data() + i, kBurstSize}, now, out);
-        benchmark::DoNotOptimize(out.data());
-        now += kBurstSize;
-        i += kBurstSize;
-        if (i + kBurstSize > requests.size()) i = 0;
-    }
-    count_packets(state, kBurstSize);
+    time_bursts(state, worker, requests);
 }
 BENCHMARK(BM_SelectBurstRemote)->Arg(0)->Arg(1)->ArgNames({"remote"});
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "prefix_figures.hpp"
 #include "weft/arn/prefix_routing.hpp"
@@ -157,6 +158,26 @@ TEST(PrefixMulticast, TheSourceAndAnAncestorOnTheWayUpAreDeliveredOnce) {
     EXPECT_EQ(m.lcp, a);
 }
 
+// Where an origin's flood is taken, following the tables: each delivery with its hop count.
+std::vector<std::pair<NodeIndex, std::size_t>> deliveries(
+    const PrefixLabels &l, const std::vector<std::vector<PrefixMcastEntry>> &tables, NodeIndex origin) {
+    std::vector<std::pair<NodeIndex, std::size_t>> out;
+    std::vector<std::tuple<NodeIndex, PortNumber, std::size_t>> frontier{{origin, kLocalPort, 0}};
+    while (!frontier.empty()) {
+        auto [n, in, hops] = frontier.back();
+        frontier.pop_back();
+        const PrefixMcastEntry *e = find_entry(tables[n], origin, in);
+        EXPECT_NE(e, nullptr) << origin << " at " << n;
+        if (e == nullptr) continue;
+        if (e->deliver) out.emplace_back(n, hops);
+        for (PortNumber p : e->out_ports) {
+            const auto adj = l.graph().link(n, p);
+            frontier.emplace_back(adj->peer, adj->peer_port, hops + 1);
+        }
+    }
+    return out;
+}
+
 TEST(PrefixMulticast, FloodTablesOfFigure4) {
     const PrefixLabels l = PrefixLabels::minimum(figure4(), a);
     const auto tables = flood_tables(l);
@@ -175,23 +196,29 @@ TEST(PrefixMulticast, FloodTablesOfFigure4) {
     // Every origin reaches every other node exactly once when the tables are followed.
     for (NodeIndex origin = a; origin <= f; ++origin) {
         std::map<NodeIndex, int> got;
-        std::vector<std::pair<NodeIndex, PortNumber>> frontier{{origin, kLocalPort}};
-        while (!frontier.empty()) {
-            auto [n, in] = frontier.back();
-            frontier.pop_back();
-            const PrefixMcastEntry *entry = find_entry(tables[n], origin, in);
-            ASSERT_NE(entry, nullptr) << origin << " at " << n;
-            if (entry->deliver) ++got[n];
-            for (PortNumber p : entry->out_ports) {
-                const auto adj = l.graph().link(n, p);
-                frontier.emplace_back(adj->peer, adj->peer_port);
-            }
-        }
+        for (auto [n, hops] : deliveries(l, tables, origin)) ++got[n];
         EXPECT_EQ(got.size(), 5u) << origin;
         for (auto [n, count] : got) {
             EXPECT_EQ(count, 1) << n;
             EXPECT_NE(n, origin);
         }
+    }
+}
+
+TEST(PrefixMulticast, ADragonflyGroupIsAStarAndFloodsInTwoHops) {
+    // Eight switches, each linked to every other (a dragonfly group's local links).
+    PrefixGraph g(8);
+    std::vector<PortNumber> next(8, 1);
+    for (NodeIndex x = 0; x < 8; ++x)
+        for (NodeIndex y = x + 1; y < 8; ++y) g.connect(x, next[x]++, y, next[y]++);
+    const PrefixLabels l = PrefixLabels::minimum(g, 3);
+    for (NodeIndex n = 0; n < 8; ++n) EXPECT_EQ(l.depth(n), n == 3 ? 0u : 1u);
+    const auto tables = flood_tables(l);
+    for (NodeIndex origin = 0; origin < 8; ++origin) {
+        const auto reached = deliveries(l, tables, origin);
+        EXPECT_EQ(reached.size(), 7u) << origin;
+        for (auto [n, hops] : reached)
+            EXPECT_EQ(hops, origin == 3 || n == 3 ? 1u : 2u) << origin << " to " << n;
     }
 }
 

@@ -124,11 +124,8 @@ class BestPathTable {
     std::uint32_t cost_of(const CandidatePath &p) const;
     std::optional<std::size_t> cheapest(const Destination &d) const;
     void choose(GroupId g, Destination &d, std::optional<std::size_t> to, BptChange &change);
-    // Rule 1 for the destinations whose chosen path crosses `link`, rule 2 for the others'
-    // paths that cross it.
-    void worsened(const LinkRef &link, BptChange &change);
-    void improved(const LinkRef &link, BptChange &change);
-    void touch(const LinkRef &link, BptChange &change) const;
+    const std::vector<PathRef> &crossing(const LinkRef &link) const;
+    void changed(const LinkRef &link, bool worse, BptChange &change);
     void reindex();
 
     BptConfig config_;

@@ -39,7 +39,7 @@ std::shared_ptr<const ExistingLfts> existing_lfts_of(const Fabric &f, const Rout
 
 struct RoutingOptions {
     std::uint8_t lmc = 0;
-    std::vector<Guid> root_guids;    // -a / --root_guid_file (updn, dnup, ftree)
+    std::vector<Guid> root_guids;    // -a / --root_guid_file (updn, dnup, ftree, prefix)
     std::vector<Guid> cn_guids;      // -u / --cn_guid_file (ftree)
     std::vector<Guid> io_guids;      // -G / --io_guid_file (ftree)
     std::vector<Guid> ignore_guids;  // -i: end-port GUIDs whose switch-side port is left out of
