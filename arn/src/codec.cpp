@@ -144,7 +144,8 @@ ArnDecode decode_arn(std::span<const std::uint8_t> bytes, Trailing trailing, std
             const std::size_t n = prefix_bytes(prefix.length);
             if (size - at - 2 < n) return refuse(ArnDrop::kParamTruncated, base + at, bit);
             std::copy_n(p + 2, n, prefix.address.begin());
-            if (prefix_problem(prefix)) return refuse(ArnDrop::kPrefixHostBits, base + at + 2, prefix.length);
+            // Only the last address byte on the wire can hold bits past the length.
+            if (prefix_problem(prefix)) return refuse(ArnDrop::kPrefixHostBits, base + at + 1 + n, p[1 + n]);
             m.dest_prefix = prefix;
             at += 2 + n;
             continue;

@@ -204,6 +204,7 @@ TEST(ArnCodec, RefusesABadPrefix) {
     bytes[at + 1] = 7;
     bytes[at + 2] = 0x0B;  // 0000101|1: the eighth bit is past /7
     expect_refused(bytes, ArnDrop::kPrefixHostBits, at + 2);
+    EXPECT_EQ(decode(bytes).error->value, 0x0Bu);  // the byte that holds it
 
     m.dest_prefix = DestPrefix{6, 128, {}};
     bytes = encode_arn(m);
