@@ -166,11 +166,7 @@ TEST_F(Runner, ALightSweepThatSeesAChangeCallsAHeavyOne) {
 // A neighbour that does not answer yet behind a port that is up (no trap will come when it
 // starts): the next sweep at the interval is heavy again, and finds it once it answers.
 TEST_F(Runner, PortsUpWithNobodyAnsweringAreSweptAgainWhole) {
-    NodeIdx spine = routing::kNoNode;
-    for (PortNum p = 1; p <= topo.node(sm_node).num_ports && spine == routing::kNoNode; ++p)
-        if (topo.port(sm_node, p).peer != routing::kNoNode &&
-            topo.node(topo.port(sm_node, p).peer).is_switch())
-            spine = topo.port(sm_node, p).peer;
+    const NodeIdx spine = topo.port(sm_node, uplink_of(sm_node)).peer;
     ASSERT_NE(spine, routing::kNoNode);
     fabric.silent.insert(spine);
     ASSERT_EQ(runner.step(), SmStep::kHeavy);
@@ -204,11 +200,7 @@ TEST_F(Runner, AFailedSweepIsRetriedWholeAtTheInterval) {
 }
 
 TEST_F(Runner, AFabricThatStaysUnsettledIsSweptWholeLessAndLessOften) {
-    NodeIdx spine = routing::kNoNode;
-    for (PortNum p = 1; p <= topo.node(sm_node).num_ports && spine == routing::kNoNode; ++p)
-        if (topo.port(sm_node, p).peer != routing::kNoNode &&
-            topo.node(topo.port(sm_node, p).peer).is_switch())
-            spine = topo.port(sm_node, p).peer;
+    const NodeIdx spine = topo.port(sm_node, uplink_of(sm_node)).peer;
     fabric.silent.insert(spine);  // a port up with nothing answering behind it, for good
     ASSERT_EQ(runner.step(), SmStep::kHeavy);
     EXPECT_EQ(runner.stats().unsettled, 1u);
