@@ -5,7 +5,9 @@ network namespaces, twice:
 1. IB-over-Ethernet: the smallest fat tree (2 spines, 2 leaves, 1 host each), hosts running
    weft-ca. Checked: every host hears every other host by LID; the SM's `show sm json` reports
    every switch programmed and every CA found; a leaf-spine cable cut under traffic is trapped
-   and the SM re-programs the fabric around it, and again when it is restored.
+   and the SM re-programs the fabric around it, and again when it is restored; a spine that
+   stops and starts again (issue 29, test 4) is routed around and back, and the other switches
+   end with the tables they had.
 2. Ethernet/RoCE (issue 29, test 1): 2 spines, 4 leaves, 2 Linux IP hosts each. Checked: every
    host pair pings and every host's numbered UDP flows reach every other host; every switch's
    routes and ARS groups (`show route json`, `show ars nhg all json`) are what weft-route
@@ -73,7 +75,7 @@ def main():
         print("SKIP: no network namespace support")
         return 77
     subprocess.run(["ip", "netns", "del", probe], capture_output=True)
-    iboe = run(script, build, ["--spines", "2", "--leaves", "2", "--hosts", "1", "--fail", "l1-s0"])
+    iboe = run(script, build, ["--spines", "2", "--leaves", "2", "--hosts", "1", "--fail", "l1-s0", "--restart", "s1"])
     if iboe:
         sm = iboe.get("sm", {})
         last = sm.get("last_sweep") or {}
@@ -85,6 +87,10 @@ def main():
               f"iboe: 2 CAs, 6 links: {last.get('cas')}, {last.get('links')}")
         check(last.get("engine") == "ftree", f"iboe: ftree routed the fat tree: {last.get('engine')}")
         failover("iboe", iboe)
+        r = iboe.get("restart") or {}
+        check(r.get("programmed_around_s") is not None and r.get("programmed_again_s") is not None,
+              f"iboe: a spine that restarts: the SM programs the fabric without it, then with it again: {r}")
+        check(r.get("others_changed") == [], f"iboe: the other switches' LFTs end as they were: {r.get('others_changed')}")
     eth = run(script, build, ["--mode", "ethernet", "--spines", "2", "--leaves", "4", "--hosts", "2",
                               "--fail", "l1-s0"])
     if eth:
