@@ -147,6 +147,84 @@ void Fabric::clear_lids() {
         p.lid = 0;
         p.lmc = 0;
     }
+    for (auto &v : vfs_) v.lid = 0;
+    for (auto &vm : vms_) vm.lid = 0;
+}
+
+void Fabric::own_lid(Lid lid, LidOwner o) {
+    if (lid_owner_.size() <= lid) lid_owner_.resize(std::size_t{lid} + 1);
+    lid_owner_[lid] = o;
+}
+
+void Fabric::add_vswitch(NodeIdx n, std::uint16_t vfs) {
+    Node &x = nodes_.at(n);
+    if (x.type != NodeType::Ca)
+        throw std::invalid_argument("'" + x.desc + "' is not a CA: only a CA can be a vSwitch");
+    if (x.vfs) throw std::invalid_argument("'" + x.desc + "' is already a vSwitch");
+    if (vfs == 0 || vfs > kMaxVfs)
+        throw std::invalid_argument("'" + x.desc + "': a vSwitch has 1.." + std::to_string(kMaxVfs) + " VFs");
+    x.vswitch = true;
+    x.vfs = vfs;
+    x.vf_base = static_cast<std::uint32_t>(vfs_.size());
+    vfs_.resize(vfs_.size() + vfs);
+}
+
+void Fabric::set_vf_lid(NodeIdx n, std::uint16_t i, Lid lid) {
+    const Node &x = nodes_.at(n);
+    if (i >= x.vfs) throw std::invalid_argument("'" + x.desc + "' has no VF " + std::to_string(i));
+    VirtualFunction &v = vfs_[x.vf_base + i];
+    if (lid == v.lid) return;
+    if (lid > kMaxExtendedLid)
+        throw std::invalid_argument("VF LID " + std::to_string(lid) + " past the LID space");
+    if (lid && lid_owner(lid)) throw std::invalid_argument("VF LID " + std::to_string(lid) + " is taken");
+    if (v.lid && v.lid < lid_owner_.size()) lid_owner_[v.lid] = {};
+    v.lid = lid;
+    if (lid) own_lid(lid, {n, kVswitchPort});
+    if (v.vm != kNoVm) vms_[v.vm].lid = lid;
+}
+
+std::uint32_t Fabric::add_vm(std::string name, NodeIdx n, std::uint16_t i) {
+    const Node &x = nodes_.at(n);
+    if (!x.vswitch) throw std::invalid_argument("'" + x.desc + "' is not a hypervisor (a vSwitch with VFs)");
+    if (i >= x.vfs) throw std::invalid_argument("'" + x.desc + "' has no VF " + std::to_string(i));
+    VirtualFunction &v = vfs_[x.vf_base + i];
+    if (v.vm != kNoVm)
+        throw std::invalid_argument("VF " + std::to_string(i) + " of '" + x.desc + "' already runs VM '" +
+                                    vms_[v.vm].name + "'");
+    if (name.empty() || vm_by_name_.count(name))
+        throw std::invalid_argument("VM name '" + name + "' is empty or taken");
+    const auto id = static_cast<std::uint32_t>(vms_.size());
+    vm_by_name_.emplace(name, id);
+    vms_.push_back({std::move(name), n, i, v.lid});
+    v.vm = id;
+    return id;
+}
+
+void Fabric::move_vm(std::uint32_t vm, NodeIdx n, std::uint16_t i) {
+    VirtualMachine &m = vms_.at(vm);
+    const Node &x = nodes_.at(n);
+    if (!x.vswitch) throw std::invalid_argument("'" + x.desc + "' is not a hypervisor (a vSwitch with VFs)");
+    if (i >= x.vfs) throw std::invalid_argument("'" + x.desc + "' has no VF " + std::to_string(i));
+    VirtualFunction &to = vfs_[x.vf_base + i];
+    if (to.vm != kNoVm)
+        throw std::invalid_argument("VF " + std::to_string(i) + " of '" + x.desc + "' already runs VM '" +
+                                    vms_[to.vm].name + "'");
+    VirtualFunction &from = vfs_[nodes_[m.hypervisor].vf_base + m.vf];
+    const Lid swapped = to.lid;
+    to.lid = m.lid;
+    to.vm = vm;
+    from.lid = swapped;
+    from.vm = kNoVm;
+    if (m.lid) own_lid(m.lid, {n, kVswitchPort});
+    if (swapped) own_lid(swapped, {m.hypervisor, kVswitchPort});
+    m.hypervisor = n;
+    m.vf = i;
+}
+
+std::optional<std::uint32_t> Fabric::find_vm(std::string_view name) const {
+    auto it = vm_by_name_.find(std::string(name));
+    if (it == vm_by_name_.end()) return std::nullopt;
+    return it->second;
 }
 
 NodeIdx Fabric::attached_switch(Lid lid) const {

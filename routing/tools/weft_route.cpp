@@ -237,20 +237,27 @@ int run(const Args &a) {
     std::optional<LinkLoad> load;
     if (a.metrics || !a.dot.empty()) {
         t0 = std::chrono::steady_clock::now();
-        load = routes_per_link(f, t, progress.step("routes per link"));
+        // With VMs the traffic is theirs: VM to VM, each VM a source and a destination.
+        load = f.vms().empty()
+                   ? routes_per_link(f, t, progress.step("routes per link"))
+                   : routes_per_link(f, t, traffic_endpoints(f), progress.step("routes per link"));
         if (a.metrics) {
-            print_stats("routes-per-link", load->all);
-            print_stats("routes-per-switch-link", load->switch_links);
+            print_stats(f.vms().empty() ? "routes-per-link" : "routes-per-link (VMs)", load->all);
+            print_stats(f.vms().empty() ? "routes-per-switch-link" : "routes-per-switch-link (VMs)",
+                        load->switch_links);
             std::printf("  (%.3f s)\n", seconds_since(t0));
         }
     }
     if (a.metrics) {
         t0 = std::chrono::steady_clock::now();
-        const PatternResult e = effective_bisection_bandwidth(f, t, a.ebb_runs, a.seed, progress.step("ebb"));
-        std::printf("ebb: %.4f (runs %u, seed %" PRIu64 ", flows %" PRIu64 ", undelivered %" PRIu64
+        const PatternResult e =
+            f.vms().empty() ? effective_bisection_bandwidth(f, t, a.ebb_runs, a.seed, progress.step("ebb"))
+                            : effective_bisection_bandwidth(f, t, traffic_endpoints(f), a.ebb_runs, a.seed,
+                                                            progress.step("ebb"));
+        std::printf("ebb%s: %.4f (runs %u, seed %" PRIu64 ", flows %" PRIu64 ", undelivered %" PRIu64
                     ", worst flow %.4f, %.3f s)\n",
-                    e.mean_bandwidth, a.ebb_runs, a.seed, e.flows, e.undelivered, e.min_bandwidth,
-                    seconds_since(t0));
+                    f.vms().empty() ? "" : " (VMs)", e.mean_bandwidth, a.ebb_runs, a.seed, e.flows,
+                    e.undelivered, e.min_bandwidth, seconds_since(t0));
         const std::size_t n = host_ports(f).size();
         if (a.shifts != 0 && n > 1) {
             std::vector<std::uint32_t> ks;

@@ -29,6 +29,7 @@ HookResult run_engine(Engine &e, const Fabric &f, RoutingContext &ctx, RoutingTa
             build_minhop_lfts(f, ctx.options, t);
         }
         if (auto r = e.assign_sl(ctx, t); !r.ok) return r;
+        if (!e.routes_vms()) engines::copy_vf_routes(f, t);
     } catch (const std::exception &ex) {
         return HookResult::failure(ex.what());
     }

@@ -20,10 +20,15 @@ std::unique_ptr<Engine> make_torus_2qos();
 std::unique_ptr<Engine> make_lash();
 std::unique_ptr<Engine> make_dor();
 std::unique_ptr<Engine> make_prefix();
+std::unique_ptr<Engine> make_vswitch_ftree();
 
 // build_minhop_matrices and build_minhop_lfts in one go, for an engine that provides neither
 // (the chain's default hooks): the same tables, sharing their switch graph and hop matrix.
 void build_minhop_tables(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
+
+// Every VF LID of every vSwitch gets the routes (LFT entry, hops, path SL) of its hypervisor's
+// PF LID on every switch.
+void copy_vf_routes(const Fabric &f, RoutingTables &t);
 
 class SwitchGraph;
 // hops_from_lfts with the caller's switch graph of f (t.hops rows sized for f).

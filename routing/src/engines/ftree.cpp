@@ -15,42 +15,13 @@
 #include <cstdio>
 
 #include "engines/engines.hpp"
+#include "engines/fat_tree.hpp"
 #include "engines/osm_guid_order.hpp"
 #include "engines/updown_routing.hpp"
 #include "weft/routing/ftree.hpp"
 
 namespace weft::routing::engines {
 namespace {
-
-constexpr SwitchIdx kNone = kNoSwitch;
-constexpr std::uint64_t kLoadUnit = std::uint64_t{1} << 32;  // one route in a Slot key
-
-struct FtPort {
-    PortNum port = 0, remote_port = 0;
-    std::uint8_t group_width = 0;    // on a group's first port: the ports in the group
-    std::uint32_t up = 0, down = 0;  // routes going up / down through this link
-};
-
-struct FtGroup {
-    SwitchIdx remote = kNone;  // kNone: the group is a CA port
-    NodeIdx ca = kNoNode;
-    PortNum ca_port = 0;
-    bool cn = false, io = false;
-    bool up = false;                     // the remote switch is nearer the roots
-    std::uint32_t first = 0, count = 0;  // ports
-};
-
-struct FtSwitch {
-    unsigned rank = 0;
-    bool leaf = false;  // has compute nodes
-    std::uint64_t tuple = 0;
-    bool indexed = false;
-    std::uint32_t gbeg = 0, gend = 0;  // its groups in groups_, in port order
-    std::uint32_t cns = 0;
-    // Routing view: switch groups only, as ranges of FatTree::slots_.
-    std::uint32_t up_off = 0, up_len = 0, down_off = 0, down_len = 0;
-    bool switch_below = false, ca_below = false;
-};
 
 bool listed(const std::vector<Guid> &list, Guid a, Guid b) {
     return !list.empty() && (std::find(list.begin(), list.end(), a) != list.end() ||
@@ -101,79 +72,6 @@ class TupleSet {
 };
 
 }  // namespace
-
-class FatTree {
-  public:
-    std::string analyse(const Fabric &f, const RoutingOptions &o);
-    void route(const Fabric &f, const RoutingOptions &o, RoutingTables &t);
-    FtreeCaOrder ca_order(const Fabric &f) const;
-
-  private:
-    // Where the current LID's routes go: hops per switch (read back by the visits) and the
-    // switches' LFT and hop rows. Copied into locals by the visits, because byte stores into
-    // the rows could alias members and would force reloads after every store.
-    struct Column {
-        std::uint8_t *hop;
-        PortNum *const *lft;
-        std::uint8_t *const *hops;
-        Lid lid;
-        void set(SwitchIdx sw, PortNum port, unsigned h) const {
-            const auto b = static_cast<std::uint8_t>(std::min(h, unsigned{kInfHops - 1}));
-            hop[sw] = b;
-            lft[sw][lid] = port;
-            hops[sw][lid] = b;
-        }
-    };
-    // Port groups of a switch in load order.
-    struct Slot {
-        // Sort key: the group's load (routes counted for this direction) in the high half, the
-        // remote switch's position in tuple order (OpenSM's tie-break) in the low half.
-        std::uint64_t key = 0;
-        SwitchIdx remote = kNone;
-        std::uint32_t first = 0;  // the group's first port in ports_ (which knows the width)
-    };
-
-    Column column();
-    template <std::uint32_t FtPort::*Load>
-    static std::uint32_t least_port(const FtPort *ports, const Slot &s);
-    template <bool Real>
-    bool route_up_by_down(SwitchIdx sw, SwitchIdx prev, unsigned hops);
-    template <bool Real>
-    void route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned credit, unsigned hops);
-    void set_route(SwitchIdx sw, PortNum port, unsigned hops) { column().set(sw, port, hops); }
-    static void resort(Slot *v, std::uint32_t len);
-    static void sift_first(Slot *v, std::uint32_t len);
-    void begin_lid(Lid lid);
-    std::string rank_switches(const Fabric &f, const RoutingOptions &o);
-    std::string index_switches();
-    void build_slots();
-
-    std::vector<Slot> slots_;
-    // Per switch, read for every remote visited: what is below it, whether it is a top switch,
-    // and the id of the set of switches below it (shared by e.g. the switches of a root group).
-    static constexpr std::uint8_t kSwitchBelow = 1, kCaBelow = 2, kTop = 4;
-    std::vector<std::uint8_t> below_kind_;
-    std::vector<std::uint32_t> below_set_;
-    // Per LID and per set of switches below: the fewest hops at which a switch with that set
-    // below has checked all of them. Hops only shrink within a LID, so a later visit with at
-    // least as many hops would skip every one of them (the check that dominates at scale).
-    std::vector<std::uint8_t> below_done_;
-
-    std::vector<FtSwitch> sw_;
-    std::vector<FtGroup> groups_;
-    std::vector<FtPort> ports_;
-    std::vector<SwitchIdx> leaves_;  // in index order
-    std::vector<Guid> guid_;
-    std::vector<Lid> sw_lid_;
-    unsigned leaf_rank_ = 0;
-    std::uint32_t max_cns_ = 0;
-    // The LID being routed, the hops to it from each switch (kInfHops = not routed yet), and
-    // each switch's LFT and hop rows, written directly as routes are found.
-    Lid lid_ = 0;
-    std::vector<std::uint8_t> hop_;
-    std::vector<PortNum *> lft_row_;
-    std::vector<std::uint8_t *> hop_row_;
-};
 
 std::string FatTree::analyse(const Fabric &f, const RoutingOptions &o) {
     if (o.lmc > 0) return "LMC > 0 is not supported by fat-tree routing";
@@ -570,7 +468,7 @@ bool FatTree::route_up_by_down(SwitchIdx sw, SwitchIdx prev, unsigned hops) {
         const bool routed =
             (kr & kSwitchBelow) ? route_up_by_down<Real>(r, kNone, next) : (kr & kCaBelow) != 0;
         created |= routed;
-        if (routed) ++ports[p].up, slots[k].key += kLoadUnit, moved = true;
+        if (routed) ports[p].up += w_, slots[k].key += kLoadUnit * w_, moved = true;
     }
     if (moved) resort(slots, len);
     if (Real && all_checked) *done = static_cast<std::uint8_t>(std::min(hops, unsigned{kInfHops - 1}));
@@ -598,8 +496,8 @@ void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned
     if (main) {
         const Slot best = up[0];
         const std::uint32_t bp = least_port<&FtPort::down>(ports, best);
-        ++ports[bp].down;
-        up[0].key += kLoadUnit;
+        ports[bp].down += w_;
+        up[0].key += kLoadUnit * w_;
         if (Real && (col.hop[best.remote] == kInfHops || next < col.hop[best.remote])) {
             col.set(best.remote, ports[bp].remote_port, next);
             route_down_by_up<Real>(best.remote, sw, main, credit, next);
@@ -623,6 +521,10 @@ void FatTree::route_down_by_up(SwitchIdx sw, SwitchIdx prev, bool main, unsigned
     for (std::uint32_t k = 0; k < x.down_len; ++k)
         route_down_by_up<Real>(slots_[x.down_off + k].remote, sw, true, credit - 1, next);
 }
+
+// vswitch-ftree (vswitch_ftree.cpp) routes through the same visits.
+template void FatTree::route_down_by_up<true>(SwitchIdx, SwitchIdx, bool, unsigned, unsigned);
+template void FatTree::route_down_by_up<false>(SwitchIdx, SwitchIdx, bool, unsigned, unsigned);
 
 void FatTree::begin_lid(Lid lid) {
     lid_ = lid;

@@ -22,6 +22,7 @@ EngineRegistry &EngineRegistry::instance() {
         x.add("lash", engines::make_lash);
         x.add("dor", engines::make_dor);
         x.add("prefix", engines::make_prefix);
+        x.add("vswitch-ftree", engines::make_vswitch_ftree);
         return x;
     }();
     return r;

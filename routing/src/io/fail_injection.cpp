@@ -74,12 +74,21 @@ Fabric apply_failures(const Fabric &f, const FailureParams &p) {
         if (gone[n] || comp[n] != best) continue;
         const Node &x = f.node(n);
         map[n] = out.add_node(x.type, x.guid, x.num_ports, x.desc, x.sys_guid);
-        out.node(map[n]).vswitch = x.vswitch;
+        if (x.vswitch) {
+            out.add_vswitch(map[n], x.vfs);
+            for (std::uint16_t i = 0; i < x.vfs; ++i)
+                if (f.vf(n, i).lid) out.set_vf_lid(map[n], i, f.vf(n, i).lid);
+        }
         for (PortNum q = 1; q <= x.num_ports; ++q)
             if (!x.is_switch() && f.port(n, q).guid) out.set_port_guid(map[n], q, f.port(n, q).guid);
         for (PortNum q = 0; q <= x.num_ports; ++q)
             if (f.port(n, q).lid) out.set_lid(map[n], q, f.port(n, q).lid, f.port(n, q).lmc);
     }
+    // VMs on the hypervisors that are left, in their order.
+    out.vf_lid_scheme = f.vf_lid_scheme;
+    out.extended_vlids = f.extended_vlids;
+    for (const VirtualMachine &vm : f.vms())
+        if (map[vm.hypervisor] != kNoNode) out.add_vm(vm.name, map[vm.hypervisor], vm.vf);
     for (NodeIdx n = 0; n < f.node_count(); ++n) {
         if (map[n] == kNoNode) continue;
         for (PortNum q = 1; q <= f.node(n).num_ports; ++q) {

@@ -7,6 +7,7 @@
 
 #include "weft/routing/generators.hpp"
 #include "weft/routing/parse_error.hpp"
+#include "weft/routing/vswitch.hpp"
 
 namespace weft::routing {
 namespace {
@@ -156,7 +157,40 @@ Fabric one(std::string_view whole, std::string_view comp, std::size_t col, const
         const FailureParams p = failure_params(s);
         return wrap([&] { return apply_failures(*base, p); });
     }
-    if (base) s.fail(col, "failures (fail-links=, fail-switches=) after the first component", comp);
+    if (kind == "vms") {
+        if (!base) s.fail(col, "a fabric spec before the VMs", comp);
+        VmParams p;
+        p.vfs = static_cast<std::uint16_t>(s.get("vfs", 4, 1, kMaxVfs));
+        p.load_percent = s.get("load", 50, 0, 100);
+        if (s.find("count")) p.count = static_cast<std::int64_t>(s.get64("count", 0, 0, 1u << 24));
+        auto choice = [&](std::string_view key,
+                          std::initializer_list<std::string_view> allowed) -> std::size_t {
+            const Field *f = s.find(key);
+            if (!f) return 0;
+            std::size_t i = 0;
+            std::string all;
+            for (std::string_view a : allowed) {
+                if (f->value == a) return i;
+                all += (i++ ? "|" : "") + std::string(a);
+            }
+            s.fail(f->column + key.size() + 1, std::string(key) + "=" + all, f->value);
+        };
+        p.random = choice("dist", {"uniform", "random"}) == 1;
+        p.scheme = choice("scheme", {"prepopulated", "dynamic"}) == 1 ? VfLidScheme::Dynamic
+                                                                      : VfLidScheme::Prepopulated;
+        p.extended_vlids = choice("vlids", {"legacy", "extended"}) == 1;
+        p.seed = s.get64("seed", 1, 0, ~std::uint64_t{0});
+        s.done();
+        Fabric f = *base;
+        wrap([&] {
+            add_vms(f, p);
+            return Fabric{};
+        });
+        return f;
+    }
+    if (base)
+        s.fail(col, "failures (fail-links=, fail-switches=) or VMs (vms:...) after the first component",
+               comp);
     if (kind == "kary") {
         const unsigned k = s.need("k", 1, 127), n = s.need("n", 1, 8);
         s.done();

@@ -9,6 +9,12 @@
 //
 // GUIDs are strings (JSON numbers cannot carry 64 bits exactly). Optional: sysimgguid (= guid),
 // desc (""), lid/lmc (none), port_info (port GUID = node GUID + port), width (4x), speed (EDR).
+//
+// Virtualized fabrics (seed 002): a CA with "vfs": N is a hypervisor whose HCA is a vSwitch with
+// N VFs ("vf_lids": [LID or 0, ...] gives them LIDs); "vswitch": {"lid_scheme": "prepopulated" |
+// "dynamic", "vlids": "legacy" | "extended"} at the top level; "vms": [{"name": "vm1",
+// "hypervisor": "0x<node guid>", "vf": 0, "lid": 17}] (vf: the lowest free one; lid: the VF's).
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -85,6 +91,35 @@ Fabric read_topology_json(std::string_view text, const std::string &name) {
     if (nodes.kind != JsonValue::Kind::Array) c.fail(nodes, "\"nodes\" as an array");
     if (nodes.items.empty()) c.fail(nodes, "at least one node in \"nodes\"", "[]");
     Fabric f;
+    if (const JsonValue *vs = doc.find("vswitch")) {
+        if (vs->kind != JsonValue::Kind::Object) c.fail(*vs, "\"vswitch\" as an object");
+        if (auto *ls = vs->find("lid_scheme")) {
+            const std::string &v = c.str(*ls, "the LID scheme");
+            if (v == "dynamic")
+                f.vf_lid_scheme = VfLidScheme::Dynamic;
+            else if (v != "prepopulated")
+                c.fail(*ls, "lid_scheme \"prepopulated\" or \"dynamic\"", v);
+        }
+        if (auto *vl = vs->find("vlids")) {
+            const std::string &v = c.str(*vl, "the VF LID space");
+            if (v == "extended")
+                f.extended_vlids = true;
+            else if (v != "legacy")
+                c.fail(*vl, "vlids \"legacy\" or \"extended\"", v);
+        }
+    }
+    // A VF's LID in the space the fabric gives VFs: unicast LIDs, or vLIDs when extended.
+    auto vf_lid = [&](const JsonValue &lv) {
+        const auto lid = static_cast<Lid>(c.uint(lv, "a VF LID", kMaxExtendedLid));
+        if (lid == 0) return lid;
+        if (f.extended_vlids ? lid < kFirstVlid : lid > kMaxUnicastLid)
+            c.fail(lv,
+                   f.extended_vlids ? "a vLID 65536..262143 (0x10000-0x3FFFF)"
+                                    : "a VF LID 1..49151 (0xBFFF; vLIDs need \"vlids\": \"extended\")",
+                   lv.text);
+        if (f.lid_owner(lid)) c.fail(lv, "a LID not used by another port", lv.text);
+        return lid;
+    };
     for (const JsonValue &n : nodes.items) {
         if (n.kind != JsonValue::Kind::Object) c.fail(n, "a node object");
         const std::string &type = c.str(c.member(n, "type", "a node"), "the node type");
@@ -143,6 +178,23 @@ Fabric read_topology_json(std::string_view text, const std::string &name) {
                 lid_of(e, p);
             }
         }
+        if (auto *vv = n.find("vfs")) {
+            if (t != NodeType::Ca) c.fail(*vv, "\"vfs\" only on a CA (a hypervisor's vSwitch)");
+            const auto count = static_cast<std::uint16_t>(c.uint(*vv, "a VF count", kMaxVfs));
+            if (!count) c.fail(*vv, "a VF count 1.." + std::to_string(kMaxVfs), "0");
+            f.add_vswitch(idx, count);
+            if (auto *vl = n.find("vf_lids")) {
+                if (vl->kind != JsonValue::Kind::Array) c.fail(*vl, "\"vf_lids\" as an array");
+                if (vl->items.size() > count)
+                    c.fail(*vl, "at most " + std::to_string(count) + " VF LIDs",
+                           std::to_string(vl->items.size()));
+                for (std::size_t i = 0; i < vl->items.size(); ++i)
+                    if (const Lid lid = vf_lid(vl->items[i]))
+                        f.set_vf_lid(idx, static_cast<std::uint16_t>(i), lid);
+            }
+        } else if (auto *vl = n.find("vf_lids")) {
+            c.fail(*vl, "\"vf_lids\" only with \"vfs\"");
+        }
     }
     if (const JsonValue *links = doc.find("links")) {
         if (links->kind != JsonValue::Kind::Array) c.fail(*links, "\"links\" as an array");
@@ -179,6 +231,51 @@ Fabric read_topology_json(std::string_view text, const std::string &name) {
             f.connect(end[0], port[0], end[1], port[1], w, s);
         }
     }
+    if (const JsonValue *vms = doc.find("vms")) {
+        if (vms->kind != JsonValue::Kind::Array) c.fail(*vms, "\"vms\" as an array");
+        for (const JsonValue &v : vms->items) {
+            if (v.kind != JsonValue::Kind::Object) c.fail(v, "a VM object");
+            const JsonValue &nv = c.member(v, "name", "a VM");
+            const std::string &vm_name = c.str(nv, "the VM name");
+            if (vm_name.empty() || f.find_vm(vm_name)) c.fail(nv, "a unique, non-empty VM name", vm_name);
+            const JsonValue &hv = c.member(v, "hypervisor", "a VM");
+            const auto h = f.find_guid(c.guid(hv, "the hypervisor GUID"));
+            if (!h || !f.node(*h).vswitch)
+                c.fail(hv, "the GUID of a hypervisor (a CA with \"vfs\")", hv.text);
+            const Node &x = f.node(*h);
+            std::uint16_t vf = 0;
+            if (auto *fv = v.find("vf")) {
+                vf = static_cast<std::uint16_t>(c.uint(*fv, "a VF number", kMaxVfs));
+                if (vf >= x.vfs)
+                    c.fail(*fv, "a VF 0.." + std::to_string(x.vfs - 1) + " of '" + x.desc + "'", fv->text);
+                if (f.vf(*h, vf).vm != kNoVm)
+                    c.fail(*fv,
+                           "a free VF of '" + x.desc + "' (VM '" + f.vms()[f.vf(*h, vf).vm].name +
+                               "' runs there)",
+                           fv->text);
+            } else {
+                std::uint16_t i = 0;
+                while (i < x.vfs && f.vf(*h, i).vm != kNoVm) ++i;
+                if (i == x.vfs)
+                    c.fail(hv,
+                           "a hypervisor with a free VF ('" + x.desc + "' runs " + std::to_string(x.vfs) +
+                               " VMs on " + std::to_string(x.vfs) + " VFs)",
+                           hv.text);
+                vf = i;
+            }
+            if (auto *lv = v.find("lid")) {
+                const Lid have = f.vf(*h, vf).lid;
+                const auto want = static_cast<Lid>(c.uint(*lv, "a VF LID", kMaxExtendedLid));
+                if (have && want != have)
+                    c.fail(*lv,
+                           "the LID of VF " + std::to_string(vf) + " of '" + x.desc + "' (" +
+                               std::to_string(have) + ")",
+                           lv->text);
+                if (!have) f.set_vf_lid(*h, vf, vf_lid(*lv));
+            }
+            f.add_vm(vm_name, *h, vf);
+        }
+    }
     return f;
 }
 
@@ -210,6 +307,17 @@ std::string write_topology_json(const Fabric &f) {
                 info += "}";
             }
             if (!info.empty()) out += ", \"port_info\": [" + info + "]";
+            if (x.vswitch) {
+                out += ", \"vfs\": " + std::to_string(x.vfs);
+                const auto vfs = f.vfs(n);
+                if (std::any_of(vfs.begin(), vfs.end(),
+                                [](const VirtualFunction &v) { return v.lid != 0; })) {
+                    out += ", \"vf_lids\": [";
+                    for (std::size_t i = 0; i < vfs.size(); ++i)
+                        out += (i ? ", " : "") + std::to_string(vfs[i].lid);
+                    out += "]";
+                }
+            }
         }
         out += n + 1 < f.node_count() ? "},\n" : "}\n";
     }
@@ -229,7 +337,23 @@ std::string write_topology_json(const Fabric &f) {
                    "\"}";
         }
     }
-    out += first ? "  ]\n}\n" : "\n  ]\n}\n";
+    out += first ? "  ]" : "\n  ]";
+    if (f.has_vswitches()) {
+        out += std::string(",\n  \"vswitch\": {\"lid_scheme\": \"") +
+               (f.vf_lid_scheme == VfLidScheme::Dynamic ? "dynamic" : "prepopulated") + "\", \"vlids\": \"" +
+               (f.extended_vlids ? "extended" : "legacy") + "\"},\n  \"vms\": [";
+        for (std::size_t i = 0; i < f.vms().size(); ++i) {
+            const VirtualMachine &vm = f.vms()[i];
+            out += i ? ",\n    {\"name\": " : "\n    {\"name\": ";
+            quote(out, vm.name);
+            out += ", \"hypervisor\": \"" + guid_text(f.node(vm.hypervisor).guid) +
+                   "\", \"vf\": " + std::to_string(vm.vf);
+            if (vm.lid) out += ", \"lid\": " + std::to_string(vm.lid);
+            out += "}";
+        }
+        out += f.vms().empty() ? "]" : "\n  ]";
+    }
+    out += "\n}\n";
     return out;
 }
 

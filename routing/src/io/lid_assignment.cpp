@@ -17,6 +17,74 @@ struct Owner {
     std::size_t line = 0;
 };
 
+// VF LIDs after the physical ones (seed 002, section 4): every VF with prepopulated LIDs, the VFs
+// that run a VM with dynamic assignment; from the unicast space the physical LIDs left, or from
+// the vLID space. A LID the VF had is kept when it is free and in its space.
+void assign_vf_lids(Fabric &f, const std::vector<Lid> &want, std::vector<std::uint8_t> &used, LidReport &r) {
+    if (!f.has_vswitches()) return;
+    const std::size_t physical = r.assigned;
+    const bool ext = f.extended_vlids;
+    const Lid lo = ext ? kFirstVlid : 1, hi = ext ? kMaxExtendedLid : kMaxUnicastLid;
+    std::vector<std::uint8_t> vused;  // the vLID space, offset by kFirstVlid
+    if (ext) vused.assign(std::size_t{kMaxExtendedLid - kFirstVlid} + 1, 0);
+    auto is_used = [&](Lid l) { return ext ? vused[l - kFirstVlid] != 0 : used[l] != 0; };
+    auto mark = [&](Lid l) { (ext ? vused[l - kFirstVlid] : used[l]) = 1; };
+    struct Slot {
+        NodeIdx n;
+        std::uint16_t i;
+    };
+    std::vector<Slot> fresh;
+    std::size_t k = 0, needed = 0;
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        const Node &x = f.node(n);
+        // An uncabled vSwitch is not discovered: neither its PF nor its VFs get LIDs.
+        const bool cabled = x.vfs && f.port(n, kVswitchPort).peer != kNoNode;
+        for (std::uint16_t i = 0; i < x.vfs; ++i, ++k) {
+            const bool gets =
+                cabled && (f.vf_lid_scheme == VfLidScheme::Prepopulated || f.vf(n, i).vm != kNoVm);
+            if (!gets) continue;
+            ++needed;
+            const Lid l = want[k];
+            if (l && l >= lo && l <= hi && !is_used(l)) {
+                mark(l);
+                f.set_vf_lid(n, i, l);
+                ++r.kept;
+                ++r.assigned;
+                r.max_lid = std::max(r.max_lid, l);
+                continue;
+            }
+            if (l)
+                r.conflicts.push_back(
+                    "existing VF LID: VF " + std::to_string(i) + " of '" + x.desc + "' LID " +
+                    std::to_string(l) +
+                    (l < lo || l > hi ? (ext ? " is outside the vLID space" : " is outside the unicast range")
+                                      : " overlaps LIDs already given") +
+                    "; reassigned");
+            fresh.push_back({n, i});
+        }
+    }
+    Lid cursor = lo;
+    for (const Slot &s : fresh) {
+        while (cursor <= hi && is_used(cursor)) ++cursor;
+        if (cursor > hi) {
+            const Node &x = f.node(s.n);
+            throw std::runtime_error("assign_lids: the " +
+                                     std::string(ext ? "vLID space (0x10000-0x3FFFF, 196608 LIDs)"
+                                                     : "unicast LID space (0x1-0xBFFF, 49151 LIDs)") +
+                                     " is exhausted at VF " + std::to_string(s.i) + " of '" + x.desc + "' (" +
+                                     guid_text(x.guid) + "): the fabric's VFs need " +
+                                     std::to_string(needed) + " LIDs" +
+                                     (ext ? ""
+                                          : " beside its " + std::to_string(physical) +
+                                                " physical ones (the extended vLID space holds 196608)"));
+        }
+        mark(cursor);
+        f.set_vf_lid(s.n, s.i, cursor);
+        ++r.assigned;
+        r.max_lid = std::max(r.max_lid, cursor);
+    }
+}
+
 }  // namespace
 
 LidReport assign_lids(Fabric &f, const LidOptions &o) {
@@ -58,6 +126,10 @@ LidReport assign_lids(Fabric &f, const LidOptions &o) {
         w.from_file = true;
         w.line = e.line;
     }
+    // The VF LIDs the fabric had, to keep where they still fit.
+    std::vector<Lid> vf_want;
+    for (NodeIdx n = 0; n < f.node_count(); ++n)
+        for (const VirtualFunction &v : f.vfs(n)) vf_want.push_back(o.keep_existing ? v.lid : 0);
     f.clear_lids();
     std::vector<std::uint8_t> used(kMaxUnicastLid + 2, 0);
     std::vector<std::size_t> fresh;
@@ -125,6 +197,7 @@ LidReport assign_lids(Fabric &f, const LidOptions &o) {
         cursor[w.lmc] = base + size;
         take(w, base);
     }
+    assign_vf_lids(f, vf_want, used, r);
     return r;
 }
 

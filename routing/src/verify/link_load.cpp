@@ -60,6 +60,53 @@ std::vector<std::uint64_t> load(const Fabric &f, const RoutingTables &t, bool ba
     return routes;
 }
 
+// The same over traffic endpoints (VMs): every endpoint sends to every other endpoint's LID
+// except those behind its own port (a vSwitch delivers those itself).
+std::vector<std::uint64_t> load(const Fabric &f, const RoutingTables &t, const std::vector<VmEndpoint> &ends,
+                                const std::function<void(std::size_t, std::size_t)> &progress) {
+    verify::DestWalker w(f, t);
+    std::vector<std::uint64_t> routes(port_slots(f), 0);
+    const std::size_t S = f.switch_count();
+    std::vector<std::uint64_t> acc(S), per_switch(S, 0), on_port(routes.size(), 0),
+        delivered_to(routes.size(), 0);
+    for (const VmEndpoint &e : ends) {
+        const std::size_t i = f.node(e.port.node).port_base + e.port.port;
+        ++on_port[i];
+        const Port &pp = f.port(e.port.node, e.port.port);
+        if (pp.linked() && f.node(pp.peer).is_switch()) ++per_switch[f.node(pp.peer).sw];
+    }
+    // Per switch: endpoints that hang off it and reach the destination, summed over destinations.
+    std::vector<std::uint64_t> reached(S, 0);
+    for (std::size_t k = 0; k < ends.size(); ++k) {
+        if (progress && (k % 256 == 0 || k + 1 == ends.size())) progress(k + 1, ends.size());
+        const VmEndpoint &e = ends[k];
+        if (!w.walk(e.lid) || w.owner_switch == kNoSwitch) continue;
+        const std::size_t own = f.node(e.port.node).port_base + e.port.port;
+        for (SwitchIdx s = 0; s < S; ++s) acc[s] = per_switch[s];
+        acc[w.owner_switch] -= on_port[own];
+        for (SwitchIdx s : w.sources_first()) {
+            ++reached[s];
+            const NodeIdx n = f.switch_node(s);
+            routes[f.node(n).port_base + w.out[s]] += acc[s];
+            if (w.next[s] != kNoSwitch) acc[w.next[s]] += acc[s];
+        }
+        ++delivered_to[own];
+    }
+    // An endpoint's port cable carries its endpoints' routes to every destination their switch
+    // reaches, less the destinations behind that port.
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        const Node &x = f.node(n);
+        if (x.is_switch()) continue;
+        for (PortNum p = 1; p <= x.num_ports; ++p) {
+            const Port &pp = f.port(n, p);
+            const std::size_t i = x.port_base + p;
+            if (!pp.linked() || !f.node(pp.peer).is_switch() || !on_port[i]) continue;
+            routes[i] = on_port[i] * (reached[f.node(pp.peer).sw] - delivered_to[i]);
+        }
+    }
+    return routes;
+}
+
 LoadStats stats(const Fabric &f, const std::vector<std::uint64_t> &routes, bool switch_only) {
     LoadStats s;
     double sum = 0, sq = 0;
@@ -96,6 +143,10 @@ class FlowSet {
         NodeIdx n = src.node;
         PortNum p = src.port;
         bool ok = false;
+        if (const auto o = f_.lid_owner(dst); o && o->node == n && o->port == p && !f_.node(n).is_switch()) {
+            delivered_.push_back(true);  // two VMs behind one vSwitch: no link of the fabric
+            return;
+        }
         for (std::size_t steps = 0; steps <= f_.switch_count() + 1; ++steps) {
             const Port &pp = f_.port(n, p);
             if (!pp.linked()) break;
@@ -174,23 +225,39 @@ std::vector<LidOwner> host_ports(const Fabric &f) {
 PatternResult effective_bisection_bandwidth(const Fabric &f, const RoutingTables &t, unsigned runs,
                                             std::uint64_t seed,
                                             const std::function<void(std::size_t, std::size_t)> &progress) {
+    std::vector<VmEndpoint> hosts;
+    for (const LidOwner &h : host_ports(f)) hosts.push_back({h, f.port(h.node, h.port).lid});
+    return effective_bisection_bandwidth(f, t, std::move(hosts), runs, seed, progress);
+}
+
+PatternResult effective_bisection_bandwidth(const Fabric &f, const RoutingTables &t,
+                                            std::vector<VmEndpoint> ends, unsigned runs, std::uint64_t seed,
+                                            const std::function<void(std::size_t, std::size_t)> &progress) {
     PatternResult r;
-    auto hosts = host_ports(f);
-    if (hosts.size() < 2 || runs == 0) return r;
+    if (ends.size() < 2 || runs == 0) return r;
     SeededRng rng(seed);
     FlowSet flows(f, t);
     for (unsigned run = 0; run < runs; ++run) {
         if (progress) progress(run + 1, runs);
         // A random bisection with a random perfect matching across it: shuffle and pair.
-        rng.shuffle(hosts);
-        for (std::size_t i = 0; i + 1 < hosts.size(); i += 2) {
-            const LidOwner a = hosts[i], b = hosts[i + 1];
-            flows.add(a, f.port(b.node, b.port).lid);
-            flows.add(b, f.port(a.node, a.port).lid);
+        rng.shuffle(ends);
+        for (std::size_t i = 0; i + 1 < ends.size(); i += 2) {
+            const VmEndpoint a = ends[i], b = ends[i + 1];
+            flows.add(a.port, b.lid);
+            flows.add(b.port, a.lid);
         }
         flows.settle(r);
     }
     return r;
+}
+
+LinkLoad routes_per_link(const Fabric &f, const RoutingTables &t, const std::vector<VmEndpoint> &ends,
+                         const std::function<void(std::size_t, std::size_t)> &progress) {
+    LinkLoad l;
+    l.routes = load(f, t, ends, progress);
+    l.all = stats(f, l.routes, false);
+    l.switch_links = stats(f, l.routes, true);
+    return l;
 }
 
 PatternResult shift_pattern(const Fabric &f, const RoutingTables &t, std::vector<std::uint32_t> shifts) {

@@ -114,6 +114,10 @@ class Engine {
     // Engines that cannot route with LMC > 0 (OpenSM: ftree, lash) say so; the chain then
     // falls back to the next engine as OpenSM does.
     virtual bool supports_lmc() const { return true; }
+    // Engines that route the VF LIDs of vSwitches themselves (vswitch-ftree) say so; for the
+    // others the chain gives each VF LID its hypervisor PF's routes, path SLs and hops (seed
+    // 002's "simplest strategy": the VMs share their vSwitch's paths).
+    virtual bool routes_vms() const { return false; }
 
     // A hook an engine does not provide is replaced by the chain's default.
     // Hop matrices (OpenSM build_lid_matrices). Default: unrestricted min-hop relaxation.

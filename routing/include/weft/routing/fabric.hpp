@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,9 @@ inline constexpr SwitchIdx kNoSwitch = 0xFFFFFFFFu;
 inline constexpr PortNum kNoPort = 0xFF;  // OpenSM's OSM_NO_PATH in an LFT
 inline constexpr Lid kMaxUnicastLid = 0xBFFF;
 inline constexpr Lid kMaxExtendedLid = 0x3FFFF;
+// Seed 002's extended LID space: LIDs with one of the two extra LRH bits set are vLIDs, VM
+// addresses forwarded by a secondary LFT; the 16-bit space below them stays the pLIDs'.
+inline constexpr Lid kFirstVlid = 0x10000;
 
 // Values as in the IB NodeInfo NodeType field.
 enum class NodeType : std::uint8_t { Ca = 1, Switch = 2, Router = 3 };
@@ -70,10 +74,36 @@ struct Node {
     PortNum num_ports = 0;        // physical ports are 1..num_ports
     std::uint32_t port_base = 0;  // index of this node's port 0 in Fabric's flat port vector
     SwitchIdx sw = kNoSwitch;     // dense switch index, switches only
-    bool vswitch = false;         // a CA acting as a vSwitch that hosts VMs (seed 002)
+    // A CA whose HCA is a vSwitch (seed 002): its port kVswitchPort carries the PF's LID and
+    // its VFs' LIDs, which VMs use; vfs of them, from vf_base in Fabric's flat VF vector.
+    bool vswitch = false;
+    std::uint16_t vfs = 0;
+    std::uint32_t vf_base = 0;
 
     bool is_switch() const { return type == NodeType::Switch; }
 };
+
+inline constexpr PortNum kVswitchPort = 1;  // the HCA port the vSwitch sits behind
+inline constexpr std::uint32_t kNoVm = 0xFFFFFFFFu;
+inline constexpr std::uint16_t kMaxVfs = 4096;
+
+// A virtual function of a vSwitch: the LID it answers to (always, with prepopulated LIDs; only
+// while a VM uses it, with dynamic assignment) and the VM on it.
+struct VirtualFunction {
+    Lid lid = 0;
+    std::uint32_t vm = kNoVm;
+};
+
+// A VM on a VF. Its LID is its VF's and moves with it (vf_lid == lid while it runs).
+struct VirtualMachine {
+    std::string name;
+    NodeIdx hypervisor = kNoNode;
+    std::uint16_t vf = 0;
+    Lid lid = 0;
+};
+
+// How VFs get LIDs (seed 002, Table 1): every VF up front, or a VF when a VM starts on it.
+enum class VfLidScheme : std::uint8_t { Prepopulated, Dynamic };
 
 // An endpoint that owns LIDs: a CA/router port, or a switch (port 0).
 struct LidOwner {
@@ -122,13 +152,43 @@ class Fabric {
     // cabled to. kNoNode if the owner is unconnected.
     NodeIdx attached_switch(Lid lid) const;
 
+    // vSwitches and VMs. A VF's LID is owned by the hypervisor's kVswitchPort (the VFs share the
+    // PF's link), so routing, tracing and metrics see it as one more LID of that port, beside
+    // the port's own base LID.
+    // Makes CA n a vSwitch with `vfs` VFs (1..kMaxVfs), once; std::invalid_argument otherwise.
+    void add_vswitch(NodeIdx n, std::uint16_t vfs);
+    std::span<const VirtualFunction> vfs(NodeIdx n) const {
+        return {vfs_.data() + nodes_[n].vf_base, nodes_[n].vfs};
+    }
+    const VirtualFunction &vf(NodeIdx n, std::uint16_t i) const { return vfs_[nodes_[n].vf_base + i]; }
+    // Gives VF i of n the LID (0: none), releasing the one it had. The LID must be free.
+    void set_vf_lid(NodeIdx n, std::uint16_t i, Lid lid);
+    // Starts a VM on VF i of hypervisor n with the VF's LID (which it must have). Names are
+    // unique. Returns the VM's index.
+    std::uint32_t add_vm(std::string name, NodeIdx n, std::uint16_t i);
+    // Moves a VM to VF i of hypervisor n with its LID: the VF it lands on takes the VM's LID and
+    // the VF it leaves takes the LID the destination VF had (a swap with prepopulated LIDs; with
+    // dynamic ones the destination had none and the source is left without).
+    void move_vm(std::uint32_t vm, NodeIdx n, std::uint16_t i);
+    const std::vector<VirtualMachine> &vms() const { return vms_; }
+    std::optional<std::uint32_t> find_vm(std::string_view name) const;
+    bool has_vswitches() const { return !vfs_.empty(); }
+    VfLidScheme vf_lid_scheme = VfLidScheme::Prepopulated;
+    // VF LIDs are vLIDs (seed 002's extended LID space, kFirstVlid..kMaxExtendedLid) rather than
+    // LIDs of the unicast space.
+    bool extended_vlids = false;
+
   private:
+    void own_lid(Lid lid, LidOwner o);
     std::vector<Node> nodes_;
     std::vector<Port> ports_;
     std::vector<NodeIdx> switches_;
     std::unordered_map<Guid, NodeIdx> by_guid_;
     std::unordered_map<Guid, LidOwner> by_port_guid_;
     std::vector<LidOwner> lid_owner_;  // index = LID
+    std::vector<VirtualFunction> vfs_;
+    std::vector<VirtualMachine> vms_;
+    std::unordered_map<std::string, std::uint32_t> vm_by_name_;
 };
 
 }  // namespace weft::routing

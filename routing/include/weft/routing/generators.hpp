@@ -81,6 +81,9 @@ FailureParams parse_failures(std::string_view spec, const std::string &name = "<
 //   dragonfly:a=4,p=2,h=2[,g=9]                    dfplus:groups=4,leaves=4,spines=4,hosts=4
 //   random:switches=64,degree=8,hosts=4,seed=7
 //   .../fail-links=3,seed=1   .../fail-switches=1,seed=2
+//   .../vms:vfs=4,load=50,dist=uniform|random,scheme=prepopulated|dynamic,vlids=legacy|extended,seed=1
+//                            every CA a vSwitch hypervisor with VMs (weft/routing/vswitch.hpp;
+//                            count=N instead of load=percent)
 // Throws ParseError (file "<gen>", column of the offending field) on a bad spec.
 Fabric generate(std::string_view spec);
 

@@ -44,7 +44,11 @@ struct LidReport {
     Lid max_lid = 0;
 };
 
-// Reassigns every LID of f (clears first). Throws std::runtime_error if the LID space runs out.
+// Reassigns every LID of f (clears first), then the VFs' LIDs of its vSwitches (after the
+// physical ones): every VF with prepopulated LIDs, each VF that runs a VM with dynamic ones
+// (f.vf_lid_scheme); from the unicast space the physical LIDs leave, or from the vLID space
+// (kFirstVlid..kMaxExtendedLid) when f.extended_vlids. A VF keeps the LID it had when that is
+// free and in its space (counted in `kept`). Throws std::runtime_error if a space runs out.
 LidReport assign_lids(Fabric &f, const LidOptions &o);
 
 // OpenSM GUID list files (-a, -u, -G, -i): one GUID per line, '#' comments. Throws ParseError.

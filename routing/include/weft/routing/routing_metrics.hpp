@@ -17,6 +17,7 @@
 
 #include "weft/routing/fabric.hpp"
 #include "weft/routing/tables.hpp"
+#include "weft/routing/vswitch.hpp"
 
 namespace weft::routing {
 
@@ -35,6 +36,11 @@ struct LinkLoad {
 LinkLoad routes_per_link(const Fabric &f, const RoutingTables &t,
                          const std::function<void(std::size_t, std::size_t)> &progress = {});
 
+// The same between traffic endpoints (VMs, traffic_endpoints() in vswitch.hpp): each sends to
+// every other one's LID except those behind its own port, which its vSwitch delivers.
+LinkLoad routes_per_link(const Fabric &f, const RoutingTables &t, const std::vector<VmEndpoint> &ends,
+                         const std::function<void(std::size_t, std::size_t)> &progress = {});
+
 struct PatternResult {
     double mean_bandwidth = 0;  // mean per-flow bandwidth share (1.0 = no contention)
     double min_bandwidth = 0;   // worst flow
@@ -47,6 +53,10 @@ std::vector<LidOwner> host_ports(const Fabric &f);
 
 PatternResult effective_bisection_bandwidth(
     const Fabric &f, const RoutingTables &t, unsigned runs, std::uint64_t seed,
+    const std::function<void(std::size_t, std::size_t)> &progress = {});
+// The same over traffic endpoints (VMs); a pair behind one vSwitch shares no link (a full share).
+PatternResult effective_bisection_bandwidth(
+    const Fabric &f, const RoutingTables &t, std::vector<VmEndpoint> ends, unsigned runs, std::uint64_t seed,
     const std::function<void(std::size_t, std::size_t)> &progress = {});
 // Shift by k for each k in shifts (all 1..N-1 when empty); the result averages all flows.
 PatternResult shift_pattern(const Fabric &f, const RoutingTables &t, std::vector<std::uint32_t> shifts = {});

@@ -50,6 +50,8 @@ const FabricCase kFabrics[] = {
     {"random32", "random:switches=32,degree=6,hosts=2,seed=7", kRandom, false},
     {"kary4_3", "kary:k=4,n=3", kFatTree, false},
     {"ftree8_2", "ftree:k=8,n=2", kFatTree, false},
+    // Hypervisors with VMs (seed 002): engines that know nothing of VMs route VF LIDs as the PF.
+    {"kary4_3_vm", "kary:k=4,n=3/vms:vfs=4,load=50,dist=random", kFatTree, false},
     {"torus4x4_f", "torus:4x4,hosts=1/fail-links=2,seed=1", kTorus, true},
     {"mesh4x4_f", "mesh:4x4,hosts=1/fail-switches=1,seed=3", kMesh, true},
     {"hypercube4_f", "hypercube:d=4,hosts=1/fail-links=3,seed=2", kHypercube, true},
@@ -76,6 +78,7 @@ const Promise kPromises[] = {
     // GUID order among equal ranks can cut switches off: dnup refuses those fabrics.
     {"dnup", kFatTree, 0, 0, true, false},
     {"ftree", kFatTree, 0, kAll & ~kFatTree, true, true},
+    {"vswitch-ftree", kFatTree, 0, kAll & ~kFatTree, true, true},
     {"sssp", kAll, kAll, 0, false, true},
     {"dfsssp", kAll, kAll, 0, true, true},
     {"file", 0, 0, 0, false, false, "routes an LFT dump (lft_dump_test, lmc_test)"},
