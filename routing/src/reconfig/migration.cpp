@@ -1,0 +1,232 @@
+// A VM's live migration as LFT changes: full re-route, ItRC and FTreeMinRC, their application
+// to the tables, and the checks after a step.
+#include <algorithm>
+#include <stdexcept>
+
+#include "weft/routing/reconfig.hpp"
+#include "weft/routing/routing_metrics.hpp"
+#include "weft/routing/verification.hpp"
+
+namespace weft::routing {
+namespace {
+
+std::string label(const Fabric &f, NodeIdx n) {
+    return "'" + f.node(n).desc + "' (" + guid_text(f.node(n).guid) + ")";
+}
+
+// The switch a hypervisor's vSwitch port is cabled to, or kNoSwitch.
+SwitchIdx leaf_of(const Fabric &f, NodeIdx hypervisor) {
+    const Port &p = f.port(hypervisor, kVswitchPort);
+    return p.linked() && f.node(p.peer).is_switch() ? f.node(p.peer).sw : kNoSwitch;
+}
+
+// Where a migration lands and whose routes the VM takes there.
+struct Landing {
+    std::uint16_t vf = 0;
+    Lid route_lid = 0;
+    bool swap = false;
+};
+Landing landing(const Fabric &f, const Migration &m) {
+    Landing l;
+    l.vf = static_cast<std::uint16_t>(free_vf(f, m.to));
+    l.route_lid = f.vf(m.to, l.vf).lid;
+    l.swap = l.route_lid != 0;  // prepopulated: the free VF has a LID, and the two swap
+    if (!l.swap) l.route_lid = f.port(m.to, kVswitchPort).lid;
+    return l;
+}
+
+MigrationPlan refused(ReconfigMethod method, const Migration &m, std::string why) {
+    MigrationPlan p;
+    p.method = method;
+    p.migration = m;
+    p.error = std::move(why);
+    return p;
+}
+
+// Switches the old routes pass between the two hypervisors' leaves, both ways.
+std::vector<std::uint8_t> active_switches(const Fabric &f, const RoutingTables &t, SwitchIdx a, Lid to_b,
+                                          SwitchIdx b, Lid to_a) {
+    std::vector<std::uint8_t> on(f.switch_count(), 0);
+    for (auto [s, lid] : {std::pair{a, to_b}, std::pair{b, to_a}}) {
+        for (std::size_t steps = 0; s != kNoSwitch && steps <= f.switch_count(); ++steps) {
+            on[s] = 1;
+            const PortNum q = t.lft[s][lid];
+            const NodeIdx n = f.switch_node(s);
+            if (q == kNoPort || q == 0 || q > f.node(n).num_ports || !f.port(n, q).linked()) break;
+            const NodeIdx peer = f.port(n, q).peer;
+            s = f.node(peer).is_switch() ? f.node(peer).sw : kNoSwitch;
+        }
+    }
+    return on;
+}
+
+}  // namespace
+
+std::string_view method_name(ReconfigMethod m) {
+    switch (m) {
+        case ReconfigMethod::FullReroute:
+            return "full";
+        case ReconfigMethod::ItRC:
+            return "itrc";
+        case ReconfigMethod::FTreeMinRC:
+            return "ftree-minrc";
+    }
+    return "?";
+}
+
+std::string migration_refusal(const Fabric &f, const Migration &m) {
+    if (m.vm >= f.vms().size()) return "no VM number " + std::to_string(m.vm);
+    const VirtualMachine &vm = f.vms()[m.vm];
+    if (m.to >= f.node_count()) return "no node number " + std::to_string(m.to);
+    const Node &to = f.node(m.to);
+    if (!to.vswitch) return label(f, m.to) + " is not a hypervisor (a CA with a vSwitch)";
+    if (m.to == vm.hypervisor) return "VM '" + vm.name + "' already runs on " + label(f, m.to);
+    if (free_vf(f, m.to) < 0)
+        return "hypervisor " + label(f, m.to) + " is full (" + std::to_string(to.vfs) + " of " +
+               std::to_string(to.vfs) + " VFs in use)";
+    if (leaf_of(f, m.to) == kNoSwitch || !f.port(m.to, kVswitchPort).lid)
+        return "hypervisor " + label(f, m.to) + " is not cabled to a switch (or has no LID)";
+    if (!vm.lid || leaf_of(f, vm.hypervisor) == kNoSwitch)
+        return "VM '" + vm.name + "' has no LID or its hypervisor is not cabled";
+    return {};
+}
+
+MigrationPlan plan_lid_update(const Fabric &f, const RoutingTables &t, Lid moving, Lid route_from, bool swap,
+                              std::span<const SwitchIdx> on) {
+    MigrationPlan p;
+    p.vm_lid = moving;
+    p.route_lid = route_from;
+    p.swap = swap;
+    p.marked = on.empty() ? f.switch_count() : on.size();
+    auto visit = [&](SwitchIdx s) {
+        const PortNum pm = t.lft[s][moving], pr = t.lft[s][route_from];
+        if (pm == pr) return;
+        SwitchUpdate u;
+        u.sw = s;
+        u.entries.push_back({moving, pr, t.hops[s][route_from]});
+        if (swap) u.entries.push_back({route_from, pm, t.hops[s][moving]});
+        u.blocks = swap ? blocks_for(moving, route_from) : 1;
+        p.entries += u.entries.size();
+        p.smps += u.blocks;
+        p.updates.push_back(std::move(u));
+    };
+    if (on.empty())
+        for (SwitchIdx s = 0; s < f.switch_count(); ++s) visit(s);
+    else
+        for (SwitchIdx s : on) visit(s);
+    return p;
+}
+
+MigrationPlan plan_itrc(const Fabric &f, const RoutingTables &t, const Migration &m) {
+    if (auto why = migration_refusal(f, m); !why.empty()) return refused(ReconfigMethod::ItRC, m, why);
+    const Landing l = landing(f, m);
+    MigrationPlan p = plan_lid_update(f, t, f.vms()[m.vm].lid, l.route_lid, l.swap);
+    p.method = ReconfigMethod::ItRC;
+    p.migration = m;
+    p.to_vf = l.vf;
+    return p;
+}
+
+MigrationPlan plan_ftree_min_rc(const Fabric &f, const RoutingTables &t, const FatTreeSkyline &sky,
+                                const Migration &m) {
+    if (auto why = migration_refusal(f, m); !why.empty()) return refused(ReconfigMethod::FTreeMinRC, m, why);
+    const NodeIdx from = f.vms()[m.vm].hypervisor;
+    const SwitchIdx a = leaf_of(f, from), b = leaf_of(f, m.to);
+    std::vector<SwitchIdx> marked;
+    if (!sky.mark(a, b, marked))
+        return refused(ReconfigMethod::FTreeMinRC, m,
+                       "the leaves of " + label(f, from) + " and " + label(f, m.to) + " share no sub-tree");
+    const Landing l = landing(f, m);
+    MigrationPlan p = plan_lid_update(f, t, f.vms()[m.vm].lid, l.route_lid, l.swap, marked);
+    p.method = ReconfigMethod::FTreeMinRC;
+    p.migration = m;
+    p.to_vf = l.vf;
+    // The switches carrying traffic between the two hypervisors are sent their updates first.
+    const auto on =
+        active_switches(f, t, a, f.port(m.to, kVswitchPort).lid, b, f.port(from, kVswitchPort).lid);
+    for (SwitchUpdate &u : p.updates) u.active = on[u.sw] != 0;
+    std::stable_partition(p.updates.begin(), p.updates.end(), [](const SwitchUpdate &u) { return u.active; });
+    p.active = static_cast<std::size_t>(
+        std::count_if(p.updates.begin(), p.updates.end(), [](const SwitchUpdate &u) { return u.active; }));
+    return p;
+}
+
+MigrationPlan plan_full_reroute(const Fabric &f, const RoutingTables &t, const Migration &m,
+                                std::string_view chain, const RoutingOptions &o, RoutingTables &rerouted) {
+    if (auto why = migration_refusal(f, m); !why.empty()) return refused(ReconfigMethod::FullReroute, m, why);
+    const Landing l = landing(f, m);
+    Fabric moved = f;
+    moved.move_vm(m.vm, m.to, l.vf);
+    const ChainResult r = run_chain(chain, moved, o, rerouted);
+    if (!r.ok)
+        return refused(ReconfigMethod::FullReroute, m,
+                       "re-routing failed: " + (r.failures.empty() ? r.error : r.failures.back()));
+    MigrationPlan p;
+    p.method = ReconfigMethod::FullReroute;
+    p.migration = m;
+    p.to_vf = l.vf;
+    p.vm_lid = f.vms()[m.vm].lid;
+    p.route_lid = l.route_lid;
+    p.swap = l.swap;
+    p.marked = f.switch_count();
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s) {
+        const auto &a = t.lft[s], &b = rerouted.lft[s];
+        SwitchUpdate u;
+        u.sw = s;
+        Lid last_block = ~Lid{0};
+        for (Lid lid = 0; lid < b.size(); ++lid) {
+            const PortNum was = lid < a.size() ? a[lid] : kNoPort;
+            if (was == b[lid]) continue;
+            u.entries.push_back({lid, b[lid], rerouted.hops[s][lid]});
+            if (lft_block(lid) != last_block) ++u.blocks, last_block = lft_block(lid);
+        }
+        if (u.entries.empty()) continue;
+        p.entries += u.entries.size();
+        p.smps += u.blocks;
+        p.updates.push_back(std::move(u));
+    }
+    p.full_smps = vswitch_budget(moved).full_reconfig_smps;
+    return p;
+}
+
+void apply_migration(Fabric &f, RoutingTables &t, const MigrationPlan &p, RoutingTables *rerouted) {
+    if (!p.ok()) throw std::invalid_argument("migration not planned: " + p.error);
+    if (auto why = migration_refusal(f, p.migration); !why.empty()) throw std::invalid_argument(why);
+    if (p.method == ReconfigMethod::FullReroute) {
+        if (!rerouted) throw std::invalid_argument("a full re-route is applied with its tables");
+        f.move_vm(p.migration.vm, p.migration.to, p.to_vf);
+        t = std::move(*rerouted);
+        return;
+    }
+    f.move_vm(p.migration.vm, p.migration.to, p.to_vf);
+    for (const SwitchUpdate &u : p.updates)
+        for (const LftEntry &e : u.entries) {
+            t.lft[u.sw][e.lid] = e.port;
+            t.hops[u.sw][e.lid] = e.hops;
+        }
+    // Path SLs follow the routes the VM now takes (ItRC leaves its column equal to the one it
+    // copied; FTreeMinRC only on fat trees, whose engine sets none).
+    if (!t.path_sl.empty())
+        for (auto &row : t.path_sl) {
+            const std::uint8_t vm_sl = row[p.vm_lid];
+            row[p.vm_lid] = row[p.route_lid];
+            if (p.swap) row[p.route_lid] = vm_sl;
+        }
+}
+
+MigrationCheck verify_migration(const Fabric &f, const RoutingTables &t, const RoutingTables &reroute,
+                                unsigned ebb_runs, std::uint64_t seed) {
+    MigrationCheck c;
+    const PathReport pr = trace_paths(f, t);
+    c.unreachable = pr.unreachable;
+    c.loops = pr.loops;
+    c.credit_loop = check_credit_loops(f, t).has_cycle;
+    const auto ends = traffic_endpoints(f);
+    c.max_routes = routes_per_link(f, t, ends).all.max;
+    c.max_routes_reroute = routes_per_link(f, reroute, ends).all.max;
+    c.ebb = effective_bisection_bandwidth(f, t, ends, ebb_runs, seed).mean_bandwidth;
+    c.ebb_reroute = effective_bisection_bandwidth(f, reroute, ends, ebb_runs, seed).mean_bandwidth;
+    return c;
+}
+
+}  // namespace weft::routing
