@@ -10,6 +10,7 @@
 #include "weft/routing/auto_choice.hpp"
 #include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/option_files.hpp"
+#include "weft/routing/reconfig.hpp"
 #include "weft/routing/text_file.hpp"
 
 namespace weft::routing::tools {
@@ -52,6 +53,8 @@ Input
                            xgft:n=2;m=8,4;w=4,1  ft36:hosts=5832  kary:k=4,n=3  torus:4x4x4,hosts=1
                            mesh:8x8  hypercube:d=6  dragonfly:a=4,p=2,h=2  dfplus:groups=4,leaves=4,spines=4,hosts=4
                            random:switches=64,degree=8,hosts=4,seed=7 ; append /fail-links=3,seed=1
+                           and /vms:vfs=4,load=50,dist=uniform|random,scheme=prepopulated|dynamic
+                           (every CA a vSwitch hypervisor with VMs; vlids=extended for vLIDs)
   --fail SPEC              failures on the input: fail-links=N[,fail-switches=M][,seed=S]
   -l, --lmc N              LMC (0..7)
   --guid2lid FILE          keep the LIDs of OpenSM's guid2lid file
@@ -73,6 +76,16 @@ ARS next-hop groups (Ethernet/RoCE: one group per switch and destination leaf)
   --ars-max-extra-hops N   longest detour offered, in hops over the minimal path (default 2)
   --ars-max-alternates N   alternates per group (default 0 = no limit)
 
+Live migration of VMs (fabrics with hypervisors: JSON "vms", or --gen .../vms:...)
+  --migrate FILE           migrations to make, one 'migrate VM to HYPERVISOR' per line
+  --migrate-pattern P      or generated from the placement (seed 002, Table 4): random,
+                           consolidate, grouping, to-uniform (--seed)
+  --reconfig M             the method applied after each step: ftree-minrc (the default on fat
+                           trees), itrc (the default elsewhere) or full; all three are planned
+                           and their switches and LFT blocks (SMPs) printed
+  --migrate-check N        verify and measure (max routes per link and EBB over the VMs, beside a
+                           full re-route) after every N-th step and the last (default 1; 0: last)
+
 Checks and metrics
   --verify                 trace all pairs (unreachable, loops, minimality) and check credit loops
   --metrics                routes per link, effective bisection bandwidth, shift and all-to-all
@@ -81,7 +94,7 @@ Checks and metrics
 
 Output
   --dump-lfts FILE         LFTs in OpenSM's opensm-lfts.dump format
-  --dump-rerouted-lfts F   the LFTs of the last --reroute, in the same format
+  --dump-rerouted-lfts F   the LFTs of the last --reroute (or after the last migration), same format
   --dump-mfts FILE         the --mcast-groups trees as MFT entries: 'MLID SWITCH_GUID PORTS' lines
   --write-json F  --write-dot F  --write-ibnetdiscover F  --write-net F  --write-guid2lid F
   --compare-lfts A B       compare two LFT dumps on this fabric (reachability, path lengths, balance)
@@ -315,7 +328,11 @@ Args parse_args(int argc, char **argv) {
         kArsGroups,
         kArsNaive,
         kArsExtra,
-        kArsMaxAlt
+        kArsMaxAlt,
+        kMigrate,
+        kMigratePattern,
+        kReconfig,
+        kMigrateCheck
     };
     std::vector<option> opts = {
         {"topo", required_argument, nullptr, kTopo},
@@ -340,6 +357,10 @@ Args parse_args(int argc, char **argv) {
         {"ars-naive", no_argument, nullptr, kArsNaive},
         {"ars-max-extra-hops", required_argument, nullptr, kArsExtra},
         {"ars-max-alternates", required_argument, nullptr, kArsMaxAlt},
+        {"migrate", required_argument, nullptr, kMigrate},
+        {"migrate-pattern", required_argument, nullptr, kMigratePattern},
+        {"reconfig", required_argument, nullptr, kReconfig},
+        {"migrate-check", required_argument, nullptr, kMigrateCheck},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
     };
@@ -427,6 +448,28 @@ Args parse_args(int argc, char **argv) {
                 a.ars_max_alternates =
                     static_cast<unsigned>(parse_number("--ars-max-alternates", optarg, 254));
                 break;
+            case kMigrate:
+                a.migrate_file = optarg;
+                break;
+            case kMigratePattern:
+                if (!parse_migration_pattern(optarg))
+                    throw UsageError(
+                        std::string("--migrate-pattern: expected random, consolidate, grouping or "
+                                    "to-uniform, got '") +
+                        optarg + "'");
+                a.migrate_pattern = optarg;
+                break;
+            case kReconfig:
+                if (std::strcmp(optarg, "full") && std::strcmp(optarg, "itrc") &&
+                    std::strcmp(optarg, "ftree-minrc"))
+                    throw UsageError(std::string("--reconfig: expected full, itrc or ftree-minrc, got '") +
+                                     optarg + "'");
+                a.reconfig = optarg;
+                break;
+            case kMigrateCheck:
+                a.migrate_check =
+                    static_cast<unsigned>(parse_number("--migrate-check", optarg, 1'000'000'000));
+                break;
             case 'q':
                 a.quiet = true;
                 break;
@@ -440,6 +483,8 @@ Args parse_args(int argc, char **argv) {
     check_no_operands(argc, argv);
     if (a.topo.empty() == a.gen.empty()) throw UsageError("give exactly one of --topo FILE or --gen SPEC");
     check_chain(a.chain);
+    if (!a.migrate_file.empty() && !a.migrate_pattern.empty())
+        throw UsageError("give one of --migrate FILE or --migrate-pattern P");
     return a;
 }
 

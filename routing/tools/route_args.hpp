@@ -30,6 +30,9 @@ struct Args {
     std::string hop_weights_file, port_order_file, routing_order_file, ids_file, mcast_groups, mft_dump;
     std::string rerouted_dump;  // --dump-rerouted-lfts: the last --reroute's LFTs
     std::vector<std::string> reroute;
+    // Live migration: --migrate FILE or --migrate-pattern P, --reconfig M, --migrate-check N.
+    std::string migrate_file, migrate_pattern, reconfig;
+    unsigned migrate_check = 1;
     // ARS next-hop groups (Ethernet/RoCE): --ars, --ars-groups FILE, --ars-naive and the limits.
     std::string ars_groups;
     bool ars = false, ars_naive = false;

@@ -31,8 +31,10 @@
 #include "weft/routing/topology_io.hpp"
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
+#include "weft/routing/vswitch.hpp"
 
 #include "ars_json.hpp"
+#include "migrate.hpp"
 #include "route_args.hpp"
 
 using namespace weft::routing;
@@ -153,6 +155,14 @@ int run(const Args &a) {
     for (const auto &c : lr.conflicts) std::fprintf(stderr, "weft-route: LID conflict: %s\n", c.c_str());
     std::printf("fabric: %zu switches, %zu host ports, %zu links, max LID %u, LMC %u (%.3f s)\n",
                 f.switch_count(), hosts, links, f.max_lid(), a.lmc, seconds_since(t0));
+    if (f.has_vswitches()) {
+        const VswitchBudget b = vswitch_budget(f);
+        std::printf("vswitch: %zu hypervisors, %zu VFs, %zu VMs, %s LIDs (%zu VF LIDs%s), %" PRIu64
+                    " LFT blocks per switch\n",
+                    b.hypervisors, b.vfs, b.vms,
+                    f.vf_lid_scheme == VfLidScheme::Prepopulated ? "prepopulated" : "dynamic", b.vf_lids,
+                    f.extended_vlids ? ", vLIDs" : "", b.blocks_per_switch);
+    }
     if (!a.guid2lid.empty())
         std::printf("lids: %zu from guid2lid, %zu kept, %zu new, %zu conflicts, %zu unknown GUIDs\n",
                     lr.from_file, lr.kept, lr.assigned - lr.from_file - lr.kept, lr.conflicts.size(),
@@ -175,7 +185,8 @@ int run(const Args &a) {
     }
 
     const bool route = a.chain_given || a.verify || a.metrics || a.ars || !a.dump.empty() || !a.dot.empty() ||
-                       !a.reroute.empty() || !a.mcast_groups.empty() || !a.mft_dump.empty();
+                       !a.reroute.empty() || !a.mcast_groups.empty() || !a.mft_dump.empty() ||
+                       !a.migrate_file.empty() || !a.migrate_pattern.empty();
     if (!route) return kExitOk;
 
     const RoutingOptions ro = routing_options(a);
@@ -276,6 +287,11 @@ int run(const Args &a) {
                     seconds_since(t0));
     }
     if (!a.dot.empty()) spill(a.dot, write_dot(f, load->routes));
+
+    if (!a.migrate_file.empty() || !a.migrate_pattern.empty()) {
+        if (run_migrations(a, f, t, ro)) rc = kExitVerify;
+        if (!a.rerouted_dump.empty() && a.reroute.empty()) spill(a.rerouted_dump, write_lft_dump(f, t));
+    }
 
     // The fabric after changes: LIDs kept by GUID (as OpenSM keeps them), routed through the cache.
     LidOptions keep = lo;

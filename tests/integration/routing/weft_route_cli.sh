@@ -20,7 +20,7 @@ out=$("$weft" --topo /nonexistent/fabric.net -R 'minhop, fooo' 2>&1)
 rc=$?
 check "unknown engine exits 2 (got $rc)" test "$rc" -eq 2
 check "the message names the engine" grep -q "unknown routing engine 'fooo'" <<<"$out"
-check "the message lists the known engines" grep -q 'known: minhop, updn, dnup, ftree, sssp, dfsssp, file, nue, torus-2QoS, lash, dor, prefix, auto, no_fallback' <<<"$out"
+check "the message lists the known engines" grep -q 'known: minhop, updn, dnup, ftree, sssp, dfsssp, file, nue, torus-2QoS, lash, dor, prefix, vswitch-ftree, auto, no_fallback' <<<"$out"
 check "the topology is not read first" bash -c '! grep -q nonexistent <<<"$1"' _ "$out"
 out=$("$weft" --gen 'kary:k=2,n=2' -q -R ' updn , no_fallback ' 2>&1)
 rc=$?
@@ -119,4 +119,34 @@ check "a fat tree keeps every up port as a primary" \
     grep -q '^ars: destinations=16 groups=752 primaries=2048 .* union credit-loops: none' <<<"$out"
 refused "a bad --ars-max-extra-hops" "ars-max-extra-hops: expected a number 0..254, got 'far'" \
     --gen kary:k=2,n=2 --ars-max-extra-hops far
+# Live migration (issue 32): a pattern planned three ways, FTreeMinRC applied and checked after
+# each step; a file of migrations; refusals (unknown VM, full hypervisor, no VMs, bad pattern).
+out=$("$weft" --gen 'xgft:n=2;m=8,4;w=4,1/vms:vfs=4,load=50,dist=random' -q -R vswitch-ftree \
+    --migrate-pattern to-uniform --ebb-runs 10 2>&1)
+rc=$?
+check "--migrate-pattern to-uniform exits 0 (got $rc)" test "$rc" -eq 0
+check "every step planned three ways" \
+    grep -q '^migrate 1: vm[0-9]* .* full: switches [0-9]* smps [0-9]* (full reconfiguration 36); itrc: switches [0-9]* smps [0-9]*; ftree-minrc: marked [0-9]* switches' <<<"$out"
+check "every step checked" bash -c '[ "$(grep -c "^migrate [0-9]*:" <<<"$1")" = "$(grep -c "^  after ftree-minrc: unreachable 0 loops 0 credit-loops none;" <<<"$1")" ]' _ "$out"
+check "a summary line" grep -q '^per migration: full: switches .* ftree-minrc: marked ' <<<"$out"
+printf '# two moves\nmigrate vm00001 to h00002\nmigrate vm00002 to 0x0002c90300000040\n' >"$dir/moves"
+out=$("$weft" --gen 'kary:k=2,n=2/vms:vfs=2,count=2,scheme=dynamic' -q -R vswitch-ftree --migrate "$dir/moves" \
+    --reconfig itrc 2>&1)
+rc=$?
+check "--migrate FILE --reconfig itrc exits 0 (got $rc)" test "$rc" -eq 0
+check "dynamic LIDs copy the PF's entries" grep -q '^migrate 1: vm00001 .h00001. -> .h00002. (LID [0-9]* copies LID ' <<<"$out"
+check "both steps applied by itrc" test "$(grep -c '^  after itrc: unreachable 0 loops 0' <<<"$out")" -eq 2
+printf 'migrate vm00001 to h00003\nmigrate vm00002 to h00003\n' >"$dir/full"
+refused "a migration to a full hypervisor" "migration 2: hypervisor 'h00003' (0x0002c90300000030) is full (1 of 1 VFs in use)" \
+    --gen 'kary:k=2,n=2/vms:vfs=1,count=2' --migrate "$dir/full"
+printf 'migrate vm00009 to h00002\n' >"$dir/unknown"
+refused "an unknown VM" "unknown:1:9: expected the name of a VM of the fabric, found 'vm00009'" \
+    --gen 'kary:k=2,n=2/vms:vfs=1,count=2' --migrate "$dir/unknown"
+refused "migrations without VMs" "the fabric runs no VM" --gen 'kary:k=2,n=2' --migrate-pattern random
+refused "an unknown pattern" "migrate-pattern: expected random, consolidate, grouping or to-uniform, got 'even'" \
+    --gen 'kary:k=2,n=2' --migrate-pattern even
+refused "ftree-minrc off a fat tree" "reconfig ftree-minrc: the link between" \
+    --gen 'torus:3x3/vms:vfs=2,count=4' --migrate-pattern random --reconfig ftree-minrc
+refused "a VM on an unknown hypervisor" "expected the GUID of a hypervisor" --topo <(printf '%s' \
+    '{"weft_topology": 1, "nodes": [{"type": "ca", "guid": "0x10", "ports": 1}], "vms": [{"name": "a", "hypervisor": "0x10"}]}')
 exit $fail

@@ -16,6 +16,7 @@
 #include "weft/routing/engine.hpp"
 #include "weft/routing/generators.hpp"
 #include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/reconfig.hpp"
 #include "weft/routing/verification.hpp"
 
 using namespace weft::routing;
@@ -46,7 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     } catch (const std::runtime_error &) {  // random: no simple connected graph for these numbers
         return 0;
     }
-    if (f.node_count() > 200) return 0;
+    if (f.node_count() > 200 || f.vms().size() > 512) return 0;
+    std::size_t vfs = 0;
+    for (NodeIdx n = 0; n < f.node_count(); ++n) vfs += f.node(n).vfs;
+    if (vfs > 2048) return 0;
     LidOptions lo;
     lo.lmc = static_cast<std::uint8_t>(a.lmc);
     try {
@@ -73,6 +77,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         ArsCompileReport rep;
         const ArsGroups g = compile_ars_groups(f, t, ao, &rep);
         if (!rep.engine_cycle.has_cycle && check_ars_credit_loops(f, t, g).has_cycle) __builtin_trap();
+    }
+    // Migrations: a few steps of the pattern by ItRC (or FTreeMinRC on a fat tree); the VM's
+    // column becomes the one it takes, so what was reachable stays reachable.
+    if (routed && !a.migrate_pattern.empty() && !f.vms().empty()) {
+        std::vector<Migration> steps;
+        try {
+            steps = generate_migrations(f, *parse_migration_pattern(a.migrate_pattern), a.seed);
+        } catch (const std::invalid_argument &) {
+            return 0;
+        }
+        const bool was_ok = trace_paths(f, t).ok();
+        const auto sky = FatTreeSkyline::build(f);
+        const bool tree = sky && (t.engine == "ftree" || t.engine == "vswitch-ftree");
+        for (std::size_t i = 0; i < steps.size() && i < 6; ++i) {
+            const MigrationPlan p = tree && a.reconfig != "itrc" ? plan_ftree_min_rc(f, t, *sky, steps[i])
+                                                                 : plan_itrc(f, t, steps[i]);
+            if (!p.ok()) __builtin_trap();  // generated steps are always possible
+            apply_migration(f, t, p);
+        }
+        if (was_ok && !trace_paths(f, t).ok()) __builtin_trap();
     }
     return 0;
 }
