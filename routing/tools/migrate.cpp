@@ -1,5 +1,6 @@
 #include "migrate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -56,6 +57,10 @@ int run_migrations(const Args &a, Fabric &f, RoutingTables &t, const RoutingOpti
                 " SMPs\n",
                 b.switches, b.physical_lids, b.vf_lids, b.blocks_per_switch, b.full_reconfig_smps,
                 b.worst_migration_smps, b.boot_smps);
+    // Check every `every` steps (0: the last only).
+    std::size_t every = a.migrate_check;
+    if (a.migrate_check_percent && a.migrate_check)
+        every = std::max<std::size_t>(1, (steps.size() * a.migrate_check + 99) / 100);
     int rc = 0;
     Totals full, itrc, min;
     std::size_t checked = 0;
@@ -93,7 +98,7 @@ int run_migrations(const Args &a, Fabric &f, RoutingTables &t, const RoutingOpti
                                    : applied == ReconfigMethod::ItRC      ? pi
                                                                           : pm;
         RoutingTables reroute_copy;
-        const bool check = (a.migrate_check && (i + 1) % a.migrate_check == 0) || i + 1 == steps.size();
+        const bool check = (every && (i + 1) % every == 0) || i + 1 == steps.size();
         if (check && applied != ReconfigMethod::FullReroute) reroute_copy = rerouted;
         apply_migration(f, t, use, &rerouted);
         if (!check) continue;

@@ -83,8 +83,9 @@ Live migration of VMs (fabrics with hypervisors: JSON "vms", or --gen .../vms:..
   --reconfig M             the method applied after each step: ftree-minrc (the default on fat
                            trees), itrc (the default elsewhere) or full; all three are planned
                            and their switches and LFT blocks (SMPs) printed
-  --migrate-check N        verify and measure (max routes per link and EBB over the VMs, beside a
-                           full re-route) after every N-th step and the last (default 1; 0: last)
+  --migrate-check N[%]     verify and measure (max routes per link and EBB over the VMs, beside a
+                           full re-route) after every N-th step (or every N% of the steps) and
+                           the last (default 1; 0: the last only)
 
 Checks and metrics
   --verify                 trace all pairs (unreachable, loops, minimality) and check credit loops
@@ -466,10 +467,15 @@ Args parse_args(int argc, char **argv) {
                                      optarg + "'");
                 a.reconfig = optarg;
                 break;
-            case kMigrateCheck:
-                a.migrate_check =
-                    static_cast<unsigned>(parse_number("--migrate-check", optarg, 1'000'000'000));
+            case kMigrateCheck: {
+                // N steps, or N% of the steps.
+                std::string v = optarg;
+                a.migrate_check_percent = !v.empty() && v.back() == '%';
+                if (a.migrate_check_percent) v.pop_back();
+                a.migrate_check = static_cast<unsigned>(parse_number(
+                    "--migrate-check", v.c_str(), a.migrate_check_percent ? 100 : 1'000'000'000));
                 break;
+            }
             case 'q':
                 a.quiet = true;
                 break;

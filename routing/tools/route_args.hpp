@@ -33,6 +33,7 @@ struct Args {
     // Live migration: --migrate FILE or --migrate-pattern P, --reconfig M, --migrate-check N.
     std::string migrate_file, migrate_pattern, reconfig;
     unsigned migrate_check = 1;
+    bool migrate_check_percent = false;  // migrate_check is a percentage of the steps
     // ARS next-hop groups (Ethernet/RoCE): --ars, --ars-groups FILE, --ars-naive and the limits.
     std::string ars_groups;
     bool ars = false, ars_naive = false;

@@ -34,6 +34,7 @@ struct SnapEnd {
     std::string name;
     Lid lid = 0;
     std::uint8_t lmc = 0;
+    std::vector<Lid> vf_lids;  // a vSwitch's VF LIDs, in VF order (they move with VMs)
 };
 
 // The routing-relevant topology: switches that are cabled to anything, and the end ports
@@ -96,7 +97,9 @@ Snapshot snapshot(const Fabric &f) {
             x.leaf = true;
             const Port &ep = f.port(pt.peer, pt.peer_port);
             s.end_at[sp.remote] = s.ends.size();
-            s.ends.push_back({sp.remote, port_name(f, pt.peer, pt.peer_port), ep.lid, ep.lmc});
+            s.ends.push_back({sp.remote, port_name(f, pt.peer, pt.peer_port), ep.lid, ep.lmc, {}});
+            if (f.node(pt.peer).vswitch && pt.peer_port == kVswitchPort)
+                for (const VirtualFunction &v : f.vfs(pt.peer)) s.ends.back().vf_lids.push_back(v.lid);
         }
         s.sw_at[x.guid] = s.sws.size();
         s.sws.push_back(std::move(x));
@@ -243,6 +246,8 @@ CacheDecision UcastCache::lookup(const Fabric &f, std::string_view chain, const 
                 if (e.lid != e0.lid || e.lmc != e0.lmc)
                     return miss("LID of " + e.name + " changed (" + lid_text(e0.lid, e0.lmc) + " -> " +
                                 lid_text(e.lid, e.lmc) + ")");
+                if (e.vf_lids != e0.vf_lids)
+                    return miss("VF LIDs of " + e.name + " changed (a VM started, stopped or migrated)");
             }
         }
     }

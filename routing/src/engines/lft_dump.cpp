@@ -399,6 +399,9 @@ class LftApplier final : public LftDumpSink {
     // names a port that has LIDs and lid is outside them.
     Lid remapped(Guid g, Lid lid) const {
         if (auto o = f_.find_port_guid(g)) {
+            // A VF LID of a vSwitch belongs to the port beside its own range: no remap.
+            if (const auto cur = f_.lid_owner(lid); cur && cur->node == o->node && cur->port == o->port)
+                return lid;
             const Port &p = f_.port(o->node, o->port);
             const bool sw = f_.node(o->node).is_switch();
             const Lid lo = sw ? f_.port(o->node, 0).lid : p.lid;

@@ -3,6 +3,8 @@
 #include <set>
 
 #include "test_fabrics.hpp"
+#include "weft/routing/generators.hpp"
+#include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
 
@@ -279,6 +281,21 @@ TEST(UcastCache, OptionsOrChainChangedOrCacheOff) {
     r = cache.route("updn", f, {}, t);
     EXPECT_EQ(r.cache.reason, "cache off");
     EXPECT_TRUE(r.recomputed);
+}
+
+// A VM that moved takes its LID to another port: the cached routes to it are wrong, so the
+// cache recomputes and says why.
+TEST(UcastCache, AMigratedVmIsAMiss) {
+    Fabric f = generate("kary:k=2,n=2/vms:vfs=2,count=2");
+    assign_lids(f, {});
+    UcastCache cache;
+    RoutingTables t1, t2;
+    ASSERT_TRUE(cache.route("vswitch-ftree", f, cached(), t1).recomputed);
+    f.move_vm(0, f.vms()[1].hypervisor, 1);
+    const auto r = cache.route("vswitch-ftree", f, cached(), t2);
+    EXPECT_FALSE(r.cache.hit);
+    EXPECT_NE(r.cache.reason.find("VF LIDs of 'h00001' port 1 changed"), std::string::npos) << r.cache.reason;
+    EXPECT_TRUE(trace_paths(f, t2).ok());
 }
 
 }  // namespace

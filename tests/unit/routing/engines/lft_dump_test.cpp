@@ -6,6 +6,8 @@
 #include "test_fabrics.hpp"
 #include "weft/routing/engine.hpp"
 #include "weft/routing/lft_dump.hpp"
+#include "weft/routing/lid_assignment.hpp"
+#include "weft/routing/vswitch.hpp"
 
 namespace weft::routing {
 namespace {
@@ -111,6 +113,25 @@ TEST(LftDump, RoundTripGivesIdenticalLfts) {
         EXPECT_EQ(back.lft, t.lft) << engine;
         EXPECT_EQ(write_lft_dump(f, back), text);
     }
+}
+
+// VMs with vLIDs (seed 002's extended LID space): their entries follow the pLIDs' in the same
+// list, past 0xFFFF, and come back; without vLIDs a dump has no entry past the pLIDs.
+TEST(LftDump, ExtendedVlidsRoundTrip) {
+    Fabric f = test::generated("kary:k=2,n=3");
+    add_vms(f, {.vfs = 2, .load_percent = 50, .extended_vlids = true});
+    assign_lids(f, {});
+    ASSERT_GE(f.max_lid(), kFirstVlid);
+    RoutingTables t;
+    ASSERT_TRUE(run_chain("vswitch-ftree", f, {}, t).ok);
+    const std::string text = write_lft_dump(f, t);
+    EXPECT_NE(text.find("\n0x10000 001 # Channel Adapter portguid "), std::string::npos);
+    RoutingTables back;
+    back.reset(f);
+    const auto rep = apply_lft_dump(read_lft_dump(text, "x", &f), f, back);
+    EXPECT_EQ(rep.rejected, 0u);
+    EXPECT_EQ(back.lft, t.lft);
+    EXPECT_EQ(write_lft_dump(f, back), text);
 }
 
 TEST(LftDump, FileEngineLoadsDumpAndSkipsUnknownSwitches) {

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "hand_fabrics.hpp"
+#include "weft/routing/engine.hpp"
+#include "weft/routing/generators.hpp"
+#include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/routing_metrics.hpp"
 
 namespace weft::routing {
@@ -81,6 +84,44 @@ TEST(AllToAll, RingBottleneck) {
     const PatternResult a = all_to_all(r.f, r.t);
     EXPECT_EQ(a.flows, 6u);
     EXPECT_DOUBLE_EQ(a.mean_bandwidth, 1.0 / 3);
+}
+
+// Without VMs the endpoints are the host ports and the counts are the hosts' own.
+TEST(Endpoints, HostsGiveTheHostCounts) {
+    TwoLevel t(4, 2, 2);
+    const LinkLoad a = routes_per_link(t.f, t.t), b = routes_per_link(t.f, t.t, traffic_endpoints(t.f));
+    EXPECT_EQ(a.routes, b.routes);
+    const PatternResult x = effective_bisection_bandwidth(t.f, t.t, 20, 3),
+                        y = effective_bisection_bandwidth(t.f, t.t, traffic_endpoints(t.f), 20, 3);
+    EXPECT_DOUBLE_EQ(x.mean_bandwidth, y.mean_bandwidth);
+}
+
+// VMs: each sends to every VM not behind its own vSwitch. Two hypervisors on one switch, 3 and 1
+// VMs: the 3-VM uplink carries 3 x 1 routes up and 1 x 3 down; VM pairs on one vSwitch use no
+// link and get a full share.
+TEST(Endpoints, VmsBehindOneVswitchShareNoLink) {
+    Fabric f;
+    const NodeIdx s = f.add_node(NodeType::Switch, 0x1, 2, "s");
+    const NodeIdx a = f.add_node(NodeType::Ca, 0x10, 1, "a"), b = f.add_node(NodeType::Ca, 0x20, 1, "b");
+    f.connect(s, 1, a, 1);
+    f.connect(s, 2, b, 1);
+    f.add_vswitch(a, 3);
+    f.add_vswitch(b, 1);
+    assign_lids(f, {});
+    for (std::uint16_t i = 0; i < 3; ++i) f.add_vm("a" + std::to_string(i), a, i);
+    f.add_vm("b0", b, 0);
+    RoutingTables t;
+    ASSERT_TRUE(run_chain("minhop", f, {}, t).ok);
+    const LinkLoad l = routes_per_link(f, t, traffic_endpoints(f));
+    EXPECT_EQ(routes_on(f, l, a, 1), 3u);  // a's 3 VMs to b0
+    EXPECT_EQ(routes_on(f, l, s, 1), 3u);  // b0 to a's 3 VMs
+    EXPECT_EQ(routes_on(f, l, b, 1), 3u);
+    EXPECT_EQ(routes_on(f, l, s, 2), 3u);
+    // Pairs: a VM of a with b0 (each direction shares the 1-VM side's link with nothing) and a
+    // pair inside a; every flow gets a full share.
+    const PatternResult e = effective_bisection_bandwidth(f, t, traffic_endpoints(f), 10, 1);
+    EXPECT_EQ(e.undelivered, 0u);
+    EXPECT_DOUBLE_EQ(e.mean_bandwidth, 1.0);
 }
 
 }  // namespace
