@@ -41,15 +41,19 @@ int run_migrations(const Args &a, Fabric &f, RoutingTables &t, const RoutingOpti
     ReconfigMethod applied = sky ? ReconfigMethod::FTreeMinRC : ReconfigMethod::ItRC;
     if (a.reconfig == "full") applied = ReconfigMethod::FullReroute;
     if (a.reconfig == "itrc") applied = ReconfigMethod::ItRC;
+    const bool rebalance = a.reconfig == "ftree-minrc-rebalance";
+    if (rebalance && !sky) throw UsageError("--reconfig ftree-minrc-rebalance: " + why_not_tree);
+    if (rebalance) applied = ReconfigMethod::FTreeMinRC;
     if (a.reconfig == "ftree-minrc") {
         if (!sky) throw UsageError("--reconfig ftree-minrc: " + why_not_tree);
         applied = ReconfigMethod::FTreeMinRC;
     }
     const VswitchBudget b = vswitch_budget(f);
-    std::printf("migrations: %zu (%s), %s LIDs%s, applying %s%s%s\n", steps.size(),
+    std::printf("migrations: %zu (%s), %s LIDs%s, applying %s%s%s%s\n", steps.size(),
                 a.migrate_file.empty() ? a.migrate_pattern.c_str() : a.migrate_file.c_str(),
                 f.vf_lid_scheme == VfLidScheme::Prepopulated ? "prepopulated" : "dynamic",
                 f.extended_vlids ? " (vLIDs)" : "", std::string(method_name(applied)).c_str(),
+                rebalance ? " (sub-tree re-balanced)" : "",
                 sky ? "" : "; ftree-minrc: ", sky ? "" : why_not_tree.c_str());
     std::printf("budget: %zu switches, %zu physical + %zu VF LIDs, %" PRIu64
                 " blocks per switch, full "
@@ -62,9 +66,9 @@ int run_migrations(const Args &a, Fabric &f, RoutingTables &t, const RoutingOpti
     if (a.migrate_check_percent && a.migrate_check)
         every = std::max<std::size_t>(1, (steps.size() * a.migrate_check + 99) / 100);
     int rc = 0;
-    Totals full, itrc, min;
+    Totals full, itrc, min, reb;
     std::size_t checked = 0;
-    double plan_s[3] = {0, 0, 0};
+    double plan_s[4] = {0, 0, 0, 0};
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const Migration &m = steps[i];
         if (auto why = migration_refusal(f, m); !why.empty())
@@ -82,20 +86,27 @@ int run_migrations(const Args &a, Fabric &f, RoutingTables &t, const RoutingOpti
         t0 = std::chrono::steady_clock::now();
         const MigrationPlan pm = sky ? plan_ftree_min_rc(f, t, *sky, m) : MigrationPlan{};
         plan_s[2] += seconds_since(t0);
+        t0 = std::chrono::steady_clock::now();
+        const MigrationPlan pr = sky ? plan_ftree_min_rc_rebalanced(f, t, *sky, m) : MigrationPlan{};
+        plan_s[3] += seconds_since(t0);
+        if (sky && !pr.ok()) throw UsageError("migration " + std::to_string(i + 1) + ": " + pr.error);
         add(full, pf);
         add(itrc, pi);
-        if (sky) add(min, pm);
+        if (sky) add(min, pm), add(reb, pr);
         std::printf("migrate %zu: %s %s -> %s (LID %u %s LID %u): full: switches %zu smps %" PRIu64
                     " (full reconfiguration %" PRIu64 "); itrc: switches %zu smps %" PRIu64,
                     i + 1, vm.name.c_str(), hyp(f, from).c_str(), hyp(f, m.to).c_str(), pi.vm_lid,
                     pi.swap ? "swaps with" : "copies", pi.route_lid, pf.updates.size(), pf.smps, pf.full_smps,
                     pi.updates.size(), pi.smps);
         if (sky)
-            std::printf("; ftree-minrc: marked %zu switches %zu smps %" PRIu64 " active %zu", pm.marked,
-                        pm.updates.size(), pm.smps, pm.active);
+            std::printf("; ftree-minrc: marked %zu switches %zu smps %" PRIu64
+                        " active %zu; rebalanced: sub-tree %zu switches %zu smps %" PRIu64,
+                        pm.marked, pm.updates.size(), pm.smps, pm.active, pr.marked, pr.updates.size(),
+                        pr.smps);
         std::printf("\n");
         const MigrationPlan &use = applied == ReconfigMethod::FullReroute ? pf
                                    : applied == ReconfigMethod::ItRC      ? pi
+                                   : rebalance                            ? pr
                                                                           : pm;
         RoutingTables reroute_copy;
         const bool check = (every && (i + 1) % every == 0) || i + 1 == steps.size();
@@ -118,8 +129,11 @@ int run_migrations(const Args &a, Fabric &f, RoutingTables &t, const RoutingOpti
         "(%.6f s)",
         full.switches / n, full.smps / n, plan_s[0] / n, itrc.switches / n, itrc.smps / n, plan_s[1] / n);
     if (sky)
-        std::printf("; ftree-minrc: marked %.2f switches %.2f smps %.2f (%.6f s)", min.marked / n,
-                    min.switches / n, min.smps / n, plan_s[2] / n);
+        std::printf(
+            "; ftree-minrc: marked %.2f switches %.2f smps %.2f (%.6f s); rebalanced: switches %.2f smps "
+            "%.2f (%.6f s)",
+            min.marked / n, min.switches / n, min.smps / n, plan_s[2] / n, reb.switches / n, reb.smps / n,
+            plan_s[3] / n);
     std::printf("; %zu checked\n", checked);
     return rc;
 }

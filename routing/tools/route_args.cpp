@@ -81,8 +81,9 @@ Live migration of VMs (fabrics with hypervisors: JSON "vms", or --gen .../vms:..
   --migrate-pattern P      or generated from the placement (seed 002, Table 4): random,
                            consolidate, grouping, to-uniform (--seed)
   --reconfig M             the method applied after each step: ftree-minrc (the default on fat
-                           trees), itrc (the default elsewhere) or full; all three are planned
-                           and their switches and LFT blocks (SMPs) printed
+                           trees), ftree-minrc-rebalance (its sub-tree routed again), itrc (the
+                           default elsewhere) or full; all are planned and their switches and
+                           LFT blocks (SMPs) printed
   --migrate-check N[%]     verify and measure (max routes per link and EBB over the VMs, beside a
                            full re-route) after every N-th step (or every N% of the steps) and
                            the last (default 1; 0: the last only)
@@ -462,9 +463,11 @@ Args parse_args(int argc, char **argv) {
                 break;
             case kReconfig:
                 if (std::strcmp(optarg, "full") && std::strcmp(optarg, "itrc") &&
-                    std::strcmp(optarg, "ftree-minrc"))
-                    throw UsageError(std::string("--reconfig: expected full, itrc or ftree-minrc, got '") +
-                                     optarg + "'");
+                    std::strcmp(optarg, "ftree-minrc") && std::strcmp(optarg, "ftree-minrc-rebalance"))
+                    throw UsageError(
+                        std::string(
+                            "--reconfig: expected full, itrc, ftree-minrc or ftree-minrc-rebalance, got '") +
+                        optarg + "'");
                 a.reconfig = optarg;
                 break;
             case kMigrateCheck: {

@@ -151,6 +151,112 @@ MigrationPlan plan_ftree_min_rc(const Fabric &f, const RoutingTables &t, const F
     return p;
 }
 
+namespace {
+
+// The part of f made of the given switches and the CAs cabled to them, with f's GUIDs, LIDs,
+// vSwitches and VMs; map[n] is node n's index in it (kNoNode when left out).
+Fabric part_of(const Fabric &f, const std::vector<SwitchIdx> &switches, std::vector<NodeIdx> &map) {
+    std::vector<std::uint8_t> in(f.node_count(), 0);
+    for (SwitchIdx s : switches) in[f.switch_node(s)] = 1;
+    for (NodeIdx n = 0; n < f.node_count(); ++n)
+        if (!f.node(n).is_switch())
+            for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
+                if (f.port(n, p).linked() && in[f.port(n, p).peer] && f.node(f.port(n, p).peer).is_switch())
+                    in[n] = 1;
+    Fabric g;
+    map.assign(f.node_count(), kNoNode);
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        if (!in[n]) continue;
+        const Node &x = f.node(n);
+        const NodeIdx y = map[n] = g.add_node(x.type, x.guid, x.num_ports, x.desc, x.sys_guid);
+        for (PortNum p = 0; p <= x.num_ports; ++p) {
+            const Port &pp = f.port(n, p);
+            if (p && !x.is_switch() && pp.guid) g.set_port_guid(y, p, pp.guid);
+            if (pp.lid) g.set_lid(y, p, pp.lid, pp.lmc);
+        }
+        if (x.vswitch) {
+            g.add_vswitch(y, x.vfs);
+            for (std::uint16_t i = 0; i < x.vfs; ++i)
+                if (f.vf(n, i).lid) g.set_vf_lid(y, i, f.vf(n, i).lid);
+        }
+    }
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        if (map[n] == kNoNode) continue;
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
+            const Port &x = f.port(n, p);
+            if (x.peer == kNoNode || map[x.peer] == kNoNode || x.peer < n || (x.peer == n && x.peer_port < p))
+                continue;
+            g.connect(map[n], p, map[x.peer], x.peer_port, x.width, x.speed, x.state);
+        }
+    }
+    g.vf_lid_scheme = f.vf_lid_scheme;
+    g.extended_vlids = f.extended_vlids;
+    for (const VirtualMachine &vm : f.vms())
+        if (map[vm.hypervisor] != kNoNode) g.add_vm(vm.name, map[vm.hypervisor], vm.vf);
+    return g;
+}
+
+}  // namespace
+
+MigrationPlan plan_ftree_min_rc_rebalanced(const Fabric &f, const RoutingTables &t, const FatTreeSkyline &sky,
+                                           const Migration &m) {
+    MigrationPlan p = plan_ftree_min_rc(f, t, sky, m);
+    if (!p.ok()) return p;
+    const NodeIdx from = f.vms()[m.vm].hypervisor;
+    const SwitchIdx a = leaf_of(f, from), b = leaf_of(f, m.to);
+    if (a == b) return p;  // a leaf is non-blocking: nothing to balance
+    std::vector<SwitchIdx> part;
+    sky.subtree(a, b, part);
+    Fabric moved = f;
+    moved.move_vm(m.vm, m.to, p.to_vf);
+    std::vector<NodeIdx> map;
+    const Fabric g = part_of(moved, part, map);
+    RoutingOptions o;
+    o.no_fallback = true;
+    RoutingTables tg;
+    const ChainResult r = run_chain("vswitch-ftree", g, o, tg);
+    if (!r.ok)
+        return refused(
+            ReconfigMethod::FTreeMinRC, m,
+            "re-balancing the sub-tree failed: " + (r.failures.empty() ? r.error : r.failures.back()));
+    // The CA and VF LIDs inside the sub-tree: their entries on its switches are re-balanced.
+    std::vector<Lid> lids;
+    for (Lid l = 1; l <= g.max_lid(); ++l)
+        if (const auto o2 = g.lid_owner(l); o2 && !g.node(o2->node).is_switch()) lids.push_back(l);
+    const auto on =
+        active_switches(f, t, a, f.port(m.to, kVswitchPort).lid, b, f.port(from, kVswitchPort).lid);
+    MigrationPlan q;
+    q.method = ReconfigMethod::FTreeMinRC;
+    q.rebalanced = true;
+    q.migration = m;
+    q.to_vf = p.to_vf;
+    q.vm_lid = p.vm_lid;
+    q.route_lid = p.route_lid;
+    q.swap = p.swap;
+    q.marked = part.size();
+    for (SwitchIdx s : part) {
+        const SwitchIdx y = g.node(map[f.switch_node(s)]).sw;
+        SwitchUpdate u;
+        u.sw = s;
+        u.active = on[s] != 0;
+        Lid last_block = ~Lid{0};
+        for (Lid l : lids) {
+            const PortNum now = tg.lft[y][l];
+            if (now == t.lft[s][l]) continue;
+            u.entries.push_back({l, now, tg.hops[y][l]});
+            if (lft_block(l) != last_block) ++u.blocks, last_block = lft_block(l);
+        }
+        if (u.entries.empty()) continue;
+        q.entries += u.entries.size();
+        q.smps += u.blocks;
+        q.updates.push_back(std::move(u));
+    }
+    std::stable_partition(q.updates.begin(), q.updates.end(), [](const SwitchUpdate &u) { return u.active; });
+    q.active = static_cast<std::size_t>(
+        std::count_if(q.updates.begin(), q.updates.end(), [](const SwitchUpdate &u) { return u.active; }));
+    return q;
+}
+
 MigrationPlan plan_full_reroute(const Fabric &f, const RoutingTables &t, const Migration &m,
                                 std::string_view chain, const RoutingOptions &o, RoutingTables &rerouted) {
     if (auto why = migration_refusal(f, m); !why.empty()) return refused(ReconfigMethod::FullReroute, m, why);

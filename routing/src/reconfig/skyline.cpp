@@ -117,4 +117,22 @@ bool FatTreeSkyline::mark(SwitchIdx a, SwitchIdx b, std::vector<SwitchIdx> &out)
     }
 }
 
+bool FatTreeSkyline::subtree(SwitchIdx a, SwitchIdx b, std::vector<SwitchIdx> &out) const {
+    std::uint32_t ca = class_[a], cb = class_[b];
+    unsigned h = 0;
+    while (ca != cb) {
+        ca = parent_[ca];
+        cb = parent_[cb];
+        ++h;
+        if (ca == kTop || cb == kTop) return false;
+    }
+    for (SwitchIdx s = 0; s < class_.size(); ++s) {
+        if (height_[s] > h) continue;
+        std::uint32_t c = class_[s];
+        for (unsigned up = height_[s]; up < h && c != kTop; ++up) c = parent_[c];
+        if (c == ca) out.push_back(s);
+    }
+    return true;
+}
+
 }  // namespace weft::routing

@@ -46,6 +46,8 @@ class FatTreeSkyline {
     // leaf a or leaf b, from the leaves up to the smallest one that holds both. False when the
     // leaves share no sub-tree (nothing is appended then past the last common height).
     bool mark(SwitchIdx a, SwitchIdx b, std::vector<SwitchIdx> &out) const;
+    // All the switches of that smallest common sub-tree (its tops and everything below them).
+    bool subtree(SwitchIdx a, SwitchIdx b, std::vector<SwitchIdx> &out) const;
     unsigned height(SwitchIdx s) const { return height_[s]; }
     unsigned levels() const { return levels_; }
     std::size_t subtrees() const { return parent_.size(); }
@@ -95,6 +97,7 @@ struct MigrationPlan {
     bool swap = false;
     std::vector<SwitchUpdate> updates;  // switches whose LFT changes; active ones first
     std::size_t marked = 0;             // switches considered (the skyline for FTreeMinRC)
+    bool rebalanced = false;            // FTreeMinRC with its sub-tree routed again
     std::size_t active = 0;             // updates on the paths between the two hypervisors
     std::uint64_t entries = 0, smps = 0;
     // Full re-route only: what a full reconfiguration sends (every block of every switch).
@@ -112,6 +115,14 @@ MigrationPlan plan_lid_update(const Fabric &f, const RoutingTables &t, Lid movin
 MigrationPlan plan_itrc(const Fabric &f, const RoutingTables &t, const Migration &m);
 MigrationPlan plan_ftree_min_rc(const Fabric &f, const RoutingTables &t, const FatTreeSkyline &sky,
                                 const Migration &m);
+// FTreeMinRC with the sub-tree re-balanced (seed 002, section 6.2: paths inside a sub-tree are
+// independent of the others): the VM moved, the smallest sub-tree holding both hypervisors
+// routed on its own by vswitch-ftree, and every entry of its switches for the CA and VF LIDs
+// inside it that changes is sent. More SMPs than FTreeMinRC, the sub-tree balanced for its new
+// VMs; nothing outside it changes (routes from outside still enter through its top switches).
+// A move within one leaf needs no re-balancing: the plan is FTreeMinRC's.
+MigrationPlan plan_ftree_min_rc_rebalanced(const Fabric &f, const RoutingTables &t, const FatTreeSkyline &sky,
+                                           const Migration &m);
 // The VM moved on a copy of f and routed again with `chain`; `rerouted` gets the new tables.
 MigrationPlan plan_full_reroute(const Fabric &f, const RoutingTables &t, const Migration &m,
                                 std::string_view chain, const RoutingOptions &o, RoutingTables &rerouted);

@@ -176,6 +176,21 @@ TEST_P(RandomMoves, EveryMethodKeepsTheFabricRouted) {
             const MigrationCheck c = verify_migration(g, u, rerouted, 4, 1);
             EXPECT_TRUE(c.ok()) << method_name(p->method) << " step " << step;
         }
+        // The re-balanced variant changes nothing outside the sub-tree and keeps the fabric routed.
+        const MigrationPlan reb = plan_ftree_min_rc_rebalanced(f, t, *sky, m);
+        ASSERT_TRUE(reb.ok()) << reb.error;
+        {
+            std::vector<SwitchIdx> part;
+            const NodeIdx from = f.vms()[m.vm].hypervisor;
+            sky->subtree(leaf(f, from), leaf(f, m.to), part);
+            for (const SwitchUpdate &u : reb.updates)
+                EXPECT_NE(std::find(part.begin(), part.end(), u.sw), part.end()) << "step " << step;
+            Fabric g = f;
+            RoutingTables u = t;
+            apply_migration(g, u, reb);
+            const MigrationCheck cr = verify_migration(g, u, rerouted, 4, 1);
+            EXPECT_TRUE(cr.ok()) << "re-balanced step " << step << ": unreachable " << cr.unreachable;
+        }
         apply_migration(f, t, min);
         const MigrationCheck c = verify_migration(f, t, rerouted, 4, 1);
         EXPECT_TRUE(c.ok()) << "ftree-minrc step " << step << ": unreachable " << c.unreachable;
