@@ -183,7 +183,7 @@ void Fabric::set_vf_lid(NodeIdx n, std::uint16_t i, Lid lid) {
     if (v.vm != kNoVm) vms_[v.vm].lid = lid;
 }
 
-std::uint32_t Fabric::add_vm(std::string name, NodeIdx n, std::uint16_t i) {
+VirtualFunction &Fabric::free_vf_at(NodeIdx n, std::uint16_t i) {
     const Node &x = nodes_.at(n);
     if (!x.vswitch) throw std::invalid_argument("'" + x.desc + "' is not a hypervisor (a vSwitch with VFs)");
     if (i >= x.vfs) throw std::invalid_argument("'" + x.desc + "' has no VF " + std::to_string(i));
@@ -191,6 +191,11 @@ std::uint32_t Fabric::add_vm(std::string name, NodeIdx n, std::uint16_t i) {
     if (v.vm != kNoVm)
         throw std::invalid_argument("VF " + std::to_string(i) + " of '" + x.desc + "' already runs VM '" +
                                     vms_[v.vm].name + "'");
+    return v;
+}
+
+std::uint32_t Fabric::add_vm(std::string name, NodeIdx n, std::uint16_t i) {
+    VirtualFunction &v = free_vf_at(n, i);
     if (name.empty() || vm_by_name_.count(name))
         throw std::invalid_argument("VM name '" + name + "' is empty or taken");
     const auto id = static_cast<std::uint32_t>(vms_.size());
@@ -202,13 +207,7 @@ std::uint32_t Fabric::add_vm(std::string name, NodeIdx n, std::uint16_t i) {
 
 void Fabric::move_vm(std::uint32_t vm, NodeIdx n, std::uint16_t i) {
     VirtualMachine &m = vms_.at(vm);
-    const Node &x = nodes_.at(n);
-    if (!x.vswitch) throw std::invalid_argument("'" + x.desc + "' is not a hypervisor (a vSwitch with VFs)");
-    if (i >= x.vfs) throw std::invalid_argument("'" + x.desc + "' has no VF " + std::to_string(i));
-    VirtualFunction &to = vfs_[x.vf_base + i];
-    if (to.vm != kNoVm)
-        throw std::invalid_argument("VF " + std::to_string(i) + " of '" + x.desc + "' already runs VM '" +
-                                    vms_[to.vm].name + "'");
+    VirtualFunction &to = free_vf_at(n, i);
     VirtualFunction &from = vfs_[nodes_[m.hypervisor].vf_base + m.vf];
     const Lid swapped = to.lid;
     to.lid = m.lid;

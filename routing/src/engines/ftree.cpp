@@ -598,11 +598,14 @@ FtreeCaOrder FatTree::ca_order(const Fabric &f) const {
 
 namespace {
 
+// ftree, and vswitch-ftree (seed 002) when `vms`: the same tree routed, then its VMs by weight.
 class Ftree final : public Engine {
   public:
-    std::string_view name() const override { return "ftree"; }
+    explicit Ftree(bool vms) : vms_(vms) {}
+    std::string_view name() const override { return vms_ ? "vswitch-ftree" : "ftree"; }
     // "LMC > 0 is not supported by fat-tree routing" (OpenSM): the chain falls through.
     bool supports_lmc() const override { return false; }
+    bool routes_vms() const override { return vms_; }
     bool provides_lid_matrices() const override { return true; }
     bool provides_fwd_tables() const override { return true; }
     HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &) override {
@@ -611,17 +614,23 @@ class Ftree final : public Engine {
     }
     HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
         tree_.route(ctx.fabric, ctx.options, t);
+        if (vms_) tree_.route_vms(ctx.fabric, t);
         return HookResult::success();
     }
 
   private:
+    bool vms_;
     FatTree tree_;
 };
 
 }  // namespace
 
 std::unique_ptr<Engine> make_ftree() {
-    return std::make_unique<Ftree>();
+    return std::make_unique<Ftree>(false);
+}
+
+std::unique_ptr<Engine> make_vswitch_ftree() {
+    return std::make_unique<Ftree>(true);
 }
 
 }  // namespace weft::routing::engines

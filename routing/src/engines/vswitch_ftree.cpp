@@ -1,4 +1,5 @@
-// vswitch-ftree: seed 002's vSwitchFatTree. The physical LIDs (PFs, other CAs, switches) are
+// vswitch-ftree: seed 002's vSwitchFatTree (the engine is ftree's, ftree.cpp, with its VMs routed
+// here by FatTree::route_vms). The physical LIDs (PFs, other CAs, switches) are
 // routed exactly as ftree routes them; then, with every port's load back at zero, each VM is
 // routed as a compute node of its own with a weight of 1/(VMs on its vSwitch), leaf by leaf, the
 // vSwitches with the fewest VMs first (so the heavier VMs are placed while the links are still
@@ -91,35 +92,6 @@ std::uint16_t FatTree::running_vms_of(const Fabric &f, NodeIdx ca) {
     std::uint16_t k = 0;
     for (const VirtualFunction &v : f.vfs(ca)) k += v.vm != kNoVm && v.lid != 0;
     return k;
-}
-
-namespace {
-
-class VswitchFtree final : public Engine {
-  public:
-    std::string_view name() const override { return "vswitch-ftree"; }
-    bool supports_lmc() const override { return false; }
-    bool routes_vms() const override { return true; }
-    bool provides_lid_matrices() const override { return true; }
-    bool provides_fwd_tables() const override { return true; }
-    HookResult build_lid_matrices(RoutingContext &ctx, RoutingTables &) override {
-        if (auto why = tree_.analyse(ctx.fabric, ctx.options); !why.empty()) return HookResult::failure(why);
-        return HookResult::success();
-    }
-    HookResult build_fwd_tables(RoutingContext &ctx, RoutingTables &t) override {
-        tree_.route(ctx.fabric, ctx.options, t);
-        tree_.route_vms(ctx.fabric, t);
-        return HookResult::success();
-    }
-
-  private:
-    FatTree tree_;
-};
-
-}  // namespace
-
-std::unique_ptr<Engine> make_vswitch_ftree() {
-    return std::make_unique<VswitchFtree>();
 }
 
 }  // namespace weft::routing::engines

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "verify/dest_walk.hpp"
 #include "weft/routing/reconfig.hpp"
 #include "weft/routing/routing_metrics.hpp"
 #include "weft/routing/verification.hpp"
 
 namespace weft::routing {
 namespace {
-
-std::string label(const Fabric &f, NodeIdx n) {
-    return "'" + f.node(n).desc + "' (" + guid_text(f.node(n).guid) + ")";
-}
 
 // The switch a hypervisor's vSwitch port is cabled to, or kNoSwitch.
 SwitchIdx leaf_of(const Fabric &f, NodeIdx hypervisor) {
@@ -79,13 +76,13 @@ std::string migration_refusal(const Fabric &f, const Migration &m) {
     const VirtualMachine &vm = f.vms()[m.vm];
     if (m.to >= f.node_count()) return "no node number " + std::to_string(m.to);
     const Node &to = f.node(m.to);
-    if (!to.vswitch) return label(f, m.to) + " is not a hypervisor (a CA with a vSwitch)";
-    if (m.to == vm.hypervisor) return "VM '" + vm.name + "' already runs on " + label(f, m.to);
+    if (!to.vswitch) return verify::node_label(f, m.to) + " is not a hypervisor (a CA with a vSwitch)";
+    if (m.to == vm.hypervisor) return "VM '" + vm.name + "' already runs on " + verify::node_label(f, m.to);
     if (free_vf(f, m.to) < 0)
-        return "hypervisor " + label(f, m.to) + " is full (" + std::to_string(to.vfs) + " of " +
+        return "hypervisor " + verify::node_label(f, m.to) + " is full (" + std::to_string(to.vfs) + " of " +
                std::to_string(to.vfs) + " VFs in use)";
     if (leaf_of(f, m.to) == kNoSwitch || !f.port(m.to, kVswitchPort).lid)
-        return "hypervisor " + label(f, m.to) + " is not cabled to a switch (or has no LID)";
+        return "hypervisor " + verify::node_label(f, m.to) + " is not cabled to a switch (or has no LID)";
     if (!vm.lid || leaf_of(f, vm.hypervisor) == kNoSwitch)
         return "VM '" + vm.name + "' has no LID or its hypervisor is not cabled";
     return {};
@@ -135,7 +132,8 @@ MigrationPlan plan_ftree_min_rc(const Fabric &f, const RoutingTables &t, const F
     std::vector<SwitchIdx> marked;
     if (!sky.mark(a, b, marked))
         return refused(ReconfigMethod::FTreeMinRC, m,
-                       "the leaves of " + label(f, from) + " and " + label(f, m.to) + " share no sub-tree");
+                       "the leaves of " + verify::node_label(f, from) + " and " +
+                           verify::node_label(f, m.to) + " share no sub-tree");
     const Landing l = landing(f, m);
     MigrationPlan p = plan_lid_update(f, t, f.vms()[m.vm].lid, l.route_lid, l.swap, marked);
     p.method = ReconfigMethod::FTreeMinRC;

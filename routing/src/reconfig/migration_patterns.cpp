@@ -1,11 +1,10 @@
 // Migration sequences: read from a file, or generated as seed 002's Table 4 patterns by
 // simulating where each VM is after the moves before it.
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <unordered_map>
 
-#include "../io/text_lines.hpp"
+#include "io/text_lines.hpp"
 #include "weft/routing/reconfig.hpp"
 #include "weft/routing/seeded_rng.hpp"
 
@@ -95,10 +94,11 @@ std::vector<Migration> generate_migrations(const Fabric &f, MigrationPattern p, 
     Placement pl(f);
     if (pl.vms().empty()) throw std::invalid_argument("no VM runs on a cabled hypervisor");
     SeededRng rng(seed);
+    if (p == MigrationPattern::Random) return random_moves(pl, rng);
     std::vector<Migration> out;
     switch (p) {
         case MigrationPattern::Random:
-            return random_moves(pl, rng);
+            break;
         case MigrationPattern::Consolidate: {
             // The fewest hypervisors from the left that hold every VM.
             std::uint32_t last = 0;
@@ -119,8 +119,8 @@ std::vector<Migration> generate_migrations(const Fabric &f, MigrationPattern p, 
             const std::vector<std::uint32_t> a(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(g)),
                 b(order.begin() + static_cast<std::ptrdiff_t>(g),
                   order.begin() + static_cast<std::ptrdiff_t>(2 * g));
-            // Each group's run of neighbouring hypervisors, the two side by side from a random start.
-            // The end of a run of neighbouring hypervisors from `from` with room for g VMs.
+            // Each group gets a run of neighbouring hypervisors with room for it, the two runs side
+            // by side from a random start; span(from) is where the run from `from` ends.
             auto span = [&](std::uint32_t from) {
                 std::uint32_t h = from;
                 for (std::size_t room = 0; room < g; room += pl.cap(h++))

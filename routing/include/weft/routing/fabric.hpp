@@ -180,6 +180,8 @@ class Fabric {
 
   private:
     void own_lid(Lid lid, LidOwner o);
+    // VF i of hypervisor n, which must exist and run no VM (std::invalid_argument otherwise).
+    VirtualFunction &free_vf_at(NodeIdx n, std::uint16_t i);
     std::vector<Node> nodes_;
     std::vector<Port> ports_;
     std::vector<NodeIdx> switches_;
