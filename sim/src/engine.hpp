@@ -78,6 +78,8 @@ struct NodeRef {
 
 struct PoissonSource {
     std::uint32_t workload = 0;
+    std::uint32_t first = 0, count = 0;        // sources
+    std::uint32_t to_first = 0, to_count = 0;  // destinations
     SizeCdf cdf;
     double flows_per_ps = 0;  // arrival rate over all its hosts
     Time end = 0;
@@ -135,6 +137,8 @@ class Engine {
 
     // --- workloads (workload.cpp)
     void build_workloads();
+    std::string resolved(const std::string &path) const;
+    std::string read_relative(const WorkloadSettings &w, const std::string &path) const;
     FlowId add_flow(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint32_t workload);
     void add_successor(FlowId before, FlowId after);
     void arrival(std::uint32_t source);

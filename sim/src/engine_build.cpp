@@ -25,11 +25,6 @@ std::uint32_t mix32(std::uint64_t x) {
     return static_cast<std::uint32_t>(x);
 }
 
-std::string resolve(const Scenario &s, const std::string &path) {
-    if (path.empty() || path.front() == '/') return path;
-    return s.dir + "/" + path;
-}
-
 ars::Mode mode_of(Balancing b) {
     switch (b) {
         case Balancing::kFlowletQuality:
@@ -66,7 +61,7 @@ Engine::Engine(const Scenario &s) : s_(s) {
 
 void Engine::build_fabric() {
     try {
-        fabric_ = s_.fabric.topology.empty() ? routing::read_topology(resolve(s_, s_.fabric.topology_file))
+        fabric_ = s_.fabric.topology.empty() ? routing::read_topology(resolved(s_.fabric.topology_file))
                                              : routing::generate(s_.fabric.topology);
     } catch (const routing::ParseError &e) {
         if (!s_.fabric.topology_file.empty()) throw;  // located in the topology file itself

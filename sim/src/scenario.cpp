@@ -164,13 +164,14 @@ const Key<TransportSettings> kTransportKeys[] = {
 const Key<WorkloadSettings> kWorkloadKeys[] = {
     {"type",
      [](WorkloadSettings &w, const Value &v) {
-         w.kind = choose(v, std::array<std::pair<std::string_view, WorkloadKind>, 6>{{
+         w.kind = choose(v, std::array<std::pair<std::string_view, WorkloadKind>, 7>{{
                                 {"permutation", WorkloadKind::kPermutation},
                                 {"all_to_all", WorkloadKind::kAllToAll},
                                 {"incast", WorkloadKind::kIncast},
                                 {"ring_allreduce", WorkloadKind::kRingAllreduce},
                                 {"tree_allreduce", WorkloadKind::kTreeAllreduce},
                                 {"poisson", WorkloadKind::kPoisson},
+                                {"file", WorkloadKind::kFile},
                             }});
      }},
     {"size",
@@ -181,9 +182,12 @@ const Key<WorkloadSettings> kWorkloadKeys[] = {
     {"start", [](WorkloadSettings &w, const Value &v) { w.start = v.time(); }},
     {"first_host", [](WorkloadSettings &w, const Value &v) { w.first_host = u32(v, 0, 1u << 24); }},
     {"hosts", [](WorkloadSettings &w, const Value &v) { w.host_count = u32(v, 0, 1u << 24); }},
+    {"to_first_host", [](WorkloadSettings &w, const Value &v) { w.to_first_host = u32(v, 0, 1u << 24); }},
+    {"to_hosts", [](WorkloadSettings &w, const Value &v) { w.to_hosts = u32(v, 0, 1u << 24); }},
     {"senders", [](WorkloadSettings &w, const Value &v) { w.senders = u32(v, 1, 1u << 24); }},
     {"receiver", [](WorkloadSettings &w, const Value &v) { w.receiver = u32(v, 0, 1u << 24); }},
     {"cdf", [](WorkloadSettings &w, const Value &v) { w.cdf = std::string(v.text); }},
+    {"file", [](WorkloadSettings &w, const Value &v) { w.file = std::string(v.text); }},
     {"load", [](WorkloadSettings &w, const Value &v) { w.load = v.number(0.001, 1); }},
     {"duration",
      [](WorkloadSettings &w, const Value &v) {
@@ -316,6 +320,9 @@ void check_whole(const Scenario &s) {
     for (const WorkloadSettings &w : s.workloads)
         if (w.kind == WorkloadKind::kPoisson && w.cdf.empty())
             throw routing::ParseError(file, w.line, 0, "a cdf for a poisson workload");
+    for (const WorkloadSettings &w : s.workloads)
+        if (w.kind == WorkloadKind::kFile && w.file.empty())
+            throw routing::ParseError(file, w.line, 0, "a file for a file workload");
     for (const FailureSettings &f : s.failures) {
         if (f.node.empty()) throw routing::ParseError(file, f.line, 0, "a link for a failure");
         if (f.action == FailureAction::kRate && f.rate.bps() == 0)
@@ -357,6 +364,8 @@ std::string_view to_string(WorkloadKind w) {
             return "tree_allreduce";
         case WorkloadKind::kPoisson:
             return "poisson";
+        case WorkloadKind::kFile:
+            return "file";
     }
     return "?";
 }

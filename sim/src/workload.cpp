@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine.hpp"
+#include "flow_list.hpp"
 #include "weft/routing/parse_error.hpp"
 #include "weft/routing/seeded_rng.hpp"
 #include "weft/routing/text_file.hpp"
@@ -47,6 +48,23 @@ void Engine::add_successor(FlowId before, FlowId after) {
     if (successor_lists_.size() <= before) successor_lists_.resize(before + 1);
     successor_lists_[before].push_back(after);
     ++flows_[after].waiting;
+}
+
+std::string Engine::resolved(const std::string &path) const {
+    return path.empty() || path.front() == '/' ? path : s_.dir + "/" + path;
+}
+
+// A file a workload names, read whole; a file that cannot be read is refused at the workload.
+std::string Engine::read_relative(const WorkloadSettings &w, const std::string &path) const {
+    try {
+        routing::TextLimits limits;
+        limits.max_bytes = std::size_t{64} << 20;
+        return routing::read_text_file(resolved(path), limits);
+    } catch (const routing::ParseError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw routing::ParseError(s_.file, w.line, 0, "a readable file (" + std::string(e.what()) + ")");
+    }
 }
 
 void Engine::build_workloads() {
@@ -125,21 +143,38 @@ void Engine::build_workloads() {
                 }
                 break;
             }
-            case WorkloadKind::kPoisson: {
-                const std::string path = w.cdf.front() == '/' ? w.cdf : s_.dir + "/" + w.cdf;
-                std::string text;
-                try {
-                    routing::TextLimits limits;
-                    limits.max_bytes = std::size_t{1} << 20;
-                    text = routing::read_text_file(path, limits);
-                } catch (const routing::ParseError &) {
-                    throw;
-                } catch (const std::exception &e) {
-                    throw routing::ParseError(s_.file, w.line, 0,
-                                              "a readable cdf file (" + std::string(e.what()) + ")");
+            case WorkloadKind::kFile: {
+                const std::vector<FlowSpec> list =
+                    parse_flow_list(read_relative(w, w.file), resolved(w.file), host_count);
+                for (const FlowSpec &spec : list) {
+                    if (spec.src < first || spec.src - first >= n || spec.dst < first ||
+                        spec.dst - first >= n)
+                        throw routing::ParseError(resolved(w.file), spec.line, 0,
+                                                  "hosts within the workload's first_host and hosts");
+                    const FlowId id = add_flow(spec.src, spec.dst, spec.bytes, wi);
+                    flows_[id].start = w.start + spec.start;
                 }
+                break;
+            }
+            case WorkloadKind::kPoisson: {
+                const std::string text = read_relative(w, w.cdf);
+                const std::string path = resolved(w.cdf);
                 PoissonSource src;
                 src.workload = wi;
+                src.first = first;
+                src.count = n;
+                if (w.to_hosts == 0) {
+                    src.to_first = first;
+                    src.to_count = n;
+                } else {
+                    if (w.to_first_host + std::uint64_t{w.to_hosts} > host_count)
+                        refuse("destinations within the fabric's " + std::to_string(host_count) + " hosts");
+                    src.to_first = w.to_first_host;
+                    src.to_count = w.to_hosts;
+                    // A flow needs a destination other than its source.
+                    if (src.to_count == 1 && src.to_first >= first && src.to_first < first + n)
+                        refuse("a destination range that is not one of the sources alone");
+                }
                 src.cdf = SizeCdf::parse(text, path);
                 src.flows_per_ps = w.load * s_.fabric.host_rate.bps() * n / (8 * src.cdf.mean()) / 1e12;
                 src.end = w.start + w.duration;
@@ -148,8 +183,11 @@ void Engine::build_workloads() {
                 break;
             }
         }
-        for (std::size_t f = before; f < flows_.size(); ++f)
-            if (flows_[f].waiting == 0) schedule(w.start, kEvFlowStart, static_cast<std::uint32_t>(f));
+        for (std::size_t f = before; f < flows_.size(); ++f) {
+            if (w.kind != WorkloadKind::kFile) flows_[f].start = w.start;
+            if (flows_[f].waiting == 0)
+                schedule(flows_[f].start, kEvFlowStart, static_cast<std::uint32_t>(f));
+        }
     }
     // Successor lists flattened, in flow order.
     successor_lists_.resize(flows_.size());
@@ -174,15 +212,18 @@ void Engine::build_workloads() {
 
 void Engine::arrival(std::uint32_t i) {
     PoissonSource &src = sources_[i];
-    const WorkloadSettings &w = s_.workloads[src.workload];
-    const auto n =
-        static_cast<std::uint32_t>(w.host_count == 0 ? hosts_.size() - w.first_host : w.host_count);
     auto unit = [&] { return static_cast<double>(src.rng.next() >> 11) * 0x1.0p-53; };
-    const std::uint32_t a = src.rng.below(n);
-    std::uint32_t b = src.rng.below(n - 1);
-    if (b >= a) ++b;
+    const std::uint32_t a = src.first + src.rng.below(src.count);
+    std::uint32_t b;
+    if (src.to_first == src.first && src.to_count == src.count) {
+        b = src.first + src.rng.below(src.count - 1);
+        if (b >= a) ++b;
+    } else {
+        do b = src.to_first + src.rng.below(src.to_count);
+        while (b == a);
+    }
     const std::uint64_t size = src.cdf.sample(unit());
-    const FlowId id = add_flow(w.first_host + a, w.first_host + b, size, src.workload);
+    const FlowId id = add_flow(a, b, size, src.workload);
     start_flow(id);
     const Time next = now_ + static_cast<Time>(-std::log1p(-unit()) / src.flows_per_ps);
     if (next < src.end)

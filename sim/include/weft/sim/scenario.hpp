@@ -98,6 +98,7 @@ enum class WorkloadKind : std::uint8_t {
     kRingAllreduce,
     kTreeAllreduce,
     kPoisson,
+    kFile,  // flows listed in a file: src dst bytes [start]
 };
 std::string_view to_string(WorkloadKind w);
 
@@ -109,10 +110,15 @@ struct WorkloadSettings {
     // Hosts taking part: [first, first + count), count 0 = to the last host.
     std::uint32_t first_host = 0;
     std::uint32_t host_count = 0;
+    // Poisson: destinations in [to_first_host, to_first_host + to_hosts) (to_hosts 0: the same
+    // hosts as the sources).
+    std::uint32_t to_first_host = 0;
+    std::uint32_t to_hosts = 0;
     std::uint32_t senders = 8;   // incast
     std::uint32_t receiver = 0;  // incast, relative to first_host
     // Poisson arrivals: flow sizes from a CDF file, each host offering `load` of its link.
-    std::string cdf;  // resolved against the scenario file's folder
+    std::string cdf;   // resolved against the scenario file's folder
+    std::string file;  // the `file` workload's flow list, resolved the same way
     double load = 0.5;
     Time duration = 1 * kMs;  // arrivals stop after start + duration
 };
