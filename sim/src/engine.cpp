@@ -339,6 +339,15 @@ void Engine::link_change(std::uint32_t i) {
         case FailureAction::kRate:
             ports_[a].rate = fs->rate;
             ports_[b].rate = fs->rate;
+            // The switches at its ends scale the port's load by its new speed, as weft's control
+            // plane does when a port's speed changes.
+            for (const PortIdx p : {a, b}) {
+                const NodeRef &n = nodes_[ports_[p].node];
+                if (!n.is_switch) continue;
+                SwitchNode &sw = switches_[n.index];
+                sw.config = switch_config(n.index, s_.run.seed);
+                sw.worker->adopt(sw.config);
+            }
             break;
     }
 }

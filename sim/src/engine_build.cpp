@@ -293,13 +293,23 @@ Time Engine::ideal_fct(const Flow &f) const {
             lid < tables_.hops[a.leaf].size() ? tables_.hops[a.leaf][lid] : routing::kInfHops;
         links = h == routing::kInfHops ? 4 : 1u + h;
     }
-    const std::uint64_t first = f.packets == 1 ? f.last_size : s_.transport.mtu;
+    // What the flow takes alone on a minimal path. In a pipeline of store-and-forward links the
+    // last byte is in at the latest of, over every link k: its first packet through the links
+    // before k, all its bytes through k, its last packet through the links after k (max-plus).
+    // Host links run at one rate, fabric links at another.
     const std::uint64_t wire = std::uint64_t{f.packets - 1} * s_.transport.mtu + f.last_size;
-    const Rate &host = s_.fabric.host_rate, &fab = s_.fabric.fabric_rate;
-    const Rate &slow = host.bps() <= fab.bps() ? host : fab;
-    Time t = links * s_.fabric.link_delay + (links - 1) * s_.fabric.switch_latency;
-    t += 2 * host.serialize(first) + (links - 2) * fab.serialize(first);  // store and forward
-    t += slow.serialize(wire - first);
+    const std::uint64_t first = f.packets == 1 ? f.last_size : s_.transport.mtu;
+    auto rate = [&](unsigned i) -> const Rate & {
+        return i == 0 || i + 1 == links ? s_.fabric.host_rate : s_.fabric.fabric_rate;
+    };
+    Time longest = 0;
+    for (unsigned k = 0; k < links; ++k) {
+        Time t = rate(k).serialize(wire);
+        for (unsigned i = 0; i < k; ++i) t += rate(i).serialize(first);
+        for (unsigned i = k + 1; i < links; ++i) t += rate(i).serialize(f.last_size);
+        longest = std::max(longest, t);
+    }
+    const Time t = longest + links * s_.fabric.link_delay + (links - 1) * s_.fabric.switch_latency;
     return t;
 }
 

@@ -125,6 +125,7 @@ const Key<TransportSettings> kTransportKeys[] = {
      }},
     {"mtu",
      [](TransportSettings &t, const Value &v) { t.mtu = static_cast<std::uint32_t>(v.uint(256, 65536)); }},
+    // At most 200 of at least 256: a packet always carries payload.
     {"header", [](TransportSettings &t, const Value &v) { t.header = u32(v, 0, 200); }},
     {"ack_size", [](TransportSettings &t, const Value &v) { t.ack_size = u32(v, 1, 1500); }},
     {"ack_every", [](TransportSettings &t, const Value &v) { t.ack_every = u32(v, 1, 64); }},
@@ -330,8 +331,6 @@ void check_whole(const Scenario &s) {
         if (f.at == 0 && f.action != FailureAction::kDown)
             throw routing::ParseError(file, f.line, 0, "a time above 0 for an action other than down");
     }
-    if (s.transport.header >= s.transport.mtu)
-        throw routing::ParseError(file, 0, 0, "a transport header smaller than the mtu");
     if (s.sw.ecn_kmax != 0 && s.sw.ecn_kmax < s.sw.ecn_kmin)
         throw routing::ParseError(file, 0, 0, "ecn_kmax at least ecn_kmin");
     if (s.sw.pfc_xoff != 0 && s.sw.pfc_xon > s.sw.pfc_xoff)
