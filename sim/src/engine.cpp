@@ -200,7 +200,9 @@ void Engine::enqueue(PortIdx out, PacketId id, PortIdx in) {
         kick(out);
         return;
     }
-    if (p.queued_bytes + k.size > s_.sw.buffer_bytes) {
+    // Lossy traffic is tail-dropped at the buffer; lossless traffic is held back upstream by PFC
+    // per ingress port instead (the buffer a switch keeps as headroom), never dropped here.
+    if (!lossless_ && p.queued_bytes + k.size > s_.sw.buffer_bytes) {
         ++p.drops;
         drop(id, counters_.drops_buffer, false);
         return;

@@ -53,7 +53,7 @@ struct SwitchSettings {
     std::uint32_t alternate_cost = 0;
     std::uint32_t alternate_bias = 0;
     // Output queues.
-    std::uint64_t buffer_bytes = 1000000;  // per output queue (lossy: tail drop beyond it)
+    std::uint64_t buffer_bytes = 1000000;  // per output queue: lossy traffic is tail-dropped beyond it
     std::uint64_t ecn_kmin = 0;            // 0: no ECN marking
     std::uint64_t ecn_kmax = 0;            // marking probability rises from kmin to kmax (DCQCN)
     double ecn_pmax = 1.0;
