@@ -59,6 +59,8 @@ void Engine::dispatch(const Event &e) {
             break;
         case kEvFlowStart:
             start_flow(id);
+            if (++next_planned_ < planned_.size())
+                schedule(flows_[planned_[next_planned_]].start, kEvFlowStart, planned_[next_planned_]);
             break;
         case kEvArrival:
             arrival(id);
@@ -168,7 +170,7 @@ void Engine::on_wire(PortIdx pi) {
 
 void Engine::forward(std::uint32_t sw, PortIdx in, PacketId id) {
     const Packet &k = pool_[id];
-    const Host &h = hosts_[k.dst];
+    const HostRoute &h = routes_[k.dst];
     PortIdx out;
     if (h.leaf == sw) {
         out = h.leaf_port;
@@ -384,6 +386,7 @@ void Engine::reroute(std::uint32_t i) {
     ao.max_extra_hops = s_.fabric.alternates;
     ao.max_alternates = s_.fabric.max_alternates;
     groups_ = routing::compile_ars_groups(fabric_, tables_, ao);
+    assign_destinations();
     for (std::uint32_t sw = 0; sw < switches_.size(); ++sw) {
         switches_[sw].config = switch_config(sw, s_.run.seed);
         switches_[sw].worker->adopt(switches_[sw].config);

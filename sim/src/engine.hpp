@@ -69,6 +69,14 @@ struct SwitchNode {
     ars::Rng rng{0, 0};                    // ECN marking draws
 };
 
+// What a switch needs of a packet's destination host, kept apart from Host so that forwarding
+// reads 12 bytes per host.
+struct HostRoute {
+    std::uint32_t leaf = 0;          // its switch
+    PortIdx leaf_port = kNoPortIdx;  // that switch's port to it
+    std::uint32_t dest = 0;          // its ARS destination (the NHG id)
+};
+
 // Where a fabric node lives in the simulator.
 struct NodeRef {
     bool is_switch = false;
@@ -97,6 +105,7 @@ class Engine {
     void build_fabric();
     void build_ports();
     void route();  // routing tables, ARS groups, every switch's ars::Config
+    void assign_destinations();
     std::shared_ptr<const ars::Config> switch_config(std::uint32_t sw, std::uint64_t seed) const;
     routing::NodeIdx failure_node(const FailureSettings &f) const;
     Time ideal_fct(const Flow &f) const;
@@ -156,11 +165,14 @@ class Engine {
     std::vector<NodeRef> nodes_;  // by fabric node
     std::vector<Port> ports_;
     std::vector<Host> hosts_;
+    std::vector<HostRoute> routes_;  // by host
     std::vector<SwitchNode> switches_;
     std::vector<Flow> flows_;
     std::vector<FlowId> successors_;                    // Flow::next_begin..next_end index this
     std::vector<std::vector<FlowId>> successor_lists_;  // while building
     std::vector<PoissonSource> sources_;
+    std::vector<FlowId> planned_;  // flows that start at a set time, in start order
+    std::size_t next_planned_ = 0;
     std::vector<FailureRecord> failures_;
     std::vector<std::pair<PortIdx, PortIdx>> failure_ports_;  // the two directions of each failure's link
     std::uint32_t latest_failure_ = ~0u;

@@ -210,17 +210,24 @@ void Engine::route() {
                     " destinations, " + std::to_string(report.groups) + " groups, " +
                     std::to_string(report.primaries) + " primaries, " + std::to_string(report.alternates) +
                     " alternates";
-    // Each host's destination: its leaf.
-    std::vector<std::uint32_t> dest_of_switch(switches_.size(), ~0u);
-    for (std::size_t d = 0; d < groups_.destinations.size(); ++d)
-        dest_of_switch[groups_.destinations[d].sw] = static_cast<std::uint32_t>(d);
-    for (Host &h : hosts_) {
-        h.dest = dest_of_switch[h.leaf];
-        if (h.dest == ~0u) throw std::runtime_error("a host's switch is not an ARS destination");
-    }
+    assign_destinations();
     for (std::uint32_t sw = 0; sw < switches_.size(); ++sw) {
         switches_[sw].config = switch_config(sw, s_.run.seed);
         switches_[sw].worker->adopt(switches_[sw].config);
+    }
+}
+
+// Each host's destination (the NHG id switches forward it by): its leaf's place in the groups.
+void Engine::assign_destinations() {
+    std::vector<std::uint32_t> dest_of_switch(switches_.size(), ~0u);
+    for (std::size_t d = 0; d < groups_.destinations.size(); ++d)
+        dest_of_switch[groups_.destinations[d].sw] = static_cast<std::uint32_t>(d);
+    routes_.resize(hosts_.size());
+    for (std::size_t i = 0; i < hosts_.size(); ++i) {
+        Host &h = hosts_[i];
+        h.dest = dest_of_switch[h.leaf];
+        if (h.dest == ~0u) throw std::runtime_error("a host's switch is not an ARS destination");
+        routes_[i] = {h.leaf, h.leaf_port, h.dest};
     }
 }
 

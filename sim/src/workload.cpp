@@ -198,6 +198,12 @@ void Engine::build_workloads() {
     }
     successor_lists_.clear();
     successor_lists_.shrink_to_fit();
+    // Flows that start on their own wait in start order, only the next one in the event queue
+    // (tens of thousands of them would make every event dearer): ties by flow id, as the event
+    // queue itself would order them.
+    std::stable_sort(planned_.begin(), planned_.end(),
+                     [&](FlowId a, FlowId b) { return flows_[a].start < flows_[b].start; });
+    if (!planned_.empty()) schedule(flows_[planned_[0]].start, kEvFlowStart, planned_[0]);
     for (std::uint32_t i = 0; i < sources_.size(); ++i) {
         PoissonSource &src = sources_[i];
         const Time first = s_.workloads[src.workload].start;
