@@ -270,6 +270,12 @@ void Engine::drop(PacketId id, std::uint64_t &counter, bool link_loss) {
         FailureRecord &f = failures_[latest_failure_];
         ++f.lost_packets;
         f.last_loss = now_;
+        if (&counter == &counters_.drops_unroutable) {
+            ++f.lost_unroutable;
+        } else {
+            ++f.lost_at_link;
+            f.last_link_loss = now_;
+        }
     }
     if (link_loss && (k.type == PacketType::kData || k.type == PacketType::kAck))
         flows_[k.flow].failure_hit = true;

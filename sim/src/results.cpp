@@ -190,9 +190,13 @@ void write_summary_text(std::ostream &out, const Scenario &s, const Results &r, 
                   a.link_down_reassignments, a.packet_drops);
     out << line;
     for (const FailureRecord &f : r.failures) {
-        std::snprintf(
-            line, sizeof line, "failure %s at %.1f us: %" PRIu64 " packets lost, last loss %.1f us after\n",
-            f.link.c_str(), to_us(f.at), f.lost_packets, f.last_loss ? to_us(f.last_loss - f.at) : 0.0);
+        std::snprintf(line, sizeof line,
+                      "failure %s at %.1f us: %" PRIu64 " packets lost (%" PRIu64
+                      " at the link, the last %.1f us after; %" PRIu64
+                      " for want of a route), the last %.1f us after\n",
+                      f.link.c_str(), to_us(f.at), f.lost_packets, f.lost_at_link,
+                      f.last_link_loss ? to_us(f.last_link_loss - f.at) : 0.0, f.lost_unroutable,
+                      f.last_loss ? to_us(f.last_loss - f.at) : 0.0);
         out << line;
     }
 }
@@ -238,10 +242,14 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r, 
     j["workloads"] = workloads;
     json failures = json::array();
     for (const FailureRecord &f : r.failures)
-        failures.push_back({{"link", f.link},
-                            {"at_us", to_us(f.at)},
-                            {"lost_packets", f.lost_packets},
-                            {"last_loss_after_us", f.last_loss ? to_us(f.last_loss - f.at) : 0.0}});
+        failures.push_back(
+            {{"link", f.link},
+             {"at_us", to_us(f.at)},
+             {"lost_packets", f.lost_packets},
+             {"lost_at_link", f.lost_at_link},
+             {"lost_unroutable", f.lost_unroutable},
+             {"last_link_loss_after_us", f.last_link_loss ? to_us(f.last_link_loss - f.at) : 0.0},
+             {"last_loss_after_us", f.last_loss ? to_us(f.last_loss - f.at) : 0.0}});
     j["failures"] = failures;
     json ars_decisions = json::array();
     for (auto d : c.ars.decisions) ars_decisions.push_back(d);

@@ -185,6 +185,7 @@ const Key<WorkloadSettings> kWorkloadKeys[] = {
     {"hosts", [](WorkloadSettings &w, const Value &v) { w.host_count = u32(v, 0, 1u << 24); }},
     {"to_first_host", [](WorkloadSettings &w, const Value &v) { w.to_first_host = u32(v, 0, 1u << 24); }},
     {"to_hosts", [](WorkloadSettings &w, const Value &v) { w.to_hosts = u32(v, 0, 1u << 24); }},
+    {"shift", [](WorkloadSettings &w, const Value &v) { w.shift = u32(v, 0, 1u << 24); }},
     {"senders", [](WorkloadSettings &w, const Value &v) { w.senders = u32(v, 1, 1u << 24); }},
     {"receiver", [](WorkloadSettings &w, const Value &v) { w.receiver = u32(v, 0, 1u << 24); }},
     {"cdf", [](WorkloadSettings &w, const Value &v) { w.cdf = std::string(v.text); }},

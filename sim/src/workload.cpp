@@ -84,10 +84,17 @@ void Engine::build_workloads() {
         const std::size_t before = flows_.size();
         switch (w.kind) {
             case WorkloadKind::kPermutation: {
-                // Sattolo's shuffle: one cycle through every host, so nobody sends to itself.
+                // Sattolo's shuffle: one cycle through every host, so nobody sends to itself; or
+                // every host to the one `shift` places on (adversarial patterns, e.g. a dragonfly
+                // group's hosts all to the next group's).
                 std::vector<std::uint32_t> to(n);
-                for (std::uint32_t i = 0; i < n; ++i) to[i] = i;
-                for (std::uint32_t i = n - 1; i > 0; --i) std::swap(to[i], to[rng.below(i)]);
+                if (w.shift != 0) {
+                    if (w.shift % n == 0) refuse("a shift that is not a multiple of the workload's hosts");
+                    for (std::uint32_t i = 0; i < n; ++i) to[i] = (i + w.shift) % n;
+                } else {
+                    for (std::uint32_t i = 0; i < n; ++i) to[i] = i;
+                    for (std::uint32_t i = n - 1; i > 0; --i) std::swap(to[i], to[rng.below(i)]);
+                }
                 for (std::uint32_t i = 0; i < n; ++i) add_flow(first + i, first + to[i], w.size, wi);
                 break;
             }

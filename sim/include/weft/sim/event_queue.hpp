@@ -32,8 +32,9 @@ struct Event {
     constexpr std::uint32_t id() const { return what & kIdMask; }
 };
 
+// Without branches: the heap compares events whose order a branch predictor cannot guess.
 constexpr bool comes_before(const Event &a, const Event &b) {
-    return a.time < b.time || (a.time == b.time && a.what < b.what);
+    return (a.time < b.time) | ((a.time == b.time) & (a.what < b.what));
 }
 
 class EventQueue {
@@ -67,9 +68,16 @@ class EventQueue {
             const std::size_t first = i * kArity + 1;
             if (first >= n) break;
             std::size_t best = first;
-            const std::size_t end = first + kArity < n ? first + kArity : n;
-            for (std::size_t c = first + 1; c < end; ++c)
-                if (comes_before(heap_[c], heap_[best])) best = c;
+            if (first + kArity <= n) {
+                // All four children: pick the earliest without branches.
+                const std::size_t a = comes_before(heap_[first + 1], heap_[first]) ? first + 1 : first;
+                const std::size_t b =
+                    comes_before(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
+                best = comes_before(heap_[b], heap_[a]) ? b : a;
+            } else {
+                for (std::size_t c = first + 1; c < n; ++c)
+                    if (comes_before(heap_[c], heap_[best])) best = c;
+            }
             if (!comes_before(heap_[best], last)) break;
             heap_[i] = heap_[best];
             i = best;

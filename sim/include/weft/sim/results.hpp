@@ -55,8 +55,12 @@ struct WorkloadRecord {
 struct FailureRecord {
     Time at = 0;
     std::string link;
-    std::uint64_t lost_packets = 0;  // dropped on the failed link or for want of a route since
-    Time last_loss = 0;              // the last such drop (0: none)
+    // Dropped since, on a failed link (queued, in flight, or sent to it before its switch saw it
+    // go) or for want of a route (a group with no live member, until the SM's new routing).
+    std::uint64_t lost_packets = 0;
+    std::uint64_t lost_at_link = 0, lost_unroutable = 0;
+    Time last_loss = 0;       // the last such drop (0: none)
+    Time last_link_loss = 0;  // the last on the link: until then its own switch still used it
 };
 
 struct RunCounters {

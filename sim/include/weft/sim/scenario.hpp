@@ -114,6 +114,7 @@ struct WorkloadSettings {
     // hosts as the sources).
     std::uint32_t to_first_host = 0;
     std::uint32_t to_hosts = 0;
+    std::uint32_t shift = 0;     // permutation: host i sends to i + shift (0: a random cycle)
     std::uint32_t senders = 8;   // incast
     std::uint32_t receiver = 0;  // incast, relative to first_host
     // Poisson arrivals: flow sizes from a CDF file, each host offering `load` of its link.
