@@ -176,15 +176,25 @@ void Engine::forward(std::uint32_t sw, PortIdx in, PacketId id) {
         out = h.leaf_port;
     } else {
         SwitchNode &s = switches_[sw];
-        // Each switch hashes with its own seed, as switches of different tiers do.
-        std::uint32_t hash = (k.hash ^ s.salt) * 0x9E3779B1u;
-        hash ^= hash >> 15;
-        const ars::Egress e = s.worker->select_nhg(h.dest, hash, ars_ticks(now_));
-        if (e.dropped()) {
-            drop(id, counters_.drops_unroutable, true);
-            return;
+        if (const std::uint16_t only = s.only[h.dest]; only != 0) {
+            if (!s.board->link_up(only)) {
+                ++counters_.single_member_drops;
+                drop(id, counters_.drops_unroutable, true);
+                return;
+            }
+            ++counters_.single_member_decisions;
+            out = s.first_port + only - 1;
+        } else {
+            // Each switch hashes with its own seed, as switches of different tiers do.
+            std::uint32_t hash = (k.hash ^ s.salt) * 0x9E3779B1u;
+            hash ^= hash >> 15;
+            const ars::Egress e = s.worker->select_nhg(h.dest, hash, ars_ticks(now_));
+            if (e.dropped()) {
+                drop(id, counters_.drops_unroutable, true);
+                return;
+            }
+            out = s.first_port + e.port - 1;
         }
-        out = s.first_port + e.port - 1;
     }
     enqueue(out, id, in);
 }
@@ -354,9 +364,7 @@ void Engine::link_change(std::uint32_t i) {
             for (const PortIdx p : {a, b}) {
                 const NodeRef &n = nodes_[ports_[p].node];
                 if (!n.is_switch) continue;
-                SwitchNode &sw = switches_[n.index];
-                sw.config = switch_config(n.index, s_.run.seed);
-                sw.worker->adopt(sw.config);
+                program(n.index);
             }
             break;
     }
@@ -393,10 +401,7 @@ void Engine::reroute(std::uint32_t i) {
     ao.max_alternates = s_.fabric.max_alternates;
     groups_ = routing::compile_ars_groups(fabric_, tables_, ao);
     assign_destinations();
-    for (std::uint32_t sw = 0; sw < switches_.size(); ++sw) {
-        switches_[sw].config = switch_config(sw, s_.run.seed);
-        switches_[sw].worker->adopt(switches_[sw].config);
-    }
+    for (std::uint32_t sw = 0; sw < switches_.size(); ++sw) program(sw);
     ++counters_.reroutes;
 }
 

@@ -67,6 +67,11 @@ struct SwitchNode {
     std::shared_ptr<const ars::Config> config;
     std::vector<ars::PortSample> samples;  // index: port number
     ars::Rng rng{0, 0};                    // ECN marking draws
+    // Per destination: the port of its group's only member, 0 when the group has several. The
+    // engine's answer for such a group is that member while its link is up and a drop otherwise,
+    // whatever the mode, so the simulator gives it without asking (half the decisions in a
+    // three-level fat tree: every way down is a single port).
+    std::vector<std::uint16_t> only;
 };
 
 // What a switch needs of a packet's destination host, kept apart from Host so that forwarding
@@ -106,6 +111,7 @@ class Engine {
     void build_ports();
     void route();  // routing tables, ARS groups, every switch's ars::Config
     void assign_destinations();
+    void program(std::uint32_t sw);  // the switch's ars::Config and single-member groups
     std::shared_ptr<const ars::Config> switch_config(std::uint32_t sw, std::uint64_t seed) const;
     routing::NodeIdx failure_node(const FailureSettings &f) const;
     Time ideal_fct(const Flow &f) const;

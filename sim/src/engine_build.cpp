@@ -211,9 +211,18 @@ void Engine::route() {
                     std::to_string(report.primaries) + " primaries, " + std::to_string(report.alternates) +
                     " alternates";
     assign_destinations();
-    for (std::uint32_t sw = 0; sw < switches_.size(); ++sw) {
-        switches_[sw].config = switch_config(sw, s_.run.seed);
-        switches_[sw].worker->adopt(switches_[sw].config);
+    for (std::uint32_t sw = 0; sw < switches_.size(); ++sw) program(sw);
+}
+
+void Engine::program(std::uint32_t sw) {
+    SwitchNode &node = switches_[sw];
+    node.config = switch_config(sw, s_.run.seed);
+    node.worker->adopt(node.config);
+    node.only.assign(groups_.destinations.size(), 0);
+    for (std::size_t d = 0; d < groups_.destinations.size(); ++d) {
+        const routing::ArsGroup g = groups_.group(d, sw);
+        if (g.fixed != routing::kNoPort && g.primary.size() + g.alternate.size() == 1)
+            node.only[d] = g.primary[0];
     }
 }
 

@@ -185,9 +185,11 @@ void write_summary_text(std::ostream &out, const Scenario &s, const Results &r, 
     for (auto d : a.decisions) decisions += d;
     std::snprintf(line, sizeof line,
                   "ars: %" PRIu64 " decisions (%" PRIu64 " static hash), reassignments %" PRIu64
-                  " next-hop, %" PRIu64 " port, %" PRIu64 " link-down; %" PRIu64 " ARS drops\n",
+                  " next-hop, %" PRIu64 " port, %" PRIu64 " link-down; %" PRIu64
+                  " ARS drops; single-member groups: %" PRIu64 " decisions, %" PRIu64 " drops\n",
                   decisions, a.static_hash_decisions, a.next_hop_reassignments, a.port_reassignments,
-                  a.link_down_reassignments, a.packet_drops);
+                  a.link_down_reassignments, a.packet_drops, c.single_member_decisions,
+                  c.single_member_drops);
     out << line;
     for (const FailureRecord &f : r.failures) {
         std::snprintf(line, sizeof line,
@@ -258,7 +260,9 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r, 
                 {"next_hop_reassignments", c.ars.next_hop_reassignments},
                 {"port_reassignments", c.ars.port_reassignments},
                 {"link_down_reassignments", c.ars.link_down_reassignments},
-                {"packet_drops", c.ars.packet_drops}};
+                {"packet_drops", c.ars.packet_drops},
+                {"single_member_decisions", c.single_member_decisions},
+                {"single_member_drops", c.single_member_drops}};
     j["run"] = {{"simulated_us", to_us(c.end)},
                 {"all_done", c.all_done},
                 {"events", c.events},

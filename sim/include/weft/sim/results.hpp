@@ -80,6 +80,10 @@ struct RunCounters {
     std::uint64_t reroutes = 0;
     double wall_seconds = 0;
     ars::CounterValues ars;  // summed over every switch and group
+    // Decisions for groups of one member, given without the engine (its answer is fixed), and
+    // the drops among them (the member's link down).
+    std::uint64_t single_member_decisions = 0;
+    std::uint64_t single_member_drops = 0;
 };
 
 struct Results {
