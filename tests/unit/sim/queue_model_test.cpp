@@ -89,6 +89,21 @@ TEST(QueueModel, PfcPausesTheSendersInsteadOfDropping) {
     EXPECT_LT(static_cast<double>(last), bytes * 800 * 1.1);
 }
 
+// DCQCN: switches mark ECN between kmin and kmax, receivers answer with CNPs, senders cut their
+// rates; the incast then leans on PFC far less.
+TEST(QueueModel, DcqcnCutsRatesSoPfcPausesLess) {
+    const std::string sw =
+        "buffer = 1MB\npfc_xoff = 100KB\npfc_xon = 80KB\necn_kmin = 20KB\necn_kmax = 200KB\necn_pmax = 0.2";
+    const Results plain = run_text(incast(sw, "type = roce", 8));
+    const Results dcqcn = run_text(incast(sw, "type = roce\ndcqcn = on", 8));
+    EXPECT_EQ(plain.counters.cnps, 0u);
+    EXPECT_GT(dcqcn.counters.cnps, 0u);
+    EXPECT_GT(plain.counters.pause_frames, 0u);
+    EXPECT_LT(dcqcn.counters.pause_frames, plain.counters.pause_frames / 2);
+    EXPECT_TRUE(dcqcn.counters.all_done);
+    EXPECT_EQ(dcqcn.counters.drops_buffer, 0u);
+}
+
 TEST(QueueModel, LossyTrafficIsNeverPaused) {
     const Results r = run_text(incast("buffer = 30KB\npfc_xoff = 5KB\npfc_xon = 2KB", "type = dctcp", 8));
     EXPECT_EQ(r.counters.pause_frames, 0u);

@@ -132,8 +132,6 @@ TEST_P(BadScenario, IsRefusedWhereTheMistakeIs) {
     }
 }
 
-constexpr const char *kTail = "\n[workload]\ntype = incast\n";
-
 INSTANTIATE_TEST_SUITE_P(
     Files, BadScenario,
     ::testing::Values(
