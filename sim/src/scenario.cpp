@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "line_reader.hpp"
 #include "value.hpp"
 #include "weft/routing/parse_error.hpp"
 #include "weft/routing/text_file.hpp"
@@ -379,15 +380,9 @@ Scenario read_scenario(std::string_view text, const std::string &name) {
     Section section = Section::kNone;
     std::vector<std::string> seen;  // keys of the current section
     unsigned sections_seen = 0;
-    std::size_t line_no = 0;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        std::size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    LineReader lines(text);
+    for (std::string_view line; lines.next(line);) {
+        const std::size_t line_no = lines.number();
         for (std::size_t i = 0; i < line.size(); ++i) {
             const unsigned char c = static_cast<unsigned char>(line[i]);
             if ((c < 0x20 && c != '\t') || c == 0x7f)

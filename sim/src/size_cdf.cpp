@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "line_reader.hpp"
 #include "value.hpp"
 #include "weft/routing/parse_error.hpp"
 
@@ -10,32 +11,17 @@ namespace weft::sim {
 
 SizeCdf SizeCdf::parse(std::string_view text, const std::string &name) {
     SizeCdf cdf;
-    std::size_t line_no = 0, pos = 0;
-    while (pos < text.size()) {
-        std::size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        std::size_t i = 0;
-        auto skip_blanks = [&] {
-            while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-        };
-        auto field = [&]() -> Value {
-            skip_blanks();
-            const std::size_t start = i;
-            while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-            return Value{line.substr(start, i - start), &name, line_no, start + 1};
-        };
-        skip_blanks();
-        if (i == line.size() || line[i] == '#') continue;
-        const Value bytes = field();
-        const Value percent = field();
-        skip_blanks();
-        if (i != line.size())
-            throw routing::ParseError(name, line_no, i + 1, "end of line after 'bytes percent'");
-        if (percent.text.empty()) throw routing::ParseError(name, line_no, i + 1, "a percent after the size");
+    LineReader lines(text);
+    for (std::string_view line; lines.next(line);) {
+        const std::size_t line_no = lines.number();
+        const std::vector<Value> fields = split_fields(line, name, line_no);
+        if (fields.empty()) continue;
+        if (fields.size() > 2)
+            throw routing::ParseError(name, line_no, fields[2].column, "end of line after 'bytes percent'");
+        if (fields.size() < 2)
+            throw routing::ParseError(name, line_no, fields[0].column + fields[0].text.size(),
+                                      "a percent after the size");
+        const Value &bytes = fields[0], &percent = fields[1];
         Point p{bytes.number(0, 1e12), percent.number(0, 100)};
         if (!cdf.points_.empty()) {
             const Point &last = cdf.points_.back();
@@ -44,11 +30,12 @@ SizeCdf SizeCdf::parse(std::string_view text, const std::string &name) {
         }
         cdf.points_.push_back(p);
     }
-    if (cdf.points_.empty()) throw routing::ParseError(name, line_no, 0, "at least one 'bytes percent' line");
+    const std::size_t last = lines.number();
+    if (cdf.points_.empty()) throw routing::ParseError(name, last, 0, "at least one 'bytes percent' line");
     if (cdf.points_.back().percent != 100)
-        throw routing::ParseError(name, line_no, 0, "the last line at 100 percent");
+        throw routing::ParseError(name, last, 0, "the last line at 100 percent");
     if (cdf.points_.back().bytes < 1)
-        throw routing::ParseError(name, line_no, 0, "a largest size of 1 byte or more");
+        throw routing::ParseError(name, last, 0, "a largest size of 1 byte or more");
     return cdf;
 }
 

@@ -159,6 +159,18 @@ std::uint64_t Value::bytes() const {
     fail_at(used, what, unit);
 }
 
+std::vector<Value> split_fields(std::string_view line, const std::string &file, std::size_t line_no) {
+    std::vector<Value> fields;
+    std::size_t i = 0;
+    for (;;) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        if (i == line.size() || line[i] == '#') return fields;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+        fields.push_back(Value{line.substr(start, i - start), &file, line_no, start + 1});
+    }
+}
+
 std::string_view Value::word() const {
     for (char c : text)
         if (c == ' ' || c == '\t') fail("one word");

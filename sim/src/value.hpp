@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "weft/sim/time.hpp"
 
@@ -28,5 +29,8 @@ struct Value {
     std::uint64_t bytes() const;    // "1500", "64KB", "1MB", "2MiB" (KB = 1000, KiB = 1024)
     std::string_view word() const;  // one token without blanks
 };
+
+// The blank-separated fields of a line, up to a '#' comment, each with its column.
+std::vector<Value> split_fields(std::string_view line, const std::string &file, std::size_t line_no);
 
 }  // namespace weft::sim

@@ -2,7 +2,6 @@
 // spraying spreads it, quality steers new flowlets away from a slow link, failed links are left.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "run_text.hpp"
@@ -91,11 +90,7 @@ double share_of_slow_uplink(const Results &r) {
 }
 
 TEST(Balancing, QualitySteersNewFlowletsAwayFromASlowLink) {
-    const std::string dir = ::testing::TempDir();
-    FILE *f = std::fopen((dir + "/sizes.cdf").c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("0 0\n10000 50\n200000 100\n", f);
-    std::fclose(f);
+    const std::string dir = write_temp("sizes.cdf", "0 0\n10000 50\n200000 100\n");
     const Results quality = run_text(slow_uplink("flowlet_quality"), dir + "/slow.ini");
     const Results random = run_text(slow_uplink("flowlet_random"), dir + "/slow.ini");
     const Results ecmp = run_text(slow_uplink("ecmp"), dir + "/slow.ini");

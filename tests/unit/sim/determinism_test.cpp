@@ -1,7 +1,6 @@
 // A seed gives the same run, event for event; another seed another run.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "run_text.hpp"
@@ -51,13 +50,7 @@ class Determinism : public ::testing::TestWithParam<const char *> {};
 
 TEST_P(Determinism, SameSeedSameRunOtherSeedOtherRun) {
     // The scenario's folder holds its CDF.
-    const std::string dir = ::testing::TempDir();
-    {
-        FILE *f = std::fopen((dir + "/sizes.cdf").c_str(), "w");
-        ASSERT_NE(f, nullptr);
-        std::fputs("0 0\n2000 40\n50000 80\n400000 100\n", f);
-        std::fclose(f);
-    }
+    const std::string dir = write_temp("sizes.cdf", "0 0\n2000 40\n50000 80\n400000 100\n");
     const std::string name = dir + "/determinism.ini";
     const Results a = run_text(scenario(GetParam(), 7), name);
     const Results b = run_text(scenario(GetParam(), 7), name);

@@ -2,7 +2,6 @@
 // line and column of the mistake.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "run_text.hpp"
@@ -189,11 +188,7 @@ TEST(Scenario, RefusedWhenTheFabricIsBuilt) {
 }
 
 TEST(Scenario, FlowListsAreCheckedAgainstTheFabric) {
-    const std::string dir = ::testing::TempDir();
-    FILE *f = std::fopen((dir + "/flows.txt").c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("0 1 10KB\n# a comment\n2 9 1MB 5us\n", f);
-    std::fclose(f);
+    const std::string dir = write_temp("flows.txt", "0 1 10KB\n# a comment\n2 9 1MB 5us\n");
     try {
         Simulator sim(
             read_scenario("[fabric]\ntopology = ftree:k=4,n=2\n[workload]\ntype = file\nfile = flows.txt\n",

@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -115,11 +114,7 @@ TEST(Workload, TreeAllreduceReducesToTheRootThenBroadcasts) {
 }
 
 TEST(Workload, PoissonOffersItsLoad) {
-    const std::string dir = ::testing::TempDir();
-    FILE *f = std::fopen((dir + "/fixed.cdf").c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("100000 100\n", f);  // every flow 100 KB
-    std::fclose(f);
+    const std::string dir = write_temp("fixed.cdf", "100000 100\n");  // every flow 100 KB
     const Results r = run_text(R"(
 [fabric]
 topology = ftree:k=4,n=2
