@@ -117,7 +117,8 @@ void print_app_usage(const char *prog) {
         "  --fib4-tbl8-groups N     IPv4 tbl8 groups: one per /24 holding routes longer than /24\n"
         "                           (default %u, max %u)\n"
         "  --fib6-max-routes N      IPv6 routes the FIB holds (default %d)\n"
-        "  --fib6-tbl8-groups N     IPv6 tbl8 groups: one per byte of prefix beyond /24 (default %u)\n"
+        "  --fib6-tbl8-groups N     IPv6 tbl8 groups: one per byte-aligned prefix of 16..120 bits holding\n"
+        "                           longer routes (default %u, max %u; 1.25 kB each)\n"
         "  --idle-sleep-max-us N    idle back-off: a worker whose RX queues are all empty sleeps 1, 2, 4 "
         "...\n"
         "                           up to N microseconds between polls; a frame resets it (default 0: off,\n"
@@ -134,7 +135,7 @@ void print_app_usage(const char *prog) {
         "weft-route's)\n\n",
         prog, dataplane::kMaxTxQueuesPerWorker, dataplane::kMaxBurst, dataplane::FibConfig{}.max_routes4,
         dataplane::FibConfig{}.tbl8_groups4, dataplane::kMaxTbl8Groups, dataplane::FibConfig{}.max_routes6,
-        dataplane::FibConfig{}.tbl8_groups6, kMaxIdleSleepUs);
+        dataplane::FibConfig{}.tbl8_groups6, dataplane::kMaxTbl8Groups6, kMaxIdleSleepUs);
     std::fputs(sm_usage().c_str(), stdout);
 }
 
@@ -241,8 +242,8 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
                     expected = range(16, dataplane::kMaxFibRoutes);
                 break;
             case kFib6Tbl8:
-                if (!to_number<std::uint32_t>(optarg, o.fib.tbl8_groups6, 2, dataplane::kMaxTbl8Groups))
-                    expected = range(2, dataplane::kMaxTbl8Groups);
+                if (!to_number<std::uint32_t>(optarg, o.fib.tbl8_groups6, 2, dataplane::kMaxTbl8Groups6))
+                    expected = range(2, dataplane::kMaxTbl8Groups6);
                 break;
             case kIdleSleepMax:
                 if (!to_number<unsigned>(optarg, dp.idle_sleep_max_us, 0, kMaxIdleSleepUs))

@@ -136,6 +136,7 @@ int run(int argc, char **argv) {
     auto dp = std::make_unique<dataplane::Dataplane>(options->dataplane);
     dataplane::FibConfig fib_config = options->fib;
     fib_config.num_ports = dp->num_ports();
+    fib_config.rcu = dp->publisher().qsbr();  // groups the tables drop wait for the workers
     auto fib_owner = std::make_unique<dataplane::FibBuilder>(fib_config);
     dataplane::FibBuilder &fib = *fib_owner;
     control::CommandContext ctx;

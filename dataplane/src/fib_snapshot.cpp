@@ -6,16 +6,18 @@ namespace weft::dataplane {
 
 FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Table> fib4,
                          std::shared_ptr<const Fib6Table> fib6,
-                         std::shared_ptr<const std::vector<RouteEntry>> routes, std::vector<NhgEntry> nhgs,
-                         std::vector<ResolvedMember> members, std::shared_ptr<const LidTables> lids,
+                         std::shared_ptr<const std::vector<RouteEntry>> route_sample, std::size_t route_count,
+                         std::vector<NhgEntry> nhgs, std::vector<ResolvedMember> members,
+                         std::shared_ptr<const LidTables> lids,
                          std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl,
                          std::shared_ptr<const ars::Config> ars, SwitchLid switch_lid)
     : generation_(generation),
       fib4_(std::move(fib4)),
       fib6_(std::move(fib6)),
-      routes_(std::move(routes)),
-      fib4_raw_(fib4_->get()),
-      fib6_raw_(fib6_->get()),
+      route_sample_(std::move(route_sample)),
+      route_count_(route_count),
+      fib4_raw_(fib4_.get()),
+      fib6_raw_(fib6_.get()),
       nhgs_(std::move(nhgs)),
       nhg_count_(static_cast<std::uint32_t>(nhgs_.size())),
       members_(std::move(members)),
@@ -32,11 +34,11 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
 FibSnapshot::~FibSnapshot() = default;
 
 void FibSnapshot::lookup4(std::uint32_t *ips, std::uint64_t *nhg_index, unsigned n) const noexcept {
-    rte_fib_lookup_bulk(fib4_raw_, ips, nhg_index, static_cast<int>(n));
+    fib4_raw_->lookup_bulk(ips, nhg_index, n);
 }
 
 void FibSnapshot::lookup6(std::uint8_t (*ips)[16], std::uint64_t *nhg_index, unsigned n) const noexcept {
-    rte_fib6_lookup_bulk(fib6_raw_, ips, nhg_index, static_cast<int>(n));
+    fib6_raw_->lookup_bulk(ips, nhg_index, n);
 }
 
 LftTarget FibSnapshot::lft(std::uint16_t lid) const noexcept {

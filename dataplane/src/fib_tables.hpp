@@ -1,41 +1,25 @@
-// The DPDK-backed tables a snapshot shares with its successors while they do not change.
-// Private to the library: the snapshot exposes lookups, never these objects.
+// The tables a snapshot shares with its predecessors and successors. The LPM tables are one pair
+// for the builder's lifetime, changed in place (lpm_table.hpp); the LID tables are made anew
+// when they change. Private to the library: the snapshot exposes lookups, never these objects.
 #pragma once
-
-#include <rte_fib.h>
-#include <rte_fib6.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "lpm_table.hpp"
+#include "weft/dataplane/fib_snapshot.hpp"
 #include "weft/dataplane/limits.hpp"
 
 namespace weft::dataplane {
 
-// Owns one rte_fib (DIR-24-8, 2-byte next hops = NHG indices). Freed when the last snapshot
-// holding it is reclaimed.
-class Fib4Table {
+class Fib4Table : public Lpm4 {
   public:
-    explicit Fib4Table(rte_fib *fib) : fib_(fib) {}
-    ~Fib4Table() { rte_fib_free(fib_); }
-    Fib4Table(const Fib4Table &) = delete;
-    Fib4Table &operator=(const Fib4Table &) = delete;
-    rte_fib *get() const noexcept { return fib_; }
-
-  private:
-    rte_fib *fib_;
+    using Lpm4::Lpm4;
 };
 
-class Fib6Table {
+class Fib6Table : public Lpm6 {
   public:
-    explicit Fib6Table(rte_fib6 *fib) : fib_(fib) {}
-    ~Fib6Table() { rte_fib6_free(fib_); }
-    Fib6Table(const Fib6Table &) = delete;
-    Fib6Table &operator=(const Fib6Table &) = delete;
-    rte_fib6 *get() const noexcept { return fib_; }
-
-  private:
-    rte_fib6 *fib_;
+    using Lpm6::Lpm6;
 };
 
 // Flat LFT and MFT. LFT words: kind in bits 30-31 (LftTarget::Kind), value in bits 0-29.

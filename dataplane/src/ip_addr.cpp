@@ -73,6 +73,22 @@ std::optional<IpPrefix> IpPrefix::parse(std::string_view text, std::string *why)
     return p;
 }
 
+std::size_t IpPrefixHash::operator()(const IpPrefix &p) const noexcept {
+    // Two 64-bit halves mixed with the length and family (a multiply-xorshift finaliser each).
+    std::uint64_t hi = 0, lo = 0;
+    for (unsigned i = 0; i < 8; ++i) {
+        hi = (hi << 8) | p.addr.bytes[i];
+        lo = (lo << 8) | p.addr.bytes[8 + i];
+    }
+    std::uint64_t h = hi ^ (lo * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t{p.len} << 1 | p.addr.v6);
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 33;
+    return static_cast<std::size_t>(h);
+}
+
 std::string IpPrefix::to_string() const {
     return addr.to_string() + "/" + std::to_string(len);
 }

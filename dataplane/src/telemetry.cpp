@@ -185,7 +185,7 @@ int tel_routes(const char *, const char *, rte_tel_data *d) {
     rte_tel_data_start_array(nhgs, RTE_TEL_U64_VAL);
     with_snapshot([&](const FibSnapshot &s) {
         unsigned n = 0;
-        for (const auto &r : s.routes()) {
+        for (const auto &r : s.route_sample()) {
             if (++n > RTE_TEL_MAX_ARRAY_ENTRIES) break;  // larger tables are cut
             rte_tel_data_add_array_string(prefixes, r.prefix.to_string().c_str());
             rte_tel_data_add_array_u64(nhgs, r.nhg_id);

@@ -5,7 +5,7 @@ weft runs on three virtual ports (net_null0-2, no hugepages).
 1. Options: a value out of range, not finite or not a number is refused before anything
    starts (exit 2), with a message naming the option; `--run-time inf` and `1e300` among them
    (once accepted, and weft exited after 0.3 s).
-2. A full FIB: with --fib4-tbl8-groups 64 (63 usable), 64 routes longer than /24 in distinct /24
+2. A full FIB: with --fib4-tbl8-groups 63, 64 routes longer than /24 in distinct /24
    blocks: the 64th is refused alone with a message naming the option that sizes the table;
    the commands after it (a new group, a route to it, a neighbour, deleting a route) work, and
    what `show nhg`, `show route json` and `show fib capacity json` report is what forwards.
@@ -116,7 +116,7 @@ def full_fib_check(work):
     after = ["nhg add 9 ports 2", "route add 10.200.0.0/16 nhg 9", "neigh add 10.9.3.2 02:00:00:00:03:02 port 0",
              "route del %s" % block_route(7), "route add 10.0.5.0/25 nhg 1", "show nhg", "show route json",
              "show fib capacity", "show fib capacity json"]
-    rc, out, err = run_batch(work, "fullfib", lines + after, ["--fib4-tbl8-groups", "64"])
+    rc, out, err = run_batch(work, "fullfib", lines + after, ["--fib4-tbl8-groups", "63"])
     check(rc == 0, "full FIB: weft exits 0 (rc=%d)" % rc)
     refused = answer(out, "route add %s nhg 1" % block_route(63)) or ""
     check("error: route 10.0.63.128/25 does not fit" in refused and "--fib4-tbl8-groups" in refused,

@@ -209,7 +209,7 @@ bool run_line(CommandContext &ctx, struct cmdline *cl, const std::string &line) 
 
 bool commit(CommandContext &ctx, struct cmdline *cl) {
     try {
-        ctx.dp->publisher().publish(ctx.fib->build());
+        ctx.fib->commit(ctx.dp->publisher());
         return true;
     } catch (const std::exception &e) {
         ++ctx.errors;

@@ -103,7 +103,7 @@ std::string running_config(CommandContext &ctx) {
     }
 
     out << "# routes\n";
-    for (const auto &[prefix, nhg] : ctx.fib->routes())
+    for (const auto &[prefix, nhg] : ctx.fib->sorted_routes())
         if (!fabric::is_fabric_nhg(nhg)) out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
 
     const dp::FibSnapshot *s = ctx.dp->publisher().current();

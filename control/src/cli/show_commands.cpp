@@ -27,9 +27,10 @@ std::string mac_text(const rte_ether_addr &mac) {
 
 // ---- route ----
 void show_route(CommandContext &ctx, struct cmdline *cl, bool json) {
+    // The builder's routes are the published ones between commands (each commits what it changes).
     const dp::FibSnapshot *s = ctx.dp->publisher().current();  // control thread: the writer itself
     Json records = Json::array();
-    for (const auto &r : s->routes())
+    for (const auto &r : ctx.fib->sorted_routes())
         records.push_back(Json{{"prefix", r.prefix.to_string()}, {"nhg", r.nhg_id}});
     if (json) return print_json(cl, Json{{"routes", records}});
     cmdline_printf(cl, "%-44s %s\n", "prefix", "nhg");

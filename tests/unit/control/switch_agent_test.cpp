@@ -193,7 +193,7 @@ TEST_F(SwitchAgentTest, ACommittedEthernetTableIsPublishedAsArsGroupsAndRoutes) 
     commit_table(t);
     agent_->poll();
     EXPECT_EQ(agent_->publisher().counters().ethernet_commits, 1u) << agent_->publisher().last_error();
-    const auto &routes = snapshot().routes();
+    const auto &routes = snapshot().route_sample();
     ASSERT_EQ(routes.size(), 3u) << "the SM's two and the host subnet's connected route";
     EXPECT_EQ(routes[0].prefix.to_string(), "10.0.3.0/24");
     EXPECT_EQ(routes[0].nhg_id, kConnectedNhgFirst + 2) << "a group of its port alone";
@@ -216,15 +216,15 @@ TEST_F(SwitchAgentTest, ACommittedEthernetTableIsPublishedAsArsGroupsAndRoutes) 
     t.groups[0].ars_object = sm::kNoEthernetArsObject;
     commit_table(t);
     agent_->poll();
-    EXPECT_EQ(snapshot().routes().size(), 2u) << "the connected route stays";
+    EXPECT_EQ(snapshot().route_sample().size(), 2u) << "the connected route stays";
     EXPECT_EQ(ctx_.ars.objects.count(7), 0u);
     EXPECT_EQ(agent_->publisher().counters().ethernet_failures, 0u);
 
     // The host address goes, and its connected route and group with it.
     ASSERT_FALSE(agent_->del_host_address({2, *dp::IpAddr::parse("10.0.3.1"), 24}).has_value());
     agent_->poll();
-    ASSERT_EQ(snapshot().routes().size(), 1u);
-    EXPECT_EQ(snapshot().routes()[0].nhg_id, kFabricNhgFirst);
+    ASSERT_EQ(snapshot().route_sample().size(), 1u);
+    EXPECT_EQ(snapshot().route_sample()[0].nhg_id, kFabricNhgFirst);
     EXPECT_EQ(fib_->nhgs().count(kConnectedNhgFirst + 2), 0u);
     EXPECT_EQ(agent_->publisher().counters().connected_failures, 0u);
 }

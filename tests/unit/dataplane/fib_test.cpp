@@ -132,9 +132,10 @@ TEST(FibBuilder, LongestPrefixMatchV4) {
     EXPECT_EQ(s->nhg(kNoRoute), nullptr);
 
     ASSERT_TRUE(b.del_route(pfx("10.1.2.128/25")).ok());
+    EXPECT_EQ(lookup4(*s, "10.1.2.200"), i30);  // staged, not applied
     auto s2 = b.build();
     EXPECT_EQ(lookup4(*s2, "10.1.2.200"), i20);
-    EXPECT_EQ(lookup4(*s, "10.1.2.200"), i30);  // the old snapshot is untouched
+    EXPECT_EQ(lookup4(*s, "10.1.2.200"), i20);  // the tables are one pair, changed in place
     EXPECT_GT(s2->generation(), s->generation());
 }
 
@@ -168,16 +169,11 @@ TEST(FibBuilder, MembersResolveThroughNeighbours) {
     EXPECT_TRUE(m[1].resolved);
     EXPECT_EQ(m[1].dst_mac.addr_bytes[5], 0x39);
     EXPECT_FALSE(m[2].resolved);
-    // A new neighbour resolves port 3 in the next snapshot, without rebuilding the LPM tables.
+    // A new neighbour resolves port 3 in the next snapshot; the old one keeps its members.
     ASSERT_TRUE(b.set_neighbour(ip("10.0.3.2"), mac(0x44), 3).ok());
     auto s2 = b.build();
     EXPECT_TRUE(s2->members(*s2->nhg(*b.nhg_index(7)))[2].resolved);
-    EXPECT_EQ(s2->fib4_identity(), s->fib4_identity());
-    EXPECT_EQ(s2->fib6_identity(), s->fib6_identity());
-    ASSERT_TRUE(b.add_route(pfx("10.0.0.0/8"), 7).ok());
-    auto s3 = b.build();
-    EXPECT_NE(s3->fib4_identity(), s2->fib4_identity());
-    EXPECT_EQ(s3->fib6_identity(), s2->fib6_identity());
+    EXPECT_FALSE(s->members(*s->nhg(*b.nhg_index(7)))[2].resolved);
 }
 
 TEST(FibBuilder, MembersNameNeighboursThatExistOnTheirPort) {
@@ -228,7 +224,9 @@ IpPrefix block_route(unsigned i) {
 }
 
 TEST(FibCapacity, AFullTbl8PoolRefusesOnlyTheRouteThatDoesNotFit) {
-    FibBuilder b(small_config());  // 64 IPv4 tbl8 groups, one kept back by DPDK
+    FibConfig c = small_config();
+    c.tbl8_groups4 = 63;
+    FibBuilder b(c);
     ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
     for (unsigned i = 0; i < 63; ++i) {
         ASSERT_TRUE(b.add_route(block_route(i), 1).ok()) << i;
@@ -294,78 +292,57 @@ TEST(FibCapacity, MaxRoutesIsAHardLimitPerFamily) {
     ASSERT_NO_THROW(b.build());
 }
 
-// Whether a fresh trie with `routes` (added in the builder's order) and `extra` holds them all,
-// each route with a next hop of its own (DPDK reserves nothing for a route with its covering
-// route's next hop, which weft does not count on).
-bool trie_takes(const FibConfig &c, std::uint32_t groups, const std::map<IpPrefix, std::uint32_t> &routes,
-                const IpPrefix &extra) {
-    std::map<IpPrefix, std::uint32_t> all = routes;
-    all.emplace(extra, 0);
-    rte_fib6_conf conf{};
-    conf.type = RTE_FIB6_TRIE;
-    conf.default_nh = kNoRoute;
-    conf.max_routes = c.max_routes6;
-    conf.trie.nh_sz = RTE_FIB6_TRIE_2B;
-    conf.trie.num_tbl8 = groups;
-    rte_fib6 *fib = rte_fib6_create("trie_takes", SOCKET_ID_ANY, &conf);
-    EXPECT_NE(fib, nullptr);
-    bool ok = fib != nullptr;
-    std::uint64_t nh = 0;
-    for (const auto &[p, id] : all)
-        if (ok && p.addr.v6) ok = rte_fib6_add(fib, p.addr.bytes.data(), p.len, ++nh) == 0;
-    rte_fib6_free(fib);
-    return ok;
-}
-
-TEST(FibCapacity, Ipv6Tbl8ReservationsMatchTheTrie) {
+// Random IPv6 routes into a small pool of groups: what weft accepts, the table holds (every route
+// answers for its first address); what it refuses needs more groups than are left; and the groups
+// the builder counts are the groups the table links once a batch is in.
+TEST(FibCapacity, Ipv6GroupsCountedAreTheGroupsTheTableHolds) {
     std::mt19937 rng(27);
-    const std::uint8_t lens[] = {25, 28, 32, 33, 40, 47, 48, 56, 60, 64, 64, 64, 65, 72, 96, 120, 127, 128};
-    unsigned refused = 0, kept = 0;
+    const std::uint8_t lens[] = {17, 25, 28, 32, 33, 40, 47,  48,  56, 60,
+                                 64, 64, 64, 65, 72, 96, 120, 127, 128};
+    unsigned refused = 0;
     for (int round = 0; round < 8; ++round) {
         FibConfig c = small_config();
         c.tbl8_groups6 = 16 + rng() % 32;
         FibBuilder b(c);
         ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
         ASSERT_TRUE(b.set_nhg(2, {{2, {}}}).ok());
-        for (int k = 0; k < 30; ++k) {
+        for (int k = 0; k < 40; ++k) {
             IpAddr a = ip("2001:db8::");
             a.bytes[2] = static_cast<std::uint8_t>(rng() % 2);  // two /24 blocks
             for (unsigned i = 3; i < 16; ++i) a.bytes[i] = static_cast<std::uint8_t>(rng() % 3);
             const IpPrefix p = *IpPrefix::make(a, lens[rng() % sizeof lens]);
             if (b.routes().contains(p)) continue;
-            // What weft accepts, the trie holds, whatever the next hops; what weft refuses, the
-            // trie refuses once the group weft keeps back is taken away.
+            const std::size_t before = b.capacity().ipv6.tbl8_groups;
             const Status s = b.add_route(p, 1 + k % 2);
             if (!s.ok()) {
-                ASSERT_FALSE(trie_takes(c, c.tbl8_groups6 - 1, b.routes(), p))
-                    << p.to_string() << s.message();
-                ASSERT_TRUE(trie_takes(c, c.tbl8_groups6 + 16, b.routes(), p))
-                    << p.to_string() << s.message();
+                EXPECT_NE(s.message().find("--fib6-tbl8-groups"), std::string::npos) << s.message();
+                EXPECT_EQ(b.capacity().ipv6.tbl8_groups, before);
                 ++refused;
             }
-            if (s.ok()) {
-                ASSERT_TRUE(trie_takes(c, c.tbl8_groups6, b.routes(), p)) << p.to_string();
-            }
-            if (s.ok() && rng() % 4 == 0) {
-                // A deletion gives groups back, or makes the routes near it reserve more: then
-                // weft refuses it, and the trie without it overflows.
+            if (rng() % 4 == 0 && !b.routes().empty()) {
                 auto victim = b.routes().begin();
                 std::advance(victim, rng() % b.routes().size());
-                const IpPrefix v = victim->first;
-                if (!b.del_route(v).ok()) {
-                    auto rest = b.routes();
-                    rest.erase(v);
-                    ASSERT_FALSE(trie_takes(c, c.tbl8_groups6 - 1, rest, rest.begin()->first))
-                        << v.to_string();
-                    ++kept;
+                ASSERT_TRUE(b.del_route(victim->first).ok());
+            }
+            if (rng() % 3 == 0) {
+                auto s2 = b.build();
+                EXPECT_EQ(b.capacity().ipv6.tbl8_groups, b.capacity().ipv6.tbl8_groups_linked);
+                EXPECT_LE(b.capacity().ipv6.tbl8_groups, c.tbl8_groups6);
+                for (const auto &[route, id] : b.routes()) {
+                    std::uint8_t addr[1][16];
+                    std::copy(route.addr.bytes.begin(), route.addr.bytes.end(), addr[0]);
+                    std::uint64_t nh = 0;
+                    s2->lookup6(addr, &nh, 1);
+                    // Its first address: this route, or a longer one starting there.
+                    if (route.len == 128) {
+                        EXPECT_EQ(nh, *b.nhg_index(id)) << route.to_string();
+                    }
+                    EXPECT_NE(nh, kNoRoute) << route.to_string();
                 }
             }
         }
-        EXPECT_LE(b.capacity().ipv6.tbl8_groups, c.tbl8_groups6 - 1);
-        ASSERT_NO_THROW(b.build());  // with the routes' own next hops
     }
     EXPECT_GT(refused, 10u) << "the tables did not fill up";
-    std::printf("%u routes refused, %u deletions refused\n", refused, kept);
 }
 
 // Takes DPDK's free memory down to a few MB, so that the next table cannot be allocated.
@@ -387,45 +364,9 @@ class MemoryHog {
     std::vector<void *> held_;
 };
 
-TEST(FibBuilder, AFailedBuildRollsBackEveryChangeSinceTheLastBuild) {
-    FibBuilder b(small_config());
-    ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
-    ASSERT_TRUE(b.add_route(pfx("10.0.0.0/8"), 1).ok());
-    ASSERT_TRUE(b.set_neighbour(ip("10.0.0.2"), mac(0x22), 1).ok());
-    auto s1 = b.build();
-    // Changes of every kind; the route makes the next build allocate a new IPv4 table.
-    ASSERT_TRUE(b.set_nhg(2, {{2, {}}}).ok());
-    ASSERT_TRUE(b.add_route(pfx("10.2.0.0/16"), 2).ok());
-    ASSERT_TRUE(b.add_route(pfx("10.3.3.128/25"), 2).ok());
-    ASSERT_TRUE(b.set_nhg(1, {{3, {}}}).ok());
-    ASSERT_TRUE(b.set_neighbour(ip("10.0.3.2"), mac(0x44), 3).ok());
-    ASSERT_TRUE(b.set_lft_port(0x10, 2).ok());
-    ASSERT_TRUE(b.set_mft(0xC001, 0b110).ok());
-    ASSERT_TRUE(b.set_sl2vl(1, 2, 5).ok());
-    {
-        MemoryHog hog;
-        EXPECT_THROW(b.build(), std::runtime_error);
-    }
-    EXPECT_EQ(b.routes().size(), 1u);
-    EXPECT_EQ(b.nhgs().size(), 1u);
-    EXPECT_EQ(b.nhgs().at(1).members.at(0).port, 1);
-    EXPECT_FALSE(b.nhg_index(2));
-    EXPECT_EQ(b.neighbours().size(), 1u);
-    EXPECT_EQ(b.capacity().ipv4.routes, 1u);
-    EXPECT_EQ(b.capacity().ipv4.tbl8_groups, 0u);
-    // The next build, with memory back, is the last good state plus what changes after.
-    ASSERT_TRUE(b.set_nhg(3, {{3, {}}}).ok());
-    ASSERT_TRUE(b.set_lft_nhg(0x11, 3).ok());
-    std::unique_ptr<FibSnapshot> s2;
-    ASSERT_NO_THROW(s2 = b.build());
-    EXPECT_EQ(s2->fib4_identity(), s1->fib4_identity());  // the routes did not change
-    EXPECT_EQ(lookup4(*s2, "10.2.0.1"), *b.nhg_index(1));
-    EXPECT_EQ(s2->members(*s2->nhg(*b.nhg_index(1)))[0].port, 1);
-    EXPECT_EQ(s2->lft(0x10).kind, LftTarget::Kind::None);
-    EXPECT_EQ(s2->lft(0x11).value, *b.nhg_index(3));
-    EXPECT_EQ(*b.nhg_index(3), 1u);  // the index nhg 2 had is free again
-    EXPECT_EQ(s2->mft(0xC001), 0u);
-    EXPECT_EQ(s2->sl2vl(1, 2), 2);
+TEST(FibBuilder, TablesThatCannotBeAllocatedAreAnError) {
+    MemoryHog hog;
+    EXPECT_THROW(FibBuilder b(small_config()), std::runtime_error);
 }
 
 TEST(FibBuilder, LidTables) {

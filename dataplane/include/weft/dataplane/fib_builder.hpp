@@ -1,29 +1,35 @@
 // Control-side owner of the desired forwarding state. Every setter validates first and changes
-// nothing when it refuses; build() turns the state into a fresh immutable FibSnapshot, reusing
-// the IPv4/IPv6/LID tables of the previous build when they did not change. A build that fails
-// (a table DPDK cannot fill or allocate) rolls the state back to the last one built, so the
-// state the builder shows is always the state that forwards.
+// nothing when it refuses. Route changes are staged and reach the live IPv4/IPv6 tables in place
+// at the next build() or commit(), as one batch: nothing is rebuilt, and a worker looking up any
+// address during the batch gets its old route or its new one, never another (see
+// apply_routes() in fib_builder.cpp). Everything else (next-hop groups, neighbours, LFT, MFT,
+// SL2VL, ARS) travels in the snapshot each build makes.
 #pragma once
 
 #include <rte_ether.h>
 #include <rte_memory.h>
 
+#include <array>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "weft/dataplane/fib_snapshot.hpp"
 #include "weft/dataplane/ip_addr.hpp"
 #include "weft/dataplane/status.hpp"
 
+struct rte_rcu_qsbr;
+
 namespace weft::dataplane {
 
-// Bounds of the table sizes (weft's --fib4-*/--fib6-* options). With 2-byte next hops one bit
-// marks a tbl8 index, so rte_fib and rte_fib6 take at most 2^15 - 1 groups.
+// Bounds of the table sizes (weft's --fib4-*/--fib6-* options). IPv4 entries are 2 bytes (one
+// bit marks a group), so the IPv4 table has at most 2^15 - 1 groups; IPv6 entries are 4 bytes.
 inline constexpr std::uint32_t kMaxTbl8Groups = 32767;
+inline constexpr std::uint32_t kMaxTbl8Groups6 = 1u << 22;
 inline constexpr int kMaxFibRoutes = 1 << 22;
 
 struct FibConfig {
@@ -32,16 +38,21 @@ struct FibConfig {
     int max_routes4 = 1 << 16;
     std::uint32_t tbl8_groups4 = 1 << 10;  // one per /24 block that holds routes longer than /24
     int max_routes6 = 1 << 16;
-    std::uint32_t tbl8_groups6 = 1 << 12;  // up to one per byte of a route beyond /24
+    // One per byte-aligned prefix of 16, 24, ... 120 bits that holds a longer route.
+    std::uint32_t tbl8_groups6 = 1 << 12;
+    // The QSBR variable the workers report to: a group the tables no longer use is reused only
+    // after a grace period. None: nothing reads the tables while they change (tests).
+    rte_rcu_qsbr *rcu = nullptr;
 };
 
-// How full one family's table is. tbl8 groups: what the routes hold, counted by weft the way
-// DPDK 22.11 reserves them when it adds the routes (see check_fits in fib_builder.cpp).
+// How full one family's table is. Groups: what the routes in the tables and the staged ones
+// hold together (a batch adds before it deletes).
 struct FibTableUse {
     std::size_t routes = 0;
     std::size_t max_routes = 0;
     std::size_t tbl8_groups = 0;
-    std::size_t max_tbl8_groups = 0;  // what the table gives out
+    std::size_t max_tbl8_groups = 0;     // what the table gives out
+    std::size_t tbl8_groups_linked = 0;  // what the table holds now (tbl8_groups after a batch)
 };
 
 struct FibCapacity {
@@ -72,15 +83,26 @@ struct LftSpec {
     std::uint32_t value = 0;  // port, or NHG id
 };
 
+class FibPublisher;
+class Fib4Table;
+class Fib6Table;
+
+// Routes by prefix: the desired state (unordered; sorted_routes() gives them in order).
+using RouteMap = std::unordered_map<IpPrefix, std::uint32_t, IpPrefixHash>;
+
 class FibBuilder {
   public:
+    // Allocates the IPv4 and IPv6 tables; throws std::runtime_error when it cannot.
     explicit FibBuilder(FibConfig config = {});
     ~FibBuilder();
-    FibBuilder(const FibBuilder &) = delete;  // its undo log refers to this object
+    FibBuilder(const FibBuilder &) = delete;
     FibBuilder &operator=(const FibBuilder &) = delete;
 
+    // A route to an NHG: added, or its group replaced when the prefix has one.
     Status add_route(const IpPrefix &prefix, std::uint32_t nhg_id);
     Status del_route(const IpPrefix &prefix);
+    // A group: added, or its members replaced in place (same index: routes and LFT entries keep
+    // pointing at it, its ARS flowlets on the members that stay stay).
     Status set_nhg(std::uint32_t id, std::vector<NhgMemberSpec> members, NhgMode mode = NhgMode::Ecmp);
     Status del_nhg(std::uint32_t id);
     Status set_neighbour(const IpAddr &ip, const rte_ether_addr &mac, std::uint16_t port);
@@ -98,65 +120,94 @@ class FibBuilder {
     void set_ars(std::shared_ptr<const ars::Config> config);
     const std::shared_ptr<const ars::Config> &ars() const noexcept { return ars_; }
 
-    // Builds the next snapshot. Throws std::runtime_error when DPDK cannot allocate or fill the
-    // tables; the builder's state is then rolled back to the last build's (every change since
-    // is undone), so a later build of other changes may succeed.
+    // Applies the staged route changes to the tables and returns the next snapshot, for a
+    // caller with no concurrent readers (or one that publishes it at once and accepts that a
+    // route to a new group may be looked up before the group is published: commit() does not).
     std::unique_ptr<FibSnapshot> build();
+    // Applies the staged changes and publishes them through `publisher`, in the order that keeps
+    // every lookup consistent: groups new in this batch are published (and a grace period
+    // passes) before any route names them; groups deleted in it leave the published snapshot
+    // after the routes that named them left the tables.
+    void commit(FibPublisher &publisher);
+    // Route changes staged since the last build or commit (prefixes touched).
+    std::size_t staged_routes() const noexcept { return pending_.size(); }
 
-    const std::map<IpPrefix, std::uint32_t> &routes() const noexcept { return routes_; }
+    const RouteMap &routes() const noexcept { return routes_; }
+    std::vector<RouteEntry> sorted_routes() const;
     const std::map<std::uint32_t, NhgSpec> &nhgs() const noexcept { return nhgs_; }
     const std::map<IpAddr, NeighbourSpec> &neighbours() const noexcept { return neighbours_; }
     std::optional<std::uint32_t> nhg_index(std::uint32_t id) const;
     const FibConfig &config() const noexcept { return config_; }
     FibCapacity capacity() const;
+    // Bytes the tables and the builder's route state hold (an estimate of the heap part).
+    std::size_t memory_bytes() const noexcept;
 
   private:
-    std::unique_ptr<FibSnapshot> build_snapshot();
+    struct Leaving {
+        std::uint32_t index;
+        NhgSpec spec;
+    };
+    std::unique_ptr<FibSnapshot> build_snapshot(bool with_leaving);
+    std::unique_ptr<FibSnapshot> apply(FibPublisher *publisher);
+    void apply_routes();
+    void finish_batch();
     Status check_port(std::uint16_t port) const;
-    Status check_fits(const IpPrefix &prefix);  // leaves the state as it was
+    Status check_fits(const IpPrefix &prefix) const;
     Status check_via(std::uint32_t id, const NhgMemberSpec &m) const;
     bool nhg_referenced(std::uint32_t id) const;
     std::uint32_t index_for(std::uint32_t id);
     // The group with a member whose MAC comes from neighbour `ip` (on `port`), if any.
     std::optional<std::uint32_t> nhg_using(const IpAddr &ip, std::uint16_t port) const;
-    std::uint32_t usable_tbl8_groups4() const noexcept;
-    std::uint32_t usable_tbl8_groups6() const noexcept;
-    std::uint32_t tbl8_groups6_of_block(const IpPrefix &block) const;
-    // Counts `prefix` (just added to or removed from routes_) in the tbl8 use.
-    void count_tbl8(const IpPrefix &prefix, int delta);
-    void mark_dirty(const IpPrefix &prefix) { (prefix.addr.v6 ? fib6_dirty_ : fib4_dirty_) = true; }
-    // Records how to undo a change; build() forgets the log on success and replays it backwards
-    // on failure.
-    void remember(std::function<void()> undo);
-    void rollback();
+    // Whether `prefix` is in the tables now (before the staged changes).
+    bool in_tables(const IpPrefix &prefix) const;
+    void stage(const IpPrefix &prefix, std::optional<std::uint32_t> in_tables_now);
+    // Counts `prefix` in (+1) or out of (-1) the groups the tables need.
+    void count_groups(const IpPrefix &prefix, int delta);
+    std::size_t groups_needed(const IpPrefix &prefix) const;
+    // The longest desired route shorter than `prefix` that covers it: its value and length.
+    std::pair<std::uint32_t, unsigned> covering(const IpPrefix &prefix) const;
+    void sample_add(const IpPrefix &prefix, std::uint32_t nhg);
+    void sample_del(const IpPrefix &prefix);
 
     FibConfig config_;
     std::uint64_t generation_ = 0;
-    std::map<IpPrefix, std::uint32_t> routes_;  // prefix -> NHG id
+    std::shared_ptr<Fib4Table> fib4_;
+    std::shared_ptr<Fib6Table> fib6_;
+    RouteMap routes_;  // prefix -> NHG id
+    // Prefixes changed since the last batch, with the NHG id the tables hold for them (none: not
+    // in the tables).
+    std::unordered_map<IpPrefix, std::optional<std::uint32_t>, IpPrefixHash> pending_;
+    std::array<std::uint32_t, 33> lengths4_{};   // desired routes per prefix length
+    std::array<std::uint32_t, 129> lengths6_{};  // (the covering-route search skips empty lengths)
+    std::size_t routes4_ = 0, routes6_ = 0;
+    // Groups the tables need for the routes in them and the staged ones: /24 block -> routes
+    // longer than /24 (IPv4); byte-aligned prefix of 16..120 bits -> routes longer below it (IPv6).
+    std::unordered_map<std::uint32_t, std::uint32_t> blocks4_;
+    std::unordered_map<IpPrefix, std::uint32_t, IpPrefixHash> nodes6_;
+    std::unordered_map<std::uint32_t, std::uint32_t> nhg_routes_;  // NHG id -> desired routes to it
+    // Up to kRouteSample routes for the snapshot (telemetry lists them).
+    std::map<IpPrefix, std::uint32_t> sample_;
+    bool sample_dirty_ = true;
+    std::shared_ptr<const std::vector<RouteEntry>> sample_list_;
+
     std::map<std::uint32_t, NhgSpec> nhgs_;
     std::map<std::uint32_t, std::uint32_t> nhg_index_;  // NHG id -> stable index
     std::vector<std::uint32_t> free_indices_;
     std::uint32_t next_index_ = 0;
+    // Groups deleted since the last batch: the published snapshot still has them, and routes in
+    // the tables may name them until the batch is applied. Their indices are free after it.
+    std::map<std::uint32_t, Leaving> leaving_;
+    // Indices of groups the published snapshot does not have (added since the last batch).
+    std::set<std::uint32_t> fresh_indices_;
+
     std::map<IpAddr, NeighbourSpec> neighbours_;
     std::map<std::uint16_t, LftSpec> lft_;
     std::map<std::uint16_t, std::uint64_t> mft_;
-    std::size_t routes4_ = 0, routes6_ = 0;
-    std::map<std::uint32_t, std::uint32_t> blocks4_;  // /24 block -> its routes longer than /24
-    std::map<IpPrefix, std::uint32_t> blocks6_;       // /24 block -> tbl8 groups its routes hold
-    std::size_t tbl8_used6_ = 0;                      // the sum of blocks6_
     std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;
-    // Last built shared tables and whether the state they came from has changed since.
-    std::shared_ptr<const Fib4Table> fib4_;
-    std::shared_ptr<const Fib6Table> fib6_;
     std::shared_ptr<const LidTables> lids_;
-    std::shared_ptr<const std::vector<RouteEntry>> route_list_;
-    bool fib4_dirty_ = true;
-    bool fib6_dirty_ = true;
     bool lids_dirty_ = true;
     std::shared_ptr<const ars::Config> ars_;
     SwitchLid switch_lid_;
-    std::vector<std::function<void()>> undo_;
-    std::array<bool, 3> dirty_at_start_{};  // the dirty flags when the undo log began
 };
 
 }  // namespace weft::dataplane

@@ -1,10 +1,12 @@
-// An immutable, complete set of forwarding tables. Workers read it through a pointer that the
-// publisher swaps; nothing in it changes after the builder hands it over.
+// A complete set of forwarding tables. Workers read it through a pointer that the publisher
+// swaps. Everything in it is immutable but the IPv4/IPv6 LPM tables, which every snapshot of a
+// builder shares and the builder changes in place (each entry atomically; see fib_builder.hpp).
 #pragma once
 
 #include <rte_ether.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -13,9 +15,6 @@
 #include "weft/ars/config.hpp"
 #include "weft/dataplane/ip_addr.hpp"
 #include "weft/dataplane/limits.hpp"
-
-struct rte_fib;
-struct rte_fib6;
 
 namespace weft::dataplane {
 
@@ -56,14 +55,17 @@ struct SwitchLid {
     }
 };
 
-// A route as the snapshot was built from it, for show commands and telemetry.
+// A route: its prefix and its NHG id.
 struct RouteEntry {
     IpPrefix prefix;
     std::uint32_t nhg_id;
 };
 
-// Tables shared between consecutive snapshots when they did not change; owned through
-// shared_ptr on the control side only (workers never touch the counts).
+// At most this many routes travel in a snapshot for telemetry (DPDK telemetry's array limit).
+inline constexpr std::size_t kRouteSample = 512;
+
+// Tables shared between snapshots; owned through shared_ptr on the control side only (workers
+// never touch the counts).
 class Fib4Table;
 class Fib6Table;
 struct LidTables;
@@ -71,7 +73,8 @@ struct LidTables;
 class FibSnapshot {
   public:
     FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Table> fib4,
-                std::shared_ptr<const Fib6Table> fib6, std::shared_ptr<const std::vector<RouteEntry>> routes,
+                std::shared_ptr<const Fib6Table> fib6,
+                std::shared_ptr<const std::vector<RouteEntry>> route_sample, std::size_t route_count,
                 std::vector<NhgEntry> nhgs, std::vector<ResolvedMember> members,
                 std::shared_ptr<const LidTables> lids,
                 std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl,
@@ -101,7 +104,10 @@ class FibSnapshot {
         return port < kMaxPorts ? sl2vl_[port][sl & 0x0F] : 0;
     }
 
-    const std::vector<RouteEntry> &routes() const noexcept { return *routes_; }
+    // Up to kRouteSample of the routes, in prefix order (all of them when there are no more); the
+    // whole table is the builder's.
+    const std::vector<RouteEntry> &route_sample() const noexcept { return *route_sample_; }
+    std::size_t route_count() const noexcept { return route_count_; }
     const SwitchLid &switch_lid() const noexcept { return switch_lid_; }
 
     // The ARS configuration published with these tables (null: no ARS). An ARS-mode NHG selects
@@ -109,17 +115,14 @@ class FibSnapshot {
     // Workers adopt it when the pointer differs from the one they adopted last.
     const std::shared_ptr<const ars::Config> &ars() const noexcept { return ars_; }
 
-    // Identity of the shared tables, so tests can check what a rebuild reused.
-    const void *fib4_identity() const noexcept { return fib4_.get(); }
-    const void *fib6_identity() const noexcept { return fib6_.get(); }
-
   private:
     std::uint64_t generation_;
     std::shared_ptr<const Fib4Table> fib4_;
     std::shared_ptr<const Fib6Table> fib6_;
-    std::shared_ptr<const std::vector<RouteEntry>> routes_;
-    rte_fib *fib4_raw_;
-    rte_fib6 *fib6_raw_;
+    std::shared_ptr<const std::vector<RouteEntry>> route_sample_;
+    std::size_t route_count_;
+    const Fib4Table *fib4_raw_;
+    const Fib6Table *fib6_raw_;
     std::vector<NhgEntry> nhgs_;  // indexed by NHG index
     std::uint32_t nhg_count_;     // nhgs_.size(), without the division by sizeof(NhgEntry) per frame
     std::vector<ResolvedMember> members_;

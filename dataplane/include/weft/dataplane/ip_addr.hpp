@@ -3,6 +3,7 @@
 
 #include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +37,11 @@ struct IpPrefix {
     static std::optional<IpPrefix> parse(std::string_view text, std::string *why = nullptr);
     std::string to_string() const;
     auto operator<=>(const IpPrefix &) const = default;
+};
+
+// For hash tables of prefixes (the FIB builder's routes).
+struct IpPrefixHash {
+    std::size_t operator()(const IpPrefix &p) const noexcept;
 };
 
 }  // namespace weft::dataplane

@@ -1,7 +1,8 @@
 // DPDK telemetry commands under /weft/, readable with dpdk-telemetry.py:
 //   /weft/ports                 port ids
 //   /weft/port_stats,<port>     link state and per-port counters
-//   /weft/routes                the published routes: {prefix: [...], nhg: [...]}
+//   /weft/routes                the published routes (up to 512, the lowest prefixes in order when
+//                               the table is not larger): {prefix: [...], nhg: [...]}
 //   /weft/nhg_stats             packets and bytes per NHG
 //   /weft/quality               per-port TX bytes and backlog (the quality sampler's input)
 //   /weft/drops                 drops by reason
