@@ -1,6 +1,7 @@
 #include "weft/dataplane/fib_builder.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,32 @@ IpPrefix prefix_of(const IpAddr &a, unsigned len) {
 }
 
 }  // namespace
+
+std::vector<unsigned> ecmp_slots(const std::vector<NhgMemberSpec> &members) {
+    std::vector<unsigned> w;
+    unsigned g = 0;
+    for (const NhgMemberSpec &m : members) {
+        w.push_back(m.weight);
+        g = std::gcd(g, unsigned{m.weight});
+    }
+    unsigned total = 0;
+    for (unsigned &x : w) total += x /= std::max(g, 1u);
+    if (total <= kMaxNhgMembers) return w;
+    // One slot each, the rest shared in proportion to the weights (largest remainders first).
+    const auto n = static_cast<unsigned>(w.size());
+    const unsigned rest = static_cast<unsigned>(kMaxNhgMembers) - n;
+    std::vector<unsigned> slots(n), order(n);
+    unsigned given = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        slots[i] = 1 + w[i] * rest / total;
+        given += slots[i];
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](unsigned a, unsigned b) { return w[a] * rest % total > w[b] * rest % total; });
+    for (unsigned k = 0; given < kMaxNhgMembers; ++k, ++given) ++slots[order[k]];
+    return slots;
+}
 
 FibBuilder::FibBuilder(FibConfig config) : config_(config) {
     if (config_.num_ports > kMaxPorts) config_.num_ports = kMaxPorts;
@@ -303,6 +330,13 @@ Status FibBuilder::set_nhg(std::uint32_t id, std::vector<NhgMemberSpec> members,
     for (const auto &m : members) {
         if (Status s = check_port(m.port); !s.ok()) return s;
         if (Status s = check_via(id, m); !s.ok()) return s;
+        if (m.weight < 1 || m.weight > kMaxNhgWeight)
+            return Status::error("nhg " + std::to_string(id) + " member " + std::to_string(m.port) +
+                                 ": weight " + std::to_string(m.weight) + " is not 1.." +
+                                 std::to_string(kMaxNhgWeight));
+        if (m.weight != 1 && mode == NhgMode::Ars)
+            return Status::error("nhg " + std::to_string(id) +
+                                 ": an ARS group's members have no weights (ARS chooses by quality)");
     }
     index_for(id);
     nhgs_[id] = NhgSpec{std::move(members), mode};
@@ -501,7 +535,7 @@ std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot(bool with_leaving) {
         e.id = id;
         e.mode = spec.mode;
         e.first_member = static_cast<std::uint32_t>(members.size());
-        e.member_count = static_cast<std::uint16_t>(spec.members.size());
+        const std::vector<unsigned> slots = ecmp_slots(spec.members);
         for (const auto &m : spec.members) {
             ResolvedMember r;
             r.port = m.port;
@@ -518,6 +552,9 @@ std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot(bool with_leaving) {
             }
             members.push_back(r);
         }
+        for (std::size_t i = 0; i < slots.size(); ++i)
+            for (unsigned k = 1; k < slots[i]; ++k) members.push_back(members[e.first_member + i]);
+        e.member_count = static_cast<std::uint16_t>(members.size() - e.first_member);
     };
     for (const auto &[id, spec] : nhgs_) add_group(id, nhg_index_.at(id), spec);
     if (with_leaving)

@@ -143,12 +143,13 @@ GOOD = [
     "neigh del 10.9.9.9",
     "nhg add 2 ports 1 2",
     "nhg add 3 ports 1@10.9.1.2 3@10.9.3.2",
-    "nhg add 9 ports 3",
+    "nhg add 9 ports 3 1*3",
     "nhg del 9",
     "route add 10.2.0.0/16 nhg 2",
     "route add 2001:db8:1::/48 nhg 3",
     "route add 10.99.0.0/16 nhg 2",
     "route del 10.99.0.0/16",
+    "route load /dev/null",
     "set ars profile sampling-interval 200",
     "set ars profile seed 7",
     "set ars profile past-weight 60",
@@ -285,6 +286,8 @@ BAD = [
     "route add 10.5.0.0/16 nhg 77",                 # no such group
     "route add 10.5.0.0/16 nhg x",                  # not a number
     "route del 10.77.0.0/16",                       # no such route
+    "route load /nonexistent/routes",               # no such file
+    "nhg add 5 ports 1*0",                          # weight 0
     "nhg add 5 ports 9",                            # no port 9
     "nhg add 5 ports one",                          # not a port
     "nhg add 4294967296 ports 1",                   # id does not fit 32 bits
@@ -886,7 +889,7 @@ def main():
               "bad: `%s` refused with one line and the command's usage (%r)" % (line, t[:300]))
     bad_res = dict(bad_out)
     for line, expect in [("route add 10.5.0.0/16 nhg x", 'error: word 5 "x": expected a number'),
-                         ("route", 'error: incomplete command: expected one of add|del after word 1'),
+                         ("route", 'error: incomplete command: expected one of add|del|load after word 1'),
                          ("frobnicate", 'error: unknown command "frobnicate"'),
                          ("show config fwd extra", 'error: word 4 "extra": expected "json" or the end of the line'),
                          ("ars object add 6 mode sideways idle-time 50 max-flows 512",

@@ -1,9 +1,24 @@
 // adopt_ars_state and ars_dataplane_members: the ARS state's one way into the published tables.
 #include "weft/control/ars_apply.hpp"
 
+#include <algorithm>
+
 namespace weft::control {
 
-std::optional<std::string> adopt_ars_state(CommandContext &ctx, const ArsState &next) {
+void keep_member_ids(const ars::NhgConfig &before, ars::NhgConfig &next) {
+    std::uint32_t fresh = 0;
+    for (const ars::NhgMember &m : before.members) fresh = std::max(fresh, m.member_id + 1);
+    for (ars::NhgMember &m : next.members) {
+        const auto it = std::find_if(before.members.begin(), before.members.end(),
+                                     [&](const ars::NhgMember &b) { return b.target == m.target; });
+        m.member_id = it != before.members.end() ? it->member_id : fresh++;
+    }
+}
+
+std::optional<std::string> adopt_ars_state(CommandContext &ctx, const ArsState &proposed) {
+    ArsState next = proposed;
+    for (auto &[id, n] : next.nhgs)
+        if (const auto it = ctx.ars.nhgs.find(id); it != ctx.ars.nhgs.end()) keep_member_ids(it->second, n);
     ars::BuildResult r = next.build(ctx.ticks_per_us);
     if (!r.ok()) {
         std::string why;

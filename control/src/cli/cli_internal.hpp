@@ -67,6 +67,8 @@ bool is_grammar_token(const cmdline_parse_token_hdr_t *t);
 
 // Each part's commands.
 InstList table_commands();           // route, nhg, neigh, lft, mft, sl2vl
+InstList route_load_commands();      // route load
+InstList route_change_commands();    // route add|del: the lines `route load` takes
 InstList show_commands();            // show route|nhg|drops
 InstList port_commands();            // port start|stop, set link-up|down, clear port stats
 InstList port_stats_commands();      // show port stats

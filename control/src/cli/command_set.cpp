@@ -14,7 +14,9 @@ const char kUsage[] =
     "commands:\n"
     "  route add <prefix> nhg <id>            IPv4 or IPv6 prefix -> next-hop group\n"
     "  route del <prefix>\n"
-    "  nhg add <id> ports <m> [<m> ...]       hash ECMP; member m: <port> or <port>@<neighbour-ip>\n"
+    "  route load <file>                      route add|del lines, applied as one batch (one publication)\n"
+    "  nhg add <id> ports <m> [<m> ...]       hash ECMP; member m: <port> or <port>@<neighbour-ip>,\n"
+    "                                         either with *<weight> (1..255): its share of the flows\n"
     "  nhg add <id> ars <obj>|none primary <m>[,<m>...] [alternate <m>[,<m>...]] [cost <c>] [bias <b>]\n"
     "          [threshold <t>]                ARS group; m: <port> or lag<id>; MACs from the ports' "
     "neighbours\n"
@@ -67,6 +69,10 @@ namespace cli {
 
 void refuse(CommandContext &ctx, struct cmdline *cl, const std::string &why) {
     ++ctx.errors;
+    if (ctx.batch_refusal != nullptr) {
+        *ctx.batch_refusal = why;
+        return;
+    }
     cmdline_printf(cl, "error: %s\n%s", one_line(why).c_str(), usage_of(current_line()).c_str());
 }
 
@@ -89,7 +95,7 @@ bool bad(CommandContext &ctx, struct cmdline *cl, const std::string &why) {
 
 bool apply(CommandContext &ctx, struct cmdline *cl, const dataplane::Status &s) {
     if (!s.ok()) return bad(ctx, cl, s.message());
-    return commit(ctx, cl);
+    return ctx.batch_refusal != nullptr || commit(ctx, cl);  // a batch publishes once, at its end
 }
 
 Words words(const char *text) {
@@ -169,10 +175,10 @@ const InstList &command_table() {
     static const InstList table = [] {
         InstList all;
         for (InstList part :
-             {table_commands(), show_commands(), port_commands(), port_stats_commands(), port_info_commands(),
-              fwd_config_commands(), fwd_stats_commands(), ars_commands(), ars_show_commands(),
-              monitor_commands(), running_config_commands(), version_commands(), fabric_commands(),
-              sm_commands()})
+             {table_commands(), route_load_commands(), show_commands(), port_commands(),
+              port_stats_commands(), port_info_commands(), fwd_config_commands(), fwd_stats_commands(),
+              ars_commands(), ars_show_commands(), monitor_commands(), running_config_commands(),
+              version_commands(), fabric_commands(), sm_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(as_inst(inst_quit));
         all.push_back(as_inst(inst_help));

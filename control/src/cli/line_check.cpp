@@ -154,7 +154,12 @@ cmdline_token_hdr unmatched_token = {&unmatched_ops, 0};
 void unmatched_cmd(void *, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     ++ctx.errors;
-    cmdline_printf(cl, "%s", explain_refused(g_last_line).c_str());
+    const std::string why = explain_refused(g_last_line);
+    if (ctx.batch_refusal != nullptr) {
+        *ctx.batch_refusal = why.substr(std::string_view("error: ").size(), why.find('\n') - 7);
+        return;
+    }
+    cmdline_printf(cl, "%s", why.c_str());
 }
 Inst<1> inst_unmatched{unmatched_cmd, nullptr, nullptr, {&unmatched_token, nullptr}};
 

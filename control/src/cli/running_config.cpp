@@ -98,7 +98,8 @@ std::string running_config(CommandContext &ctx) {
         }
         out << "nhg add " << id << " ports";
         for (const dp::NhgMemberSpec &m : spec.members)
-            out << " " << m.port << (m.via ? "@" + m.via->to_string() : "");
+            out << " " << m.port << (m.via ? "@" + m.via->to_string() : "")
+                << (m.weight != 1 ? "*" + std::to_string(m.weight) : "");
         out << "\n";
     }
 

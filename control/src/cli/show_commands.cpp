@@ -54,6 +54,7 @@ void show_nhg(CommandContext &ctx, struct cmdline *cl, bool json) {
             const dp::NhgMemberSpec &m = spec.members[i];
             ms.push_back(Json{{"port", m.port},
                               {"via", m.via ? Json(m.via->to_string()) : Json()},
+                              {"weight", m.weight},
                               {"resolved", i < members.size() && members[i].resolved}});
         }
         records.push_back(Json{{"id", id},
@@ -68,6 +69,7 @@ void show_nhg(CommandContext &ctx, struct cmdline *cl, bool json) {
         for (const Json &m : g["members"])
             members += " " + m["port"].dump() +
                        (m["via"].is_null() ? "" : "@" + m["via"].get<std::string>()) +
+                       (m["weight"] == 1 ? "" : "*" + m["weight"].dump()) +
                        (m["resolved"].get<bool>() ? "" : "(unresolved)");
         cmdline_printf(cl, "nhg %s: members%s  packets %s bytes %s%s\n", g["id"].dump().c_str(),
                        members.c_str(), g["packets"].dump().c_str(), g["bytes"].dump().c_str(),

@@ -78,14 +78,25 @@ void nhg_add(void *res, struct cmdline *cl, void *data) {
     if (fabric_nhg_refused(ctx, cl, r->id)) return;
     std::vector<dp::NhgMemberSpec> members;
     for (const std::string &w : words(r->members)) {
+        // <port>[@<neighbour>][*<weight>]
         dp::NhgMemberSpec m;
-        const auto at = w.find('@');
-        const auto port = number(w.substr(0, at), 0xFFFF);
+        const auto star = w.find('*');
+        const std::string hop = w.substr(0, star);
+        const auto at = hop.find('@');
+        const auto port = number(hop.substr(0, at), 0xFFFF);
         if (!port) return refuse(ctx, cl, "bad member " + printable(w));
         m.port = static_cast<std::uint16_t>(*port);
         if (at != std::string::npos) {
-            m.via = dp::IpAddr::parse(w.substr(at + 1));
+            m.via = dp::IpAddr::parse(hop.substr(at + 1));
             if (!m.via) return refuse(ctx, cl, "bad neighbour address in " + printable(w));
+        }
+        if (star != std::string::npos) {
+            const auto weight = number(w.substr(star + 1), dp::kMaxNhgWeight);
+            if (!weight || *weight == 0)
+                return refuse(
+                    ctx, cl,
+                    "bad weight in " + printable(w) + " (1.." + std::to_string(dp::kMaxNhgWeight) + ")");
+            m.weight = static_cast<std::uint16_t>(*weight);
         }
         members.push_back(m);
     }
@@ -343,6 +354,10 @@ Inst<4> inst_show_fib_json{show_fib_capacity,
                             WEFT_HDR(ShowFibCmd_capacity), WEFT_HDR(ShowFibCmd_json), nullptr}};
 
 }  // namespace
+
+InstList route_change_commands() {
+    return {as_inst(inst_route_add), as_inst(inst_route_del)};
+}
 
 InstList table_commands() {
     return {as_inst(inst_route_add), as_inst(inst_route_del),    as_inst(inst_nhg_add),

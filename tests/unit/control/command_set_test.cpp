@@ -43,8 +43,8 @@ TEST_F(CommandSetTest, ARefusedLineNamesTheWordAndWhatWasExpectedThenOnlyItsUsag
         cli::explain_refused("route add 10.0.0.0/8"),
         "error: incomplete command: expected \"nhg\" after word 3\nusage: route add <prefix> nhg <id>\n");
     EXPECT_EQ(cli::explain_refused("route"),
-              "error: incomplete command: expected one of add|del after word 1\n"
-              "usage: route add <prefix> nhg <id>\n       route del <prefix>\n");
+              "error: incomplete command: expected one of add|del|load after word 1\n"
+              "usage: route add <prefix> nhg <id>\n       route del <prefix>\n       route load <file>\n");
     EXPECT_EQ(cli::explain_refused("show config fwd extra"),
               "error: word 4 \"extra\": expected \"json\" or the end of the line\n"
               "usage: show config fwd\n       show config fwd json\n");

@@ -2,6 +2,7 @@
 // hand-made ones. Pure: no switch runs.
 #include <gtest/gtest.h>
 
+#include "weft/control/ars_apply.hpp"
 #include "weft/control/fabric/ethernet_fib.hpp"
 
 namespace weft::control::fabric {
@@ -118,6 +119,27 @@ TEST(FabricPlan, FabricIdsAreTheTopOfArsRange) {
     EXPECT_TRUE(is_fabric_nhg(16383));
     EXPECT_FALSE(is_fabric_nhg(16384));
     EXPECT_FALSE(is_fabric_nhg(kFabricNhgFirst - 1));
+}
+
+// A group planned again with a member gone and one new keeps the ids of the members that stay,
+// whatever their places: the workers remap their flow tables by id, so those members' flowlets
+// stay on them.
+TEST(FabricPlan, AGroupReplacedKeepsItsMembersIds) {
+    sm::EthernetTable t;
+    t.groups = {group(1, {1, 2, 3}, {4})};
+    const ars::NhgConfig before = plan(ArsState{}, t).state.nhgs.begin()->second;
+    t.groups = {group(1, {3, 5}, {4, 2})};
+    ars::NhgConfig next = plan(ArsState{}, t).state.nhgs.begin()->second;
+    keep_member_ids(before, next);
+    auto id_of = [](const ars::NhgConfig &n, std::uint16_t port) {
+        for (const ars::NhgMember &m : n.members)
+            if (m.target == ars::EgressTarget::port(port)) return m.member_id;
+        return ~0u;
+    };
+    for (std::uint16_t port : {1, 2, 3})  // ports 2, 3, 4 (0-based 1, 2, 3) stay
+        EXPECT_EQ(id_of(next, port), id_of(before, port)) << port;
+    const std::uint32_t fresh = id_of(next, 4);  // port 5 is new
+    for (const ars::NhgMember &m : before.members) EXPECT_NE(fresh, m.member_id);
 }
 
 }  // namespace

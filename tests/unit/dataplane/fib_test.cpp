@@ -537,6 +537,45 @@ TEST_F(EcmpTest, SpreadsAndMovesOnlyFlowsOfADownMember) {
     }
 }
 
+TEST(FibBuilder, WeightedMembersTakeTheirShareOfTheFlows) {
+    auto slots = [](std::vector<std::uint16_t> weights) {
+        std::vector<NhgMemberSpec> m;
+        for (std::uint16_t w : weights) m.push_back({0, {}, w});
+        return ecmp_slots(m);
+    };
+    EXPECT_EQ(slots({1, 1, 1}), (std::vector<unsigned>{1, 1, 1}));
+    EXPECT_EQ(slots({1, 3}), (std::vector<unsigned>{1, 3}));
+    EXPECT_EQ(slots({20, 40, 60}), (std::vector<unsigned>{1, 2, 3}));  // over their common divisor
+    const auto big = slots({255, 254, 1});                             // 510 slots, scaled to 64
+    EXPECT_EQ(big[0] + big[1] + big[2], kMaxNhgMembers);
+    EXPECT_EQ(big[2], 1u);
+    EXPECT_LE(std::max(big[0], big[1]) - std::min(big[0], big[1]), 1u);
+
+    FibBuilder b(small_config());
+    EXPECT_FALSE(b.set_nhg(1, {{0, {}, 0}}).ok());
+    EXPECT_FALSE(b.set_nhg(1, {{0, {}, 256}}).ok());
+    EXPECT_FALSE(b.set_nhg(1, {{0, {}, 2}, {1, {}, 1}}, NhgMode::Ars).ok());
+    for (std::uint16_t p = 0; p < 2; ++p)
+        ASSERT_TRUE(
+            b.set_neighbour(IpAddr::v4(0x0A000002u + p * 256u), mac(static_cast<std::uint8_t>(p)), p).ok());
+    ASSERT_TRUE(b.set_nhg(1, {{0, {}, 1}, {1, {}, 3}}).ok());
+    auto s = b.build();
+    const NhgEntry *e = s->nhg(*b.nhg_index(1));
+    ASSERT_NE(e, nullptr);
+    const auto m = s->members(*e);
+    ASSERT_EQ(m.size(), 4u);  // the members in order, then the extra slots
+    EXPECT_EQ(m[0].port, 0);
+    for (unsigned i = 1; i < 4; ++i) EXPECT_EQ(m[i].port, 1);
+    LinkState links;
+    links.set_usable(0, true);
+    links.set_usable(1, true);
+    EcmpSelector sel(links);
+    unsigned on1 = 0;
+    for (std::uint32_t f = 0; f < 4000; ++f)
+        on1 += sel.select(*s, SelectionRequest{0, e, f * 2654435761u, 0, true}).member->port == 1;
+    EXPECT_NEAR(on1, 3000, 150);
+}
+
 TEST_F(EcmpTest, NothingUsable) {
     for (std::uint16_t p = 0; p < 4; ++p) links.set_usable(p, false);
     EXPECT_EQ(pick(nhg1, 7).reason, DropReason::NoLiveMember);

@@ -17,8 +17,14 @@ namespace weft::control {
 
 // Makes `next` the accepted ARS state (ctx.ars, ctx.ars_config, the FIB builder's ARS
 // configuration and the sampler's). Nothing changes when it does not build: the library's
-// messages, joined with "; ", are returned instead.
+// messages, joined with "; ", are returned instead. Groups that stay keep their members' ids
+// (keep_member_ids).
 std::optional<std::string> adopt_ars_state(CommandContext &ctx, const ArsState &next);
+
+// `next`, a new version of group `before`, with the member ids of `before` for the members that
+// stay (the same target) and ids `before` never used for new ones: the workers remap their flow
+// tables by member id, so the flowlets on members that stay stay on them.
+void keep_member_ids(const ars::NhgConfig &before, ars::NhgConfig &next);
 
 // The dataplane members of ARS group `n`, in ARS member order (so the index ARS returns names the
 // dataplane member); a LAG member adds each of its ports.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "weft/ars/config.hpp"
@@ -34,6 +35,9 @@ struct CommandContext {
     ars::Ticks ticks_per_us = 1;
     bool quit = false;
     unsigned errors = 0;  // commands refused since start
+    // Set while `route load` runs its lines: a command's refusal is stored here (not printed),
+    // and what it changes is staged in the FIB builder, not published.
+    std::string *batch_refusal = nullptr;
 };
 
 }  // namespace weft::control

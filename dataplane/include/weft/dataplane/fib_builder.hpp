@@ -63,10 +63,20 @@ struct FibCapacity {
 
 // A member is a port; with `via` its MAC comes from that neighbour (which must be on the same
 // port), without it from the port's neighbour (the peer of a point-to-point link).
+// `weight` (hash ECMP groups only; 1 in an ARS group): the member's share of the flows.
 struct NhgMemberSpec {
     std::uint16_t port = 0;
     std::optional<IpAddr> via;
+    std::uint16_t weight = 1;
 };
+
+// Weights are 1..kMaxNhgWeight (FRR's and the kernel's next-hop weights are at most 255).
+inline constexpr unsigned kMaxNhgWeight = 255;
+
+// How many hash slots each member of a hash ECMP group takes: its weight over the members'
+// greatest common divisor, scaled down (at least one each) when that makes more than
+// kMaxNhgMembers slots.
+std::vector<unsigned> ecmp_slots(const std::vector<NhgMemberSpec> &members);
 
 struct NhgSpec {
     std::vector<NhgMemberSpec> members;

@@ -30,7 +30,9 @@ struct ResolvedMember {
 struct NhgEntry {
     std::uint32_t id = 0;            // the operator's NHG id
     std::uint32_t first_member = 0;  // into the snapshot's member array
-    std::uint16_t member_count = 0;  // 0: slot unused
+    // Members, then, for a weighted group, extra slots repeating members, so that hash ECMP over
+    // all of them gives each member its weight's share. 0: the index is unused.
+    std::uint16_t member_count = 0;
     NhgMode mode = NhgMode::Ecmp;
     // Set by the snapshot: an ARS-mode group its ARS configuration knows, so it selects through
     // ARS (the hot path tests this flag instead of looking the id up in the configuration).
