@@ -267,6 +267,11 @@ std::optional<std::uint32_t> FibBuilder::nhg_index(std::uint32_t id) const {
     return it->second;
 }
 
+std::size_t FibBuilder::routes_to(std::uint32_t id) const {
+    const auto it = nhg_routes_.find(id);
+    return it == nhg_routes_.end() ? 0 : it->second;
+}
+
 bool FibBuilder::nhg_referenced(std::uint32_t id) const {
     if (const auto it = nhg_routes_.find(id); it != nhg_routes_.end() && it->second != 0) return true;
     for (const auto &[lid, spec] : lft_)

@@ -147,6 +147,8 @@ class FibBuilder {
     const std::map<std::uint32_t, NhgSpec> &nhgs() const noexcept { return nhgs_; }
     const std::map<IpAddr, NeighbourSpec> &neighbours() const noexcept { return neighbours_; }
     std::optional<std::uint32_t> nhg_index(std::uint32_t id) const;
+    // Desired routes that name group `id`.
+    std::size_t routes_to(std::uint32_t id) const;
     const FibConfig &config() const noexcept { return config_; }
     FibCapacity capacity() const;
     // Bytes the tables and the builder's route state hold (an estimate of the heap part).
