@@ -81,13 +81,12 @@ Status FibBuilder::check_port(std::uint16_t port) const {
 
 // ---- routes -----------------------------------------------------------------------------------
 
-bool FibBuilder::in_tables(const IpPrefix &prefix) const {
-    const auto it = pending_.find(prefix);
-    return it != pending_.end() ? it->second.has_value() : routes_.contains(prefix);
-}
-
-void FibBuilder::stage(const IpPrefix &prefix, std::optional<std::uint32_t> in_tables_now) {
-    pending_.try_emplace(prefix, in_tables_now);  // the first change of a batch knows what the tables hold
+// The first change of a batch knows what the tables hold; the last says what they will.
+FibBuilder::Staged &FibBuilder::stage(const IpPrefix &prefix, std::optional<std::uint32_t> in_tables_now,
+                                      std::optional<std::uint32_t> next) {
+    Staged &s = pending_.try_emplace(prefix, Staged{in_tables_now, next}).first->second;
+    s.after = next;
+    return s;
 }
 
 // A route longer than a level's bits holds a group at that level: IPv4, its /24 block; IPv6, each
@@ -115,25 +114,26 @@ std::size_t FibBuilder::groups_needed(const IpPrefix &prefix) const {
     return n;
 }
 
-Status FibBuilder::check_fits(const IpPrefix &prefix) const {
+Status FibBuilder::check_fits(const IpPrefix &prefix, bool held) const {
     const bool v6 = prefix.addr.v6;
     const std::size_t routes = v6 ? routes6_ : routes4_;
     const int max = v6 ? config_.max_routes6 : config_.max_routes4;
-    const std::string family = v6 ? "IPv6" : "IPv4";
-    const std::string option = v6 ? "6" : "4";
+    const char *family = v6 ? "IPv6" : "IPv4";
+    const char *option = v6 ? "6" : "4";
     if (routes >= static_cast<std::size_t>(max))
         return Status::error("route " + prefix.to_string() + " does not fit: the " + family + " FIB holds " +
                              std::to_string(max) + " routes, all in use (weft --fib" + option +
                              "-max-routes sizes it)");
-    if (in_tables(prefix)) return Status::success();  // deleted and added again: its groups are held
+    if (held) return Status::success();  // deleted and added again: its groups are held
     const std::size_t need = groups_needed(prefix);
+    if (need == 0) return Status::success();
     const std::size_t used = v6 ? nodes6_.size() : blocks4_.size();
     const std::size_t have = v6 ? fib6_->groups_max() : fib4_->groups_max();
     if (used + need > have)
         return Status::error("route " + prefix.to_string() + " does not fit: it needs " +
                              std::to_string(need) + " more " + family + " tbl8 groups, and " +
                              std::to_string(used) + " of " + std::to_string(have) + " are in use" +
-                             (pending_.empty() ? "" : " (with the routes this batch adds and deletes)") +
+                             (pending_.size() > 1 ? " (with the routes this batch adds and deletes)" : "") +
                              " (weft --fib" + option + "-tbl8-groups sizes them)");
     return Status::success();
 }
@@ -141,19 +141,25 @@ Status FibBuilder::check_fits(const IpPrefix &prefix) const {
 Status FibBuilder::add_route(const IpPrefix &prefix, std::uint32_t nhg_id) {
     if (!nhgs_.contains(nhg_id)) return Status::error("nhg " + std::to_string(nhg_id) + " does not exist");
     if (!prefix.addr.v6 && prefix.len > 32) return Status::error("IPv4 prefix length above 32");
-    if (const auto it = routes_.find(prefix); it != routes_.end()) {
+    const auto [it, added] = routes_.try_emplace(prefix, nhg_id);
+    if (!added) {
         if (it->second == nhg_id) return Status::success();
-        stage(prefix, it->second);
+        stage(prefix, it->second, nhg_id);
         --nhg_routes_[it->second];
         ++nhg_routes_[nhg_id];
         sample_add(prefix, nhg_id);
         it->second = nhg_id;
         return Status::success();
     }
-    if (Status s = check_fits(prefix); !s.ok()) return s;
-    const bool held = in_tables(prefix);
-    stage(prefix, std::nullopt);
-    routes_.emplace(prefix, nhg_id);
+    // Not a route now: in the tables only if this batch deleted it.
+    const auto [touched, first] = pending_.try_emplace(prefix, Staged{std::nullopt, nhg_id});
+    const bool held = !first && touched->second.before.has_value();
+    if (Status s = check_fits(prefix, held); !s.ok()) {
+        routes_.erase(prefix);
+        if (first) pending_.erase(prefix);
+        return s;
+    }
+    touched->second.after = nhg_id;
     ++(prefix.addr.v6 ? routes6_ : routes4_);
     ++(prefix.addr.v6 ? lengths6_[prefix.len] : lengths4_[prefix.len]);
     ++nhg_routes_[nhg_id];
@@ -166,12 +172,13 @@ Status FibBuilder::del_route(const IpPrefix &route) {
     const IpPrefix prefix = route;  // `route` may be the key erased below (a caller iterating routes())
     const auto it = routes_.find(prefix);
     if (it == routes_.end()) return Status::error("no route " + prefix.to_string());
-    stage(prefix, it->second);
-    if (--nhg_routes_[it->second] == 0) nhg_routes_.erase(it->second);
-    routes_.erase(it);
+    const std::uint32_t nhg = it->second;
+    const bool held = stage(prefix, nhg, std::nullopt).before.has_value();
+    if (--nhg_routes_[nhg] == 0) nhg_routes_.erase(nhg);
+    routes_.erase(prefix);
     --(prefix.addr.v6 ? routes6_ : routes4_);
     --(prefix.addr.v6 ? lengths6_[prefix.len] : lengths4_[prefix.len]);
-    if (!in_tables(prefix)) count_groups(prefix, -1);  // staged and taken back: never in the tables
+    if (!held) count_groups(prefix, -1);  // staged and taken back: never in the tables
     sample_del(prefix);
     return Status::success();
 }
@@ -206,33 +213,46 @@ void FibBuilder::apply_routes() {
         IpPrefix prefix;
         std::uint32_t value;
     };
-    std::vector<Change> upserts;
-    std::vector<IpPrefix> deletes;
-    for (const auto &[prefix, was] : pending_) {
-        const auto it = routes_.find(prefix);
-        if (it == routes_.end()) {
-            if (was) deletes.push_back(prefix);
-        } else if (!was || *was != it->second) {
-            upserts.push_back({prefix, nhg_index_.at(it->second)});
+    // Bucketed by family and length (their order), each bucket in address order for locality.
+    std::vector<std::vector<Change>> upserts(2 * 129), deletes(2 * 129);
+    auto bucket = [](const IpPrefix &p) { return (p.addr.v6 ? 129u : 0u) + p.len; };
+    std::uint32_t memo_id = 0, memo_index = kNoRoute;
+    for (const auto &[prefix, change] : pending_) {
+        if (!change.after) {
+            if (change.before) deletes[bucket(prefix)].push_back({prefix, 0});
+        } else if (change.before != change.after) {
+            if (*change.after != memo_id || memo_index == kNoRoute) {
+                memo_id = *change.after;
+                memo_index = nhg_index_.at(memo_id);
+            }
+            upserts[bucket(prefix)].push_back({prefix, memo_index});
         }
     }
-    std::sort(upserts.begin(), upserts.end(), [](const Change &a, const Change &b) {
-        return a.prefix.len != b.prefix.len ? a.prefix.len > b.prefix.len : a.prefix < b.prefix;
-    });
-    std::sort(deletes.begin(), deletes.end(),
-              [](const IpPrefix &a, const IpPrefix &b) { return a.len != b.len ? a.len < b.len : a < b; });
+    auto by_address = [](const Change &a, const Change &b) {
+        return a.prefix.addr.bytes < b.prefix.addr.bytes;
+    };
     auto paint = [this](const IpPrefix &p, std::uint32_t value, unsigned owner) {
         if (p.addr.v6)
             fib6_->paint(p.addr.bytes.data(), p.len, value, owner);
         else
             fib4_->paint(p.addr.bytes.data(), p.len, value, owner);
     };
-    for (const Change &c : upserts) paint(c.prefix, c.value, c.prefix.len);
-    for (const IpPrefix &p : deletes) {
-        const auto [value, len] = covering(p);
-        paint(p, value, len);
-        count_groups(p, -1);
-    }
+    for (unsigned family = 0; family < 2; ++family)
+        for (unsigned len = 129; len-- > 0;) {
+            auto &v = upserts[family * 129 + len];
+            std::sort(v.begin(), v.end(), by_address);
+            for (const Change &c : v) paint(c.prefix, c.value, len);
+        }
+    for (unsigned family = 0; family < 2; ++family)
+        for (unsigned len = 0; len < 129; ++len) {
+            auto &v = deletes[family * 129 + len];
+            std::sort(v.begin(), v.end(), by_address);
+            for (const Change &c : v) {
+                const auto [value, covering_len] = covering(c.prefix);
+                paint(c.prefix, value, covering_len);
+                count_groups(c.prefix, -1);
+            }
+        }
     pending_.clear();
     fib4_->end_update();
     fib6_->end_update();
@@ -241,6 +261,7 @@ void FibBuilder::apply_routes() {
 // ---- the sample of routes telemetry lists -------------------------------------------------------
 
 void FibBuilder::sample_add(const IpPrefix &prefix, std::uint32_t nhg) {
+    if (sample_.size() >= kRouteSample && sample_.rbegin()->first < prefix) return;  // most adds, at once
     const auto it = sample_.find(prefix);
     if (it != sample_.end()) {
         it->second = nhg;
@@ -465,9 +486,8 @@ std::size_t FibBuilder::memory_bytes() const noexcept {
     auto hashed = [](const auto &map, std::size_t kv) {
         return map.size() * ((8 + 8 + kv + 15) / 16 * 16 + 16) + map.bucket_count() * 8;
     };
-    return fib4_->memory_bytes() + fib6_->memory_bytes() + hashed(routes_, sizeof(IpPrefix) + 4) +
-           hashed(pending_, sizeof(IpPrefix) + 8) + hashed(nodes6_, sizeof(IpPrefix) + 4) +
-           hashed(blocks4_, 8) + hashed(nhg_routes_, 8);
+    return fib4_->memory_bytes() + fib6_->memory_bytes() + routes_.memory_bytes() + pending_.memory_bytes() +
+           nodes6_.memory_bytes() + hashed(blocks4_, 8) + hashed(nhg_routes_, 8);
 }
 
 // ---- batches ----------------------------------------------------------------------------------

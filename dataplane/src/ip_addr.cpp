@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <charconv>
+#include <cstring>
 
 namespace weft::dataplane {
 
@@ -74,12 +75,10 @@ std::optional<IpPrefix> IpPrefix::parse(std::string_view text, std::string *why)
 }
 
 std::size_t IpPrefixHash::operator()(const IpPrefix &p) const noexcept {
-    // Two 64-bit halves mixed with the length and family (a multiply-xorshift finaliser each).
-    std::uint64_t hi = 0, lo = 0;
-    for (unsigned i = 0; i < 8; ++i) {
-        hi = (hi << 8) | p.addr.bytes[i];
-        lo = (lo << 8) | p.addr.bytes[8 + i];
-    }
+    // The address's two halves mixed with the length and family (a multiply-xorshift finaliser).
+    std::uint64_t hi, lo;
+    std::memcpy(&hi, p.addr.bytes.data(), 8);
+    std::memcpy(&lo, p.addr.bytes.data() + 8, 8);
     std::uint64_t h = hi ^ (lo * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t{p.len} << 1 | p.addr.v6);
     h ^= h >> 33;
     h *= 0xFF51AFD7ED558CCDull;

@@ -73,9 +73,27 @@ void LpmTable<Entry, FirstBits, AddrBits>::paint_level(const Level &l, const std
     const std::uint32_t index = l.group < 0 ? first_index(prefix) : prefix[l.base / 8];
     if (len <= below) {
         // The prefix spans a run of this level's entries (its host bits are zero: the run starts
-        // at `index`).
+        // at `index`): a short route's run is long (a /8 is 65536 IPv4 entries), so the direct
+        // entries are painted inline and only links go through paint_entry.
         const std::uint32_t count = std::uint32_t{1} << (below - len);
-        for (std::uint32_t i = index; i < index + count; ++i) paint_entry(l, i, len, value, depth);
+        const auto direct = static_cast<Entry>(Entry(value) << 1);
+        const auto owner = static_cast<std::uint8_t>(depth);
+        int deep = 0;  // the change to this group's deep count
+        for (std::uint32_t i = index; i < index + count; ++i) {
+            const Entry e = l.entries[i];
+            if ((e & 1) != 0) {
+                paint_entry(l, i, len, value, depth);
+                continue;
+            }
+            const std::uint8_t was = l.owners[i];
+            if (was > len || (was == owner && e == direct)) continue;
+            deep += (owner > l.base) - (was > l.base);
+            l.owners[i] = owner;
+            __atomic_store_n(&l.entries[i], direct, __ATOMIC_RELEASE);
+        }
+        if (l.group >= 0)
+            deep_[static_cast<std::size_t>(l.group)] =
+                static_cast<std::uint16_t>(deep_[static_cast<std::size_t>(l.group)] + deep);
         return;
     }
     // Longer than this level: inside one entry, which leads to a group (made now if need be).

@@ -20,6 +20,7 @@
 
 #include "weft/dataplane/fib_snapshot.hpp"
 #include "weft/dataplane/ip_addr.hpp"
+#include "weft/dataplane/prefix_map.hpp"
 #include "weft/dataplane/status.hpp"
 
 struct rte_rcu_qsbr;
@@ -98,7 +99,7 @@ class Fib4Table;
 class Fib6Table;
 
 // Routes by prefix: the desired state (unordered; sorted_routes() gives them in order).
-using RouteMap = std::unordered_map<IpPrefix, std::uint32_t, IpPrefixHash>;
+using RouteMap = PrefixMap<std::uint32_t>;
 
 class FibBuilder {
   public:
@@ -164,15 +165,19 @@ class FibBuilder {
     void apply_routes();
     void finish_batch();
     Status check_port(std::uint16_t port) const;
-    Status check_fits(const IpPrefix &prefix) const;
+    Status check_fits(const IpPrefix &prefix, bool held) const;
     Status check_via(std::uint32_t id, const NhgMemberSpec &m) const;
     bool nhg_referenced(std::uint32_t id) const;
     std::uint32_t index_for(std::uint32_t id);
     // The group with a member whose MAC comes from neighbour `ip` (on `port`), if any.
     std::optional<std::uint32_t> nhg_using(const IpAddr &ip, std::uint16_t port) const;
-    // Whether `prefix` is in the tables now (before the staged changes).
-    bool in_tables(const IpPrefix &prefix) const;
-    void stage(const IpPrefix &prefix, std::optional<std::uint32_t> in_tables_now);
+    // A prefix changed in this batch: the NHG id the tables hold for it, and the one they will
+    // (none: not in them).
+    struct Staged {
+        std::optional<std::uint32_t> before, after;
+    };
+    Staged &stage(const IpPrefix &prefix, std::optional<std::uint32_t> in_tables_now,
+                  std::optional<std::uint32_t> next);
     // Counts `prefix` in (+1) or out of (-1) the groups the tables need.
     void count_groups(const IpPrefix &prefix, int delta);
     std::size_t groups_needed(const IpPrefix &prefix) const;
@@ -185,17 +190,15 @@ class FibBuilder {
     std::uint64_t generation_ = 0;
     std::shared_ptr<Fib4Table> fib4_;
     std::shared_ptr<Fib6Table> fib6_;
-    RouteMap routes_;  // prefix -> NHG id
-    // Prefixes changed since the last batch, with the NHG id the tables hold for them (none: not
-    // in the tables).
-    std::unordered_map<IpPrefix, std::optional<std::uint32_t>, IpPrefixHash> pending_;
+    RouteMap routes_;                            // prefix -> NHG id
+    PrefixMap<Staged> pending_;                  // prefixes changed since the last batch
     std::array<std::uint32_t, 33> lengths4_{};   // desired routes per prefix length
     std::array<std::uint32_t, 129> lengths6_{};  // (the covering-route search skips empty lengths)
     std::size_t routes4_ = 0, routes6_ = 0;
     // Groups the tables need for the routes in them and the staged ones: /24 block -> routes
     // longer than /24 (IPv4); byte-aligned prefix of 16..120 bits -> routes longer below it (IPv6).
     std::unordered_map<std::uint32_t, std::uint32_t> blocks4_;
-    std::unordered_map<IpPrefix, std::uint32_t, IpPrefixHash> nodes6_;
+    PrefixMap<std::uint32_t> nodes6_;
     std::unordered_map<std::uint32_t, std::uint32_t> nhg_routes_;  // NHG id -> desired routes to it
     // Up to kRouteSample routes for the snapshot (telemetry lists them).
     std::map<IpPrefix, std::uint32_t> sample_;
