@@ -334,13 +334,15 @@ void show_fib_capacity(void *res, struct cmdline *cl, void *data) {
                         {"ipv6", table_use_json(c.ipv6)},
                         {"nhgs", c.nhgs},
                         {"max_nhgs", c.max_nhgs},
-                        {"neighbours", c.neighbours}});
+                        {"neighbours", c.neighbours},
+                        {"memory_bytes", ctx.fib->memory_bytes()}});
         return;
     }
     for (const auto &[name, u] : {std::pair{"ipv4", c.ipv4}, std::pair{"ipv6", c.ipv6}})
         cmdline_printf(cl, "  %s: routes %zu of %zu, tbl8 groups %zu of %zu\n", name, u.routes, u.max_routes,
                        u.tbl8_groups, u.max_tbl8_groups);
-    cmdline_printf(cl, "  nhgs %zu of %zu, neighbours %zu\n", c.nhgs, c.max_nhgs, c.neighbours);
+    cmdline_printf(cl, "  nhgs %zu of %zu, neighbours %zu; tables and route state %.1f MB\n", c.nhgs,
+                   c.max_nhgs, c.neighbours, static_cast<double>(ctx.fib->memory_bytes()) / 1e6);
 }
 Inst<3> inst_show_fib{
     show_fib_capacity,
