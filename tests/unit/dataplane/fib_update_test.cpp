@@ -295,6 +295,58 @@ TEST(FibUpdate, ReadersSeeOnlyTheRoutesOfTheirAddress) {
     EXPECT_GT(lookups.load(), 100000);
 }
 
+// Routes split and merged within one batch (each /16 deleted and its two /17s added, then back):
+// a reader looking up their addresses meanwhile always finds the old route or the new, never none.
+// (Deleting before adding would leave the /16's addresses without a route for the whole batch.)
+TEST(FibUpdate, ABatchNeverLeavesAnAddressWithoutARoute) {
+    FibConfig c = config();
+    FibPublisher pub(2);
+    c.rcu = pub.qsbr();
+    FibBuilder b(c);
+    ASSERT_TRUE(b.set_nhg(1, {{1, {}}}).ok());
+    ASSERT_TRUE(b.set_nhg(2, {{2, {}}}).ok());
+    constexpr unsigned kBlocks = 128;
+    auto p16 = [](unsigned k) { return *IpPrefix::make(IpAddr::v4(0x0A000000u | (k << 16)), 16); };
+    auto p17 = [](unsigned k, unsigned half) {
+        return *IpPrefix::make(IpAddr::v4(0x0A000000u | (k << 16) | (half << 15)), 17);
+    };
+    for (unsigned k = 0; k < kBlocks; ++k) ASSERT_TRUE(b.add_route(p16(k), 1).ok());
+    b.commit(pub);
+    std::atomic<bool> stop{false};
+    std::atomic<long> lookups{0}, none{0};
+    std::thread reader([&] {
+        RcuReader r(pub.qsbr(), 1);
+        std::mt19937 rng(9);
+        while (!stop.load(std::memory_order_relaxed)) {
+            std::uint32_t ips[32];
+            for (auto &ip : ips) ip = 0x0A000000u | ((rng() % kBlocks) << 16) | (rng() & 0xFFFF);
+            std::uint64_t nh[32];
+            pub.current()->lookup4(ips, nh, 32);
+            for (const std::uint64_t x : nh) none += x == kNoRoute;
+            lookups.fetch_add(32, std::memory_order_relaxed);
+            r.quiescent();
+        }
+    });
+    for (int round = 0; round < 100; ++round) {
+        for (unsigned k = 0; k < kBlocks; ++k) {
+            if (round % 2 == 0) {
+                ASSERT_TRUE(b.del_route(p16(k)).ok());
+                ASSERT_TRUE(b.add_route(p17(k, 0), 2).ok());
+                ASSERT_TRUE(b.add_route(p17(k, 1), 2).ok());
+            } else {
+                ASSERT_TRUE(b.del_route(p17(k, 0)).ok());
+                ASSERT_TRUE(b.del_route(p17(k, 1)).ok());
+                ASSERT_TRUE(b.add_route(p16(k), 1).ok());
+            }
+        }
+        b.commit(pub);
+    }
+    while (lookups.load() < 100000) std::this_thread::yield();
+    stop = true;
+    reader.join();
+    EXPECT_EQ(none.load(), 0);
+}
+
 // A reader that loaded a link to a group and reads the group later (a slow lookup) gets its
 // address's old or new route: the group, unlinked meanwhile, is not reused (for another block's
 // routes) until the reader reports.
