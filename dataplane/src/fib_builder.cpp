@@ -16,6 +16,9 @@ namespace {
 // longer route (the first level takes 16 bits, each group one byte).
 constexpr unsigned kFirst6 = 16;
 
+// Route slots a batch looks at to refill the telemetry sample.
+constexpr std::size_t kSampleRefillSlots = 4096;
+
 // `a` with every bit from `len` on cleared.
 IpAddr masked(const IpAddr &a, unsigned len) {
     IpAddr m = a;
@@ -522,13 +525,15 @@ void FibBuilder::finish_batch() {
 }
 
 std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot(bool with_leaving) {
+    // Refill a sample that deletions thinned (it keeps the lowest prefixes it was given): a
+    // bounded walk of the routes per batch, from where the last one stopped.
+    if (sample_.size() < kRouteSample && sample_.size() < routes_.size() && routes_.slot_count() != 0)
+        for (std::size_t n = 0; n < kSampleRefillSlots && sample_.size() < kRouteSample; ++n) {
+            sample_cursor_ = (sample_cursor_ + 1) % routes_.slot_count();
+            if (const auto *r = routes_.slot(sample_cursor_))
+                sample_dirty_ |= sample_.emplace(r->first, r->second).second;
+        }
     if (sample_dirty_ || !sample_list_) {
-        // Refill a sample that deletions thinned (it keeps the lowest prefixes it was given).
-        if (sample_.size() < kRouteSample && sample_.size() < routes_.size())
-            for (const auto &[prefix, id] : routes_) {
-                if (sample_.size() >= kRouteSample) break;
-                sample_.emplace(prefix, id);
-            }
         auto l = std::make_shared<std::vector<RouteEntry>>();
         l->reserve(sample_.size());
         for (const auto &[prefix, id] : sample_) l->push_back(RouteEntry{prefix, id});

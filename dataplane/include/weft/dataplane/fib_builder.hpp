@@ -203,6 +203,7 @@ class FibBuilder {
     // Up to kRouteSample routes for the snapshot (telemetry lists them).
     std::map<IpPrefix, std::uint32_t> sample_;
     bool sample_dirty_ = true;
+    std::size_t sample_cursor_ = 0;
     std::shared_ptr<const std::vector<RouteEntry>> sample_list_;
 
     std::map<std::uint32_t, NhgSpec> nhgs_;

@@ -119,6 +119,12 @@ class PrefixMap {
         std::vector<value_type>().swap(slots_);
         size_ = 0;
     }
+    // Slots, for a caller that walks the map a part at a time: slot(i) for i < slot_count() is an
+    // entry or null.
+    std::size_t slot_count() const noexcept { return slots_.size(); }
+    const value_type *slot(std::size_t i) const noexcept {
+        return slots_[i].first.len == kEmpty ? nullptr : &slots_[i];
+    }
     // Bytes of the slot array.
     std::size_t memory_bytes() const noexcept { return slots_.capacity() * sizeof(value_type); }
 
