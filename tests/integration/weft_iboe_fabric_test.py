@@ -20,6 +20,13 @@ cores; two hosts running weft-ca. Checked:
   4. M_Key: from h1's wire (a raw socket, SMPs encoded here independently of weft_sm), L1's
      PortInfo is read and set back with an M_Key and protection 2; a Set and a Get with a wrong
      key then go unanswered, are counted as M_Key violations, and change nothing (the LID stays).
+     While L1 is protected by a key the SM does not know, the SM sweeps on, finds nothing behind
+     L1, and no switch's LFT changes.
+  5. A node behind L2 whose SMA answers garbage (garbage_sma.py: NodeInfo as a switch, then
+     truncated frames, a wrong base version, attribute, status or TID, random attribute data,
+     late duplicates, silence): the SM keeps sweeping and counts them, h1 and h2 keep their
+     LIDs and exchange frames meanwhile without a loss, and the LFT entries of every
+     well-behaved node stay as they were.
 
     weft_iboe_fabric_test.py WEFT WEFT_CA
 
@@ -41,11 +48,13 @@ failures = []
 TAG = "%05d" % (os.getpid() % 100000)
 SWITCHES = {  # name: (node GUID, [(port, peer name)])
     "L1": (0x0002C90000A00001, ["S", "h1"]),
-    "L2": (0x0002C90000A00002, ["S", "h2"]),
+    "L2": (0x0002C90000A00002, ["S", "h2", "G"]),
     "S": (0x0002C90000A0000F, ["L1", "L2"]),
 }
 HOSTS = {"h1": 0x0002C90000B00001, "h2": 0x0002C90000B00002}
-LINKS = [("L1", "S"), ("L2", "S"), ("L1", "h1"), ("L2", "h2")]
+# G: a node whose SMA answers garbage (garbage_sma.py); its link is down until the test uses it.
+GARBAGE = "G"
+LINKS = [("L1", "S"), ("L2", "S"), ("L1", "h1"), ("L2", "h2"), ("L2", GARBAGE)]
 
 
 def check(cond, what):
@@ -68,7 +77,7 @@ def ifname(a, b):
 
 class Fabric:
     def __enter__(self):
-        self.names = list(SWITCHES) + list(HOSTS)
+        self.names = list(SWITCHES) + list(HOSTS) + [GARBAGE]
         for n in self.names:
             sh("ip", "netns", "add", ns(n))
             sh("ip", "-n", ns(n), "link", "set", "lo", "up")
@@ -79,11 +88,16 @@ class Fabric:
                 sh("ip", "netns", "exec", ns(x), "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % ifname(x, y),
                    check_rc=False)
                 sh("ip", "-n", ns(x), "link", "set", ifname(x, y), "up")
+        garbage_link(False)
         return self
 
     def __exit__(self, *exc):
         for n in self.names:
             sh("ip", "netns", "del", ns(n), check_rc=False)
+
+
+def garbage_link(up):
+    sh("ip", "-n", ns(GARBAGE), "link", "set", ifname(GARBAGE, "L2"), "up" if up else "down")
 
 
 class Switch(LiveWeft):
@@ -124,7 +138,7 @@ def ca(weft_ca, host, args):
     peer = [a for a, b in LINKS if b == host][0]
     return subprocess.Popen(["ip", "netns", "exec", ns(host), weft_ca, "--if", ifname(host, peer), "--guid",
                              hex(HOSTS[host]), "--json", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="backslashreplace")
 
 
 def finish(proc, name, timeout=90):
@@ -165,7 +179,8 @@ def expected_lft(lids):
         table = {}
         for port, peer in enumerate(peers):
             for node in behind(sw, peer):
-                table[lids[node]] = port
+                if node in lids:
+                    table[lids[node]] = port
         out[sw] = table
     return out
 
@@ -201,7 +216,7 @@ def bring_up(weft_ca, switches):
         have = {e["lid"]: e.get("port") for e in lft.get("lft", [])}
         check(have == want[name], "%s: LFT %s is the tree's routing %s" % (name, have, want[name]))
         ports = [p["state"] for p in st.get("ports", [])]
-        check(ports == ["Active", "Active"], "%s: both ports Active (%s)" % (name, ports))
+        check(ports[:2] == ["Active", "Active"], "%s: the ports to S and the host Active (%s)" % (name, ports))
     # What the SM programmed is the SM's: the running-config keeps the fabric ports, not the LFT.
     l1 = switches["L1"]
     before = len(l1.text())
@@ -241,6 +256,77 @@ def not_fabric(weft_ca, l1):
     check(s.get("sm", {}).get("switches") == 0, "the SM finds no switch behind it")
     check(not after.get("ports", [{}, {}])[1].get("fabric", True), "show sma: port 1 not a fabric port")
     l1.type("port 1 fabric on")
+
+
+def lft_of(w):
+    return {e["lid"]: e.get("port") for e in (w.query("show lft json") or {}).get("lft", [])}
+
+
+def garbage(weft_ca, switches, lids):
+    """Test 4: a node behind L2 claims to be a switch and answers every later SMP with garbage.
+    The SM sweeps on, counts what it got, and changes nothing for the nodes that answer well."""
+    before = {n: lft_of(w) for n, w in switches.items()}
+    garbage_link(True)
+    time.sleep(0.5)
+    g = subprocess.Popen(["ip", "netns", "exec", ns(GARBAGE), sys.executable,
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "garbage_sma.py"),
+                          ifname(GARBAGE, "L2"), "12"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    count = 2000
+    common = ["--count", str(count), "--rate", "400", "--expect", str(count), "--receive", "--duration", "8"]
+    sm = ca(weft_ca, "h1", ["--sm", "-R", "minhop", "--sweep", "500", "--send-to", str(lids["h2"]), *common])
+    h2 = ca(weft_ca, "h2", ["--send-to", str(lids["h1"]), *common])
+    rc, a = finish(sm, "h1 (SM)")
+    _, b = finish(h2, "h2")
+    out, err = g.communicate(timeout=30)
+    garbage_link(False)
+    told = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
+    print("garbage SMA: received %s, sent %s" % (told.get("received"), told.get("sent")))
+    if err.strip():
+        print("garbage SMA stderr:", err.strip()[-300:])
+    sent = told.get("sent", {})
+    check(sent.get("node_info", 0) > 0 and all(sent.get(k, 0) > 0 for k in ("truncated", "version", "attribute",
+                                                                            "status", "tid", "noise", "twice")),
+          "the SM asked the garbage node enough to get every kind of bad reply: %s" % sent)
+    info, smps = a.get("sm", {}), a.get("sm", {}).get("smps", {})
+    print("SM: rc %s, %s sweeps, last %s (%s), SMPs %s" % (rc, info.get("sweeps"), info.get("outcome"),
+                                                         info.get("why"), smps))
+    check(rc is not None and info.get("sweeps", 0) >= 3, "the SM kept sweeping (%s sweeps)" % info.get("sweeps"))
+    check(smps.get("malformed", 0) > 0 and smps.get("error_status", 0) > 0 and smps.get("unmatched", 0) > 0,
+          "the SM counted malformed replies, error statuses and unmatched replies: %s" % smps)
+    by_guid = {int(e["node_guid"], 16): e["lid"] for e in info.get("lids", [])}
+    same = all(by_guid.get(g_) == lids[n] for n, g_ in list(HOSTS.items()) + [(k, v[0]) for k, v in SWITCHES.items()])
+    check(same, "every well-behaved node keeps its LID")
+    for name, x, peer in (("h1", a, "h2"), ("h2", b, "h1")):
+        flows = x.get("flows", [])
+        check(x.get("received") == count and len(flows) == 1 and flows[0]["missing"] == 0 and
+              flows[0]["reordered"] == 0, "%s: all %d frames from %s arrived in order meanwhile (%s)" % (
+                  name, count, peer, flows))
+    real = set(lids.values())
+    for n, w in switches.items():
+        after = lft_of(w)
+        check(w.proc.poll() is None, "%s still runs" % n)
+        kept = {lid: port for lid, port in after.items() if lid in real}
+        check(kept == {lid: port for lid, port in before[n].items() if lid in real},
+              "%s: the LFT entries of the well-behaved nodes unchanged (%s)" % (n, kept))
+
+
+def m_key_unknown(weft_ca, switches, lids):
+    """Test 4: L1 protected by an M_Key the SM does not know: L1 drops the SM's SMPs, the SM carries
+    on, and no switch's tables change."""
+    before = {n: lft_of(w) for n, w in switches.items()}
+    l1 = switches["L1"]
+    violations = (l1.query("show sma json") or {}).get("m_key_violations", 0)
+    rc, s = finish(ca(weft_ca, "h1", ["--sm", "-R", "minhop", "--sweep", "300", "--duration", "2"]), "h1 (SM)")
+    info = s.get("sm", {})
+    after = l1.query("show sma json") or {}
+    check(rc is not None and info.get("sweeps", 0) >= 2 and info.get("switches") == 0,
+          "the SM sweeps on and finds nothing behind the protected L1 (%s sweeps, %s switches)" % (
+              info.get("sweeps"), info.get("switches")))
+    check(after.get("m_key_violations", 0) > violations,
+          "L1 counted the SM's SMPs as M_Key violations (%s -> %s)" % (violations, after.get("m_key_violations")))
+    check(after.get("lid") == lids["L1"], "L1 keeps its LID")
+    for n, w in switches.items():
+        check(lft_of(w) == before[n], "%s: LFT unchanged" % n)
 
 
 ETHERTYPE = 0x88B5
@@ -298,7 +384,8 @@ while time.monotonic() < end:
                                 "/sys/class/net/%s/address" % self.ifname).stdout.strip().replace(":", ""))
 
 
-def m_key(l1, lids):
+def m_key(weft_ca, switches, lids):
+    l1 = switches["L1"]
     port = RawPort("h1", "L1")
     src = port.mac()
     slid, dlid = lids["h1"], lids["L1"]
@@ -328,6 +415,7 @@ def m_key(l1, lids):
           "both counted as M_Key violations (%s -> %s)" % (before, after.get("m_key_violations")))
     check(after.get("lid") == lids["L1"] and after.get("m_key_protect") == 2,
           "L1's LID unchanged (%s), protection 2" % after.get("lid"))
+    m_key_unknown(weft_ca, switches, lids)
     # The right key still works (and takes the key away again, for the SM of a later run).
     data[0:8] = bytes(8)
     data[34] &= 0x3F
@@ -357,13 +445,14 @@ def main():
             time.sleep(1)  # links up, seen by the control loops
             for n, w in switches.items():
                 st = w.query("show sma json") or {}
-                check([p["control_tx"] for p in st.get("ports", [])] == [True, True],
-                      "%s: both ports have the control TX queue" % n)
+                check([p["control_tx"] for p in st.get("ports", [])] == [True] * len(SWITCHES[n][1]),
+                      "%s: every port has the control TX queue" % n)
             if not failures:
                 lids = bring_up(weft_ca, switches)
                 not_fabric(weft_ca, switches["L1"])
                 if lids:
-                    m_key(switches["L1"], lids)
+                    garbage(weft_ca, switches, lids)
+                    m_key(weft_ca, switches, lids)
         finally:
             for n, w in switches.items():
                 rc, out = w.finish(20)

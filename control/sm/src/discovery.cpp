@@ -165,7 +165,7 @@ void Discovery::on_completion(SmpEngine &engine, const SmpCompletion &c, SmTime 
         case Ask::kNodeDescription: {
             auto d = decode_node_description(c.response);
             if (!d) return bad(d.error());
-            nodes_[p.node].description = d->text;
+            nodes_[p.node].description = printable_node_description(d->text);
             break;
         }
         case Ask::kSwitchInfo: {

@@ -293,6 +293,17 @@ nlohmann::json CaNode::summary() const {
             }
             sm["lids"] = lids;
         }
+        if (engine_) {
+            const SmpCounters &sc = engine_->counters();
+            const SmpKindCounters t = sc.total();
+            sm["smps"] = {{"sent", t.sent},
+                          {"received", t.received},
+                          {"retried", t.retried},
+                          {"timed_out", t.timed_out},
+                          {"malformed", t.malformed + sc.malformed_unmatched},
+                          {"error_status", t.error_status},
+                          {"unmatched", sc.unmatched}};
+        }
         j["sm"] = sm;
     }
     return j;

@@ -2,6 +2,7 @@
 #include "weft/control/fabric/ethernet_fib.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "weft/control/ars_apply.hpp"
 
@@ -24,6 +25,12 @@ namespace {
 ars::Mode mode_of(sm::EthernetArsMode m) {
     // The attribute carries weft::ars::Mode's numbers (VENDOR_ATTRIBUTES.md).
     return static_cast<ars::Mode>(static_cast<std::uint8_t>(m));
+}
+
+bool same_members(const std::vector<dp::NhgMemberSpec> &a, const std::vector<dp::NhgMemberSpec> &b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto &x, const auto &y) {
+        return x.port == y.port && x.via == y.via && x.weight == y.weight;
+    });
 }
 
 bool uses_object(const sm::EthernetTable &t, std::uint16_t object) {
@@ -94,32 +101,46 @@ std::variant<FabricArsPlan, std::string> plan_fabric_ars(const ArsState &state,
 
 std::optional<std::string> EthernetFib::write_fib(CommandContext &ctx, const sm::EthernetTable &table,
                                                   const std::map<std::uint16_t, std::uint32_t> &slots) {
+    // Only the difference goes in: groups are replaced in place, routes re-pointed, and what the
+    // new table lacks leaves last, so every address keeps a route while the batch is built and
+    // the flowlets of groups that stay are not disturbed.
     dp::FibBuilder &fib = *ctx.fib;
-    std::vector<dp::IpPrefix> old_routes;
-    for (const auto &[prefix, nhg] : fib.routes())
-        if (is_sm_nhg(nhg)) old_routes.push_back(prefix);
-    for (const dp::IpPrefix &p : old_routes)
-        if (dp::Status s = fib.del_route(p); !s.ok()) return s.message();
-    std::vector<std::uint32_t> old_nhgs;
-    for (const auto &[id, spec] : fib.nhgs())
-        if (is_sm_nhg(id)) old_nhgs.push_back(id);
-    for (const std::uint32_t id : old_nhgs)
-        if (dp::Status s = fib.del_nhg(id); !s.ok()) return s.message();
+    std::set<std::uint32_t> groups;
     for (const sm::EthernetGroup &g : table.groups) {
         const std::uint32_t id = slots.at(g.id);
         const auto it = ctx.ars.nhgs.find(id);
         if (it == ctx.ars.nhgs.end()) return "group " + std::to_string(g.id) + " is not in the ARS state";
-        if (dp::Status s = fib.set_nhg(id, ars_dataplane_members(ctx.ars, it->second), dp::NhgMode::Ars);
-            !s.ok())
-            return "group " + std::to_string(g.id) + ": " + s.message();
+        std::vector<dp::NhgMemberSpec> members = ars_dataplane_members(ctx.ars, it->second);
+        if (const auto have = fib.nhgs().find(id); have == fib.nhgs().end() ||
+                                                   have->second.mode != dp::NhgMode::Ars ||
+                                                   !same_members(have->second.members, members))
+            if (dp::Status s = fib.set_nhg(id, std::move(members), dp::NhgMode::Ars); !s.ok())
+                return "group " + std::to_string(g.id) + ": " + s.message();
+        groups.insert(id);
     }
+    std::set<dp::IpPrefix> routes;
     for (const sm::EthernetRoute &r : table.routes) {
         const auto slot = slots.find(r.group);
         if (slot == slots.end())
             return "route " + r.prefix.to_string() + ": no group " + std::to_string(r.group);
-        if (dp::Status s = fib.add_route(to_dataplane(r.prefix), slot->second); !s.ok())
+        const dp::IpPrefix prefix = to_dataplane(r.prefix);
+        routes.insert(prefix);
+        if (const auto have = fib.routes().find(prefix);
+            have != fib.routes().end() && have->second == slot->second)
+            continue;
+        if (dp::Status s = fib.add_route(prefix, slot->second); !s.ok())
             return "route " + r.prefix.to_string() + ": " + s.message();
     }
+    std::vector<dp::IpPrefix> old_routes;
+    for (const auto &[prefix, nhg] : fib.routes())
+        if (is_sm_nhg(nhg) && routes.count(prefix) == 0) old_routes.push_back(prefix);
+    for (const dp::IpPrefix &p : old_routes)
+        if (dp::Status s = fib.del_route(p); !s.ok()) return s.message();
+    std::vector<std::uint32_t> old_nhgs;
+    for (const auto &[id, spec] : fib.nhgs())
+        if (is_sm_nhg(id) && groups.count(id) == 0) old_nhgs.push_back(id);
+    for (const std::uint32_t id : old_nhgs)
+        if (dp::Status s = fib.del_nhg(id); !s.ok()) return s.message();
     return std::nullopt;
 }
 

@@ -206,6 +206,15 @@ TEST(NodeDescriptionCodec, TextUpToTheFirstNul) {
     EXPECT_EQ(encode_node_description({std::string("a\0b", 3)}).error().field, "NodeDescription.text");
 }
 
+TEST(NodeDescriptionCodec, PrintableKeepsUtf8AndBlanksTheRest) {
+    EXPECT_EQ(printable_node_description("weft L1 HCA-1"), "weft L1 HCA-1");
+    EXPECT_EQ(printable_node_description("r\u00e9seau \u2192 \U0001F600"), "r\u00e9seau \u2192 \U0001F600");
+    EXPECT_EQ(printable_node_description("a\nb\x1b[2Jc\x7f"), "a b [2Jc ");
+    EXPECT_EQ(printable_node_description("\xff\xc0\xafx"), "   x") << "invalid and overlong bytes";
+    EXPECT_EQ(printable_node_description("\xed\xa0\x80"), "   ") << "a surrogate";
+    EXPECT_EQ(printable_node_description("\xe2\x82"), "  ") << "a sequence cut short";
+}
+
 TEST(LftCodec, BlocksAndPortBounds) {
     LftBlock b;
     b.block = 767;

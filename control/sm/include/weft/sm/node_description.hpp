@@ -3,6 +3,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "weft/sm/smp.hpp"
 
@@ -21,5 +22,9 @@ struct NodeDescription {
 Result<NodeDescription> decode_node_description(std::span<const std::uint8_t> data);
 Result<NodeDescription> decode_node_description(const Smp &smp);
 Result<SmpData> encode_node_description(const NodeDescription &desc);
+
+// A description fit for logs, dumps and topology files: control characters and bytes that are
+// not UTF-8 become spaces (as OpenSM cleans node descriptions), valid UTF-8 stays.
+std::string printable_node_description(std::string_view text);
 
 }  // namespace weft::sm
