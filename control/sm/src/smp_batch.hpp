@@ -16,15 +16,18 @@ class SmpBatch {
   public:
     using Done = std::function<void(const SmpCompletion &)>;
     SmpBatch(SmpEngine &engine, const SmClock &clock) : engine_(engine), clock_(clock) {}
-    void add(const Smp &smp, Done done) {
+    // Returns the request's cookie (what SmpEngine::cancel sees of it).
+    std::uint64_t add(const Smp &smp, Done done) {
         handlers_.push_back(std::move(done));
-        engine_.submit({smp, kPermissiveLid, handlers_.size() - 1}, clock_());
+        const std::uint64_t cookie = handlers_.size() - 1;
+        engine_.submit({smp, kPermissiveLid, cookie}, clock_());
+        return cookie;
     }
-    void add(Method m, std::uint16_t attr_id, std::uint32_t mod, const DrPath &path, const SmpData &data,
-             Done done) {
+    std::uint64_t add(Method m, std::uint16_t attr_id, std::uint32_t mod, const DrPath &path,
+                      const SmpData &data, Done done) {
         Smp smp = make_dr_smp(m, attr_id, mod, path, 0);
         smp.data = data;
-        add(smp, std::move(done));
+        return add(smp, std::move(done));
     }
     void run() {
         run_until_idle(engine_, clock_, [this](SmpCompletion &c) {

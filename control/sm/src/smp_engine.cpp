@@ -93,6 +93,14 @@ bool SmpEngine::post(SmpRequest request, SmTime) {
     return true;
 }
 
+std::size_t SmpEngine::cancel(const std::function<bool(const SmpRequest &)> &which, SmTime now) {
+    const auto picked = [&which](const Pending &p) { return which(p.request); };
+    const std::size_t n = std::erase_if(queue_, picked) + std::erase_if(wire_, picked);
+    counters_.cancelled += n;
+    fill(now);
+    return n;
+}
+
 void SmpEngine::fill(SmTime now) {
     while (wire_.size() < config_.max_wire_smps && !queue_.empty()) {
         Pending p = std::move(queue_.front());

@@ -37,6 +37,7 @@ SmpCounters counters_since(const SmpCounters &now, const SmpCounters &before) {
         if (delta.sent || delta.received || delta.timed_out || delta.malformed) d.per_kind[kind] = delta;
     }
     d.unmatched = now.unmatched - before.unmatched;
+    d.cancelled = now.cancelled - before.cancelled;
     d.unsolicited = now.unsolicited - before.unsolicited;
     d.malformed_unmatched = now.malformed_unmatched - before.malformed_unmatched;
     d.max_outstanding = now.max_outstanding;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
+#include <utility>
 
 #include "smp_batch.hpp"
 #include "sweep_phase.hpp"
@@ -24,8 +27,10 @@ NodeIdx switch_with_lid(const routing::Fabric &f, Lid lid) {
 
 struct Update {
     DiscoveryResult &d;
+    SmpEngine &engine;
+    const SmClock &clock;
     std::string why_not;  // the first thing only a heavy sweep can sort out
-    std::size_t read = 0, down = 0, up = 0;
+    std::size_t read = 0, down = 0, up = 0, rerouted = 0;
 
     void give_up(std::string why) {
         if (why_not.empty()) why_not = std::move(why);
@@ -82,50 +87,129 @@ void link_up(SmpBatch &b, Update &u, NodeIdx n, PortNum port) {
     });
 }
 
-// The ports of switch n as they are now, applied to the fabric.
+// Port `port` of switch n was read down while the fabric has it linked: the link leaves the
+// fabric, and its other end is marked as the SM would have read it.
+void take_down(Update &u, NodeIdx n, PortNum port) {
+    routing::Fabric &f = u.d.fabric;
+    const NodeIdx peer = f.port(n, port).peer;
+    if (!f.node(peer).is_switch())
+        return u.give_up("host port " + std::to_string(port) + " of " + u.name(n) + " went down");
+    // Its other end went down too; its trap may never come (it is LID-routed, and its route to
+    // the SM may have been this link): programming clears its PortStateChange all the same.
+    const PortNum pp = f.port(n, port).peer_port;
+    DiscoveredNode &other = u.d.nodes[peer];
+    if (other.switch_info) other.switch_info->port_state_change = true;
+    if (other.ports[pp]) {
+        other.ports[pp]->port_state = PortState::kDown;
+        other.ports[pp]->phys_state = PhysState::kPolling;
+    }
+    f.disconnect(n, port);
+    --u.d.stats.links;
+    ++u.down;
+}
+
+// A directed route from the SM to switch n that does not arrive by the link `path` arrives by
+// (breadth first over the fabric as the SM knows it, as route_paths walks it), or none.
+std::optional<DrPath> other_way(const DiscoveryResult &d, NodeIdx n, const DrPath &path) {
+    if (path.empty()) return std::nullopt;
+    const routing::Fabric &f = d.fabric;
+    std::vector<std::optional<DrPath>> way(f.node_count());
+    way[d.sm_node] = DrPath{};
+    std::vector<NodeIdx> queue{d.sm_node};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const NodeIdx m = queue[i];
+        const bool on_path = *way[m] == DrPath(path.begin(), path.end() - 1);
+        for (PortNum port = 1; port <= f.node(m).num_ports; ++port) {
+            if (!d.nodes[m].is_switch() && !(m == d.sm_node && port == d.sm_port)) continue;
+            const NodeIdx peer = f.port(m, port).peer;
+            if (peer == routing::kNoNode || way[peer] || d.nodes[peer].host_of || !d.nodes[peer].is_switch())
+                continue;
+            if (peer == n && on_path && port == path.back()) continue;  // the link to avoid
+            DrPath w = *way[m];
+            w.push_back(static_cast<std::uint8_t>(port));
+            if (peer == n) return w;
+            way[peer] = std::move(w);
+            queue.push_back(peer);
+        }
+    }
+    return std::nullopt;
+}
+
+void read_ports(SmpBatch &b, Update &u, NodeIdx n, const DrPath &path, std::vector<std::uint64_t> *cookies);
+
+// The trap names the switch, not the port, so the link the SM's directed route to it arrives by
+// may be the one that went down, and every read along it would only time out. SwitchInfo is
+// asked along that route and along another that arrives by another link; the first answer
+// decides: the reads along the other route are withdrawn, and the ports are read along the
+// route that answered.
 void read_switch(SmpBatch &b, Update &u, NodeIdx n) {
-    DiscoveredNode &x = u.d.nodes[n];
-    b.add(Method::kGet, attr::kSwitchInfo, 0, x.path, {}, [&u, n](const SmpCompletion &c) {
+    struct Race {
+        bool decided = false;
+        std::vector<std::uint64_t> usual, other;  // cookies of the requests along each route
+    };
+    const auto race = std::make_shared<Race>();
+    const DrPath usual = u.d.nodes[n].path;
+    const auto take = [&u, n](const SmpCompletion &c) {
         if (!failure_text(c).empty()) return u.give_up("SwitchInfo of " + u.name(n) + " unread");
         const auto si = decode_switch_info(c.response);
         if (!si) return u.give_up("SwitchInfo of " + u.name(n) + " malformed");
         u.d.nodes[n].switch_info = *si;
-    });
-    for (PortNum port = 1; port <= x.info.num_ports; ++port)
-        b.add(Method::kGet, attr::kPortInfo, port, x.path, {}, [&b, &u, n, port](const SmpCompletion &c) {
-            if (!failure_text(c).empty())
-                return u.give_up("PortInfo of port " + std::to_string(port) + " of " + u.name(n) + " unread");
-            const auto pi = decode_port_info(c.response, PortKind::kSwitchExternal);
-            if (!pi)
-                return u.give_up("PortInfo of port " + std::to_string(port) + " of " + u.name(n) +
-                                 " malformed");
-            ++u.read;
-            DiscoveredNode &me = u.d.nodes[n];
-            routing::Fabric &f = u.d.fabric;
-            const bool was = f.port(n, port).peer != routing::kNoNode;
-            const bool is = pi->phys_state == PhysState::kLinkUp;
-            me.ports[port] = *pi;
-            if (was && !is) {
-                const NodeIdx peer = f.port(n, port).peer;
-                if (!f.node(peer).is_switch())
-                    return u.give_up("host port " + std::to_string(port) + " of " + u.name(n) + " went down");
-                // Its other end went down too; its trap may never come (it is LID-routed, and
-                // its route to the SM may have been this link): programming clears its
-                // PortStateChange all the same.
-                const PortNum pp = f.port(n, port).peer_port;
-                DiscoveredNode &other = u.d.nodes[peer];
-                if (other.switch_info) other.switch_info->port_state_change = true;
-                if (other.ports[pp]) {
-                    other.ports[pp]->port_state = PortState::kDown;
-                    other.ports[pp]->phys_state = PhysState::kPolling;
+    };
+    const auto withdraw = [&u](const std::vector<std::uint64_t> &cookies) {
+        return u.engine.cancel(
+            [&cookies](const SmpRequest &r) {
+                return std::find(cookies.begin(), cookies.end(), r.cookie) != cookies.end();
+            },
+            u.clock());
+    };
+    const std::optional<DrPath> other = other_way(u.d, n, usual);
+    race->usual.push_back(b.add(Method::kGet, attr::kSwitchInfo, 0, usual, {},
+                                [&u, race, take, withdraw](const SmpCompletion &c) {
+                                    if (failure_text(c).empty() && !race->decided) {
+                                        race->decided = true;
+                                        withdraw(race->other);
+                                    }
+                                    take(c);
+                                }));
+    if (other)
+        race->other.push_back(b.add(Method::kGet, attr::kSwitchInfo, 0, *other, {},
+                                    [&b, &u, n, race, take, withdraw, way = *other](const SmpCompletion &c) {
+                                        if (!failure_text(c).empty() || race->decided) return;
+                                        race->decided = true;
+                                        withdraw(race->usual);
+                                        ++u.rerouted;
+                                        take(c);
+                                        read_ports(b, u, n, way, nullptr);
+                                    }));
+    read_ports(b, u, n, usual, &race->usual);
+}
+
+// The ports of switch n as they are now, read along `path`, applied to the fabric.
+void read_ports(SmpBatch &b, Update &u, NodeIdx n, const DrPath &path, std::vector<std::uint64_t> *cookies) {
+    for (PortNum port = 1; port <= u.d.nodes[n].info.num_ports; ++port) {
+        const std::uint64_t cookie =
+            b.add(Method::kGet, attr::kPortInfo, port, path, {}, [&b, &u, n, port](const SmpCompletion &c) {
+                if (!failure_text(c).empty())
+                    return u.give_up("PortInfo of port " + std::to_string(port) + " of " + u.name(n) +
+                                     " unread");
+                const auto pi = decode_port_info(c.response, PortKind::kSwitchExternal);
+                if (!pi)
+                    return u.give_up("PortInfo of port " + std::to_string(port) + " of " + u.name(n) +
+                                     " malformed");
+                ++u.read;
+                DiscoveredNode &me = u.d.nodes[n];
+                routing::Fabric &f = u.d.fabric;
+                const bool was = f.port(n, port).peer != routing::kNoNode;
+                const bool is = pi->phys_state == PhysState::kLinkUp;
+                me.ports[port] = *pi;
+                if (was && !is) {
+                    take_down(u, n, port);
+                } else if (!was && is) {
+                    link_up(b, u, n, port);
                 }
-                f.disconnect(n, port);
-                --u.d.stats.links;
-                ++u.down;
-            } else if (!was && is) {
-                link_up(b, u, n, port);
-            }
-        });
+            });
+        if (cookies) cookies->push_back(cookie);
+    }
 }
 
 // The directed routes to every node over the fabric as it is now (those through a link that
@@ -175,7 +259,7 @@ TrapSweepResult trap_sweep(SmpEngine &engine, const SmClock &clock, const SweepO
     SweepReport r;
     const SmpCounters before = engine.counters();
     r.discovery = known;
-    Update u{r.discovery, {}};
+    Update u{r.discovery, engine, clock, {}};
     {
         Phase phase(r, engine, clock, options, "update");
         std::vector<NodeIdx> switches;
@@ -192,6 +276,7 @@ TrapSweepResult trap_sweep(SmpEngine &engine, const SmClock &clock, const SweepO
         b.run();
         phase.end(std::to_string(switches.size()) + " trapping switches, " + std::to_string(u.read) +
                   " ports read: " + std::to_string(u.down) + " links down, " + std::to_string(u.up) + " up" +
+                  (u.rerouted ? ", " + std::to_string(u.rerouted) + " read again around a dead link" : "") +
                   (u.why_not.empty() ? "" : "; left to a heavy sweep: " + u.why_not));
     }
     if (u.why_not.empty()) route_paths(r.discovery, u.why_not);

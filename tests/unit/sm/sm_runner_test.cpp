@@ -11,6 +11,7 @@
 #include "sma_fabric.hpp"
 #include "weft/routing/generators.hpp"
 #include "weft/sm/sm_runner.hpp"
+#include "weft/sm/trap_sweep.hpp"
 
 namespace weft::sm {
 namespace {
@@ -137,6 +138,42 @@ TEST_F(Runner, CableCutTrapsAndIsReprogrammed) {
     fabric.set_now(fabric.now() + 1s);
     EXPECT_EQ(runner.step(), SmStep::kLight);
     EXPECT_FALSE(runner.heavy_due()) << runner.last_light()->why;
+}
+
+TEST_F(Runner, ACutOnTheWayToTheTrappingSwitchIsReadAround) {
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed);
+    // A leaf two hops away and the last cable of the SM's directed route to it, cut. The leaf's
+    // trap is what the sweep answers (here it is handed over directly: in this fabric the leaf's
+    // LFT sends its traps over that very cable).
+    const DiscoveryResult known = runner.last_heavy()->discovery;
+    NodeIdx far = routing::kNoNode;
+    for (NodeIdx n = 0; n < known.nodes.size() && far == routing::kNoNode; ++n)
+        if (known.nodes[n].is_switch() && known.nodes[n].path.size() == 2) far = n;
+    ASSERT_NE(far, routing::kNoNode);
+    const DrPath way = known.nodes[far].path;
+    const NodeIdx spine = topo.port(sm_node, way[0]).peer;  // the generated fabric's indices
+    ASSERT_EQ(topo.node(topo.port(spine, way[1]).peer).guid, known.nodes[far].info.node_guid);
+    fabric.set_cable(spine, way[1], false);
+    fabric.poll();
+    SweepOptions so;
+    so.chain = "ftree,minhop";
+    const SmClock clock = [this] { return fabric.now(); };
+    const SmTime before = fabric.now();
+    const TrapSweepResult t =
+        trap_sweep(engine, clock, so, known, {static_cast<Lid>(known.fabric.port(far, 0).lid)});
+    ASSERT_TRUE(t.report) << t.why_not;
+    const SweepReport &r = *t.report;
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    // The reads along the dead cable were withdrawn and sent the other way: no time-out, no
+    // rediscovery.
+    EXPECT_GT(r.smps.cancelled, 0u);
+    EXPECT_EQ(r.smps.total().timed_out, 0u);
+    EXPECT_LT(fabric.now() - before, 200ms) << "no request waited for its time-out";
+    EXPECT_EQ(r.discovery.stats.links, 31u);
+    EXPECT_NE(r.discovery.nodes[far].path, way);
+    test::expect_programmed(
+        topo, [this](NodeIdx n) -> const Sma & { return fabric.sma(n); }, r);
 }
 
 TEST_F(Runner, ARequestedSweepDiscoversTheWholeFabric) {

@@ -180,6 +180,27 @@ TEST_F(Fixture, LateReplyToAnEarlierAttemptCountsAndTheSecondIsUnmatched) {
     EXPECT_FALSE(engine.next_completion());
 }
 
+TEST_F(Fixture, CancelledRequestsCompleteNeverAndTheirRepliesAreUnmatched) {
+    SmpEngine engine(fabric, SmpEngineConfig{2, 200ms, 3});
+    fabric.latency = 1ms;
+    engine.submit({get(attr::kNodeInfo, 0, {1}), kPermissiveLid, 1}, 0ns);     // on the wire
+    engine.submit({get(attr::kPortInfo, 1, {1, 2}), kPermissiveLid, 2}, 0ns);  // on the wire
+    engine.submit({get(attr::kPortInfo, 2, {1, 2}), kPermissiveLid, 3}, 0ns);  // queued
+    engine.submit({get(attr::kSwitchInfo, 0, {1}), kPermissiveLid, 4}, 0ns);   // queued
+    EXPECT_EQ(engine.outstanding(), 2u);
+    // Everything along 1,2: one on the wire, one queued; the window refills with the last.
+    EXPECT_EQ(engine.cancel([](const SmpRequest &r) { return r.smp.hop_count == 2; }, 0ns), 2u);
+    EXPECT_EQ(engine.outstanding(), 2u);
+    EXPECT_EQ(engine.queued(), 0u);
+    run_to(engine, 2ms);
+    const std::vector<SmpCompletion> done = drain(engine);
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0].cookie + done[1].cookie, 1u + 4u);
+    EXPECT_TRUE(engine.idle());
+    EXPECT_EQ(engine.counters().cancelled, 2u);
+    EXPECT_EQ(engine.counters().unmatched, 1u) << "the cancelled request on the wire was answered";
+}
+
 TEST_F(Fixture, TransportTimeoutReportRetriesAtOnce) {
     SmpEngine engine(fabric, config);
     fabric.lose_next_requests = 1;

@@ -36,6 +36,7 @@ struct SmpKindCounters {
 struct SmpCounters {
     std::map<SmpKind, SmpKindCounters> per_kind;
     std::uint64_t unmatched = 0;             // replies to no outstanding request (late, duplicate)
+    std::uint64_t cancelled = 0;             // requests withdrawn by the caller (SmpEngine::cancel)
     std::uint64_t unsolicited = 0;           // traps and other requests from the fabric
     std::uint64_t malformed_unmatched = 0;   // MADs that did not decode and matched no request
     std::optional<SmpError> last_malformed;  // where the last undecodable MAD went wrong

@@ -85,6 +85,11 @@ class SmpEngine {
     // time. False once nothing is queued or outstanding.
     bool pump(const std::function<SmTime()> &clock, std::chrono::milliseconds max_wait);
 
+    // Withdraws the queued and outstanding requests `which` picks (ones the caller learned are
+    // lost, e.g. sent through a link that went down): no completion comes for them, and a late
+    // reply counts as unmatched. Returns how many.
+    std::size_t cancel(const std::function<bool(const SmpRequest &)> &which, SmTime now);
+
     std::optional<SmpCompletion> next_completion();
     std::optional<UnsolicitedSmp> next_unsolicited();
 
