@@ -76,7 +76,7 @@ std::string sm_usage() {
                "                           groups (host subnets learned from the leaves)\n"
                "  --sm-sweep N             seconds between light sweeps (default 10); a trap sweeps at once\n"
                "  --max_wire_smps N --transaction_timeout MS --transaction_retries N   the SM's window of\n"
-               "                           SMPs (defaults 4, 50 ms, 3)\n"
+               "                           SMPs (defaults 16, 50 ms, 3)\n"
                "  the routing options below as weft-route and weft-sm take them (-i, --ignore_guids, is\n"
                "  long-only here: -i is --interactive)\n") +
            rt::kEngineUsage;

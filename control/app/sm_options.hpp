@@ -21,7 +21,10 @@ struct SmOptions {
     unsigned sweep_seconds = 10;  // --sm-sweep: seconds between light sweeps
     // --max_wire_smps, --transaction_timeout MS, --transaction_retries (as weft-sm's); a timeout
     // shorter than weft-sm's default: SMPs cross control threads that answer within milliseconds.
-    sm::SmpEngineConfig engine{4, std::chrono::milliseconds(50), 3};
+    // A wider window than OpenSM's 4 (which paces an HCA's QP0): every SMA on the way is a weft
+    // control thread behind a 1024-entry punt ring, and a trap's re-programming (an LFT block to
+    // each switch) then takes one round trip instead of one per four switches.
+    sm::SmpEngineConfig engine{16, std::chrono::milliseconds(50), 3};
 };
 
 // getopt_long entries (codes apart from weft's and the routing options') and short letters.
