@@ -215,7 +215,13 @@ void SmRunner::heavy() {
 }
 
 void SmRunner::light() {
-    LightSweepReport lr = light_sweep(engine_, clock_, *memory_.last);
+    // Ethernet mode: the host subnets each weft switch had when the SM last read them.
+    SubnetVersions versions;
+    if (options_.ethernet)
+        for (const auto &[guid, held] : memory_.ethernet)
+            if (held.subnets_version) versions[guid] = held.subnets_version;
+    LightSweepReport lr =
+        light_sweep(engine_, clock_, *memory_.last, options_.ethernet ? &versions : nullptr);
     ++stats_.light_sweeps;
     char line[160];
     std::snprintf(line, sizeof line, "light sweep: %.3f s, %llu SMPs, %zu switches", lr.seconds,

@@ -11,6 +11,7 @@
 #include "weft/routing/ars_groups.hpp"
 #include "weft/routing/generators.hpp"
 #include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/light_sweep.hpp"
 
 namespace weft::sm {
 namespace {
@@ -120,7 +121,10 @@ struct EthernetFabric : ::testing::Test {
             }
             EXPECT_EQ(t.routes.size(), routes);
         }
-        EXPECT_EQ(checked, 4u * 4u * 5u + 4u * 3u * 5u);  // spines: 4 leaves x 5, leaves: 3 remote x 5
+        // Every switch routes every other leaf's subnets (4 spines, 4 leaves).
+        std::size_t all = 0;
+        for (const auto &[guid, s] : subnets) all += s.size();
+        EXPECT_EQ(checked, 4u * all + 3u * all) << "spines: every leaf's; leaves: the other three's";
     }
 };
 
@@ -177,6 +181,35 @@ TEST_F(EthernetFabric, SweepCommitsTheEnginesGroupsAndRoutes) {
         EXPECT_TRUE(h.tables[1].same_content(h.tables[0]));
         EXPECT_EQ(h.tables[1].generation, h.tables[0].generation + 1);
     }
+}
+
+TEST_F(EthernetFabric, ALightSweepSeesAHostSubnetAddedOnALeaf) {
+    const SweepReport r = sweep();
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    SubnetVersions versions;
+    for (const auto &[guid, held] : r.ethernet.programmed) versions[guid] = held.subnets_version;
+    const SmClock clock = [this] { return fabric.now(); };
+    LightSweepReport quiet = light_sweep(engine, clock, r.discovery, &versions);
+    EXPECT_FALSE(quiet.changed) << quiet.why;
+    EXPECT_EQ(quiet.smps.total().sent, 2u * 8u) << "SwitchInfo and WeftFibState of each switch";
+
+    // `port P ip` on a leaf: no port changed state, so only the subnets' version tells.
+    const NodeIdx l = leaf(2);
+    std::vector<HostSubnet> more = subnets.at(topo.node(l).guid);
+    more.push_back({more.back().port, IpPrefix::v4(0x0A630000u, 16)});
+    fabric.sma(l).ethernet()->set_host_subnets(more);
+    const LightSweepReport seen = light_sweep(engine, clock, r.discovery, &versions);
+    EXPECT_TRUE(seen.changed);
+    EXPECT_EQ(seen.subnets_changed, 1u);
+    EXPECT_NE(seen.why.find("host subnets changed"), std::string::npos) << seen.why;
+    EXPECT_EQ(light_sweep(engine, clock, r.discovery).changed, false) << "without versions: SwitchInfo only";
+
+    // The heavy sweep it calls for reads them and routes the new subnet on every other switch.
+    subnets[topo.node(l).guid] = more;
+    const SweepReport again = sweep(&r.ethernet.programmed, &r.program.programmed);
+    ASSERT_EQ(again.outcome, SweepOutcome::kProgrammed) << again.why;
+    EXPECT_EQ(again.ethernet.subnets, 21u);
+    expect_tables(again);
 }
 
 TEST_F(EthernetFabric, ACutCableRewritesOnlyTheGroupsThatChanged) {
