@@ -66,6 +66,13 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
     for (std::uint16_t q = 0; q < config_.rx_queues; ++q)
         for (std::uint16_t p = 0; p < num_ports_; ++p) rx[next++ % num_workers()].push_back({p, q});
     punt_doorbell_ = std::make_unique<PuntDoorbell>();
+    // The control thread's frames for ports without a TX queue of its own go out through worker
+    // 0 (single producer, single consumer).
+    inject_ring_ = rte_ring_create("weft_inject", config_.punt_ring_size, static_cast<int>(rte_socket_id()),
+                                   RING_F_SP_ENQ | RING_F_SC_DEQ);
+    if (inject_ring_ == nullptr)
+        throw std::runtime_error(std::string("weft_inject: ") + rte_strerror(rte_errno));
+    injected_ = std::make_unique<InjectCounters>();
     for (unsigned w = 0; w < num_workers(); ++w) {
         const std::string ring = "weft_punt" + std::to_string(w);
         punt_rings_.push_back(rte_ring_create(ring.c_str(), config_.punt_ring_size,
@@ -89,6 +96,10 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         wc.capture = capture_->slot(w);
         wc.punt = punt_rings_.back();
         wc.punt_doorbell = punt_doorbell_.get();
+        if (w == 0) {
+            wc.inject = inject_ring_;
+            wc.injected = injected_.get();
+        }
         wc.idle_sleep_max_us = config_.idle_sleep_max_us;
         workers_.push_back(
             std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));
@@ -104,7 +115,9 @@ Dataplane::~Dataplane() {
     }
     workers_.clear();
     rte_mbuf *left[64];
-    for (rte_ring *r : punt_rings_) {
+    std::vector<rte_ring *> rings = punt_rings_;
+    if (inject_ring_ != nullptr) rings.push_back(inject_ring_);
+    for (rte_ring *r : rings) {
         for (unsigned n;
              (n = rte_ring_sc_dequeue_burst(r, reinterpret_cast<void **>(left), 64, nullptr)) != 0;)
             rte_pktmbuf_free_bulk(left, n);
@@ -294,7 +307,8 @@ PortStatus Dataplane::port_status(std::uint16_t port) const {
     s.lsc_interrupt = pr.lsc;
     s.link_changes = pr.changes;
     s.nic_ipv4_cksum = pr.nic_ipv4_cksum;
-    s.control_tx = pr.control_tx;
+    s.control_tx_queue = pr.control_tx;
+    s.control_tx = pr.control_tx || (inject_ring_ != nullptr && num_workers() != 0);
     return s;
 }
 
@@ -373,10 +387,15 @@ bool Dataplane::send_from_control(std::uint16_t port, rte_mbuf *m) noexcept {
         return false;
     }
     // A stopped port takes nothing; one whose link is down or admin down reaches nobody.
-    if (ports_[port].control_tx && links_.usable(port) &&
-        rte_eth_tx_burst(port, control_tx_queue(), &m, 1) == 1) {
-        control_tx_[port].sent.add();
-        return true;
+    if (ports_[port].control_tx) {
+        if (links_.usable(port) && rte_eth_tx_burst(port, control_tx_queue(), &m, 1) == 1) {
+            control_tx_[port].sent.add();
+            return true;
+        }
+    } else if (inject_ring_ != nullptr && links_.usable(port)) {
+        // Worker 0 sends it on its own queue at its next poll (counted there).
+        m->port = port;
+        if (rte_ring_sp_enqueue(inject_ring_, m) == 0) return true;
     }
     rte_pktmbuf_free(m);
     control_tx_[port].failed.add();
@@ -385,7 +404,8 @@ bool Dataplane::send_from_control(std::uint16_t port, rte_mbuf *m) noexcept {
 
 ControlTxTotals Dataplane::control_tx(std::uint16_t port) const noexcept {
     if (port >= num_ports_) return {};
-    return ControlTxTotals{control_tx_[port].sent.get(), control_tx_[port].failed.get()};
+    return ControlTxTotals{control_tx_[port].sent.get() + injected_->sent[port].get(),
+                           control_tx_[port].failed.get() + injected_->failed[port].get()};
 }
 
 }  // namespace weft::dataplane

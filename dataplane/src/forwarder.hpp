@@ -14,6 +14,8 @@
 // tx:      TxBuffers::flush, once per poll.
 #pragma once
 
+#include <rte_ethdev.h>
+
 #include <cstdint>
 
 #include "burst.hpp"
@@ -38,6 +40,12 @@ class Forwarder {
     void discard_buffers() noexcept;
     // Frames waiting in the TX buffers (ones their queue did not take yet).
     bool tx_pending() const noexcept { return tx_.pending(); }
+    // `m` out of `port` on this worker's first queue there, now and as it is (a frame the control
+    // thread built); false, and `m` not taken, when the port is not usable or the queue full.
+    bool send_now(std::uint16_t port, rte_mbuf *m) noexcept {
+        return port < config_.num_ports && links_.usable(port) &&
+               rte_eth_tx_burst(port, tx_.at(port, 0).queue, &m, 1) == 1;
+    }
 
     const ars::Worker &ars() const noexcept { return selector_.engine(); }
     void set_monitor_hook(ars::MonitorHook hook) noexcept { selector_.set_monitor_hook(hook); }

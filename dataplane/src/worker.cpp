@@ -1,6 +1,8 @@
 #include "weft/dataplane/worker.hpp"
 
 #include <rte_cycles.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
@@ -37,7 +39,8 @@ void Worker::run(const std::atomic<bool> &stop) {
     while (!stop.load(std::memory_order_relaxed)) {
         // The snapshot pointer is used only inside this iteration, before the quiescent report.
         const FibSnapshot *fib = fib_->current();
-        const unsigned received = fib != nullptr ? forwarder_->poll_once(*fib, rte_rdtsc()) : 0;
+        unsigned received = fib != nullptr ? forwarder_->poll_once(*fib, rte_rdtsc()) : 0;
+        if (config_.inject != nullptr) received += send_injected();
         counters_->serve_reading();  // between rounds, where the counters agree
         counters_->loops.add();
         reader.quiescent();
@@ -62,6 +65,23 @@ void Worker::run(const std::atomic<bool> &stop) {
     counters_->polling.store(false, std::memory_order_release);
     forwarder_->drain();  // what the TX buffers still hold goes out before the ports stop
     forwarder_->discard_buffers();
+}
+
+unsigned Worker::send_injected() noexcept {
+    if (rte_ring_empty(config_.inject)) return 0;
+    rte_mbuf *m[kMaxBurst];
+    const unsigned n =
+        rte_ring_sc_dequeue_burst(config_.inject, reinterpret_cast<void **>(m), kMaxBurst, nullptr);
+    for (unsigned i = 0; i < n; ++i) {
+        const std::uint16_t port = m[i]->port;
+        if (forwarder_->send_now(port, m[i])) {
+            config_.injected->sent[port].add();
+        } else {
+            rte_pktmbuf_free(m[i]);
+            config_.injected->failed[port].add();
+        }
+    }
+    return n;
 }
 
 unsigned Worker::poll_once(const FibSnapshot &fib, std::uint64_t now_tsc) {

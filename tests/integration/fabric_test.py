@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A fabric of real weft switches brought up by the SM inside one of them (scripts/fabric), in
-network namespaces, twice:
+network namespaces, three times:
 
 1. IB-over-Ethernet: the smallest fat tree (2 spines, 2 leaves, 1 host each), hosts running
    weft-ca. Checked: every host hears every other host by LID; the SM's `show sm json` reports
@@ -13,6 +13,9 @@ network namespaces, twice:
    routes and ARS groups (`show route json`, `show ars nhg all json`) are what weft-route
    compiles from the same topology with the engine the SM used; every leaf's UDP traffic to the
    other leaves leaves by both spines; a cut and a restore under traffic as above.
+
+3. IB-over-Ethernet as in 1 on net_af_xdp ports (issue 29, test 6): a veth gives AF_XDP one
+   queue, so every SMP a switch sends leaves through its worker (no control TX queue).
 
 The times (bring-up, trap to re-programmed) and the frames lost are printed, not asserted.
 
@@ -105,6 +108,14 @@ def main():
             check(len(by_spine) == 2 and min(by_spine.values()) > 0.2 * sum(by_spine.values()),
                   f"ethernet: {leaf}'s traffic to the other leaves takes both spines: {by_spine}")
         failover("ethernet", eth)
+    xdp = run(script, build, ["--ports", "af_xdp", "--spines", "2", "--leaves", "2", "--hosts", "1",
+                              "--fail", "l1-s0"])
+    if xdp:
+        last = xdp.get("sm", {}).get("last_sweep") or {}
+        check(len(last.get("programmed_switches", [])) == 4 and last.get("cas") == 2,
+              f"af_xdp: every switch programmed through ports without a control TX queue: "
+              f"{last.get('programmed_switches')}")
+        failover("af_xdp", xdp)
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1

@@ -98,7 +98,9 @@ void fabric_cmd(void *res, struct cmdline *cl, void *data) {
                               "port " + std::to_string(r->port) + " has host address " + address_text(a));
     ctx.sma->set_fabric_port(r->port, on);
     if (on && !ctx.dp->port_status(r->port).control_tx)
-        cmdline_printf(cl, "warning: port %u has no control TX queue: SMPs cannot leave it (see show sma)\n",
+        cmdline_printf(cl,
+                       "warning: port %u cannot send the control thread's frames: SMPs cannot leave it (see "
+                       "show sma)\n",
                        r->port);
 }
 Inst<4> inst_fabric{fabric_cmd,
@@ -171,6 +173,7 @@ Json sma_record(const CommandContext &ctx) {
                              {"link_up", sma.link_up(static_cast<sm::PortNum>(p + 1))},
                              {"state", state_name(pi.port_state)},
                              {"control_tx", ctx.dp->port_status(p).control_tx},
+                             {"control_tx_queue", ctx.dp->port_status(p).control_tx_queue},
                              {"control_tx_sent", tx.sent},
                              {"control_tx_failed", tx.failed}});
     }
@@ -267,12 +270,13 @@ void show_sma(void *, struct cmdline *cl, void *data, bool json) {
     cmdline_printf(cl, "%-5s %-7s %-6s %-7s %s\n", "port", "fabric", "link", "state",
                    "control-tx (sent/failed)");
     for (const Json &p : r["ports"])
-        cmdline_printf(cl, "%-5s %-7s %-6s %-7s %s\n", p["port"].dump().c_str(),
-                       p["fabric"].get<bool>() ? "yes" : "no", p["link_up"].get<bool>() ? "up" : "down",
-                       p["state"].get<std::string>().c_str(),
-                       p["control_tx"].get<bool>()
-                           ? (p["control_tx_sent"].dump() + "/" + p["control_tx_failed"].dump()).c_str()
-                           : "none");
+        cmdline_printf(
+            cl, "%-5s %-7s %-6s %-7s %s\n", p["port"].dump().c_str(), p["fabric"].get<bool>() ? "yes" : "no",
+            p["link_up"].get<bool>() ? "up" : "down", p["state"].get<std::string>().c_str(),
+            p["control_tx"].get<bool>() ? (p["control_tx_sent"].dump() + "/" + p["control_tx_failed"].dump() +
+                                           (p["control_tx_queue"].get<bool>() ? "" : " via worker 0"))
+                                              .c_str()
+                                        : "none");
     cmdline_printf(cl, "SMPs in %s out %s (gets %s, sets %s, replies %s, forwarded %s, to the SM %s)\n",
                    r["smps_in"].dump().c_str(), r["smps_out"].dump().c_str(), r["gets"].dump().c_str(),
                    r["sets"].dump().c_str(), r["replies"].dump().c_str(), r["forwarded"].dump().c_str(),
@@ -295,9 +299,8 @@ void show_sma(void *, struct cmdline *cl, void *data, bool json) {
         if (p["fabric"].get<bool>() && !p["control_tx"].get<bool>())
             cmdline_printf(
                 cl,
-                "warning: fabric port %s has no control TX queue: SMPs cannot leave it (the PMD must "
-                "take one TX queue more than the workers use; net_af_packet: qpairs = --rxq = --nb-cores x "
-                "--txq + 1)\n",
+                "warning: fabric port %s cannot send the control thread's frames: SMPs cannot leave it "
+                "(no worker to hand them to)\n",
                 p["port"].dump().c_str());
 }
 void show_sma_text(void *res, struct cmdline *cl, void *data) {

@@ -35,6 +35,12 @@ struct alignas(RTE_CACHE_LINE_SIZE) PortCounters {
     Counter backlog_bytes;  // gauge: bytes waiting in this worker's TX buffers for the port
 };
 
+// The control thread's frames a worker sent for it on ports without a control TX queue
+// (Dataplane::send_from_control), by port: written by that worker alone.
+struct InjectCounters {
+    std::array<Counter, kMaxPorts> sent, failed;
+};
+
 struct NhgCounters {
     Counter pkts, bytes;
 };

@@ -58,7 +58,10 @@ struct PortStatus {
     bool lsc_interrupt = false;  // the PMD raises LSC events
     std::uint64_t link_changes = 0;
     bool nic_ipv4_cksum = false;  // the NIC verifies IPv4 header checksums (RX offload on)
-    bool control_tx = false;      // the port has the control thread's TX queue
+    // The control thread can send on the port: on a TX queue of its own (control_tx_queue),
+    // or, where the PMD has no queue to spare, handed to worker 0, which sends it on its queue.
+    bool control_tx = false;
+    bool control_tx_queue = false;
 };
 
 // Frames the control thread sent on a port (send_from_control).
@@ -135,14 +138,16 @@ class Dataplane {
     std::uint64_t punts_drained() const noexcept { return punts_drained_; }
     // An mbuf for a frame to send (null when the pool is empty).
     rte_mbuf *alloc_control_mbuf() noexcept;
-    // Sends `m` out of `port` on the TX queue kept for the control thread (no worker uses it).
-    // Takes `m` either way: false when it could not go (no such port, the port not usable or
-    // without a control queue, its queue full), the frame then freed. Counted per port.
+    // Sends `m` out of `port` on the TX queue kept for the control thread (no worker uses it),
+    // or, on a port without one, hands it to worker 0, which sends it at its next poll (an idle
+    // worker's back-off delays it by up to --idle-sleep-max-us). Takes `m` either way: false when
+    // it could not go (no such port, the port not usable, its queue or the hand-over ring full),
+    // the frame then freed. Counted per port, the worker's sends too.
     bool send_from_control(std::uint16_t port, rte_mbuf *m) noexcept;
     ControlTxTotals control_tx(std::uint16_t port) const noexcept;
     // The control thread's TX queue, on every port whose PMD has one more queue than the
-    // workers take (PortStatus::control_tx); a port without one cannot send the control
-    // thread's frames (net_pcap with one tx_pcap, net_af_packet with too few qpairs).
+    // workers take (PortStatus::control_tx_queue); a port without one (net_af_xdp on a veth,
+    // net_pcap with one tx_pcap, net_af_packet with too few qpairs) sends through worker 0.
     std::uint16_t control_tx_queue() const noexcept {
         return static_cast<std::uint16_t>(num_workers() * config_.tx_queues);
     }
@@ -178,6 +183,8 @@ class Dataplane {
     std::vector<std::unique_ptr<WorkerCounters>> counters_;
     std::vector<rte_ring *> punt_rings_;  // per worker
     std::unique_ptr<PuntDoorbell> punt_doorbell_;
+    rte_ring *inject_ring_ = nullptr;  // control thread -> worker 0, for ports without a control queue
+    std::unique_ptr<InjectCounters> injected_;
     unsigned next_punt_ring_ = 0;  // drain_punted starts here, so no worker starves the others
     std::uint64_t punts_drained_ = 0;
     struct ControlTxCounters {

@@ -58,6 +58,11 @@ struct WorkerConfig {
     // punt_ring_full.
     rte_ring *punt = nullptr;
     PuntDoorbell *punt_doorbell = nullptr;  // rung after frames are punted
+    // The control thread's frames for ports without a TX queue of its own (each with its out
+    // port in mbuf->port): this worker sends them on its own queue of that port, counted in
+    // `injected` (per port). One worker has it; none: no such path.
+    rte_ring *inject = nullptr;
+    InjectCounters *injected = nullptr;
     // Idle back-off: while every RX burst comes back empty the worker sleeps 1, 2, 4 ... up to
     // this many microseconds between polls; 0: it never sleeps.
     unsigned idle_sleep_max_us = 0;
@@ -88,6 +93,9 @@ class Worker {
     void set_monitor_hook(ars::MonitorHook hook) noexcept;
 
   private:
+    // Sends what the control thread left on the inject ring; returns how many.
+    unsigned send_injected() noexcept;
+
     WorkerConfig config_;
     const FibPublisher *fib_;
     WorkerCounters *counters_;
