@@ -146,6 +146,10 @@ void Engine::on_wire(PortIdx pi) {
     }
     const PortIdx in = p.peer;
     Packet &k = pool_[id];
+    if (k.type == PacketType::kArn) {
+        arn_receive(nodes_[p.peer_node].index, in, id);
+        return;
+    }
     if (k.type == PacketType::kPause || k.type == PacketType::kResume) {
         Port &q = ports_[in];
         const bool pause = k.type == PacketType::kPause;
@@ -301,6 +305,7 @@ void Engine::sample() {
         }
         sw.sampler->update(*sw.config, sw.samples, *sw.board);
     }
+    for (std::uint32_t i = 0; i < arn_.size(); ++i) arn_sample(i);
     schedule(now_ + s_.sw.sampling_interval_us * kUs, kEvSample, 0);
 }
 

@@ -16,6 +16,10 @@
 #include "packet.hpp"
 #include "port.hpp"
 #include "size_cdf.hpp"
+#include "weft/arn/best_path_table.hpp"
+#include "weft/arn/detector.hpp"
+#include "weft/arn/prefix_routing.hpp"
+#include "weft/arn/remote_quality.hpp"
 #include "weft/ars/config.hpp"
 #include "weft/ars/port_board.hpp"
 #include "weft/ars/quality_sampler.hpp"
@@ -72,6 +76,34 @@ struct SwitchNode {
     // whatever the mode, so the simulator gives it without asking (half the decisions in a
     // three-level fat tree: every way down is a single port).
     std::vector<std::uint16_t> only;
+};
+
+// A switch's ARN side (engine_arn.cpp), as a weft switch runs it: the detector on its global
+// ports, fed by its quality sampler; its best-path table, whose bands it publishes into its
+// board's remote slots; its row of its group's prefix-multicast flood tables.
+struct ArnSwitch {
+    std::uint32_t group = 0;  // its dragonfly group
+    arn::NodeIndex node = 0;  // its node in the group's prefix graph
+    arn::SwitchId id = 0;     // its GUID, the reporting switch of its messages
+    std::unique_ptr<arn::Detector> detector;
+    std::unique_ptr<arn::BestPathTable> bpt;
+    std::unique_ptr<arn::RemoteQualityPublisher> publisher;
+    std::vector<arn::PrefixMcastEntry> flood;
+    std::vector<arn::PortObservation> observed;  // by watched port
+    std::vector<ars::RemoteSlot> slot;           // by destination group x (ports + 1)
+};
+
+struct ArnGroup {
+    std::vector<std::uint32_t> switches;  // by prefix-graph node
+};
+
+// One message from its detection on: the frame every copy carries, and who has applied it.
+struct ArnTrace {
+    std::vector<std::uint8_t> frame;
+    Time detected = 0;
+    Time last = 0;
+    std::uint32_t expected = 0;  // the other switches of the reporter's group
+    std::uint32_t delivered = 0;
 };
 
 // What a switch needs of a packet's destination host, kept apart from Host so that forwarding
@@ -133,6 +165,16 @@ class Engine {
     void reroute(std::uint32_t failure);
     void set_link(PortIdx a, bool up);
 
+    // --- ARN (engine_arn.cpp)
+    void build_arn();  // groups, prefix multicast, detectors, best-path tables, remote slots
+    std::size_t arn_remote_slots(std::uint32_t sw) const;
+    ars::RemoteSlot arn_slot(std::uint32_t sw, std::uint32_t dest_switch, ars::PortId port) const;
+    void arn_sample(std::uint32_t sw);  // after the switch's sampler: detection, expiry
+    void arn_send(std::uint32_t sw, ars::PortId port, std::uint32_t trace);
+    void arn_receive(std::uint32_t sw, PortIdx in, PacketId id);
+    void arn_apply(std::uint32_t sw, const arn::ArnMessage &m);
+    void arn_collect(RunCounters &c) const;
+
     // --- hosts and transports (transport.cpp)
     void start_flow(FlowId f);
     PacketId next_data(Host &h);
@@ -173,6 +215,10 @@ class Engine {
     std::vector<Host> hosts_;
     std::vector<HostRoute> routes_;  // by host
     std::vector<SwitchNode> switches_;
+    std::vector<ArnSwitch> arn_;  // by switch, when ARN is on
+    std::vector<ArnGroup> arn_groups_;
+    std::vector<ArnTrace> arn_traces_;
+    std::vector<arn::ArnMessage> arn_out_;  // a detector's messages of one sample
     std::vector<Flow> flows_;
     std::vector<FlowId> successors_;                    // Flow::next_begin..next_end index this
     std::vector<std::vector<FlowId>> successor_lists_;  // while building

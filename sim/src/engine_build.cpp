@@ -47,8 +47,9 @@ ars::Mode mode_of(Balancing b) {
 Engine::Engine(const Scenario &s) : s_(s) {
     payload_ = s_.transport.mtu - s_.transport.header;
     lossless_ = s_.transport.kind == TransportKind::kRoce;
-    sample_quality_ =
-        s_.sw.balancing == Balancing::kFlowletQuality || s_.sw.balancing == Balancing::kPacketQuality;
+    // ARN's detectors read the sampler's loads, whatever the balancing.
+    sample_quality_ = s_.sw.balancing == Balancing::kFlowletQuality ||
+                      s_.sw.balancing == Balancing::kPacketQuality || s_.arn.enabled;
     pfc_xoff_ = s_.sw.pfc_xoff != 0 ? s_.sw.pfc_xoff : s_.sw.buffer_bytes / 8;
     pfc_xon_ = s_.sw.pfc_xoff != 0 ? s_.sw.pfc_xon : pfc_xoff_ / 2;
     ecn_span_ = static_cast<double>(s_.sw.ecn_kmax > s_.sw.ecn_kmin ? s_.sw.ecn_kmax - s_.sw.ecn_kmin : 0);
@@ -119,6 +120,7 @@ void Engine::build_ports() {
         throw std::runtime_error("the fabric has more ports than the simulator numbers");
     ports_.resize(total);
     switches_.resize(f.switch_count());
+    if (s_.arn.enabled) build_arn();
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n) {
         const routing::Node &node = f.node(n);
         if (node.is_switch()) {
@@ -128,7 +130,7 @@ void Engine::build_ports() {
             sw.first_port = nodes_[n].first_port;
             sw.ports = node.num_ports;
             sw.salt = mix32(s_.run.seed * 0x9E3779B97F4A7C15ull + node.sw);
-            sw.board = std::make_unique<ars::PortBoard>(node.num_ports + 1, 0);
+            sw.board = std::make_unique<ars::PortBoard>(node.num_ports + 1, 0, arn_remote_slots(node.sw));
             sw.sampler = std::make_unique<ars::QualitySampler>(node.num_ports + 1);
             sw.worker = std::make_unique<ars::Worker>(*sw.board, 0);
             sw.samples.resize(node.num_ports + 1);
@@ -282,10 +284,15 @@ std::shared_ptr<const ars::Config> Engine::switch_config(std::uint32_t sw, std::
         nhg.path_selection.primary_quality_threshold = ss.primary_threshold;
         nhg.path_selection.alternate_cost = ss.alternate_cost;
         nhg.path_selection.alternate_bias = ss.alternate_bias;
+        // With ARN, a member toward another dragonfly group counts with the remote quality of
+        // the paths beyond its port too.
+        const std::uint32_t to = groups_.destinations[d].sw;
         for (const routing::PortNum p : g.primary)
-            nhg.members.push_back({p, ars::EgressTarget::port(p), ars::MemberRole::kPrimary, true});
+            nhg.members.push_back(
+                {p, ars::EgressTarget::port(p), ars::MemberRole::kPrimary, true, arn_slot(sw, to, p)});
         for (const routing::PortNum p : g.alternate)
-            nhg.members.push_back({p, ars::EgressTarget::port(p), ars::MemberRole::kAlternate, true});
+            nhg.members.push_back(
+                {p, ars::EgressTarget::port(p), ars::MemberRole::kAlternate, true, arn_slot(sw, to, p)});
         b.add_nhg(nhg);
     }
     ars::BuildResult r = b.build();

@@ -66,6 +66,7 @@ Results Engine::collect(double wall_seconds) const {
     r.failures = failures_;
     r.counters = counters_;
     r.counters.wall_seconds = wall_seconds;
+    arn_collect(r.counters);
     for (const SwitchNode &sw : switches_) {
         const ars::Worker *w = sw.worker.get();
         for (std::size_t d = 0; d < groups_.destinations.size(); ++d)

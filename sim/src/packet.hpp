@@ -17,11 +17,12 @@ inline constexpr PacketId kNoPacket = 0xFFFFFFFFu;
 
 enum class PacketType : std::uint8_t {
     kData,
-    kAck,    // cumulative acknowledgement (`seq` = next expected)
-    kNack,   // RoCE go-back-N request (`seq` = next expected)
-    kCnp,    // DCQCN congestion notification
-    kPause,  // PFC XOFF, link-local
-    kResume  // PFC XON, link-local
+    kAck,     // cumulative acknowledgement (`seq` = next expected)
+    kNack,    // RoCE go-back-N request (`seq` = next expected)
+    kCnp,     // DCQCN congestion notification
+    kPause,   // PFC XOFF, link-local
+    kResume,  // PFC XON, link-local
+    kArn      // an ARN frame, link-local (`flow`: its trace, whose frame it carries)
 };
 
 enum PacketFlag : std::uint8_t {

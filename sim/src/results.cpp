@@ -191,6 +191,20 @@ void write_summary_text(std::ostream &out, const Scenario &s, const Results &r, 
                   a.link_down_reassignments, a.packet_drops, c.single_member_decisions,
                   c.single_member_drops);
     out << line;
+    if (s.arn.enabled) {
+        const ArnCounters &n = c.arn;
+        std::snprintf(
+            line, sizeof line,
+            "arn: %" PRIu64 " messages (%" PRIu64 " repeats, %" PRIu64 " deferred), %" PRIu64
+            " frames, %" PRIu64 " delivered (%" PRIu64 " stale), %" PRIu64 " refused, %" PRIu64
+            " lost; to the whole group: %" PRIu64 " (%" PRIu64
+            " not), detection to last switch mean %.2f us max %.2f us; %" PRIu64
+            " best-path changes, %" PRIu64 " expired; %" PRIu64 " watched ports, %" PRIu64 " remote slots\n",
+            n.messages, n.repeats, n.deferred, n.frames, n.delivered, n.stale, n.refused, n.lost, n.complete,
+            n.incomplete, n.complete ? to_us(n.latency_sum) / static_cast<double>(n.complete) : 0.0,
+            to_us(n.latency_max), n.rechosen, n.expired, n.watched_ports, n.remote_slots);
+        out << line;
+    }
     for (const FailureRecord &f : r.failures) {
         std::snprintf(line, sizeof line,
                       "failure %s at %.1f us: %" PRIu64 " packets lost (%" PRIu64
@@ -263,6 +277,26 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r, 
                 {"packet_drops", c.ars.packet_drops},
                 {"single_member_decisions", c.single_member_decisions},
                 {"single_member_drops", c.single_member_drops}};
+    if (s.arn.enabled) {
+        const ArnCounters &n = c.arn;
+        j["arn"] = {
+            {"messages", n.messages},
+            {"repeats", n.repeats},
+            {"deferred", n.deferred},
+            {"frames", n.frames},
+            {"delivered", n.delivered},
+            {"stale", n.stale},
+            {"refused", n.refused},
+            {"lost", n.lost},
+            {"complete", n.complete},
+            {"incomplete", n.incomplete},
+            {"latency_mean_us", n.complete ? to_us(n.latency_sum) / static_cast<double>(n.complete) : 0.0},
+            {"latency_max_us", to_us(n.latency_max)},
+            {"best_path_changes", n.rechosen},
+            {"expired", n.expired},
+            {"watched_ports", n.watched_ports},
+            {"remote_slots", n.remote_slots}};
+    }
     j["run"] = {{"simulated_us", to_us(c.end)},
                 {"all_done", c.all_done},
                 {"events", c.events},

@@ -118,6 +118,30 @@ const Key<SwitchSettings> kSwitchKeys[] = {
      }},
 };
 
+const Key<ArnSettings> kArnKeys[] = {
+    {"enabled", [](ArnSettings &a, const Value &v) { a.enabled = v.boolean(); }},
+    {"util_on", [](ArnSettings &a, const Value &v) { a.util_on = u32(v, 1, 100); }},
+    {"util_off", [](ArnSettings &a, const Value &v) { a.util_off = u32(v, 0, 100); }},
+    {"queue_on",
+     [](ArnSettings &a, const Value &v) {
+         a.queue_on = v.bytes();
+         if (a.queue_on == 0 || a.queue_on > (1ull << 40)) v.fail("a queue depth of 1 byte..1TB");
+     }},
+    {"queue_off", [](ArnSettings &a, const Value &v) { a.queue_off = v.bytes(); }},
+    {"repeat_interval",
+     [](ArnSettings &a, const Value &v) { a.repeat_interval_us = whole_us(v, 1, 10000000); }},
+    {"min_gap", [](ArnSettings &a, const Value &v) { a.min_gap_us = whole_us(v, 0, 10000000); }},
+    {"budget_burst", [](ArnSettings &a, const Value &v) { a.budget_burst = u32(v, 1, 1u << 20); }},
+    {"budget_refill", [](ArnSettings &a, const Value &v) { a.budget_refill_us = whole_us(v, 1, 10000000); }},
+    {"hold_intervals", [](ArnSettings &a, const Value &v) { a.hold_intervals = u32(v, 1, 1000); }},
+    {"action",
+     [](ArnSettings &a, const Value &v) {
+         a.action = choose(v, std::array<std::pair<std::string_view, ArnAction>, 2>{
+                                  {{"remove", ArnAction::kRemove}, {"penalize", ArnAction::kPenalize}}});
+     }},
+    {"penalty", [](ArnSettings &a, const Value &v) { a.penalty = u32(v, 1, 1000); }},
+};
+
 const Key<TransportSettings> kTransportKeys[] = {
     {"type",
      [](TransportSettings &t, const Value &v) {
@@ -236,7 +260,7 @@ const Key<RunSettings> kRunKeys[] = {
      }},
 };
 
-enum class Section { kNone, kFabric, kSwitch, kTransport, kWorkload, kFailure, kRun };
+enum class Section { kNone, kFabric, kSwitch, kTransport, kWorkload, kFailure, kRun, kArn };
 
 template <class T, std::size_t N>
 bool set_key(const Key<T> (&keys)[N], T &target, std::string_view key, const Value &v) {
@@ -270,6 +294,8 @@ bool set(Scenario &s, Section section, std::string_view key, const Value &v) {
             return set_key(kFailureKeys, s.failures.back(), key, v);
         case Section::kRun:
             return set_key(kRunKeys, s.run, key, v);
+        case Section::kArn:
+            return set_key(kArnKeys, s.arn, key, v);
         case Section::kNone:
             break;
     }
@@ -290,6 +316,8 @@ std::string keys_of(Section section) {
             return key_list(kFailureKeys);
         case Section::kRun:
             return key_list(kRunKeys);
+        case Section::kArn:
+            return key_list(kArnKeys);
         case Section::kNone:
             break;
     }
@@ -303,6 +331,7 @@ Section section_named(std::string_view name) {
     if (name == "workload") return Section::kWorkload;
     if (name == "failure") return Section::kFailure;
     if (name == "run") return Section::kRun;
+    if (name == "arn") return Section::kArn;
     return Section::kNone;
 }
 
@@ -337,6 +366,10 @@ void check_whole(const Scenario &s) {
         throw routing::ParseError(file, 0, 0, "ecn_kmax at least ecn_kmin");
     if (s.sw.pfc_xoff != 0 && s.sw.pfc_xon > s.sw.pfc_xoff)
         throw routing::ParseError(file, 0, 0, "pfc_xon at most pfc_xoff");
+    if (s.arn.util_off >= s.arn.util_on)
+        throw routing::ParseError(file, s.arn.line, 0, "[arn] util_off below util_on");
+    if (s.arn.queue_off >= s.arn.queue_on)
+        throw routing::ParseError(file, s.arn.line, 0, "[arn] queue_off below queue_on");
 }
 
 }  // namespace
@@ -407,14 +440,15 @@ Scenario read_scenario(std::string_view text, const std::string &name) {
             while (!title.empty() && blank(title.back())) title.remove_suffix(1);
             const Section next = section_named(title);
             if (next == Section::kNone)
-                throw routing::ParseError(name, line_no, col + 1,
-                                          "a section: fabric, switch, transport, workload, failure or run",
-                                          std::string(title));
+                throw routing::ParseError(
+                    name, line_no, col + 1,
+                    "a section: fabric, switch, arn, transport, workload, failure or run",
+                    std::string(title));
             const bool repeatable = next == Section::kWorkload || next == Section::kFailure;
             const unsigned bit = 1u << static_cast<unsigned>(next);
             if (!repeatable && (sections_seen & bit) != 0)
                 throw routing::ParseError(name, line_no, col + 1,
-                                          "each of [fabric], [switch], [transport], [run] once",
+                                          "each of [fabric], [switch], [arn], [transport], [run] once",
                                           std::string(title));
             sections_seen |= bit;
             if (next == Section::kWorkload) {
@@ -425,6 +459,8 @@ Scenario read_scenario(std::string_view text, const std::string &name) {
                 s.failures.back().line = line_no;
             } else if (next == Section::kFabric) {
                 s.fabric.line = line_no;
+            } else if (next == Section::kArn) {
+                s.arn.line = line_no;
             }
             section = next;
             seen.clear();
@@ -477,7 +513,7 @@ void apply_override(Scenario &s, std::string_view setting, const std::string &or
     const Section section = section_named(section_name);
     if (section == Section::kNone)
         throw routing::ParseError(origin, 1, 1,
-                                  "a section: fabric, switch, transport, workload, failure or run",
+                                  "a section: fabric, switch, arn, transport, workload, failure or run",
                                   std::string(section_name));
     const Value v{setting.substr(eq + 1), &origin, 1, eq + 2};
     if (v.text.empty()) throw routing::ParseError(origin, 1, eq + 2, "a value after '='");

@@ -63,6 +63,27 @@ struct FailureRecord {
     Time last_link_loss = 0;  // the last on the link: until then its own switch still used it
 };
 
+// ARN: what the detectors sent, what travelled and what the best-path tables took in. A message's
+// latency runs from the sample that detected it to the last switch of its group that applied it.
+struct ArnCounters {
+    std::uint64_t messages = 0;    // originated by the detectors (repeats included)
+    std::uint64_t repeats = 0;     // of which repeats of unchanged news
+    std::uint64_t frames = 0;      // copies put on a link (an origin's and every forwarding switch's)
+    std::uint64_t delivered = 0;   // applied by a receiving switch's best-path table
+    std::uint64_t stale = 0;       // of which ignored as stale by the table
+    std::uint64_t refused = 0;     // frames the codec refused, or with no flood-table entry
+    std::uint64_t lost = 0;        // frames lost on a failed link
+    std::uint64_t complete = 0;    // messages that reached every other switch of their group
+    std::uint64_t incomplete = 0;  // messages that did not (lost, or still travelling at the end)
+    Time latency_sum = 0;          // over complete messages, detection to the last switch
+    Time latency_max = 0;
+    std::uint64_t rechosen = 0;  // best-path changes, over every switch and destination group
+    std::uint64_t expired = 0;   // news that ran out of hold time
+    std::uint64_t deferred = 0;  // messages the detectors held back (minimum gap or budget)
+    std::uint64_t watched_ports = 0;
+    std::uint64_t remote_slots = 0;
+};
+
 struct RunCounters {
     Time end = 0;  // simulated time when the run stopped
     bool all_done = false;
@@ -84,6 +105,7 @@ struct RunCounters {
     // the drops among them (the member's link down).
     std::uint64_t single_member_decisions = 0;
     std::uint64_t single_member_drops = 0;
+    ArnCounters arn;
 };
 
 struct Results {

@@ -63,6 +63,30 @@ struct SwitchSettings {
     Time link_detect = 0;  // a link's loss reaches the ARS board after this long
 };
 
+// ARN (arn/): congestion and failure news spread through each dragonfly group. Each switch's
+// detector watches its global ports from the ARS sampler's loads, every sampling interval; its
+// messages travel as high-priority frames over the group's local links by prefix multicast, and
+// each receiver's best-path table publishes the remote quality ARS counts its members with.
+enum class ArnAction : std::uint8_t { kRemove, kPenalize };
+
+struct ArnSettings {
+    std::size_t line = 0;
+    bool enabled = false;
+    // Severity 1 starts at util_on percent of the line rate (then evenly up to 100 %) or at
+    // queue_on bytes queued (then doubling); clear again below both util_off and queue_off.
+    std::uint32_t util_on = 85;
+    std::uint32_t util_off = 70;
+    std::uint64_t queue_on = 64 << 10;
+    std::uint64_t queue_off = 16 << 10;
+    std::uint32_t repeat_interval_us = 1000;
+    std::uint32_t min_gap_us = 100;
+    std::uint32_t budget_burst = 64;
+    std::uint32_t budget_refill_us = 50;
+    std::uint32_t hold_intervals = 3;
+    ArnAction action = ArnAction::kRemove;
+    std::uint32_t penalty = 1;
+};
+
 enum class TransportKind : std::uint8_t { kDctcp, kRoce };
 std::string_view to_string(TransportKind t);
 
@@ -148,6 +172,7 @@ struct Scenario {
     std::string dir;   // the file's folder, for relative paths
     FabricSettings fabric;
     SwitchSettings sw;
+    ArnSettings arn;
     TransportSettings transport;
     std::vector<WorkloadSettings> workloads;
     std::vector<FailureSettings> failures;
