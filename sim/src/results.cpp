@@ -315,6 +315,23 @@ void write_summary_json(std::ostream &out, const Scenario &s, const Results &r, 
     out << j.dump(1) << "\n";
 }
 
+void write_links_csv(std::ostream &out, const Results &r) {
+    out << "from,port,to,fabric,rate_gbps,bytes,data_packets,utilization,drops,ecn_marks,pauses,max_queue_"
+           "bytes\n";
+    const double span = static_cast<double>(r.counters.end) * 1e-12;
+    char line[512];
+    for (const LinkRecord &l : r.links) {
+        std::snprintf(
+            line, sizeof line,
+            "%s,%u,%s,%d,%.1f,%" PRIu64 ",%" PRIu64 ",%.4f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+            l.from.c_str(), l.from_port, l.to.c_str(), l.fabric ? 1 : 0, l.rate_bps / 1e9, l.bytes_sent,
+            l.data_packets,
+            span > 0 && l.rate_bps > 0 ? static_cast<double>(l.bytes_sent) * 8 / l.rate_bps / span : 0.0,
+            l.drops, l.ecn_marks, l.pauses_received, l.max_queue_bytes);
+        out << line;
+    }
+}
+
 void write_flows_csv(std::ostream &out, const Results &r) {
     out << "id,src,dst,workload,bytes,start_us,finish_us,fct_us,ideal_us,slowdown,retransmits,failure_hit\n";
     char line[256];

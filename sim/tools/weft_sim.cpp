@@ -21,6 +21,7 @@ constexpr const char *kUsage =
     "usage: weft-sim [options] SCENARIO\n"
     "  --set SECTION.KEY=VALUE  override a setting (workload.* and failure.* set every such section)\n"
     "  --flows FILE             write one CSV line per flow\n"
+    "  --links FILE             write one CSV line per link direction\n"
     "  --summary FILE           write the summary as JSON\n"
     "  --quiet                  no summary on stdout\n"
     "  --progress | --no-progress   a progress line on stderr (default: when stderr is a terminal)\n"
@@ -29,7 +30,7 @@ constexpr const char *kUsage =
 struct Args {
     std::string scenario;
     std::vector<std::string> sets;
-    std::string flows, summary;
+    std::string flows, summary, links;
     bool quiet = false, check = false;
     int progress = -1;  // -1: when stderr is a terminal
 };
@@ -47,6 +48,8 @@ bool parse_args(int argc, char **argv, Args &a) {
             a.sets.push_back(v);
         } else if (arg == "--flows") {
             value(a.flows);
+        } else if (arg == "--links") {
+            value(a.links);
         } else if (arg == "--summary") {
             value(a.summary);
         } else if (arg == "--quiet") {
@@ -110,6 +113,11 @@ int main(int argc, char **argv) {
         if (progress && tty) std::fputc('\n', stderr);
         const weft::sim::Summary sum = weft::sim::summarize(r);
         if (!a.quiet) weft::sim::write_summary_text(std::cout, s, r, sum);
+        if (!a.links.empty()) {
+            std::ofstream out(a.links);
+            weft::sim::write_links_csv(out, r);
+            if (!out.flush()) throw std::runtime_error("cannot write " + a.links);
+        }
         if (!a.flows.empty()) {
             std::ofstream out(a.flows);
             weft::sim::write_flows_csv(out, r);

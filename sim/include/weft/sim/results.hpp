@@ -143,5 +143,8 @@ Summary summarize(const Results &r);
 void write_summary_text(std::ostream &out, const Scenario &s, const Results &r, const Summary &sum);
 void write_summary_json(std::ostream &out, const Scenario &s, const Results &r, const Summary &sum);
 void write_flows_csv(std::ostream &out, const Results &r);
+// One line per link direction: its ends, bytes and packets sent, utilization over the run, drops,
+// ECN marks, pauses, the deepest queue.
+void write_links_csv(std::ostream &out, const Results &r);
 
 }  // namespace weft::sim
