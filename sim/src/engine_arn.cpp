@@ -194,10 +194,9 @@ void Engine::arn_sample(std::uint32_t sw) {
         ArnTrace &tr = arn_traces_.emplace_back();
         tr.frame = arn::encode_arn_frame(h, m);
         tr.detected = now_;
-        tr.expected = start ? static_cast<std::uint32_t>(std::count_if(
-                                  arn_groups_[a.group].switches.begin(), arn_groups_[a.group].switches.end(),
-                                  [&](std::uint32_t x) { return x != sw; }))
-                            : 0;
+        tr.expected = start ? static_cast<std::uint32_t>(arn_groups_[a.group].switches.size() - 1) : 0;
+        // Not applied to its own table: the link it names is its own port, whose band ARS counts
+        // already, and held news would keep that port's members down after it recovered.
         if (start)
             for (const arn::PortNumber p : start->out_ports) arn_send(sw, p, trace);
     }
