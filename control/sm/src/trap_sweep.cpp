@@ -163,14 +163,14 @@ void read_switch(SmpBatch &b, Update &u, NodeIdx n) {
             u.clock());
     };
     const std::optional<DrPath> other = other_way(u.d, n, usual);
-    race->usual.push_back(b.add(Method::kGet, attr::kSwitchInfo, 0, usual, {},
-                                [&u, race, take, withdraw](const SmpCompletion &c) {
-                                    if (failure_text(c).empty() && !race->decided) {
-                                        race->decided = true;
-                                        withdraw(race->other);
-                                    }
-                                    take(c);
-                                }));
+    race->usual.push_back(
+        b.add(Method::kGet, attr::kSwitchInfo, 0, usual, {}, [race, take, withdraw](const SmpCompletion &c) {
+            if (failure_text(c).empty() && !race->decided) {
+                race->decided = true;
+                withdraw(race->other);
+            }
+            take(c);
+        }));
     if (other)
         race->other.push_back(b.add(Method::kGet, attr::kSwitchInfo, 0, *other, {},
                                     [&b, &u, n, race, take, withdraw, way = *other](const SmpCompletion &c) {
