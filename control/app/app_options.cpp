@@ -1,5 +1,7 @@
 #include "app_options.hpp"
 
+#include "weft/dataplane/ip_addr.hpp"
+
 #include <getopt.h>
 
 #include <algorithm>
@@ -71,6 +73,11 @@ enum Opt {
     kNodeDesc,
     kFabricPorts,
     kEthernet,
+    kFpm,
+    kFpmAddress,
+    kFpmPort,
+    kFpmGrace,
+    kFpmAllowRemote,
 };
 
 // "all", or port numbers separated by commas ("0,2,3").
@@ -130,6 +137,13 @@ void print_app_usage(const char *prog) {
         "  --node-desc TEXT         NodeDescription, at most 64 bytes (default: the host name)\n"
         "  --ethernet               Ethernet/RoCE mode from the start: take the SM's routes and groups\n"
         "                           (also turned on by the first `port N ip A/len`)\n"
+        "FRR (zebra's dplane_fpm_nl module connects to weft's FPM server):\n"
+        "  --fpm                    listen for zebra (default 127.0.0.1 port 2620; `fpm listen`)\n"
+        "  --fpm-address ADDR       listen on ADDR (implies --fpm)\n"
+        "  --fpm-port N             listen on port N (implies --fpm)\n"
+        "  --fpm-grace SECONDS      a reconnected zebra's time to replay before stale routes go (default "
+        "30)\n"
+        "  --fpm-allow-remote       take FPM connections from non-loopback addresses too\n"
         "  -h, --help               this text\n"
         "numbers are decimal, or hexadecimal with 0x (the routing options: also 0 octal, as "
         "weft-route's)\n\n",
@@ -165,6 +179,11 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
         {"node-desc", required_argument, nullptr, kNodeDesc},
         {"fabric-ports", required_argument, nullptr, kFabricPorts},
         {"ethernet", no_argument, nullptr, kEthernet},
+        {"fpm", no_argument, nullptr, kFpm},
+        {"fpm-address", required_argument, nullptr, kFpmAddress},
+        {"fpm-port", required_argument, nullptr, kFpmPort},
+        {"fpm-grace", required_argument, nullptr, kFpmGrace},
+        {"fpm-allow-remote", no_argument, nullptr, kFpmAllowRemote},
     };
     // weft's own options, then the SM's (--sm and the routing options).
     static const std::vector<option> all = [] {
@@ -264,6 +283,25 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
                 break;
             case kEthernet:
                 o.ethernet = true;
+                break;
+            case kFpm:
+                o.fpm = true;
+                break;
+            case kFpmAddress:
+                o.fpm = true;
+                o.fpm_address = optarg;
+                if (!dataplane::IpAddr::parse(o.fpm_address)) expected = "an IPv4 or IPv6 address";
+                break;
+            case kFpmPort:
+                o.fpm = true;
+                if (!to_number<std::uint16_t>(optarg, o.fpm_port, 1, 65535)) expected = range(1, 65535);
+                break;
+            case kFpmGrace:
+                if (!to_number<unsigned>(optarg, o.fpm_grace_s, 1, kMaxFpmGraceS))
+                    expected = range(1, kMaxFpmGraceS);
+                break;
+            case kFpmAllowRemote:
+                o.fpm_allow_remote = true;
                 break;
             case kNoCsum:
                 dp.parser.verify_ipv4_checksum = false;

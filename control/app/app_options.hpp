@@ -27,7 +27,16 @@ struct AppOptions {
     std::vector<std::uint16_t> fabric_ports;
     bool ethernet = false;  // answer weft's vendor attributes (Ethernet/RoCE tables) from the start
     SmOptions sm;           // --sm and the routing options
+    // The FPM server for FRR's zebra (listening from the start with --fpm; `fpm listen` later).
+    bool fpm = false;
+    std::string fpm_address = "127.0.0.1";
+    std::uint16_t fpm_port = 2620;
+    unsigned fpm_grace_s = 30;
+    bool fpm_allow_remote = false;
 };
+
+// --fpm-grace bound (the CLI's `fpm grace` takes as much).
+inline constexpr unsigned kMaxFpmGraceS = 3600;
 
 // --idle-sleep-max-us bound (as Open vSwitch's pmd-sleep-max).
 inline constexpr unsigned kMaxIdleSleepUs = 10000;

@@ -25,6 +25,7 @@
 #include "weft/control/cli.hpp"
 #include "weft/control/fabric/sm_service.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
+#include "weft/control/fpm_server.hpp"
 #include "weft/control/input_line.hpp"
 #include "weft/control/script.hpp"
 #include "weft/dataplane/dataplane.hpp"
@@ -174,6 +175,21 @@ int run(int argc, char **argv) {
     auto sm_service = std::make_unique<control::fabric::SmService>(*agent, sm_config(options->sm));
     ctx.sm = sm_service.get();
     if (options->sm.enabled) sm_service->start();
+    // The FPM server for FRR's zebra: polled by the control loop, listening from the start with --fpm.
+    control::FpmConfig fpm_config;
+    fpm_config.address = options->fpm_address;
+    fpm_config.port = options->fpm_port;
+    fpm_config.grace = std::chrono::seconds(options->fpm_grace_s);
+    fpm_config.allow_remote = options->fpm_allow_remote;
+    auto fpm = std::make_unique<control::FpmServer>(fib, dp->publisher(), fpm_config);
+    control::attach_fpm_server(ctx, fpm.get());
+    if (options->fpm) {
+        if (auto s = fpm->listen(); !s.ok()) {
+            std::fprintf(stderr, "weft: %s\n", s.message().c_str());
+            return 1;
+        }
+        std::printf("weft: fpm listening on %s port %u\n", fpm_config.address.c_str(), fpm_config.port);
+    }
     for (std::uint16_t p = 0; p < dp->num_ports(); ++p)
         if (agent->fabric_port(p) && !dp->port_status(p).control_tx)
             std::fprintf(
@@ -277,6 +293,7 @@ int run(int argc, char **argv) {
             while (std::chrono::steady_clock::now() < round_end) {
                 agent->poll();
                 sm_service->poll();  // a heavy sweep, when one is due, runs to its end here
+                fpm->poll();         // zebra's messages waiting, applied as one commit
                 dp->wait_punted(std::chrono::microseconds(kSmaStepUs));
             }
         }
@@ -296,6 +313,8 @@ int run(int argc, char **argv) {
         cmdline_free(out);
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
+    control::attach_fpm_server(ctx, nullptr);
+    fpm.reset();
     ctx.sm = nullptr;
     sm_service.reset();
     ctx.sma = nullptr;

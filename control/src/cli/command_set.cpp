@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli_internal.hpp"
+#include "fpm_cli.hpp"
 #include "weft/control/cli.hpp"
 
 namespace weft::control {
@@ -63,6 +64,11 @@ const char kUsage[] =
     "  show sma [json]                        the switch's SMA: LID, ports, SMPs in and out, drops by "
     "reason\n"
     "  set link-up|link-down port <p>\n"
+    "  fpm listen <addr> <port> | fpm stop    the FPM server FRR's zebra connects to (dplane_fpm_nl)\n"
+    "  fpm port <ifname> <p> | fpm port del <ifname>   zebra's interface <ifname> is weft port <p>\n"
+    "  fpm grace <s>                          a reconnected zebra's time to replay (then stale routes go)\n"
+    "  fpm remote allow|deny                  connections from non-loopback addresses (default deny)\n"
+    "  show fpm [json]                        connection, messages, errors, pending routes, last commit\n"
     "  help [<command>] | quit                help nhg: the usage of every nhg command\n";
 
 namespace cli {
@@ -178,7 +184,7 @@ const InstList &command_table() {
              {table_commands(), route_load_commands(), show_commands(), port_commands(),
               port_stats_commands(), port_info_commands(), fwd_config_commands(), fwd_stats_commands(),
               ars_commands(), ars_show_commands(), monitor_commands(), running_config_commands(),
-              version_commands(), fabric_commands(), sm_commands()})
+              version_commands(), fabric_commands(), sm_commands(), fpm_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(as_inst(inst_quit));
         all.push_back(as_inst(inst_help));

@@ -11,6 +11,8 @@
 
 #include "cli_internal.hpp"
 #include "config_text.hpp"
+#include "fpm_cli.hpp"
+#include "fpm_rib.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_snapshot.hpp"
@@ -88,9 +90,9 @@ std::string running_config(CommandContext &ctx) {
     out << "# LAGs\n";
     for (const auto &[id, l] : ctx.ars.lags) out << "lag add " << lag_words(l) << "\n";
 
-    out << "# next-hop groups (the SM's are its own: not saved)\n";
+    out << "# next-hop groups (the SM's and zebra's are their own: not saved)\n";
     for (const auto &[id, spec] : ctx.fib->nhgs()) {
-        if (fabric::is_fabric_nhg(id)) continue;
+        if (fabric::is_fabric_nhg(id) || id >= fpm::kFpmNhgFirst) continue;
         if (spec.mode == dp::NhgMode::Ars) {
             const auto it = ctx.ars.nhgs.find(id);
             if (it != ctx.ars.nhgs.end()) out << "nhg add " << nhg_ars_words(it->second) << "\n";
@@ -105,7 +107,8 @@ std::string running_config(CommandContext &ctx) {
 
     out << "# routes\n";
     for (const auto &[prefix, nhg] : ctx.fib->sorted_routes())
-        if (!fabric::is_fabric_nhg(nhg)) out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
+        if (!fabric::is_fabric_nhg(nhg) && nhg < fpm::kFpmNhgFirst)
+            out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
 
     const dp::FibSnapshot *s = ctx.dp->publisher().current();
     std::map<std::uint32_t, std::uint32_t> id_of;  // NHG index -> id
@@ -148,6 +151,7 @@ std::string running_config(CommandContext &ctx) {
     if (capture.active) out << "# a capture runs into " << one_line(capture.path) << " (not replayed)\n";
 
     out << fabric_running_config(ctx);
+    out << "# FPM server (zebra's routes are zebra's: not saved)\n" << fpm_running_config(ctx);
     out << "# ports\n";
     for (std::uint16_t port = 0; port < ctx.dp->num_ports(); ++port) {
         const dp::PortStatus st = ctx.dp->port_status(port);

@@ -57,6 +57,7 @@ class RouteUpdater {
     CommitResult commit();
 
     std::size_t implicit_groups() const noexcept { return by_hops_.size(); }
+    bool has_nhg(std::uint32_t id) const { return fib_.nhgs().contains(id); }
 
   private:
     dataplane::Status check_own_id(std::uint32_t id) const;

@@ -1,0 +1,253 @@
+// The FPM server's RIB on a real FIB builder and publisher: routes before their group held and
+// applied, groups changed in place, nexthops deleted under their routes, mark and sweep across a
+// reconnection (a replayed group keeps its weft group), next hops held until they resolve.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "eal_environment.hpp"
+#include "fpm_rib.hpp"
+#include "weft/control/route_updater.hpp"
+
+namespace weft::control::fpm {
+namespace {
+
+namespace dp = weft::dataplane;
+
+const auto *const kEal = ::testing::AddGlobalTestEnvironment(new dp::test::EalEnvironment("fpm_rib"));
+
+dp::IpPrefix pfx(const char *text) {
+    return *dp::IpPrefix::parse(text);
+}
+dp::IpAddr ip(const char *text) {
+    return *dp::IpAddr::parse(text);
+}
+
+RouteMsg route(const char *prefix, std::optional<std::uint32_t> nh_id, std::vector<NlNextHop> hops = {}) {
+    RouteMsg r;
+    r.prefix = pfx(prefix);
+    r.nh_id = nh_id;
+    r.hops = std::move(hops);
+    return r;
+}
+RouteMsg del_route(const char *prefix) {
+    RouteMsg r;
+    r.add = false;
+    r.prefix = pfx(prefix);
+    return r;
+}
+NexthopMsg single(std::uint32_t id, const char *gateway) {
+    NexthopMsg n;
+    n.id = id;
+    n.gateway = ip(gateway);
+    n.ifindex = 9;
+    return n;
+}
+NexthopMsg group(std::uint32_t id, std::vector<GroupMember> members) {
+    NexthopMsg n;
+    n.id = id;
+    n.group = std::move(members);
+    return n;
+}
+NexthopMsg del_nexthop(std::uint32_t id) {
+    NexthopMsg n;
+    n.add = false;
+    n.id = id;
+    return n;
+}
+
+class FpmRibTest : public ::testing::Test {
+  protected:
+    FpmRibTest()
+        : fib(config()),
+          publisher(2),
+          updater(fib, publisher),
+          rib(
+              updater,
+              [this](const NlNextHop &h) -> Resolved {
+                  if (h.gateway) {
+                      const auto it = gateways.find(*h.gateway);
+                      if (it == gateways.end()) return {std::nullopt, Hold::Neighbour};
+                      return {NextHop{it->second, std::nullopt, 1}, Hold::None};
+                  }
+                  const auto it = ifindexes.find(h.ifindex);
+                  if (it == ifindexes.end()) return {std::nullopt, Hold::Port};
+                  return {NextHop{it->second, std::nullopt, 1}, Hold::None};
+              },
+              std::chrono::seconds(5)) {
+        gateways = {{ip("10.0.0.1"), 1}, {ip("10.0.0.2"), 2}, {ip("10.0.0.3"), 3}};
+    }
+    static dp::FibConfig config() {
+        dp::FibConfig c;
+        c.num_ports = 4;
+        return c;
+    }
+    void commit() { ASSERT_TRUE(updater.commit().published); }
+    std::optional<std::uint32_t> group_of(const char *prefix) const {
+        const auto it = fib.routes().find(pfx(prefix));
+        if (it == fib.routes().end()) return std::nullopt;
+        return it->second;
+    }
+    std::vector<std::uint16_t> ports_of(std::uint32_t id) const {
+        std::vector<std::uint16_t> out;
+        for (const auto &m : fib.nhgs().at(id).members)
+            for (unsigned w = 0; w < m.weight; ++w) out.push_back(m.port);
+        return out;
+    }
+
+    dp::FibBuilder fib;
+    dp::FibPublisher publisher;
+    RouteUpdater updater;
+    std::map<dp::IpAddr, std::uint16_t> gateways;
+    std::map<std::uint32_t, std::uint16_t> ifindexes;
+    Rib rib;
+};
+
+TEST_F(FpmRibTest, ARouteBeforeItsGroupIsHeldThenApplied) {
+    rib.apply(route("10.1.0.0/16", 10));
+    commit();
+    EXPECT_FALSE(group_of("10.1.0.0/16"));
+    EXPECT_EQ(rib.held(Hold::Group), 1u);
+    EXPECT_EQ(rib.counters().held_for_group, 1u);
+    rib.apply(single(1, "10.0.0.1"));
+    rib.apply(single(2, "10.0.0.2"));
+    EXPECT_EQ(rib.held(Hold::Group), 1u);  // 1 and 2 are not 10
+    rib.apply(group(10, {{1, 1}, {2, 3}}));
+    commit();
+    const auto id = group_of("10.1.0.0/16");
+    ASSERT_TRUE(id);
+    EXPECT_GE(*id, kFpmNhgFirst);
+    EXPECT_EQ(ports_of(*id), (std::vector<std::uint16_t>{1, 2, 2, 2}));  // weights 1 and 3
+    EXPECT_EQ(rib.held_total(), 0u);
+    EXPECT_EQ(rib.installed(), 1u);
+    EXPECT_EQ(rib.counters().held_applied, 1u);
+}
+
+TEST_F(FpmRibTest, AGroupChangesInPlaceAndRoutesShareIt) {
+    rib.apply(single(1, "10.0.0.1"));
+    rib.apply(single(2, "10.0.0.2"));
+    rib.apply(single(3, "10.0.0.3"));
+    rib.apply(group(10, {{1, 1}, {2, 1}}));
+    rib.apply(route("10.1.0.0/16", 10));
+    rib.apply(route("10.2.0.0/16", 10));
+    commit();
+    const auto id = *group_of("10.1.0.0/16");
+    EXPECT_EQ(group_of("10.2.0.0/16"), id);
+    EXPECT_EQ(rib.groups(), 1u);
+    rib.apply(group(10, {{1, 1}, {3, 1}}));  // a path replaced
+    commit();
+    EXPECT_EQ(group_of("10.1.0.0/16"), id);
+    EXPECT_EQ(ports_of(id), (std::vector<std::uint16_t>{1, 3}));
+    EXPECT_EQ(rib.counters().groups_updated_in_place, 1u);
+    rib.apply(single(3, "10.0.0.2"));  // a member's gateway moves: its groups follow
+    commit();
+    EXPECT_EQ(ports_of(id), (std::vector<std::uint16_t>{1, 2}));
+    // A route moved to another group, then the last route off the first: the group goes.
+    rib.apply(route("10.1.0.0/16", 1));
+    rib.apply(del_route("10.2.0.0/16"));
+    commit();
+    EXPECT_FALSE(fib.nhgs().contains(id));
+    EXPECT_EQ(rib.groups(), 1u);
+    EXPECT_EQ(ports_of(*group_of("10.1.0.0/16")), (std::vector<std::uint16_t>{1}));
+}
+
+TEST_F(FpmRibTest, ANexthopDeletedUnderItsRoutesTakesThemWithIt) {
+    rib.apply(single(1, "10.0.0.1"));
+    rib.apply(single(2, "10.0.0.2"));
+    rib.apply(group(10, {{1, 1}, {2, 1}}));
+    rib.apply(group(11, {{2, 1}}));
+    rib.apply(route("10.1.0.0/16", 10));
+    rib.apply(route("10.2.0.0/16", 11));
+    rib.apply(route("10.3.0.0/16", 1));
+    commit();
+    // A member deleted: group 10 keeps the other, group 11 is left empty and goes with its route.
+    rib.apply(del_nexthop(2));
+    commit();
+    EXPECT_EQ(ports_of(*group_of("10.1.0.0/16")), (std::vector<std::uint16_t>{1}));
+    EXPECT_FALSE(group_of("10.2.0.0/16"));
+    EXPECT_EQ(rib.counters().removed_with_nexthop, 1u);
+    // A group deleted while a route uses it.
+    rib.apply(del_nexthop(10));
+    commit();
+    EXPECT_FALSE(group_of("10.1.0.0/16"));
+    EXPECT_TRUE(group_of("10.3.0.0/16"));
+    EXPECT_EQ(rib.counters().removed_with_nexthop, 2u);
+    EXPECT_EQ(rib.routes(), 1u);
+    rib.apply(del_nexthop(77));
+    rib.apply(del_route("10.9.0.0/16"));
+    EXPECT_EQ(rib.counters().unknown_deletes, 2u);
+}
+
+TEST_F(FpmRibTest, AReconnectionReplaysSweepsTheRestAndNeverFlushes) {
+    const auto t0 = Rib::Clock::now();
+    rib.new_session(t0);
+    rib.apply(single(1, "10.0.0.1"));
+    rib.apply(single(2, "10.0.0.2"));
+    rib.apply(group(10, {{1, 1}, {2, 1}}));
+    rib.apply(route("10.1.0.0/16", 10));
+    rib.apply(route("10.2.0.0/16", 10));
+    rib.apply(route("10.3.0.0/16", 1));
+    commit();
+    const auto weft_group = *group_of("10.1.0.0/16");
+    EXPECT_FALSE(rib.sweep_at());  // nothing stale at a first connection
+
+    // Zebra restarted: new ids, and 10.3/16 is gone from its table.
+    const auto t1 = t0 + std::chrono::seconds(60);
+    rib.new_session(t1);
+    EXPECT_EQ(rib.stale(), 3u);
+    rib.apply(single(7, "10.0.0.1"));
+    rib.apply(single(8, "10.0.0.2"));
+    rib.apply(group(20, {{8, 1}, {7, 1}}));
+    rib.apply(route("10.1.0.0/16", 20));
+    rib.apply(route("10.2.0.0/16", 20));
+    commit();
+    EXPECT_EQ(fib.routes().size(), 3u);              // nothing flushed while replaying
+    EXPECT_EQ(group_of("10.1.0.0/16"), weft_group);  // the same members: the same weft group
+    EXPECT_EQ(rib.counters().groups_adopted, 1u);
+    EXPECT_EQ(rib.stale(), 1u);
+    EXPECT_FALSE(rib.sweep_due(t1 + std::chrono::seconds(4)));
+    EXPECT_TRUE(rib.sweep_due(t1 + std::chrono::seconds(5)));
+    EXPECT_EQ(rib.sweep(), 1u);
+    commit();
+    EXPECT_EQ(fib.routes().size(), 2u);
+    EXPECT_FALSE(group_of("10.3.0.0/16"));
+    EXPECT_EQ(fib.nhgs().size(), 1u);  // the one-member group of 10.3/16 went with it
+    EXPECT_EQ(rib.stale(), 0u);
+    EXPECT_FALSE(rib.sweep_at());
+}
+
+TEST_F(FpmRibTest, NextHopsAreHeldUntilTheyResolve) {
+    rib.apply(route("10.1.0.0/16", std::nullopt, {{ip("10.0.0.9"), 9, 1}}));  // no such neighbour
+    rib.apply(route("10.2.0.0/16", std::nullopt, {{std::nullopt, 5, 1}, {ip("10.0.0.1"), 9, 2}}));
+    commit();
+    EXPECT_EQ(rib.held(Hold::Neighbour), 1u);
+    EXPECT_EQ(rib.held(Hold::Port), 1u);
+    EXPECT_EQ(rib.retry_held(), 0u);
+    ifindexes[5] = 3;
+    gateways[ip("10.0.0.9")] = 2;
+    EXPECT_EQ(rib.retry_held(), 2u);
+    commit();
+    EXPECT_EQ(ports_of(*group_of("10.1.0.0/16")), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(ports_of(*group_of("10.2.0.0/16")), (std::vector<std::uint16_t>{1, 1, 3}));
+    EXPECT_GE(*group_of("10.2.0.0/16"), kImplicitNhgFirst);  // a list's group: RouteUpdater's
+    // A route replaced by one that cannot resolve leaves the FIB rather than keep its old path.
+    rib.apply(route("10.1.0.0/16", std::nullopt, {{ip("10.0.0.99"), 9, 1}}));
+    commit();
+    EXPECT_FALSE(group_of("10.1.0.0/16"));
+    EXPECT_EQ(rib.held(Hold::Neighbour), 1u);
+}
+
+TEST_F(FpmRibTest, BlackholesAreHeldAndCounted) {
+    RouteMsg r = route("10.8.0.0/16", std::nullopt);
+    r.blackhole = true;
+    rib.apply(r);
+    commit();
+    EXPECT_EQ(rib.held(Hold::Blackhole), 1u);
+    EXPECT_FALSE(group_of("10.8.0.0/16"));
+    rib.apply(del_route("10.8.0.0/16"));
+    EXPECT_EQ(rib.routes(), 0u);
+    EXPECT_EQ(rib.held_total(), 0u);
+}
+
+}  // namespace
+}  // namespace weft::control::fpm
