@@ -242,6 +242,15 @@ GOOD = [
     "show fabric",
     "show fabric json",
     "sm stop",
+    "fpm grace 10",
+    "fpm remote allow",
+    "fpm remote deny",
+    "fpm port lo 1",
+    "fpm port del lo",
+    "fpm listen 127.0.0.1 %d" % (20000 + os.getpid() % 20000),  # a port of this run's own
+    "show fpm",
+    "show fpm json",
+    "fpm stop",
     "show running-config",
     "save running-config /dev/null",
     "save config /dev/null",
@@ -354,6 +363,12 @@ BAD = [
     "port 3 ip del 10.9.9.9/24",                    # no such address
     "nhg add 15360 ports 1",                        # the fabric's NHG ids
     "nhg add 16383 ars none primary 1",             # likewise
+    "fpm listen 300.1.1.1 2620",                    # not an address
+    "fpm listen 127.0.0.1 0",                       # no port 0
+    "fpm grace 0",                                  # 1..3600 s
+    "fpm port lo 99",                               # no port 99
+    "fpm port del nosuch",                          # not mapped
+    "fpm remote maybe",                             # allow|deny
 ]
 
 

@@ -223,32 +223,13 @@ class Weft(LiveWeft):
         args += ["--", "-i", "--cmdline-file", cmds, "--fpm", "--run-time", "280"]
         self.start(args)
 
-    def ask(self, cmd, pattern, timeout=10):
-        start = len(self.text())
-        self.proc.stdin.write(cmd + "\n")
-        self.proc.stdin.flush()
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = re.search(pattern, self.text()[start:])
-            if m:
-                return m
-            if self.proc.poll() is not None:
-                return None
-            time.sleep(0.02)
-        return None
-
-    def json(self, cmd, key):
-        m = self.ask(cmd + " json", r'(\{"%s".*\})\s*\n' % key)
-        return json.loads(m.group(1)) if m else None
-
     def fpm(self):
-        m = self.ask("show fpm json", r'(\{"state".*\})\s*\n')
-        return json.loads(m.group(1)) if m else None
+        return self.ask_json("show fpm json", "state")
 
     def table(self):
         """prefix -> sorted [(port, via, weight)] of weft's routes (groups resolved)."""
-        routes = self.json("show route", "routes")
-        nhgs = self.json("show nhg", "nhgs")
+        routes = self.ask_json("show route json", "routes")
+        nhgs = self.ask_json("show nhg json", "nhgs")
         if routes is None or nhgs is None:
             return None
         members = {g["id"]: sorted((m["port"], m["via"], m["weight"]) for m in g["members"]) for g in nhgs["nhgs"]}

@@ -11,7 +11,6 @@ Exit 77 (skip) when not root or without `ip netns`.
 """
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -42,27 +41,12 @@ class Weft(LiveWeft):
                 "-i", "--fpm-address", "0.0.0.0", "--fpm-port", str(PORT), "--fpm-grace", "2", "--run-time", "120"]
         self.start(args)
 
-    def ask(self, cmd, pattern, timeout=10):
-        start = len(self.text())
-        self.proc.stdin.write(cmd + "\n")
-        self.proc.stdin.flush()
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = re.search(pattern, self.text()[start:])
-            if m:
-                return m
-            if self.proc.poll() is not None:
-                return None
-            time.sleep(0.02)
-        return None
-
     def fpm(self):
-        m = self.ask("show fpm json", r'(\{"state".*\})\s*\n')
-        return json.loads(m.group(1)) if m else None
+        return self.ask_json("show fpm json", "state")
 
     def routes(self):
-        m = self.ask("show route json", r'(\{"routes".*\})\s*\n')
-        return {r["prefix"] for r in json.loads(m.group(1))["routes"]} if m else None
+        j = self.ask_json("show route json", "routes")
+        return {r["prefix"] for r in j["routes"]} if j else None
 
 
 def send(data, source=None, close_after=0.3):

@@ -1,6 +1,7 @@
 """Drives a weft run through its stdin, the way the integration tests type at its prompt, and
 names the EAL runtime directories a test's weft runs leave behind, removing them at exit."""
 import atexit
+import json
 import os
 import re
 import shutil
@@ -67,6 +68,28 @@ class LiveWeft:
                 return re.search(pattern, self.text())
             time.sleep(0.05)
         return None
+
+    def ask(self, line, pattern, timeout=10):
+        """Types `line` at the prompt and returns the first match of `pattern` in what weft
+        prints after it (None if it does not come within `timeout` seconds or weft exits)."""
+        start = len(self.text())
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            m = re.search(pattern, self.text()[start:])
+            if m:
+                return m
+            if self.proc.poll() is not None:
+                return None
+            time.sleep(0.02)
+        return None
+
+    def ask_json(self, line, key, timeout=10):
+        """The one-line JSON object starting with `key` that `line` (a `show ... json` command)
+        prints, parsed; None when it does not come."""
+        m = self.ask(line, r'(\{"%s".*\})\s*\n' % key, timeout)
+        return json.loads(m.group(1)) if m else None
 
     def finish(self, timeout):
         """Closes stdin, waits for weft to exit (killing it after `timeout` seconds) and returns

@@ -259,7 +259,7 @@ void show_fpm(void *res, struct cmdline *cl, void *data) {
     std::ostringstream line;
     line << "messages:";
     for (const auto &[k, v] : j["messages"].items()) line << " " << k << " " << v.get<std::uint64_t>();
-    line << "\nerrors:";
+    line << "\nrefused by reason:";
     for (const auto &[k, v] : j["errors"].items())
         if (v.get<std::uint64_t>() != 0) line << " " << k << " " << v.get<std::uint64_t>();
     line << "\nignored:";

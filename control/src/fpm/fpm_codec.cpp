@@ -347,10 +347,13 @@ void decode_netlink(std::span<const std::uint8_t> payload, std::vector<Decoded> 
     thread_local std::vector<std::uint32_t> aligned;
     aligned.assign((payload.size() + 3) / 4, 0);
     if (!payload.empty()) std::memcpy(aligned.data(), payload.data(), payload.size());
-    const auto *nlh = reinterpret_cast<const nlmsghdr *>(aligned.data());
-    int left = static_cast<int>(payload.size());
-    while (left > 0) {
-        if (!mnl_nlmsg_ok(nlh, left)) {
+    const auto *bytes = reinterpret_cast<const std::uint8_t *>(aligned.data());
+    std::size_t at = 0;
+    while (at < payload.size()) {
+        // Not mnl_nlmsg_ok: it compares the length as an int, so one of 2^31 or more passes.
+        const std::size_t left = payload.size() - at;
+        const auto *nlh = reinterpret_cast<const nlmsghdr *>(bytes + at);
+        if (left < sizeof(nlmsghdr) || nlh->nlmsg_len < sizeof(nlmsghdr) || nlh->nlmsg_len > left) {
             out.push_back(Decoded{0, Error::NetlinkTruncated});
             return;
         }
@@ -368,7 +371,7 @@ void decode_netlink(std::span<const std::uint8_t> payload, std::vector<Decoded> 
                 break;
         }
         out.push_back(std::move(d));
-        nlh = mnl_nlmsg_next(nlh, &left);
+        at += MNL_ALIGN(nlh->nlmsg_len);
     }
 }
 

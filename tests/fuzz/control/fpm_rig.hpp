@@ -2,17 +2,14 @@
 // the process, and a RIB per input that must leave the FIB empty once everything is swept.
 #pragma once
 
-#include <rte_eal.h>
-#include <unistd.h>
-
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "fpm_codec.hpp"
 #include "fpm_rib.hpp"
+#include "fuzz_eal.hpp"
 #include "weft/control/route_updater.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_publisher.hpp"
@@ -26,21 +23,7 @@ struct Rig {
 
 inline Rig &rig() {
     static Rig *r = [] {
-        const std::string args =
-            "weft_fuzz --no-huge --no-pci --no-shconf -m 256 --no-telemetry --log-level=*:error "
-            "--file-prefix=weft_fuzz_fpm_" +
-            std::to_string(getpid());
-        std::vector<std::string> words;
-        for (std::size_t at = 0; at < args.size();) {
-            const std::size_t end = args.find(' ', at);
-            words.push_back(args.substr(at, end - at));
-            at = end == std::string::npos ? args.size() : end + 1;
-        }
-        std::vector<char *> argv;
-        for (auto &w : words) argv.push_back(w.data());
-        if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0) std::abort();
-        static const std::string runtime_dir = rte_eal_get_runtime_dir();
-        std::atexit([] { std::filesystem::remove_all(runtime_dir); });
+        weft::fuzz::init_eal("fpm");
         auto *x = new Rig;
         dataplane::FibConfig c;
         c.num_ports = 4;

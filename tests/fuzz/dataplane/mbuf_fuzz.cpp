@@ -14,21 +14,19 @@
 // Input: records of a control byte (bits 0-1: ol_flags none, IP_CKSUM_BAD, _GOOD, _NONE; bit 2:
 // port 1; bits 3-4: segments beyond the first), a 16-bit length, one byte per extra segment (the
 // length of each but the last) and the frame bytes. At most 32 frames.
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "fuzz_eal.hpp"
 #include "ring_ports.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/dataplane/fib_builder.hpp"
@@ -55,22 +53,7 @@ struct Rig {
 
 Rig &rig() {
     static Rig *r = [] {
-        const std::string args =
-            "weft_fuzz --no-huge --no-pci --no-shconf -m 256 --no-telemetry --log-level=*:error "
-            "--file-prefix=weft_fuzz_mbuf_" +
-            std::to_string(getpid());
-        std::vector<std::string> words;
-        for (std::size_t at = 0; at < args.size();) {
-            const std::size_t end = args.find(' ', at);
-            words.push_back(args.substr(at, end - at));
-            at = end == std::string::npos ? args.size() : end + 1;
-        }
-        std::vector<char *> argv;
-        for (auto &w : words) argv.push_back(w.data());
-        if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0) std::abort();
-        // The runtime directory EAL made goes with the process.
-        static const std::string runtime_dir = rte_eal_get_runtime_dir();
-        std::atexit([] { std::filesystem::remove_all(runtime_dir); });
+        weft::fuzz::init_eal("mbuf");
         auto *x = new Rig;
         x->ports = std::make_unique<test::RingPorts>("mf", kPorts, 2);
         x->board =

@@ -174,6 +174,12 @@ TEST(FpmCodec, ANetlinkLengthPastTheFrameStopsTheFrame) {
     ASSERT_EQ(d.size(), 2u);
     EXPECT_TRUE(std::holds_alternative<RouteMsg>(d[0].what));
     EXPECT_EQ(as<Error>(d[1]), Error::NetlinkTruncated);
+    // A length of 2^31 and more (an int comparison, as libmnl's mnl_nlmsg_ok makes, takes it).
+    auto huge = good;
+    huge[3] = 0x80;
+    const auto h = decode({good, huge});
+    ASSERT_EQ(h.size(), 2u);
+    EXPECT_EQ(as<Error>(h[1]), Error::NetlinkTruncated);
     std::vector<Decoded> out;
     decode_netlink(std::span(good).first(10), out);  // shorter than a netlink header
     ASSERT_EQ(out.size(), 1u);
