@@ -78,6 +78,8 @@ enum Opt {
     kFpmPort,
     kFpmGrace,
     kFpmAllowRemote,
+    kLinuxCp,
+    kLinuxCpNames,
 };
 
 // "all", or port numbers separated by commas ("0,2,3").
@@ -144,6 +146,9 @@ void print_app_usage(const char *prog) {
         "  --fpm-grace SECONDS      a reconnected zebra's time to replay before stale routes go (default "
         "30)\n"
         "  --fpm-allow-remote       take FPM connections from non-loopback addresses too\n"
+        "Linux control-plane mirror (a kernel TAP per port for FRR and the kernel's stack):\n"
+        "  --linux-cp               on: port N is interface weftN, addresses and neighbours from the kernel\n"
+        "  --linux-cp-names LIST    on, with these interface names for ports 0, 1, ... (the rest weftN)\n"
         "  -h, --help               this text\n"
         "numbers are decimal, or hexadecimal with 0x (the routing options: also 0 octal, as "
         "weft-route's)\n\n",
@@ -184,6 +189,8 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
         {"fpm-port", required_argument, nullptr, kFpmPort},
         {"fpm-grace", required_argument, nullptr, kFpmGrace},
         {"fpm-allow-remote", no_argument, nullptr, kFpmAllowRemote},
+        {"linux-cp", no_argument, nullptr, kLinuxCp},
+        {"linux-cp-names", required_argument, nullptr, kLinuxCpNames},
     };
     // weft's own options, then the SM's (--sm and the routing options).
     static const std::vector<option> all = [] {
@@ -303,6 +310,25 @@ AppOptionsParse parse_app_options(int argc, char **argv) {
             case kFpmAllowRemote:
                 o.fpm_allow_remote = true;
                 break;
+            case kLinuxCp:
+                o.linux_cp = true;
+                break;
+            case kLinuxCpNames: {
+                o.linux_cp = true;
+                o.linux_cp_names.clear();
+                const std::string text = optarg;
+                for (std::size_t start = 0;;) {
+                    const std::size_t comma = text.find(',', start);
+                    o.linux_cp_names.push_back(text.substr(start, comma - start));
+                    const std::string &n = o.linux_cp_names.back();
+                    if (n.empty() || n.size() > 15 || n.find_first_of("/ \t\n:") != std::string::npos)
+                        expected =
+                            "interface names of 1..15 characters (no '/', ':' or blanks) separated by commas";
+                    if (comma == std::string::npos) break;
+                    start = comma + 1;
+                }
+                break;
+            }
             case kNoCsum:
                 dp.parser.verify_ipv4_checksum = false;
                 break;

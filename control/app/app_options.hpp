@@ -33,6 +33,8 @@ struct AppOptions {
     std::uint16_t fpm_port = 2620;
     unsigned fpm_grace_s = 30;
     bool fpm_allow_remote = false;
+    bool linux_cp = false;  // a kernel TAP interface per port (lcp::LinuxCp)
+    std::vector<std::string> linux_cp_names;
 };
 
 // --fpm-grace bound (the CLI's `fpm grace` takes as much).

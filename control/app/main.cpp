@@ -27,6 +27,7 @@
 #include "weft/control/fabric/switch_agent.hpp"
 #include "weft/control/fpm_server.hpp"
 #include "weft/control/input_line.hpp"
+#include "weft/control/lcp/linux_cp.hpp"
 #include "weft/control/script.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
@@ -134,7 +135,9 @@ int run(int argc, char **argv) {
     }
     const app::AppOptions *options = &*parsed_options.options;
 
-    auto dp = std::make_unique<dataplane::Dataplane>(options->dataplane);
+    dataplane::DataplaneConfig dp_config = options->dataplane;
+    dp_config.punt_arp = options->linux_cp;  // the kernel mirror answers ARP
+    auto dp = std::make_unique<dataplane::Dataplane>(dp_config);
     dataplane::FibConfig fib_config = options->fib;
     fib_config.num_ports = dp->num_ports();
     fib_config.rcu = dp->publisher().qsbr();  // groups the tables drop wait for the workers
@@ -189,6 +192,21 @@ int run(int argc, char **argv) {
             return 1;
         }
         std::printf("weft: fpm listening on %s port %u\n", fpm_config.address.c_str(), fpm_config.port);
+    // The kernel mirror: a TAP per port, after the ports have their MACs and the SMA its frame
+    // ports (it takes the punted frames that are not SMPs).
+    std::unique_ptr<control::lcp::LinuxCp> lcp;
+    if (options->linux_cp) {
+        control::lcp::LinuxCpConfig lc;
+        lc.names = options->linux_cp_names;
+        lc.iboe_ethertype = options->dataplane.parser.iboe_ethertype;
+        lcp = std::make_unique<control::lcp::LinuxCp>(ctx, std::move(lc));
+        ctx.lcp = lcp.get();
+        for (std::uint16_t p = 0; p < dp->num_ports(); ++p)
+            if (!dp->port_status(p).control_tx)
+                std::fprintf(stderr,
+                             "weft: warning: port %u has no control TX queue, the kernel's frames cannot "
+                             "leave it\n",
+                             p);
     }
     for (std::uint16_t p = 0; p < dp->num_ports(); ++p)
         if (agent->fabric_port(p) && !dp->port_status(p).control_tx)
@@ -291,7 +309,8 @@ int run(int argc, char **argv) {
             const auto round_end =
                 std::chrono::steady_clock::now() + std::chrono::milliseconds(options->link_poll_ms);
             while (std::chrono::steady_clock::now() < round_end) {
-                agent->poll();
+                agent->poll();  // punted frames: SMPs to the SMA, the rest to the mirror
+                if (lcp) lcp->poll();
                 sm_service->poll();  // a heavy sweep, when one is due, runs to its end here
                 fpm->poll();         // zebra's messages waiting, applied as one commit
                 dp->wait_punted(std::chrono::microseconds(kSmaStepUs));
@@ -315,6 +334,8 @@ int run(int argc, char **argv) {
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
     control::attach_fpm_server(ctx, nullptr);
     fpm.reset();
+    ctx.lcp = nullptr;
+    lcp.reset();
     ctx.sm = nullptr;
     sm_service.reset();
     ctx.sma = nullptr;

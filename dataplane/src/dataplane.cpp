@@ -100,6 +100,7 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
             wc.inject = inject_ring_;
             wc.injected = injected_.get();
         }
+        wc.punt_arp = config_.punt_arp;
         wc.idle_sleep_max_us = config_.idle_sleep_max_us;
         workers_.push_back(
             std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));

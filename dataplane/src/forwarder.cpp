@@ -10,6 +10,7 @@
 
 #include "ipv4_fast_parse.hpp"
 #include "ipv6_fast_parse.hpp"
+#include "kernel_punt.hpp"
 #include "mbuf_parse.hpp"
 #include "rewrite.hpp"
 
@@ -339,7 +340,10 @@ const Hop *Forwarder::decide_in_open(const FibSnapshot &fib, unsigned i, std::ui
 bool Forwarder::select_one(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc, SelectState &st) {
     const FrameInfo &f = b_.info[i];
     if (f.verdict != DropReason::None) {
-        drop(b_.pkts[i], f.verdict);
+        if (f.verdict == DropReason::UnknownEtherType && config_.punt_arp && is_arp(b_.pkts[i]))
+            punt(i);
+        else
+            drop(b_.pkts[i], f.verdict);
         return true;
     }
     if (f.kind == PacketKind::Iboe) {
@@ -354,6 +358,10 @@ bool Forwarder::select_one(const FibSnapshot &fib, unsigned i, std::uint64_t now
     const NhgEntry *nhg = st.last_nhg;
     if (nhg == nullptr) {
         drop(b_.pkts[i], DropReason::NoRoute);
+        return true;
+    }
+    if (nhg->mode == NhgMode::Local) {  // before the TTL test: eBGP and OSPF arrive with TTL 1
+        punt(i);
         return true;
     }
     if (f.ttl <= 1) {
@@ -483,11 +491,7 @@ void Forwarder::select_waiting_ars(const FibSnapshot &fib, std::uint64_t now_tsc
 void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc) {
     const ParsedPacket &p = b_.parsed[i];
     rte_mbuf *m = b_.pkts[i];
-    if (p.vl == kManagementVl && (p.dlid == kPermissiveLid || fib.switch_lid().owns(p.dlid))) {
-        m->port = b_.in_port;  // not every PMD sets it
-        punted_[punted_n_++] = m;
-        return;
-    }
+    if (p.vl == kManagementVl && (p.dlid == kPermissiveLid || fib.switch_lid().owns(p.dlid))) return punt(i);
     if (p.dlid == 0 || p.dlid == kPermissiveLid) return drop(m, DropReason::InvalidLid);
     if (p.dlid >= kFirstMulticastLid) {
         std::uint64_t mask = fib.mft(p.dlid) & ~(std::uint64_t{1} << b_.in_port);
@@ -533,7 +537,14 @@ void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t no
     send_counted(i, h);
 }
 
-// The burst's subnet-management frames to the control thread, in one enqueue; what its ring
+// Frame i to the control thread, with its in-port in mbuf->port (not every PMD sets it).
+void Forwarder::punt(unsigned i) noexcept {
+    rte_mbuf *m = b_.pkts[i];
+    m->port = b_.in_port;
+    punted_[punted_n_++] = m;
+}
+
+// The burst's frames for the control thread, in one enqueue; what its ring
 // has no room for is dropped.
 void Forwarder::punt_burst() noexcept {
     const unsigned n = punted_n_;

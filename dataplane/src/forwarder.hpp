@@ -106,6 +106,7 @@ class Forwarder {
     void send_or_drop(unsigned i, const MemberChoice &c, std::uint32_t nhg_index);
     void select_waiting_ars(const FibSnapshot &fib, std::uint64_t now_tsc);
     void select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc);
+    void punt(unsigned i) noexcept;
     void punt_burst() noexcept;
     void capture(unsigned i, std::uint16_t port) noexcept;
     void record_captured(std::uint64_t now_tsc);
@@ -147,7 +148,7 @@ class Forwarder {
     unsigned missed_[kMaxBurst];  // frames of the open group continue_run left to decide_in_open
     unsigned iboe_n_ = 0;         // IBoE frames, decided after the IP frames (an LFT may name an ARS group)
     unsigned iboe_[kMaxBurst];
-    unsigned punted_n_ = 0;  // subnet-management frames for the control thread, enqueued after the burst
+    unsigned punted_n_ = 0;  // frames for the control thread (SMA, kernel mirror), enqueued after the burst
     rte_mbuf *punted_[kMaxBurst];
     // Frames a monitored ARS group reassigned while the capture runs: each holds an extra
     // reference until its copy is recorded after select.

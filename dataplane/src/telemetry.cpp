@@ -210,7 +210,7 @@ int tel_nhg_stats(const char *, const char *, rte_tel_data *d) {
             if (c == nullptr) return;
             rte_tel_data_start_dict(c);
             rte_tel_data_add_dict_u64(c, "members", e->member_count);
-            rte_tel_data_add_dict_string(c, "mode", e->mode == NhgMode::Ars ? "ars" : "ecmp");
+            rte_tel_data_add_dict_string(c, "mode", nhg_mode_name(e->mode));
             rte_tel_data_add_dict_u64(c, "packets", pkts);
             rte_tel_data_add_dict_u64(c, "bytes", bytes);
             rte_tel_data_add_dict_container(d, std::to_string(e->id).c_str(), c, 0);

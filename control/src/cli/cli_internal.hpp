@@ -82,6 +82,7 @@ InstList running_config_commands();  // show running-config, save running-config
 InstList version_commands();         // show version
 InstList sm_commands();              // sm start|stop, show sm [json|log], show fabric [json]
 InstList fabric_commands();          // port <p> fabric on|off, port <p> ip [del] <a>/<len>, show sma
+InstList linux_cp_commands();        // show linux-cp [json]
 
 // Refuses (true) a hand-made command on NHG `id` when the id is one the fabric's groups take.
 bool fabric_nhg_refused(CommandContext &ctx, struct cmdline *cl, std::uint32_t id);

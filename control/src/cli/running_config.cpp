@@ -14,6 +14,7 @@
 #include "fpm_cli.hpp"
 #include "fpm_rib.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
+#include "weft/control/lcp/linux_cp.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_snapshot.hpp"
 #include "weft/dataplane/limits.hpp"
@@ -50,8 +51,9 @@ std::string running_config(CommandContext &ctx) {
     std::ostringstream out;
     out << "# weft " << WEFT_VERSION << " running-config: replay with --cmdline-file\n";
 
-    out << "# neighbours\n";
+    out << "# neighbours (not those the kernel mirror learned)\n";
     for (const auto &[ip, n] : ctx.fib->neighbours()) {
+        if (ctx.lcp != nullptr && ctx.lcp->learned(ip)) continue;  // the kernel's: it tells them again
         char mac[RTE_ETHER_ADDR_FMT_SIZE];
         rte_ether_format_addr(mac, sizeof mac, &n.mac);
         out << "neigh add " << ip.to_string() << " " << mac << " port " << n.port << "\n";
@@ -92,7 +94,7 @@ std::string running_config(CommandContext &ctx) {
 
     out << "# next-hop groups (the SM's and zebra's are their own: not saved)\n";
     for (const auto &[id, spec] : ctx.fib->nhgs()) {
-        if (fabric::is_fabric_nhg(id) || id >= fpm::kFpmNhgFirst) continue;
+        if (fabric::is_fabric_nhg(id) || id >= fpm::kFpmNhgFirst || lcp::is_linux_cp_nhg(id)) continue;
         if (spec.mode == dp::NhgMode::Ars) {
             const auto it = ctx.ars.nhgs.find(id);
             if (it != ctx.ars.nhgs.end()) out << "nhg add " << nhg_ars_words(it->second) << "\n";
@@ -107,7 +109,7 @@ std::string running_config(CommandContext &ctx) {
 
     out << "# routes\n";
     for (const auto &[prefix, nhg] : ctx.fib->sorted_routes())
-        if (!fabric::is_fabric_nhg(nhg) && nhg < fpm::kFpmNhgFirst)
+        if (!fabric::is_fabric_nhg(nhg) && nhg < fpm::kFpmNhgFirst && !lcp::is_linux_cp_nhg(nhg))
             out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
 
     const dp::FibSnapshot *s = ctx.dp->publisher().current();

@@ -58,7 +58,7 @@ void show_nhg(CommandContext &ctx, struct cmdline *cl, bool json) {
                               {"resolved", i < members.size() && members[i].resolved}});
         }
         records.push_back(Json{{"id", id},
-                               {"mode", spec.mode == dp::NhgMode::Ars ? "ars" : "ecmp"},
+                               {"mode", dp::nhg_mode_name(spec.mode)},
                                {"members", ms},
                                {"packets", pkts},
                                {"bytes", bytes}});

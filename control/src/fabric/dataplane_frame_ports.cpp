@@ -9,8 +9,6 @@
 
 namespace weft::control::fabric {
 
-namespace {}  // namespace
-
 DataplaneFramePorts::DataplaneFramePorts(dataplane::Dataplane &dp) : dp_(dp) {
     for (std::uint16_t p = 0; p < dp.num_ports() && p < sm::kMaxPortNum; ++p) {
         const rte_ether_addr a = dp.port_status(p).mac;
@@ -54,15 +52,19 @@ bool DataplaneFramePorts::send(sm::PortNum port, std::span<const std::uint8_t> f
 std::optional<sm::ReceivedFrame> DataplaneFramePorts::receive(std::chrono::milliseconds wait) {
     release();
     const auto deadline = std::chrono::steady_clock::now() + wait;
-    while (batch_next_ == batch_n_) {
-        batch_next_ = 0;
-        batch_n_ = dp_.drain_punted(batch_.data(), kBatch);
-        if (batch_n_ != 0) break;
-        const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) return std::nullopt;
-        dp_.wait_punted(std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
+    for (;;) {
+        while (batch_next_ == batch_n_) {
+            batch_next_ = 0;
+            batch_n_ = dp_.drain_punted(batch_.data(), kBatch);
+            if (batch_n_ != 0) break;
+            const auto now = std::chrono::steady_clock::now();
+            if (now >= deadline) return std::nullopt;
+            dp_.wait_punted(std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
+        }
+        held_ = batch_[batch_next_++];
+        if (!divert_ || !divert_(held_)) break;
+        held_ = nullptr;
     }
-    held_ = batch_[batch_next_++];
     ++counters_.received;
     const std::uint32_t len = rte_pktmbuf_pkt_len(held_);
     const std::uint8_t *bytes = rte_pktmbuf_mtod(held_, const std::uint8_t *);

@@ -21,6 +21,9 @@ namespace fabric {
 class SwitchAgent;
 class SmService;
 }  // namespace fabric
+namespace lcp {
+class LinuxCp;
+}  // namespace lcp
 
 struct CommandContext {
     dataplane::Dataplane *dp = nullptr;
@@ -32,6 +35,7 @@ struct CommandContext {
     StatsBaseline stats;                                    // what `clear port stats` zeroed
     fabric::SwitchAgent *sma = nullptr;                     // the switch's SMA (null: none)
     fabric::SmService *sm = nullptr;                        // the SM inside it (running or not)
+    lcp::LinuxCp *lcp = nullptr;                            // the kernel mirror (null: off)
     ars::Ticks ticks_per_us = 1;
     bool quit = false;
     unsigned errors = 0;  // commands refused since start

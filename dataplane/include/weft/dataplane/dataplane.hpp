@@ -45,6 +45,8 @@ struct DataplaneConfig {
     bool rx_ipv4_cksum_offload = true;
     // Each worker's ring of subnet-management frames to the control thread (a power of two).
     unsigned punt_ring_size = 1024;
+    // ARP frames to the control thread (WorkerConfig::punt_arp): on with the Linux mirror.
+    bool punt_arp = false;
     // Idle back-off of the workers (WorkerConfig::idle_sleep_max_us); 0: off.
     unsigned idle_sleep_max_us = 0;
 };

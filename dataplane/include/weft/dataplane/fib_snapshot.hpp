@@ -18,7 +18,13 @@
 
 namespace weft::dataplane {
 
-enum class NhgMode : std::uint8_t { Ecmp = 0, Ars = 1 };
+// Local: the switch's own (its addresses, link-local multicast): frames routed to such a group
+// go to the control thread, which hands them to the port's kernel interface (linux-cp); the
+// group's members are not used.
+enum class NhgMode : std::uint8_t { Ecmp = 0, Ars = 1, Local = 2 };
+inline const char *nhg_mode_name(NhgMode m) noexcept {
+    return m == NhgMode::Ars ? "ars" : m == NhgMode::Local ? "local" : "ecmp";
+}
 
 // One NHG member as the hot path needs it: where to send, and to which MAC.
 struct ResolvedMember {

@@ -63,6 +63,9 @@ struct WorkerConfig {
     // `injected` (per port). One worker has it; none: no such path.
     rte_ring *inject = nullptr;
     InjectCounters *injected = nullptr;
+    // ARP frames go to the control thread too (the kernel mirror answers them); otherwise they
+    // are dropped as unknown_ether_type.
+    bool punt_arp = false;
     // Idle back-off: while every RX burst comes back empty the worker sleeps 1, 2, 4 ... up to
     // this many microseconds between polls; 0: it never sleeps.
     unsigned idle_sleep_max_us = 0;

@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -37,6 +38,11 @@ class DataplaneFramePorts final : public sm::FramePorts {
     std::optional<sm::ReceivedFrame> receive(std::chrono::milliseconds wait) override;
     sm::MacAddr mac(sm::PortNum port) const override;
 
+    // Punted frames that are not the SMA's (the kernel mirror's): a diversion that takes a frame
+    // (returns true, and owns it) hides it from receive().
+    using Divert = std::function<bool(rte_mbuf *)>;
+    void set_divert(Divert d) { divert_ = std::move(d); }
+
     sm::PortNum num_ports() const { return static_cast<sm::PortNum>(macs_.size()); }
     const FramePortsCounters &counters() const { return counters_; }
 
@@ -51,6 +57,7 @@ class DataplaneFramePorts final : public sm::FramePorts {
     rte_mbuf *held_ = nullptr;        // the frame receive() handed out
     std::vector<std::uint8_t> copy_;  // a chained mbuf's bytes, made contiguous
     FramePortsCounters counters_;
+    Divert divert_;
 };
 
 }  // namespace weft::control::fabric

@@ -1,0 +1,329 @@
+// The kernel mirror's control-thread work: punted frames to TAPs, TAP frames to the ports'
+// control TX queues, carrier from link state, and rtnetlink news into the FIB builder.
+#include "weft/control/lcp/linux_cp.hpp"
+
+#include <fcntl.h>
+#include <libmnl/libmnl.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+#include <poll.h>
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "weft/control/cli.hpp"
+#include "weft/control/fabric/switch_agent.hpp"
+
+namespace weft::control::lcp {
+
+namespace dp = weft::dataplane;
+
+namespace {
+
+// Frames a TAP may hand over per round, so one busy interface cannot hold the control loop.
+constexpr unsigned kFromKernelPerRound = 256;
+constexpr std::size_t kMaxFrame = 16384;
+constexpr auto kCarrierEvery = std::chrono::milliseconds(50);
+constexpr std::size_t kNetlinkBuffer = 1 << 16;
+
+// The prefixes the kernel takes whatever its addresses: link-local multicast (OSPF, VRRP, ND's
+// solicited-node groups, RAs) and IPv6 link-local unicast (BGP unnumbered; never routed).
+std::vector<dp::IpPrefix> always_local() {
+    std::vector<dp::IpPrefix> v;
+    for (const char *p : {"224.0.0.0/24", "ff02::/16", "fe80::/10"}) v.push_back(*dp::IpPrefix::parse(p));
+    return v;
+}
+
+std::uint16_t ether_type(const rte_mbuf *m) {
+    if (m->data_len < RTE_ETHER_HDR_LEN) return 0;
+    const auto *f = rte_pktmbuf_mtod(m, const std::uint8_t *);
+    std::uint16_t t = static_cast<std::uint16_t>((f[12] << 8) | f[13]);
+    if (t == RTE_ETHER_TYPE_VLAN && m->data_len >= RTE_ETHER_HDR_LEN + 4)
+        t = static_cast<std::uint16_t>((f[16] << 8) | f[17]);
+    return t;
+}
+
+bool link_local_v6(const dp::IpAddr &ip) {
+    return ip.v6 && ip.bytes[0] == 0xfe && (ip.bytes[1] & 0xc0) == 0x80;
+}
+
+}  // namespace
+
+LinuxCp::LinuxCp(CommandContext &ctx, LinuxCpConfig config)
+    : ctx_(ctx), config_(std::move(config)), rx_(kNetlinkBuffer) {
+    if (ctx_.sma == nullptr) throw std::runtime_error("linux-cp: the switch agent is not running");
+    for (std::uint16_t p = 0; p < ctx_.dp->num_ports(); ++p) {
+        const std::string name = p < config_.names.size() && !config_.names[p].empty()
+                                     ? config_.names[p]
+                                     : config_.prefix + std::to_string(p);
+        std::array<std::uint8_t, 6> mac;
+        const rte_ether_addr a = ctx_.dp->port_status(p).mac;
+        std::memcpy(mac.data(), a.addr_bytes, mac.size());
+        taps_.push_back(std::make_unique<Tap>(name, mac));
+        LinuxCpPort lp;
+        lp.port = p;
+        lp.name = name;
+        lp.ifindex = taps_.back()->ifindex();
+        ports_.push_back(std::move(lp));
+    }
+    nl_ = mnl_socket_open(NETLINK_ROUTE);
+    if (nl_ == nullptr)
+        throw std::runtime_error(std::string("linux-cp: netlink socket: ") + std::strerror(errno));
+    const unsigned groups = RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR | RTMGRP_NEIGH;
+    if (mnl_socket_bind(nl_, groups, MNL_SOCKET_AUTOPID) < 0) {
+        const int e = errno;
+        mnl_socket_close(nl_);
+        throw std::runtime_error(std::string("linux-cp: netlink bind: ") + std::strerror(e));
+    }
+    const int fd = mnl_socket_get_fd(nl_);
+    int size = 4 << 20;  // a burst of neighbour news (a whole subnet resolving) must not overrun it
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+
+    std::vector<dp::NhgMemberSpec> any_port{dp::NhgMemberSpec{0, std::nullopt, 1}};
+    count_fib(ctx_.fib->set_nhg(kLocalNhg, any_port, dp::NhgMode::Local));
+    for (const dp::IpPrefix &p : always_local()) local_route(p, true);
+    ctx_.sma->ports().set_divert([this](rte_mbuf *m) { return take_punted(m); });
+    dump(RTM_GETADDR);
+    dump(RTM_GETNEIGH);
+    sync_carrier();
+    if (dirty_) commit(ctx_, nullptr);
+    dirty_ = false;
+}
+
+LinuxCp::~LinuxCp() {
+    if (ctx_.sma != nullptr) ctx_.sma->ports().set_divert(nullptr);
+    if (nl_ != nullptr) mnl_socket_close(nl_);
+}
+
+bool LinuxCp::take_punted(rte_mbuf *m) {
+    if (ether_type(m) == config_.iboe_ethertype) return false;
+    const std::uint16_t p = m->port;
+    if (p >= taps_.size()) {
+        ++drops_.to_kernel_no_tap;
+        rte_pktmbuf_free(m);
+        return true;
+    }
+    const std::uint32_t len = rte_pktmbuf_pkt_len(m);
+    std::uint8_t copy[kMaxFrame];
+    const void *bytes = len <= kMaxFrame ? rte_pktmbuf_read(m, 0, len, copy) : nullptr;
+    if (bytes != nullptr && taps_[p]->write({static_cast<const std::uint8_t *>(bytes), len})) {
+        ++ports_[p].to_kernel;
+        ports_[p].to_kernel_bytes += len;
+    } else {
+        ++drops_.to_kernel_write_failed;
+    }
+    rte_pktmbuf_free(m);
+    return true;
+}
+
+void LinuxCp::poll() {
+    forward_from_kernel();
+    if (const auto now = std::chrono::steady_clock::now(); now - last_carrier_ >= kCarrierEvery) {
+        last_carrier_ = now;
+        sync_carrier();
+    }
+    read_netlink();
+    if (dirty_) commit(ctx_, nullptr);
+    dirty_ = false;
+}
+
+void LinuxCp::forward_from_kernel() {
+    std::uint8_t buf[kMaxFrame];
+    for (std::uint16_t p = 0; p < taps_.size(); ++p) {
+        for (unsigned k = 0; k < kFromKernelPerRound; ++k) {
+            const long n = taps_[p]->read(buf);
+            if (n == 0) break;
+            if (n < 0) {
+                ++drops_.from_kernel_read_failed;
+                break;
+            }
+            rte_mbuf *m = ctx_.dp->alloc_control_mbuf();
+            char *data = m != nullptr ? rte_pktmbuf_append(m, static_cast<std::uint16_t>(n)) : nullptr;
+            if (data == nullptr) {
+                if (m != nullptr) rte_pktmbuf_free(m);
+                ++drops_.from_kernel_no_mbuf;
+                continue;
+            }
+            std::memcpy(data, buf, static_cast<std::size_t>(n));
+            if (!ctx_.dp->send_from_control(p, m)) {  // it took m either way
+                ++drops_.from_kernel_tx_failed;
+                continue;
+            }
+            ++ports_[p].from_kernel;
+            ports_[p].from_kernel_bytes += static_cast<std::uint64_t>(n);
+        }
+    }
+}
+
+void LinuxCp::sync_carrier() {
+    for (LinuxCpPort &lp : ports_) {
+        const dp::PortStatus s = ctx_.dp->port_status(lp.port);
+        const bool up = s.started && s.admin_up && s.link_up;  // what the workers send on
+        if (up != lp.carrier && taps_[lp.port]->set_carrier(up)) lp.carrier = up;
+    }
+}
+
+// A dump request and its reply, read to its end (news that arrives meanwhile is taken too).
+void LinuxCp::dump(std::uint16_t type) {
+    alignas(nlmsghdr) char buf[256];  // a dump request is a header and an rtgenmsg
+    nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+    nlh->nlmsg_type = type;
+    nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    nlh->nlmsg_seq = ++dump_seq_;
+    auto *gen = static_cast<rtgenmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(rtgenmsg)));
+    gen->rtgen_family = AF_UNSPEC;
+    if (mnl_socket_sendto(nl_, nlh, nlh->nlmsg_len) < 0)
+        throw std::runtime_error(std::string("linux-cp: netlink dump: ") + std::strerror(errno));
+    const int fd = mnl_socket_get_fd(nl_);
+    for (;;) {
+        pollfd pfd{fd, POLLIN, 0};
+        if (::poll(&pfd, 1, 2000) <= 0) throw std::runtime_error("linux-cp: netlink dump: no reply");
+        const ssize_t n = mnl_socket_recvfrom(nl_, rx_.data(), rx_.size());
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EINTR) continue;
+            if (errno == ENOBUFS) {
+                ++drops_.netlink_overrun;
+                continue;
+            }
+            throw std::runtime_error(std::string("linux-cp: netlink dump: ") + std::strerror(errno));
+        }
+        NetlinkParse p;
+        parse_netlink({rx_.data(), static_cast<std::size_t>(n)}, p);
+        apply(p);
+        if (p.done) return;
+    }
+}
+
+void LinuxCp::read_netlink() {
+    for (;;) {
+        const ssize_t n = mnl_socket_recvfrom(nl_, rx_.data(), rx_.size());
+        if (n < 0) {
+            if (errno == ENOBUFS) {  // news was lost: learn everything again
+                ++drops_.netlink_overrun;
+                dump(RTM_GETADDR);
+                dump(RTM_GETNEIGH);
+                continue;
+            }
+            return;  // EAGAIN: nothing more
+        }
+        NetlinkParse p;
+        parse_netlink({rx_.data(), static_cast<std::size_t>(n)}, p);
+        apply(p);
+    }
+}
+
+void LinuxCp::apply(const NetlinkParse &p) {
+    netlink_messages_ += p.messages;
+    for (std::size_t k = 0; k < kNetlinkErrorCount; ++k) drops_.netlink_errors[k] += p.errors[k];
+    for (const AddrEvent &e : p.addrs) on_addr(e);
+    for (const NeighEvent &e : p.neighs) on_neigh(e);
+}
+
+std::optional<std::uint16_t> LinuxCp::port_of(std::uint32_t ifindex) const {
+    for (const LinuxCpPort &lp : ports_)
+        if (lp.ifindex == ifindex) return lp.port;
+    return std::nullopt;
+}
+
+void LinuxCp::count_fib(const dp::Status &s) {
+    if (!s.ok()) ++drops_.fib_refused;
+    dirty_ = true;
+}
+
+// The address itself and its subnet (for the kernel to resolve the subnet's hosts until their
+// host routes exist) go to the kernel.
+void LinuxCp::on_addr(const AddrEvent &e) {
+    const std::optional<std::uint16_t> p = port_of(e.ifindex);
+    if (!p) return;
+    auto &addrs = ports_[*p].addresses;
+    const dp::IpPrefix as_given{e.addr, e.prefix_len};
+    if (e.add ? !addrs.insert(as_given).second : addrs.erase(as_given) == 0) return;
+    const auto host = dp::IpPrefix::make(e.addr, e.addr.v6 ? 128 : 32);
+    const auto subnet = dp::IpPrefix::make(e.addr, e.prefix_len);
+    if (host) local_route(*host, e.add);
+    if (subnet && subnet->len < host->len) local_route(*subnet, e.add);
+}
+
+// Counts `prefix` in or out of the Local group's routes; the route follows the count. A route
+// someone else has put on the prefix since is left alone.
+bool LinuxCp::local_route(const dp::IpPrefix &prefix, bool add) {
+    if (add) {
+        if (local_[prefix]++ != 0) return true;
+        count_fib(ctx_.fib->add_route(prefix, kLocalNhg));
+        return true;
+    }
+    const auto it = local_.find(prefix);
+    if (it == local_.end()) return false;
+    if (--it->second != 0) return true;
+    local_.erase(it);
+    if (routed_to(prefix, kLocalNhg)) count_fib(ctx_.fib->del_route(prefix));
+    return true;
+}
+
+bool LinuxCp::routed_to(const dp::IpPrefix &prefix, std::uint32_t nhg) const {
+    const auto r = ctx_.fib->routes().find(prefix);
+    return r != ctx_.fib->routes().end() && r->second == nhg;
+}
+
+std::uint32_t LinuxCp::neighbour_nhg() {
+    if (!free_nhgs_.empty()) {
+        const std::uint32_t id = *free_nhgs_.begin();
+        free_nhgs_.erase(free_nhgs_.begin());
+        return id;
+    }
+    return next_nhg_++;
+}
+
+// A resolved neighbour: its MAC for every group member through it, and a host route to it (not
+// for IPv6 link-local neighbours, whose traffic is the kernel's). A lost one: both gone, unless
+// another group still takes its MAC (then the last MAC stays, counted).
+void LinuxCp::on_neigh(const NeighEvent &e) {
+    const std::optional<std::uint16_t> p = port_of(e.ifindex);
+    if (!p) return;
+    rte_ether_addr mac;
+    std::memcpy(mac.addr_bytes, e.mac.data(), e.mac.size());
+    const auto it = neigh_.find(e.ip);
+    const bool same = it != neigh_.end() && it->second.port == *p && it->second.mac == e.mac;
+    if (e.add && same) {
+        it->second.state = e.state;
+        return;
+    }
+    if (e.add && (rte_is_multicast_ether_addr(&mac) || rte_is_zero_ether_addr(&mac))) return;
+    const auto host = dp::IpPrefix::make(e.ip, e.ip.v6 ? 128 : 32);
+    if (it != neigh_.end()) {  // gone, or moved to another MAC or port: out first
+        if (const std::uint32_t g = it->second.nhg; g != 0) {  // 0: a link-local one, no route
+            if (routed_to(*host, g)) count_fib(ctx_.fib->del_route(*host));
+            if (ctx_.fib->nhgs().contains(g)) count_fib(ctx_.fib->del_nhg(g));
+            free_nhgs_.insert(g);
+        }
+        if (!e.add || it->second.port != *p) {
+            if (const dp::Status s = ctx_.fib->del_neighbour(e.ip); !s.ok()) ++drops_.neigh_in_use;
+            dirty_ = true;
+        }
+        neigh_.erase(it);
+    }
+    if (!e.add) return;
+    const dp::Status s = ctx_.fib->set_neighbour(e.ip, mac, *p);
+    count_fib(s);
+    if (!s.ok()) return;
+    LearnedNeighbour n{*p, e.mac, e.state, 0};
+    if (!link_local_v6(e.ip)) {
+        n.nhg = neighbour_nhg();
+        const dp::Status g = ctx_.fib->set_nhg(n.nhg, {dp::NhgMemberSpec{*p, e.ip, 1}});
+        count_fib(g);
+        if (g.ok())
+            count_fib(ctx_.fib->add_route(*host, n.nhg));
+        else
+            free_nhgs_.insert(std::exchange(n.nhg, 0));
+    }
+    neigh_.emplace(e.ip, n);
+}
+
+}  // namespace weft::control::lcp
