@@ -311,9 +311,11 @@ std::optional<std::uint32_t> FibBuilder::nhg_using(const IpAddr &ip, std::uint16
             peer = &addr;
             break;
         }
-    for (const auto &[id, spec] : nhgs_)
+    for (const auto &[id, spec] : nhgs_) {
+        if (spec.mode == NhgMode::Local) continue;  // its members are not used: no MAC taken
         for (const NhgMemberSpec &m : spec.members)
             if (m.via ? *m.via == ip : m.port == port && peer != nullptr && *peer == ip) return id;
+    }
     return std::nullopt;
 }
 

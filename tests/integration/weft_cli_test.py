@@ -233,6 +233,8 @@ GOOD = [
     "port 3 ip del 2001:db8:3::1/64",
     "show sma",
     "show sma json",
+    "show linux-cp",
+    "show linux-cp json",
     "show version",
     "show version json",
     "sm start",

@@ -282,6 +282,7 @@ def main():
             j = w.ask_json("show linux-cp json", "interfaces")
             if j:
                 print("     drops: %s" % {k: v for k, v in j["drops"].items() if v})
+                check(all(v == 0 for v in j["drops"].values()), "no frame or kernel message lost or refused")
             rc, text = w.finish(30)
             check(rc == 0, "weft exits cleanly (rc %s)" % rc)
             w = None

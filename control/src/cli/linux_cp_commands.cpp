@@ -64,6 +64,7 @@ Json linux_cp_record(const lcp::LinuxCp &l) {
         drops[std::string("netlink_") + lcp::netlink_error_name(static_cast<lcp::NetlinkError>(k))] =
             d.netlink_errors[k];
     return Json{{"interfaces", ports},
+                {"enabled", true},
                 {"neighbours", neigh},
                 {"netlink_messages", l.netlink_messages()},
                 {"drops", drops}};
@@ -78,8 +79,11 @@ WEFT_TOK_STR(ShowLcpCmd, json, "json");
 
 void show_linux_cp(struct cmdline *cl, void *data, bool json) {
     CommandContext &ctx = context_of(data);
-    if (ctx.lcp == nullptr)
-        return refuse(ctx, cl, "the Linux mirror is off (weft -- --linux-cp turns it on)");
+    if (ctx.lcp == nullptr) {
+        if (json) return print_json(cl, Json{{"interfaces", Json::array()}, {"enabled", false}});
+        cmdline_printf(cl, "the Linux mirror is off (weft -- --linux-cp turns it on)\n");
+        return;
+    }
     const Json r = linux_cp_record(*ctx.lcp);
     if (json) return print_json(cl, r);
     cmdline_printf(cl, "%-5s %-15s %-7s %-7s %12s %12s  %s\n", "port", "interface", "ifindex", "carrier",

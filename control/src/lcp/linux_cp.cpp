@@ -93,8 +93,7 @@ LinuxCp::LinuxCp(CommandContext &ctx, LinuxCpConfig config)
     dump(RTM_GETADDR);
     dump(RTM_GETNEIGH);
     sync_carrier();
-    if (dirty_) commit(ctx_, nullptr);
-    dirty_ = false;
+    publish();
 }
 
 LinuxCp::~LinuxCp() {
@@ -130,6 +129,21 @@ void LinuxCp::poll() {
         sync_carrier();
     }
     read_netlink();
+    publish();
+}
+
+void LinuxCp::publish() {
+    if (dirty_) commit(ctx_, nullptr);
+    dirty_ = false;
+    if (neigh_retry_.empty()) return;
+    for (const dp::IpAddr &ip : neigh_retry_) {
+        if (neigh_.contains(ip) || !ctx_.fib->neighbours().contains(ip)) continue;  // back, or gone
+        if (ctx_.fib->del_neighbour(ip).ok())
+            dirty_ = true;
+        else
+            ++drops_.neigh_in_use;  // another group takes its MAC: the last one stays
+    }
+    neigh_retry_.clear();
     if (dirty_) commit(ctx_, nullptr);
     dirty_ = false;
 }
@@ -304,7 +318,9 @@ void LinuxCp::on_neigh(const NeighEvent &e) {
             free_nhgs_.insert(g);
         }
         if (!e.add || it->second.port != *p) {
-            if (const dp::Status s = ctx_.fib->del_neighbour(e.ip); !s.ok()) ++drops_.neigh_in_use;
+            // Refused while a group (its own host route's, leaving in this batch) names it:
+            // tried again once the batch is published.
+            if (!ctx_.fib->del_neighbour(e.ip).ok()) neigh_retry_.push_back(e.ip);
             dirty_ = true;
         }
         neigh_.erase(it);

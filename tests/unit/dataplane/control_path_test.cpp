@@ -64,6 +64,7 @@ class ControlPathTest : public ::testing::Test {
         c.nb_workers = 1;
         c.mbufs = 4095;
         c.punt_ring_size = 64;
+        c.punt_arp = true;  // as with the kernel mirror
         c.idle_sleep_max_us = kIdleSleepMaxUs;
         dp_ = new Dataplane(c);
         FibConfig fc;
@@ -102,6 +103,21 @@ class ControlPathTest : public ::testing::Test {
         for (const Bytes &f : frames) ms.push_back(ports_->mbuf(f));
         ASSERT_TRUE(ports_->receive(0, ms));
     }
+    // The punted frames, waiting until `want` have come (each checked to have come in on port 0).
+    static std::vector<Bytes> drain_from_port0(std::size_t want) {
+        std::vector<Bytes> got;
+        wait_until([&] {
+            rte_mbuf *m[8];
+            const unsigned n = dp_->drain_punted(m, 8);
+            for (unsigned k = 0; k < n; ++k) {
+                EXPECT_EQ(m[k]->port, 0);
+                got.push_back(bytes_of(m[k]));
+            }
+            rte_pktmbuf_free_bulk(m, n);
+            return got.size() >= want;
+        });
+        return got;
+    }
     static void expect_accounted(const Totals &t) {
         EXPECT_EQ(t.rx_pkts + t.replicas, t.fwd_pkts + t.dropped() + t.punted)
             << "rx " << t.rx_pkts << " forwarded " << t.fwd_pkts << " dropped " << t.dropped() << " punted "
@@ -124,17 +140,7 @@ TEST_F(ControlPathTest, SubnetManagementFramesForTheSwitchReachTheControlThreadW
                 data = iboe(0x12, 0);
     receive({permissive, data, own, smp_through});
     ASSERT_TRUE(wait_until([&] { return totals().rx_pkts - before.rx_pkts == 4; }));
-    std::vector<Bytes> got;
-    ASSERT_TRUE(wait_until([&] {
-        rte_mbuf *m[8];
-        const unsigned n = dp_->drain_punted(m, 8);
-        for (unsigned k = 0; k < n; ++k) {
-            EXPECT_EQ(m[k]->port, 0);
-            got.push_back(bytes_of(m[k]));
-        }
-        rte_pktmbuf_free_bulk(m, n);
-        return got.size() >= 2;
-    }));
+    const std::vector<Bytes> got = drain_from_port0(2);
     ASSERT_EQ(got.size(), 2u);
     EXPECT_EQ(got[0], permissive);
     EXPECT_EQ(got[1], own);
@@ -151,6 +157,40 @@ TEST_F(ControlPathTest, SubnetManagementFramesForTheSwitchReachTheControlThreadW
     const Totals t = totals();
     EXPECT_EQ(t.punted - before.punted, 2u);
     expect_accounted(t);
+}
+
+// The kernel mirror's frames: those routed to a Local group (even with TTL 1, as eBGP's and
+// OSPF's are) and ARP reach the control thread with their in-port; other IP frames are routed.
+TEST_F(ControlPathTest, FramesForTheSwitchItselfAndArpReachTheControlThread) {
+    ASSERT_TRUE(fib_->set_nhg(90, {NhgMemberSpec{1, std::nullopt, 1}}, NhgMode::Local).ok());
+    const auto own = *IpPrefix::parse("10.0.0.1/32");
+    ASSERT_TRUE(fib_->add_route(own, 90).ok());
+    dp_->publisher().publish(fib_->build());
+    const Totals before = totals();
+    const Bytes to_switch = test::eth(0x0800) + test::ipv4(17, 0x0A000002, 0x0A000001, 8 + 18, 1) +
+                            test::udp(179, 179, 18) + test::zeros(18);
+    const Bytes arp = test::eth(0x0806) + test::zeros(28) + test::zeros(18);
+    const Bytes elsewhere = test::eth(0x0800) + test::ipv4(17, 0x0A000002, 0x0A000009, 8 + 18, 64) +
+                            test::udp(1, 2, 18) + test::zeros(18);
+    receive({to_switch, arp, elsewhere});
+    ASSERT_TRUE(wait_until([&] { return totals().rx_pkts - before.rx_pkts == 3; }));
+    const std::vector<Bytes> got = drain_from_port0(2);
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0], to_switch);  // untouched: no TTL decrement, no MAC rewrite
+    EXPECT_EQ(got[1], arp);
+    const Totals t = totals();
+    EXPECT_EQ(t.punted - before.punted, 2u);
+    EXPECT_EQ(t.drops[static_cast<std::size_t>(DropReason::NoRoute)] -
+                  before.drops[static_cast<std::size_t>(DropReason::NoRoute)],
+              1u);
+    expect_accounted(t);
+    // A Local group's member takes no neighbour's MAC, so it holds none from deletion.
+    const IpAddr peer = *IpAddr::parse("10.0.0.7");
+    ASSERT_TRUE(fib_->set_neighbour(peer, rte_ether_addr{{0x02, 0, 0, 0, 0, 0x07}}, 1).ok());
+    EXPECT_TRUE(fib_->del_neighbour(peer).ok());
+    ASSERT_TRUE(fib_->del_route(own).ok());
+    ASSERT_TRUE(fib_->del_nhg(90).ok());
+    dp_->publisher().publish(fib_->build());
 }
 
 TEST_F(ControlPathTest, TheControlThreadSendsOnItsOwnQueueAndCountsWhatFails) {
@@ -246,7 +286,8 @@ TEST_F(ControlPathTest, TheQualitySamplerBacksOffWhileNoPortSends) {
     const std::uint64_t intervals = static_cast<std::uint64_t>(us) / 16;
     EXPECT_GE(d_rounds, intervals * 9 / 10) << "every interval sampled";
     EXPECT_LE(d_wakeups, static_cast<std::uint64_t>(us) / kIdleSleepMaxUs * 2 + 10)
-        << "about one wake-up per " << kIdleSleepMaxUs << " us, not per 16 us (" << intervals << " intervals)";
+        << "about one wake-up per " << kIdleSleepMaxUs << " us, not per 16 us (" << intervals
+        << " intervals)";
     EXPECT_GT(d_wakeups, 0u);
 }
 

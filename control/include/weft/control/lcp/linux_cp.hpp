@@ -111,6 +111,7 @@ class LinuxCp {
     bool learned(const dataplane::IpAddr &ip) const { return neigh_.contains(ip); }
 
   private:
+    void publish();
     void forward_from_kernel();
     void sync_carrier();
     void read_netlink();
@@ -135,6 +136,7 @@ class LinuxCp {
     std::map<dataplane::IpPrefix, unsigned> local_;
     std::map<dataplane::IpAddr, LearnedNeighbour> neigh_;
     std::set<std::uint32_t> free_nhgs_;
+    std::vector<dataplane::IpAddr> neigh_retry_;  // deletions refused within their batch
     std::uint32_t next_nhg_ = kLinuxCpNhgFirst + 1;
     bool dirty_ = false;  // the FIB builder holds changes to publish
     std::chrono::steady_clock::time_point last_carrier_{};
