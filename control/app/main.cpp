@@ -192,6 +192,7 @@ int run(int argc, char **argv) {
             return 1;
         }
         std::printf("weft: fpm listening on %s port %u\n", fpm_config.address.c_str(), fpm_config.port);
+    }
     // The kernel mirror: a TAP per port, after the ports have their MACs and the SMA its frame
     // ports (it takes the punted frames that are not SMPs).
     std::unique_ptr<control::lcp::LinuxCp> lcp;
