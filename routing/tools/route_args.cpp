@@ -307,6 +307,42 @@ RoutingOptions routing_options(const Args &a) {
     return ro;
 }
 
+const std::vector<option> &migration_long_options() {
+    static const std::vector<option> o = {
+        {"migrate", required_argument, nullptr, kOptMigrate},
+        {"migrate-pattern", required_argument, nullptr, kOptMigratePattern},
+        {"reconfig", required_argument, nullptr, kOptReconfig},
+    };
+    return o;
+}
+
+bool parse_migration_option(int c, const char *arg, Args &a) {
+    switch (c) {
+        case kOptMigrate:
+            a.migrate_file = arg;
+            return true;
+        case kOptMigratePattern:
+            if (!parse_migration_pattern(arg))
+                throw UsageError(
+                    std::string(
+                        "--migrate-pattern: expected random, consolidate, grouping or to-uniform, got '") +
+                    arg + "'");
+            a.migrate_pattern = arg;
+            return true;
+        case kOptReconfig:
+            if (std::strcmp(arg, "full") && std::strcmp(arg, "itrc") && std::strcmp(arg, "ftree-minrc") &&
+                std::strcmp(arg, "ftree-minrc-rebalance"))
+                throw UsageError(
+                    std::string(
+                        "--reconfig: expected full, itrc, ftree-minrc or ftree-minrc-rebalance, got '") +
+                    arg + "'");
+            a.reconfig = arg;
+            return true;
+        default:
+            return false;
+    }
+}
+
 Args parse_args(int argc, char **argv) {
     enum {
         kTopo = kOptFirstTool,
@@ -331,9 +367,6 @@ Args parse_args(int argc, char **argv) {
         kArsNaive,
         kArsExtra,
         kArsMaxAlt,
-        kMigrate,
-        kMigratePattern,
-        kReconfig,
         kMigrateCheck
     };
     std::vector<option> opts = {
@@ -359,14 +392,12 @@ Args parse_args(int argc, char **argv) {
         {"ars-naive", no_argument, nullptr, kArsNaive},
         {"ars-max-extra-hops", required_argument, nullptr, kArsExtra},
         {"ars-max-alternates", required_argument, nullptr, kArsMaxAlt},
-        {"migrate", required_argument, nullptr, kMigrate},
-        {"migrate-pattern", required_argument, nullptr, kMigratePattern},
-        {"reconfig", required_argument, nullptr, kReconfig},
         {"migrate-check", required_argument, nullptr, kMigrateCheck},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
     };
     opts.insert(opts.end(), engine_long_options().begin(), engine_long_options().end());
+    opts.insert(opts.end(), migration_long_options().begin(), migration_long_options().end());
     opts.push_back({nullptr, 0, nullptr, 0});
     const std::string shorts = std::string(":") + kEngineShortOptions + "qh";
     Args a;
@@ -374,7 +405,7 @@ Args parse_args(int argc, char **argv) {
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, shorts.c_str(), opts.data(), nullptr)) != -1) {
-        if (parse_engine_option(c, optarg, a)) continue;
+        if (parse_engine_option(c, optarg, a) || parse_migration_option(c, optarg, a)) continue;
         switch (c) {
             case kTopo:
                 a.topo = optarg;
@@ -449,26 +480,6 @@ Args parse_args(int argc, char **argv) {
             case kArsMaxAlt:
                 a.ars_max_alternates =
                     static_cast<unsigned>(parse_number("--ars-max-alternates", optarg, 254));
-                break;
-            case kMigrate:
-                a.migrate_file = optarg;
-                break;
-            case kMigratePattern:
-                if (!parse_migration_pattern(optarg))
-                    throw UsageError(
-                        std::string("--migrate-pattern: expected random, consolidate, grouping or "
-                                    "to-uniform, got '") +
-                        optarg + "'");
-                a.migrate_pattern = optarg;
-                break;
-            case kReconfig:
-                if (std::strcmp(optarg, "full") && std::strcmp(optarg, "itrc") &&
-                    std::strcmp(optarg, "ftree-minrc") && std::strcmp(optarg, "ftree-minrc-rebalance"))
-                    throw UsageError(
-                        std::string(
-                            "--reconfig: expected full, itrc, ftree-minrc or ftree-minrc-rebalance, got '") +
-                        optarg + "'");
-                a.reconfig = optarg;
                 break;
             case kMigrateCheck: {
                 // N steps, or N% of the steps.

@@ -65,6 +65,9 @@ enum EngineOption : int {
     kOptNoEqualize,
     kOptMcastGroups,
     kOptIgnoreExistingLfts,
+    kOptMigrate,
+    kOptMigratePattern,
+    kOptReconfig,
     kOptFirstTool = 1100,
 };
 // A number 0..max in C notation (decimal, 0x hex, 0 octal); UsageError naming `opt` otherwise.
@@ -72,6 +75,10 @@ std::uint64_t parse_number(const char *opt, const char *s, std::uint64_t max);
 extern const char *const kEngineUsage;         // the "Routing" section of a tool's --help
 extern const char *const kEngineShortOptions;  // for getopt_long's optstring
 const std::vector<option> &engine_long_options();
+// --migrate FILE, --migrate-pattern P and --reconfig M, shared by weft-route and weft-sm: true
+// when c was one of them (checked, into a; UsageError on a bad value).
+const std::vector<option> &migration_long_options();
+bool parse_migration_option(int c, const char *arg, Args &a);
 // Stores routing option `c` (getopt_long's return) with argument `arg` into a; false when `c` is
 // not a routing option. Throws UsageError for a bad number.
 bool parse_engine_option(int c, const char *arg, Args &a);

@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "weft/routing/vswitch.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -305,6 +307,8 @@ Guid named_guid(const Fabric &f, const LidOwner &o) {
 // 0x%016x: '<desc>'" for an owned LID, or "unknown node and type".
 constexpr std::string_view kGuidText = " portguid 0x", kDescText = ": '", kEndText = "'\n",
                            kUnknownText = "unknown node and type\n";
+// The vLID section (see lft_dump.hpp): its header and the prefix of its entry lines.
+constexpr std::string_view kVlidHeader = "Virtual lids", kVlidPrefix = "vlid ";
 int lid_digits(Lid l) {
     return std::max(4, (static_cast<int>(std::bit_width(l)) + 3) / 4);
 }
@@ -521,25 +525,48 @@ void LftDumpParser::parse_line(std::string_view raw) {
         sw.line = line_;
         parse_header(ln, sw);
         in_switch_ = true;
+        in_vlids_ = false;
+        switch_guid_ = sw.guid;
         next_lid_ = 1;
         sink_.on_switch(sw);
         return;
     }
-    if (ln.rest().substr(0, 2) == "0x") {
+    if (ln.accept(kVlidHeader)) {
+        // The vLIDs of the switch whose pLIDs come just before.
+        if (!in_switch_)
+            ln.fail(0, "a 'Unicast lids ... of switch' header before its 'Virtual lids' section");
+        LftDumpSwitch sw;
+        parse_header(ln, sw);
+        if (sw.guid != switch_guid_)
+            ln.fail(0,
+                    "the 'Virtual lids' section of switch " + guid_text(switch_guid_) +
+                        " (the 'Unicast lids' header before it)",
+                    guid_text(sw.guid));
+        in_vlids_ = true;
+        next_lid_ = kFirstVlid;
+        return;
+    }
+    const bool vlid = ln.accept(kVlidPrefix);
+    if (vlid || ln.rest().substr(0, 2) == "0x") {
         if (!in_switch_) ln.fail_here("a 'Unicast lids ... of switch' header before LID entries");
+        if (vlid && !in_vlids_) ln.fail(0, "a 'Virtual lids ... of switch' header before vLID entries");
         LftDumpEntry e;
         e.line = line_;
+        const std::size_t at = ln.pos();
         parse_entry(ln, e);
+        if (vlid && e.lid < kFirstVlid) ln.fail(at, "a vLID (0x10000-0x3ffff)");
         next_lid_ = e.lid + 1;
         sink_.on_entries({&e, 1});
         return;
     }
-    if (ln.peek() >= '0' && ln.peek() <= '9') {  // "N lids dumped" / "N lids in use"
+    if (ln.peek() >= '0' && ln.peek() <= '9') {  // "N lids dumped" / "N lids in use" / "N vlids dumped"
         ln.number_in(10, ~std::uint64_t{0}, "a LID count");
         ln.skip_space();
-        if (ln.accept("lids")) return;
+        if (ln.accept("lids") || ln.accept("vlids")) return;
     }
-    ln.fail(ln.pos(), "a 'Unicast lids' header, a '0x<LID> <port>' entry or an 'N lids dumped' trailer");
+    ln.fail(ln.pos(),
+            "a 'Unicast lids' or 'Virtual lids' header, a '0x<LID> <port>' or 'vlid 0x<vLID> <port>' entry "
+            "or an 'N lids dumped' trailer");
 }
 
 LftDump read_lft_dump(std::string_view text, const std::string &name, const Fabric *expected) {
@@ -557,33 +584,54 @@ std::string write_lft_dump(const Fabric &f, const RoutingTables &t) {
     std::sort(order.begin(), order.end(), [&](SwitchIdx a, SwitchIdx b) {
         return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
     });
+    // pLIDs in OpenSM's section; vLIDs, when the fabric has any, in a section of their own that
+    // OpenSM's reader skips (its lines start with neither "Unicast lids" nor "0x").
     const Lid max_lid = f.max_lid();
+    const Lid max_plid = max_lid < kFirstVlid ? max_lid : routing::max_plid(f);
     std::string out;
-    char buf[96];
+    char buf[128];
+    auto put_line = [&](Lid l, PortNum p) {
+        const auto o = f.lid_owner(l);
+        const std::size_t at = out.size();
+        if (o) {
+            const Node &owner = f.node(o->node);
+            out.resize(at + entry_line_size(l, owner));
+            put_entry_line(out.data() + at, l, p, owner, named_guid(f, *o));
+        } else {
+            out.resize(at + entry_head_size(l) + kUnknownText.size());
+            put(put_entry_head(out.data() + at, l, p), kUnknownText);
+        }
+    };
     for (SwitchIdx s : order) {
         const NodeIdx n = f.switch_node(s);
         const Node &sw = f.node(n);
         std::snprintf(buf, sizeof buf, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('",
-                      max_lid, f.port(n, 0).lid, sw.guid);
+                      max_plid, f.port(n, 0).lid, sw.guid);
         out += buf;
         out += sw.desc;
         out += "'):\n";
         const auto &lft = t.lft[s];
-        for (Lid l = 0; l <= max_lid && l < lft.size(); ++l) {
+        for (Lid l = 0; l <= max_plid && l < lft.size(); ++l) {
             const PortNum p = lft[l];
             if (p > sw.num_ports) continue;  // OpenSM skips entries past the port count (no path)
-            const auto o = f.lid_owner(l);
-            const std::size_t at = out.size();
-            if (o) {
-                const Node &owner = f.node(o->node);
-                out.resize(at + entry_line_size(l, owner));
-                put_entry_line(out.data() + at, l, p, owner, named_guid(f, *o));
-            } else {
-                out.resize(at + entry_head_size(l) + kUnknownText.size());
-                put(put_entry_head(out.data() + at, l, p), kUnknownText);
-            }
+            put_line(l, p);
         }
-        std::snprintf(buf, sizeof buf, "%u lids dumped\n", max_lid);
+        std::snprintf(buf, sizeof buf, "%u lids dumped\n", max_plid);
+        out += buf;
+        if (max_lid < kFirstVlid) continue;
+        std::snprintf(buf, sizeof buf, "%.*s [0x%x-0x%x] of switch Lid %u guid 0x%016" PRIx64 " ('",
+                      static_cast<int>(kVlidHeader.size()), kVlidHeader.data(), kFirstVlid, max_lid,
+                      f.port(n, 0).lid, sw.guid);
+        out += buf;
+        out += sw.desc;
+        out += "'):\n";
+        for (Lid l = kFirstVlid; l <= max_lid && l < lft.size(); ++l) {
+            const PortNum p = lft[l];
+            if (p > sw.num_ports) continue;
+            out += kVlidPrefix;
+            put_line(l, p);
+        }
+        std::snprintf(buf, sizeof buf, "%u vlids dumped\n", max_lid - kFirstVlid + 1);
         out += buf;
     }
     return out;

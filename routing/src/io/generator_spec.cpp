@@ -124,6 +124,32 @@ Spec split(std::string_view whole, std::string_view kind, std::string_view param
     return Spec(whole, kind, std::move(fields), name);
 }
 
+// The keys of a "vms:..." component.
+VmParams vm_params(Spec &s) {
+    VmParams p;
+    p.vfs = static_cast<std::uint16_t>(s.get("vfs", 4, 1, kMaxVfs));
+    p.load_percent = s.get("load", 50, 0, 100);
+    if (s.find("count")) p.count = static_cast<std::int64_t>(s.get64("count", 0, 0, 1u << 24));
+    auto choice = [&](std::string_view key, std::initializer_list<std::string_view> allowed) -> std::size_t {
+        const Field *f = s.find(key);
+        if (!f) return 0;
+        std::size_t i = 0;
+        std::string all;
+        for (std::string_view a : allowed) {
+            if (f->value == a) return i;
+            all += (i++ ? "|" : "") + std::string(a);
+        }
+        s.fail(f->column + key.size() + 1, std::string(key) + "=" + all, f->value);
+    };
+    p.random = choice("dist", {"uniform", "random"}) == 1;
+    p.scheme =
+        choice("scheme", {"prepopulated", "dynamic"}) == 1 ? VfLidScheme::Dynamic : VfLidScheme::Prepopulated;
+    p.extended_vlids = choice("vlids", {"legacy", "extended"}) == 1;
+    p.seed = s.get64("seed", 1, 0, ~std::uint64_t{0});
+    s.done();
+    return p;
+}
+
 // The failure keys of a "fail-links=3,seed=1" component (all of it: its kind is its first key).
 FailureParams failure_params(Spec &s) {
     FailureParams p;
@@ -159,28 +185,7 @@ Fabric one(std::string_view whole, std::string_view comp, std::size_t col, const
     }
     if (kind == "vms") {
         if (!base) s.fail(col, "a fabric spec before the VMs", comp);
-        VmParams p;
-        p.vfs = static_cast<std::uint16_t>(s.get("vfs", 4, 1, kMaxVfs));
-        p.load_percent = s.get("load", 50, 0, 100);
-        if (s.find("count")) p.count = static_cast<std::int64_t>(s.get64("count", 0, 0, 1u << 24));
-        auto choice = [&](std::string_view key,
-                          std::initializer_list<std::string_view> allowed) -> std::size_t {
-            const Field *f = s.find(key);
-            if (!f) return 0;
-            std::size_t i = 0;
-            std::string all;
-            for (std::string_view a : allowed) {
-                if (f->value == a) return i;
-                all += (i++ ? "|" : "") + std::string(a);
-            }
-            s.fail(f->column + key.size() + 1, std::string(key) + "=" + all, f->value);
-        };
-        p.random = choice("dist", {"uniform", "random"}) == 1;
-        p.scheme = choice("scheme", {"prepopulated", "dynamic"}) == 1 ? VfLidScheme::Dynamic
-                                                                      : VfLidScheme::Prepopulated;
-        p.extended_vlids = choice("vlids", {"legacy", "extended"}) == 1;
-        p.seed = s.get64("seed", 1, 0, ~std::uint64_t{0});
-        s.done();
+        const VmParams p = vm_params(s);
         Fabric f = *base;
         wrap([&] {
             add_vms(f, p);
@@ -296,6 +301,11 @@ FailureParams parse_failures(std::string_view spec, const std::string &name) {
     if (spec.empty()) throw ParseError(name, 1, 1, "fail-links=N or fail-switches=N", "empty");
     Spec s = split(spec, "fail", spec, 1, name);
     return failure_params(s);
+}
+
+VmParams parse_vm_spec(std::string_view spec, const std::string &name) {
+    Spec s = split(spec, "vms", spec, 1, name);
+    return vm_params(s);
 }
 
 Fabric generate(std::string_view spec) {

@@ -68,6 +68,12 @@ void add_vms(Fabric &f, const VmParams &p) {
     }
 }
 
+Lid max_plid(const Fabric &f) {
+    Lid l = std::min(f.max_lid(), kFirstVlid - 1);
+    while (l > 0 && !f.lid_owner(l)) --l;
+    return l;
+}
+
 VswitchBudget vswitch_budget(const Fabric &f) {
     VswitchBudget b;
     b.switches = f.switch_count();

@@ -6,6 +6,18 @@
 //   0x0003 003 # Channel Adapter portguid 0x0000000000100001: 'h1'
 //   5 lids dumped
 //
+// Seed 002's vLIDs (0x10000-0x3FFFF, forwarded by a switch's secondary LFT) follow each switch's
+// pLIDs in a section of their own, written only when the fabric has vLIDs:
+//
+//   Virtual lids [0x10000-0x10003] of switch Lid 1 guid 0x0000000000200000 ('sw1'):
+//   vlid 0x10000 003 # Channel Adapter portguid 0x0002c90300000011: 'h1'
+//   4 vlids dumped
+//
+// OpenSM's reader takes only lines that start with "Unicast lids" or "0x" and skips the rest, so
+// it loads such a dump's pLIDs and never sees a vLID (it would cut one to 16 bits). A dump of a
+// fabric without vLIDs is OpenSM's, byte for byte. The reader also takes vLIDs listed among the
+// pLIDs (as "0x10000 003"), as weft wrote them before the section existed.
+//
 // The writer reproduces OpenSM's bytes (switches in GUID order, unrouted LIDs left out) so a
 // dump can be diffed against OpenSM's. The reader is strict where OpenSM's is lenient about
 // garbage and throws ParseError naming file, line, column and what was expected.
@@ -77,6 +89,8 @@ class LftDumpParser {
     LftDumpSink &sink_;
     std::size_t line_ = 0;    // lines parsed so far
     bool in_switch_ = false;  // a header was seen
+    bool in_vlids_ = false;   // in the current switch's 'Virtual lids' section
+    Guid switch_guid_ = 0;    // the current switch's, from its 'Unicast lids' header
     Lid next_lid_ = 1;        // the LID an OpenSM dump lists next (after the last entry's)
     std::string expected_text_;
     std::vector<Expected> expected_;  // index = LID

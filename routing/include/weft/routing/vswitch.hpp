@@ -55,6 +55,9 @@ struct VswitchBudget {
 };
 VswitchBudget vswitch_budget(const Fabric &f);
 
+// The highest LID with an owner below the vLIDs (kFirstVlid): the top of a switch's primary LFT.
+Lid max_plid(const Fabric &f);
+
 // A VM as a traffic endpoint: its LID and the hypervisor port it is reached by.
 struct VmEndpoint {
     LidOwner port;
@@ -79,6 +82,10 @@ struct VmParams {
 };
 // Throws std::invalid_argument when the VMs do not fit or the fabric has no CA.
 void add_vms(Fabric &f, const VmParams &p);
+// The settings of a generator's "vms:" component alone ("vfs=4,load=50,scheme=dynamic"; its
+// grammar in generators.hpp), as weft-sm's --vms takes them for the hypervisors it discovers.
+// Throws ParseError (file `name`, column of the offending field).
+VmParams parse_vm_spec(std::string_view spec, const std::string &name = "<vms>");
 
 // The hypervisors (vSwitch CAs) in fabric order, and the lowest free VF of one (-1 when full).
 std::vector<NodeIdx> hypervisors(const Fabric &f);

@@ -2,6 +2,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "test_fabrics.hpp"
 #include "weft/routing/engine.hpp"
@@ -115,8 +119,8 @@ TEST(LftDump, RoundTripGivesIdenticalLfts) {
     }
 }
 
-// VMs with vLIDs (seed 002's extended LID space): their entries follow the pLIDs' in the same
-// list, past 0xFFFF, and come back; without vLIDs a dump has no entry past the pLIDs.
+// VMs with vLIDs (seed 002's extended LID space): each switch's vLIDs come in a section of their
+// own after its pLIDs, and come back.
 TEST(LftDump, ExtendedVlidsRoundTrip) {
     Fabric f = test::generated("kary:k=2,n=3");
     add_vms(f, {.vfs = 2, .load_percent = 50, .extended_vlids = true});
@@ -125,13 +129,76 @@ TEST(LftDump, ExtendedVlidsRoundTrip) {
     RoutingTables t;
     ASSERT_TRUE(run_chain("vswitch-ftree", f, {}, t).ok);
     const std::string text = write_lft_dump(f, t);
-    EXPECT_NE(text.find("\n0x10000 001 # Channel Adapter portguid "), std::string::npos);
+    EXPECT_NE(text.find("Unicast lids [0-20] of switch Lid 1 "), std::string::npos);
+    EXPECT_NE(text.find("\n20 lids dumped\nVirtual lids [0x10000-0x1000f] of switch Lid 1 guid "),
+              std::string::npos);
+    EXPECT_NE(text.find("\nvlid 0x10000 001 # Channel Adapter portguid "), std::string::npos);
+    EXPECT_NE(text.find("\n16 vlids dumped\n"), std::string::npos);
     RoutingTables back;
     back.reset(f);
     const auto rep = apply_lft_dump(read_lft_dump(text, "x", &f), f, back);
     EXPECT_EQ(rep.rejected, 0u);
     EXPECT_EQ(back.lft, t.lft);
     EXPECT_EQ(write_lft_dump(f, back), text);
+    // Without the expected lines, too (the general reader).
+    back.reset(f);
+    apply_lft_dump(read_lft_dump(text, "x"), f, back);
+    EXPECT_EQ(back.lft, t.lft);
+}
+
+// What OpenSM's reader (osm_ucast_file.c) takes of a dump: lines starting "Unicast lids" and
+// "0x" (after blanks), every other line skipped. Returns those lines' LIDs, past 0xFFFF or not.
+std::vector<unsigned long> lids_opensm_reads(const std::string &text) {
+    std::vector<unsigned long> lids;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        std::string_view line(text.data() + at, end - at);
+        line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+        if (line.substr(0, 2) == "0x") lids.push_back(std::stoul(std::string(line.substr(2)), nullptr, 16));
+        at = end + 1;
+    }
+    return lids;
+}
+
+// OpenSM's reader keeps 16 bits of a LID: a vLID among its lines would overwrite a pLID's entry.
+// The vLID section keeps them out of its sight, and every pLID in.
+TEST(LftDump, OpenSmReadsNoVlid) {
+    Fabric f = test::generated("kary:k=2,n=3");
+    add_vms(f, {.vfs = 2, .load_percent = 50, .extended_vlids = true});
+    assign_lids(f, {});
+    RoutingTables t;
+    ASSERT_TRUE(run_chain("vswitch-ftree", f, {}, t).ok);
+    const auto lids = lids_opensm_reads(write_lft_dump(f, t));
+    std::size_t routed = 0;  // the pLIDs' entries: 12 switches and 8 PFs, where routed
+    for (SwitchIdx s = 0; s < f.switch_count(); ++s)
+        for (Lid l = 1; l <= 20; ++l) routed += t.lft[s][l] <= f.node(f.switch_node(s)).num_ports;
+    EXPECT_EQ(lids.size(), routed);
+    for (unsigned long l : lids) EXPECT_LE(l, 20u);
+}
+
+std::string fixture(const char *name) {
+    std::ifstream in(std::string(WEFT_ENGINE_FIXTURES) + "/" + name, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A fabric without vLIDs is dumped as before the vLID section existed (the fixtures are what
+// weft-route --dump-lfts wrote then, and are OpenSM's format): no section, no byte changed. VF
+// LIDs from the unicast space (vlids=legacy) are pLIDs and stay in OpenSM's list.
+TEST(LftDump, DumpsWithoutVlidsAreUnchanged) {
+    for (const auto &[spec, file] : {std::pair{"kary:k=2,n=3", "kary2_3_ftree.lfts"},
+                                     std::pair{"kary:k=2,n=3/vms:vfs=2,load=50", "kary2_3_vms_ftree.lfts"}}) {
+        Fabric f = test::generated(spec);
+        assign_lids(f, {});
+        RoutingTables t;
+        ASSERT_TRUE(run_chain("ftree", f, {}, t).ok);
+        const std::string want = fixture(file);
+        ASSERT_FALSE(want.empty()) << file;
+        const std::string text = write_lft_dump(f, t);
+        EXPECT_EQ(text, want) << spec;
+        EXPECT_EQ(text.find("Virtual lids"), std::string::npos);
+    }
 }
 
 TEST(LftDump, FileEngineLoadsDumpAndSkipsUnknownSwitches) {
@@ -369,6 +436,14 @@ TEST(LftDump, MalformedDumpsGiveLocatedErrors) {
     expect_error(head + "garbage here\n", 2, 1, "Unicast lids");
     expect_error("Multicast mlids [0xc000-0xc001] of switch Lid 1 guid 0x1:\n", 1, 1, "unicast");
     expect_error(head + "0x99999999 001\n", 2, 3, "LID");
+    const std::string vhead =
+        "Virtual lids [0x10000-0x10001] of switch Lid 1 guid 0x0000000000200000 ('sw1'):\n";
+    expect_error(vhead, 1, 1, "'Unicast lids ... of switch' header before its 'Virtual lids'");
+    expect_error(head + "vlid 0x10000 001\n", 2, 1, "'Virtual lids ... of switch' header before vLID");
+    expect_error(head + vhead + "vlid 0x0001 001\n", 3, 6, "a vLID");
+    expect_error(head + vhead + "vlid 0x40000 001\n", 3, 8, "LID");
+    expect_error(head + "Virtual lids [0x10000-0x10001] of switch Lid 2 guid 0x0000000000200001 ('sw2'):\n",
+                 2, 1, "'Virtual lids' section of switch 0x0000000000200000");
 }
 
 TEST(LftDump, CommentsBlankLinesAndLidsInUseAreAccepted) {

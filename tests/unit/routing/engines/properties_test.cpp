@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "weft/routing/engine.hpp"
 #include "weft/routing/generators.hpp"
@@ -52,6 +53,9 @@ const FabricCase kFabrics[] = {
     {"ftree8_2", "ftree:k=8,n=2", kFatTree, false},
     // Hypervisors with VMs (seed 002): engines that know nothing of VMs route VF LIDs as the PF.
     {"kary4_3_vm", "kary:k=4,n=3/vms:vfs=4,load=50,dist=random", kFatTree, false},
+    // The same with vLIDs (0x10000 and up, past IB's 49151 unicast LIDs), and on a torus.
+    {"kary4_3_vmx", "kary:k=4,n=3/vms:vfs=4,load=50,dist=random,vlids=extended", kFatTree, false},
+    {"torus4x4_vmx", "torus:4x4,hosts=1/vms:vfs=2,load=100,vlids=extended", kTorus, false},
     {"torus4x4_f", "torus:4x4,hosts=1/fail-links=2,seed=1", kTorus, true},
     {"mesh4x4_f", "mesh:4x4,hosts=1/fail-switches=1,seed=3", kMesh, true},
     {"hypercube4_f", "hypercube:d=4,hosts=1/fail-links=3,seed=2", kHypercube, true},
@@ -152,6 +156,12 @@ TEST_P(Properties, EnginePromises) {
     EXPECT_FALSE(p->must_refuse & fc.family) << engine << " must refuse " << fc.name;
     vl_table()[engine][fc.name] = std::to_string(t.vls_used);
 
+    if (std::string_view(fc.spec).find("vlids=extended") != std::string_view::npos) {
+        // Every VM's vLID is past 0xFFFF and in every switch's table (the trace below reaches them).
+        ASSERT_FALSE(f.vms().empty());
+        for (const VirtualMachine &vm : f.vms()) ASSERT_GE(vm.lid, kFirstVlid);
+        for (const auto &lft : t.lft) ASSERT_GT(lft.size(), std::size_t{f.max_lid()});
+    }
     const PathReport pr = trace_paths(f, t);
     EXPECT_EQ(pr.unreachable, 0u) << engine << " on " << fc.name << ": "
                                   << (pr.examples.empty() ? "" : pr.examples[0].what);
@@ -213,6 +223,12 @@ TEST_P(LmcProperties, EnginePromisesWithLmc1) {
         EXPECT_FALSE(must & fc.family) << engine << " must route " << fc.name
                                        << " with LMC 1: " << (r.failures.empty() ? r.error : r.failures[0]);
         return;
+    }
+    if (std::string_view(fc.spec).find("vlids=extended") != std::string_view::npos) {
+        // Every VM's vLID is past 0xFFFF and in every switch's table (the trace below reaches them).
+        ASSERT_FALSE(f.vms().empty());
+        for (const VirtualMachine &vm : f.vms()) ASSERT_GE(vm.lid, kFirstVlid);
+        for (const auto &lft : t.lft) ASSERT_GT(lft.size(), std::size_t{f.max_lid()});
     }
     const PathReport pr = trace_paths(f, t);
     EXPECT_EQ(pr.unreachable, 0u) << engine << " on " << fc.name << ": "
