@@ -2,6 +2,7 @@
 
 #include "sweep_phase.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -65,6 +66,43 @@ void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptio
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n)
         for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
             if (f.port(n, p).peer != routing::kNoNode) f.port(n, p).state = routing::PortState::Active;
+    if (options.vms) {
+        Phase phase(r, engine, clock, options, "vswitch");
+        routing::VmParams vp = *options.vms;
+        std::string mode = "legacy (16-bit LIDs, as asked)";
+        if (vp.extended_vlids) {
+            // The vLIDs the VFs take: every VF of every CA with prepopulated LIDs, else one a VM.
+            std::size_t cas = 0;
+            for (routing::NodeIdx n = 0; n < f.node_count(); ++n) cas += !f.node(n).is_switch();
+            const std::uint64_t vlids =
+                vp.scheme == routing::VfLidScheme::Prepopulated ? std::uint64_t{cas} * vp.vfs : cas * vp.vfs;
+            r.vlids = probe_vlids(engine, clock, d);
+            vp.extended_vlids =
+                r.vlids.all_extended(static_cast<std::uint32_t>(std::min<std::uint64_t>(vlids, ~0u)));
+            if (vp.extended_vlids) {
+                mode = "vLIDs: every switch forwards them (" + std::to_string(r.vlids.min_cap) + " at least)";
+            } else {
+                mode = "legacy fallback to 16-bit LIDs: " +
+                       (r.vlids.legacy.empty()
+                            ? "a capacity below the " + std::to_string(vlids) + " vLIDs wanted"
+                            : r.vlids.legacy.front()) +
+                       (r.vlids.legacy.size() > 1
+                            ? " (and " + std::to_string(r.vlids.legacy.size() - 1) + " more switches)"
+                            : std::string());
+            }
+        }
+        try {
+            routing::add_vms(f, vp);
+        } catch (const std::invalid_argument &e) {
+            r.outcome = SweepOutcome::kLidsExhausted;
+            r.why = std::string("vms: ") + e.what();
+            phase.end(r.why);
+            return;
+        }
+        std::size_t hyps = 0;
+        for (routing::NodeIdx n = 0; n < f.node_count(); ++n) hyps += f.node(n).vswitch;
+        phase.end(std::to_string(hyps) + " hypervisors, " + std::to_string(f.vms().size()) + " VMs; " + mode);
+    }
     {
         Phase phase(r, engine, clock, options, "lids");
         routing::LidOptions lo;

@@ -6,8 +6,10 @@ namespace weft::sm {
 
 namespace {
 
+constexpr const char *kBlocks = "0..767 (pLIDs) or 1024..4095 (vLIDs)";
+
 std::optional<SmpError> check(const LftBlock &b, std::optional<PortNum> num_ports) {
-    if (b.block > kMaxLftBlock) return SmpError{"LinearForwardingTable.block", b.block, "0..767"};
+    if (!is_lft_block(b.block)) return SmpError{"LinearForwardingTable.block", b.block, kBlocks};
     if (!num_ports) return std::nullopt;
     for (const PortNum p : b.ports)
         if (p > *num_ports && p != kNoPort)
@@ -20,7 +22,7 @@ std::optional<SmpError> check(const LftBlock &b, std::optional<PortNum> num_port
 Result<LftBlock> decode_lft_block(std::span<const std::uint8_t> data, std::uint32_t attr_mod,
                                   std::optional<PortNum> num_ports) {
     if (data.size() != kSmpDataSize) return SmpError{"LinearForwardingTable.size", data.size(), "64 bytes"};
-    if (attr_mod > kMaxLftBlock) return SmpError{"LinearForwardingTable.block", attr_mod, "0..767"};
+    if (!is_lft_block(attr_mod)) return SmpError{"LinearForwardingTable.block", attr_mod, kBlocks};
     LftBlock b;
     b.block = static_cast<std::uint16_t>(attr_mod);
     std::copy(data.begin(), data.end(), b.ports.begin());

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "weft/routing/vswitch.hpp"
 #include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
@@ -146,7 +147,8 @@ void switch_infos(Batch &b, Context &cx, Lid top) {
 
 void lfts(Batch &b, Context &cx) {
     const routing::Fabric &f = cx.d.fabric;
-    const routing::Lid max = f.max_lid();
+    // vLIDs (seed 002) are in the secondary LFT: the primary one ends at the last pLID.
+    const routing::Lid max = routing::max_plid(f);
     for (NodeIdx n = 0; n < f.node_count(); ++n) {
         const DiscoveredNode &x = cx.d.nodes[n];
         if (!x.is_switch() || !x.switch_info) continue;
@@ -212,6 +214,30 @@ void lfts(Batch &b, Context &cx) {
                   });
         }
         cx.report.programmed[x.info.node_guid] = std::move(now);
+        // The vLIDs' blocks (1024 and up), written whole: only a switch that said it holds them
+        // gets vLIDs (VENDOR_ATTRIBUTES.md), and it checks every block against its capacity.
+        for (std::uint32_t block = kFirstVlidLftBlock; block <= f.max_lid() / kLftBlockSize; ++block) {
+            LftBlock want;
+            want.block = static_cast<std::uint16_t>(block);
+            for (unsigned i = 0; i < kLftBlockSize; ++i) {
+                const std::size_t lid = std::size_t{block} * kLftBlockSize + i;
+                want.ports[i] = lid < row.size() ? row[lid] : kNoPort;
+            }
+            const std::string what =
+                "LinearForwardingTable vLID block " + std::to_string(block) + " of " + cx.where(n, 0, false);
+            const auto data = encode_lft_block(want, x.info.num_ports);
+            if (!data) {
+                cx.problem(what + " does not encode: " + data.error().message());
+                continue;
+            }
+            ++cx.report.lft_blocks_set;
+            ++cx.report.lft_vlid_blocks_set;
+            const std::uint64_t guid = x.info.node_guid;
+            b.add(request(Method::kSet, attr::kLinearForwardingTable, block, x.path, *data),
+                  [&cx, what, guid](const SmpCompletion &c) {
+                      if (!cx.ok(c, "Set " + what)) cx.lft_failed.insert(guid);
+                  });
+        }
     }
 }
 
@@ -407,7 +433,7 @@ ProgramReport program_fabric(SmpEngine &engine, const SmClock &clock, const Disc
     }
     {
         Batch b(engine, clock);
-        switch_infos(b, cx, static_cast<Lid>(f.max_lid()));
+        switch_infos(b, cx, static_cast<Lid>(routing::max_plid(f)));
         lfts(b, cx);
         sl2vl(b, cx);
         mfts(b, cx);

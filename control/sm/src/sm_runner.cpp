@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "weft/routing/vswitch.hpp"
 #include "weft/sm/notice.hpp"
 #include "weft/sm/trap_sweep.hpp"
 
@@ -101,7 +102,7 @@ void SmRunner::remember_programmed(SweepReport &r) {
     for (routing::NodeIdx n = 0; n < d.nodes.size(); ++n) {
         DiscoveredNode &x = d.nodes[n];
         if (x.is_switch() && x.switch_info) {
-            x.switch_info->linear_fdb_top = static_cast<Lid>(d.fabric.max_lid());
+            x.switch_info->linear_fdb_top = static_cast<Lid>(routing::max_plid(d.fabric));
             x.switch_info->port_state_change = false;
         }
         for (PortNum port = 0; port < x.ports.size(); ++port) {
@@ -145,6 +146,7 @@ void SmRunner::heavy() {
     so.chain = options_.chain;
     so.routing = options_.routing;
     so.program = options_.program;
+    so.vms = options_.vms;
     if (options_.ethernet) {
         so.ethernet = *options_.ethernet;
         so.ethernet->held = &memory_.ethernet;

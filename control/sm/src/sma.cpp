@@ -71,6 +71,7 @@ Sma::Sma(SmaConfig config, SmaObserver *observer) : config_(std::move(config)), 
         switch_info_.default_multicast_not_primary_port = kNoPort;
         switch_info_.partition_enforcement_cap = 0;
         lft_.assign(c.linear_fdb_cap, kNoPort);
+        vlft_.assign(c.vlid_cap, kNoPort);
         mft_positions_ = n / 16 + 1;
         mft_.assign(std::size_t{c.multicast_fdb_cap} * mft_positions_, 0);
         sl_to_vl_.resize((n + 1u) * (n + 1u));
@@ -116,7 +117,8 @@ Lid Sma::lid() const {
     return 0;
 }
 
-PortNum Sma::lft(Lid lid) const {
+PortNum Sma::lft(std::uint32_t lid) const {
+    if (lid >= kFirstVlid) return lid - kFirstVlid < vlft_.size() ? vlft_[lid - kFirstVlid] : kNoPort;
     return lid < lft_.size() ? lft_[lid] : kNoPort;
 }
 

@@ -7,6 +7,7 @@
 #include "weft/sm/node_description.hpp"
 #include "weft/sm/sma.hpp"
 #include "weft/sm/vendor_attributes.hpp"
+#include "weft/sm/vendor_extended_lids.hpp"
 
 namespace weft::sm {
 
@@ -47,6 +48,9 @@ void Sma::get_set(const Smp &request, Smp &reply, PortNum in_port, bool hide_m_k
             return mft_attr(request, reply);
         case attr::kSlToVlTable:
             return sl_to_vl_attr(request, reply, in_port);
+        case attr::kWeftExtendedLids:
+            if (set || !is_switch() || vlft_.empty()) break;
+            return extended_lids_attr(request, reply);
         default:
             break;
     }
@@ -110,11 +114,15 @@ void Sma::port_info_attr(const Smp &request, Smp &reply, PortNum in_port, bool h
 
 void Sma::lft_attr(const Smp &request, Smp &reply) {
     const std::uint32_t block = request.attr_mod;
-    if (block > kMaxLftBlock || (block + 1) * kLftBlockSize > lft_.size()) {
+    // A vLID block (1024..4095) is in the secondary LFT, which a legacy switch has none of.
+    const bool vlid = block >= kFirstVlidLftBlock;
+    std::vector<PortNum> &table = vlid ? vlft_ : lft_;
+    const std::uint32_t at = (block - (vlid ? kFirstVlidLftBlock : 0)) * kLftBlockSize;
+    if (!is_lft_block(block) || at + kLftBlockSize > table.size()) {
         refuse(reply, status::kInvalidField);
         return;
     }
-    auto first = lft_.begin() + block * kLftBlockSize;
+    auto first = table.begin() + at;
     if (request.method == Method::kSet) {
         const Result<LftBlock> want = decode_lft_block(request.data, block, config_.num_ports);
         if (!want) {
@@ -128,6 +136,18 @@ void Sma::lft_attr(const Smp &request, Smp &reply) {
     now.block = static_cast<std::uint16_t>(block);
     std::copy(first, first + kLftBlockSize, now.ports.begin());
     reply.data = encode_lft_block(now).value();
+}
+
+void Sma::extended_lids_attr(const Smp &request, Smp &reply) {
+    if (request.attr_mod != 0) {
+        refuse(reply, status::kInvalidField);
+        return;
+    }
+    ExtendedLids e;
+    e.vlid_cap = static_cast<std::uint32_t>(vlft_.size());
+    const auto used = std::find_if(vlft_.rbegin(), vlft_.rend(), [](PortNum p) { return p != kNoPort; });
+    if (used != vlft_.rend()) e.vlft_top = kFirstVlid + static_cast<std::uint32_t>(vlft_.rend() - used - 1);
+    reply.data = encode_extended_lids(e).value();
 }
 
 void Sma::mft_attr(const Smp &request, Smp &reply) {

@@ -4,6 +4,9 @@
 
 #include <vector>
 
+#include "weft/routing/parse_error.hpp"
+#include "weft/routing/vswitch.hpp"
+
 namespace weft::sm::tools {
 
 namespace rt = weft::routing::tools;
@@ -41,6 +44,18 @@ Output
   -f, --log_file FILE      the log also to FILE
   -q, --quiet              only problems and the outcome
 
+Virtualized fabrics (seed 002)
+  --vms SPEC               every CA a vSwitch hypervisor with VMs, e.g. vfs=4,load=50,
+                           dist=uniform|random,scheme=prepopulated|dynamic,vlids=legacy|extended,
+                           seed=S (as weft-route's /vms: component). vlids=extended asks every
+                           switch (WeftExtendedLids) and takes vLIDs only if all forward them;
+                           otherwise, and with vlids=legacy, VF LIDs come from the 16-bit space
+  --migrate FILE           with -o and --vms: after programming, move VMs live, one 'migrate VM
+  --migrate-pattern P      to HYPERVISOR' per line, or generated (random, consolidate, grouping,
+                           to-uniform; --seed), sending only the LFT blocks the method changes
+  --reconfig M             ftree-minrc (the default on fat trees), ftree-minrc-rebalance, itrc
+                           (the default elsewhere) or full; -D dumps the LFTs after the moves
+
 )";
 
 const char *const kTail = R"(
@@ -51,7 +66,7 @@ reached, 4 no engine routed or the routing failed verification (nothing programm
 }  // namespace
 
 SmArgs parse_sm_args(int argc, char **argv) {
-    enum { kCa = rt::kOptFirstTool, kPort, kMaxWire, kTimeout, kRetries, kVerifyOnly, kWriteNet };
+    enum { kCa = rt::kOptFirstTool, kPort, kMaxWire, kTimeout, kRetries, kVerifyOnly, kWriteNet, kVms };
     std::vector<option> opts = {
         {"once", no_argument, nullptr, 'o'},
         {"sweep", required_argument, nullptr, 's'},
@@ -63,11 +78,13 @@ SmArgs parse_sm_args(int argc, char **argv) {
         {"verify_only", no_argument, nullptr, kVerifyOnly},
         {"dump_files_dir", required_argument, nullptr, 'D'},
         {"write-net", required_argument, nullptr, kWriteNet},
+        {"vms", required_argument, nullptr, kVms},
         {"log_file", required_argument, nullptr, 'f'},
         {"quiet", no_argument, nullptr, 'q'},
         {"help", no_argument, nullptr, 'h'},
     };
     opts.insert(opts.end(), rt::engine_long_options().begin(), rt::engine_long_options().end());
+    opts.insert(opts.end(), rt::migration_long_options().begin(), rt::migration_long_options().end());
     opts.push_back({nullptr, 0, nullptr, 0});
     const std::string shorts = std::string(":") + rt::kEngineShortOptions + "os:D:f:qh";
     SmArgs a;
@@ -75,7 +92,8 @@ SmArgs parse_sm_args(int argc, char **argv) {
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, shorts.c_str(), opts.data(), nullptr)) != -1) {
-        if (rt::parse_engine_option(c, optarg, a.route)) continue;
+        if (rt::parse_engine_option(c, optarg, a.route) || rt::parse_migration_option(c, optarg, a.route))
+            continue;
         switch (c) {
             case 'o':
                 a.once = true;
@@ -109,6 +127,14 @@ SmArgs parse_sm_args(int argc, char **argv) {
             case kWriteNet:
                 a.write_net = optarg;
                 break;
+            case kVms:
+                try {
+                    routing::parse_vm_spec(optarg);  // refused here, located, rather than at the sweep
+                } catch (const routing::ParseError &e) {
+                    throw rt::UsageError(std::string("--vms: ") + e.what());
+                }
+                a.vms = optarg;
+                break;
             case 'f':
                 a.log_file = optarg;
                 break;
@@ -124,6 +150,14 @@ SmArgs parse_sm_args(int argc, char **argv) {
     }
     rt::check_no_operands(argc, argv);
     rt::check_chain(a.route.chain);
+    const bool migrate = !a.route.migrate_file.empty() || !a.route.migrate_pattern.empty();
+    if (!a.route.migrate_file.empty() && !a.route.migrate_pattern.empty())
+        throw rt::UsageError("give one of --migrate FILE or --migrate-pattern P");
+    // A resident SM would compare its next sweep with tables the moves changed: one sweep only.
+    if (migrate && (a.vms.empty() || !a.once))
+        throw rt::UsageError("--migrate/--migrate-pattern need --vms and -o");
+    if (!a.route.reconfig.empty() && !migrate)
+        throw rt::UsageError("--reconfig needs --migrate or --migrate-pattern");
     return a;
 }
 

@@ -15,6 +15,10 @@ struct SmArgs {
     bool once = false, verify_only = false, quiet = false;
     unsigned sweep_seconds = 10;
     std::string ca, dump_dir, write_net, log_file;
+    // Seed 002: hypervisors and VMs on the discovered CAs (--vms, a generator "vms:" component's
+    // settings), and live migrations after the sweep (route.migrate_file / migrate_pattern,
+    // route.reconfig).
+    std::string vms;
     int port = 0;
     SmpEngineConfig engine;
 };

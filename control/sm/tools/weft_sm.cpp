@@ -22,9 +22,13 @@
 #include "weft/routing/lid_assignment.hpp"
 #include "weft/routing/mcast_groups.hpp"
 #include "weft/routing/parse_error.hpp"
+#include "weft/routing/reconfig.hpp"
 #include "weft/routing/text_file.hpp"
 #include "weft/routing/topology_io.hpp"
+#include "weft/routing/verification.hpp"
+#include "weft/routing/vswitch.hpp"
 #include "weft/sm/heavy_sweep.hpp"
+#include "weft/sm/live_migration.hpp"
 #include "weft/sm/sm_runner.hpp"
 #include "weft/sm/subnet_lst.hpp"
 #include "weft/sm/umad_transport.hpp"
@@ -101,6 +105,75 @@ int after_sweep(const SmArgs &a, const sm::SweepReport &r, bool has_mcast) {
     return r.program.failures ? kProgramFailures : kOk;
 }
 
+// Seed 002 on the live fabric: the VMs moved one by one with the method asked for, each sending
+// only the LFT blocks it changes; a line per move and the totals, then every pair traced.
+int live_migrations(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, sm::SweepReport &r,
+                    Log &log) {
+    routing::Fabric &f = r.discovery.fabric;
+    if (f.vms().empty()) {
+        log.problem("--migrate: the fabric runs no VM");
+        return kProgramFailures;
+    }
+    const std::vector<routing::Migration> steps =
+        !a.route.migrate_file.empty()
+            ? routing::read_migrations(routing::read_text_file(a.route.migrate_file), a.route.migrate_file, f)
+            : routing::generate_migrations(f, *routing::parse_migration_pattern(a.route.migrate_pattern),
+                                           a.route.seed);
+    std::string not_tree;
+    const auto sky = routing::FatTreeSkyline::build(f, &not_tree);
+    sm::LiveMigrationOptions o;
+    o.chain = a.route.chain;
+    o.routing = rt::routing_options(a.route);
+    o.method = sky ? routing::ReconfigMethod::FTreeMinRC : routing::ReconfigMethod::ItRC;
+    if (a.route.reconfig == "full") o.method = routing::ReconfigMethod::FullReroute;
+    if (a.route.reconfig == "itrc") o.method = routing::ReconfigMethod::ItRC;
+    if (a.route.reconfig.rfind("ftree-minrc", 0) == 0) {
+        if (!sky) throw rt::UsageError("--reconfig " + a.route.reconfig + ": " + not_tree);
+        o.method = routing::ReconfigMethod::FTreeMinRC;
+        o.rebalance = a.route.reconfig == "ftree-minrc-rebalance";
+    }
+    const std::string method =
+        std::string(routing::method_name(o.method)) + (o.rebalance ? "-rebalance" : "");
+    log.note("migrations: " + std::to_string(steps.size()) + ", method " + method + ", " +
+             (f.extended_vlids ? "vLIDs" : "16-bit VF LIDs"));
+    std::size_t switches = 0, blocks = 0, failures = 0;
+    std::uint64_t sent = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const routing::Migration &m = steps[i];
+        const std::string vm = m.vm < f.vms().size() ? f.vms()[m.vm].name : "?";
+        const std::string from = m.vm < f.vms().size() ? f.node(f.vms()[m.vm].hypervisor).desc : "?";
+        const sm::LiveMigrationReport x =
+            sm::migrate_live(engine, clock, r.discovery, r.tables, m, o, sky ? &*sky : nullptr);
+        if (!x.plan.ok()) {
+            log.problem("migrate " + std::to_string(i + 1) + ": " + vm + ": refused: " + x.plan.error);
+            return kProgramFailures;
+        }
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "migrate %zu: %s '%s' -> '%s' (LID %u %s LID %u): %s: %zu switches, %zu LFT blocks "
+                      "(planned %llu), %llu SMPs sent, %zu failures",
+                      i + 1, vm.c_str(), from.c_str(), f.node(m.to).desc.c_str(), x.plan.vm_lid,
+                      x.plan.swap ? "swaps with" : "copies", x.plan.route_lid, method.c_str(), x.switches,
+                      x.lft_blocks_set, static_cast<unsigned long long>(x.plan.smps),
+                      static_cast<unsigned long long>(x.smps.total().sent), x.failures);
+        log.note(line);
+        for (const std::string &p : x.problems) log.problem("migrate " + std::to_string(i + 1) + ": " + p);
+        switches += x.switches;
+        blocks += x.lft_blocks_set;
+        failures += x.failures;
+        sent += x.smps.total().sent;
+    }
+    const routing::PathReport pr = routing::trace_paths(f, r.tables);
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "migrations done: %zu switches, %zu LFT blocks, %llu SMPs, %zu failures; after them "
+                  "%llu pairs unreachable, %llu loops",
+                  switches, blocks, static_cast<unsigned long long>(sent), failures,
+                  static_cast<unsigned long long>(pr.unreachable), static_cast<unsigned long long>(pr.loops));
+    log.note(line);
+    return failures || pr.unreachable || pr.loops ? kProgramFailures : kOk;
+}
+
 int run(const SmArgs &a) {
     Log log(a.log_file, a.quiet);
     sm::SmRunnerOptions ro;
@@ -108,6 +181,7 @@ int run(const SmArgs &a) {
     ro.routing = rt::routing_options(a.route);
     ro.ignore_existing_lfts = a.route.ignore_existing_lfts;
     ro.program = !a.verify_only;
+    if (!a.vms.empty()) ro.vms = routing::parse_vm_spec(a.vms);
     ro.sweep_interval = std::chrono::seconds(a.sweep_seconds);
     if (!a.route.mcast_groups.empty())
         ro.mcast_groups =
@@ -146,7 +220,17 @@ int run(const SmArgs &a) {
     std::signal(SIGTERM, on_signal);
     int rc = kOk;
     for (;;) {
-        if (runner.step() == sm::SmStep::kHeavy) rc = after_sweep(a, *runner.last_heavy(), has_mcast);
+        if (runner.step() == sm::SmStep::kHeavy) {
+            const bool migrate = !a.route.migrate_file.empty() || !a.route.migrate_pattern.empty();
+            if (migrate && runner.last_heavy()->outcome == sm::SweepOutcome::kProgrammed) {
+                sm::SweepReport moved = *runner.last_heavy();
+                const int m = live_migrations(a, engine, clock, moved, log);
+                rc = after_sweep(a, moved, has_mcast);
+                if (rc == kOk) rc = m;
+            } else {
+                rc = after_sweep(a, *runner.last_heavy(), has_mcast);
+            }
+        }
         if (a.once) return rc;
         // Until the next sweep is due, listen for traps: a port that changed state sends trap 128
         // to its SM; it is answered (TrapRepress, or the switch repeats it) and the fabric swept

@@ -1,11 +1,12 @@
 // libFuzzer target: weft's vendor attributes, as a switch takes them in Sets and the SM in
 // replies — WeftHostSubnets, WeftFibState, WeftNextHopGroup (with and without the switch's port
-// count, taken from the input) and WeftRoutes blocks. What decodes round-trips.
+// count, taken from the input), WeftRoutes blocks and WeftExtendedLids. What decodes round-trips.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
 #include "fuzz_input.hpp"
+#include "weft/sm/vendor_extended_lids.hpp"
 #include "weft/sm/vendor_fib_state.hpp"
 #include "weft/sm/vendor_host_subnets.hpp"
 #include "weft/sm/vendor_next_hop_group.hpp"
@@ -21,6 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t siz
     if (auto s = decode_fib_state(in.data, in.attr_mod))
         fuzz::expect_round_trip(s.value(), encode_fib_state,
                                 [](const SmpData &d) { return decode_fib_state(d); });
+    if (auto e = decode_extended_lids(in.data, in.attr_mod)) {
+        if (e->vlid_cap > kMaxVlidCap || (e->vlft_top != 0 && e->vlft_top >= e->vlid_end())) __builtin_trap();
+        fuzz::expect_round_trip(e.value(), encode_extended_lids,
+                                [](const SmpData &d) { return decode_extended_lids(d); });
+    }
     if (auto r = decode_routes_block(in.data, in.attr_mod))
         fuzz::expect_round_trip(r.value(), encode_routes_block,
                                 [&](const SmpData &d) { return decode_routes_block(d, r->attr_mod()); });

@@ -12,6 +12,7 @@
 #include "weft/sm/port_info.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/switch_info.hpp"
+#include "weft/sm/vendor_extended_lids.hpp"
 
 namespace weft::sm {
 namespace {
@@ -230,6 +231,33 @@ TEST(LftCodec, BlocksAndPortBounds) {
     EXPECT_EQ(r.error().field, "LinearForwardingTable.port");
     EXPECT_EQ(r.error().value, 36u);
     EXPECT_TRUE(decode_lft_block(d, 3).ok());  // without a port count, any byte is a port
+    // vLID blocks (seed 002): 1024..4095 carry 0x10000..0x3FFFF; 768..1023 and 4096.. are none.
+    EXPECT_EQ(must(decode_lft_block(d, 1024)).first_lid(), 0x10000u);
+    EXPECT_EQ(must(decode_lft_block(d, 4095)).first_lid(), 0x3FFC0u);
+    for (std::uint32_t bad : {1023u, 4096u, 0x10000u})
+        EXPECT_EQ(decode_lft_block(d, bad).error().field, "LinearForwardingTable.block") << bad;
+}
+
+TEST(ExtendedLidsCodec, FieldsAndChecks) {
+    ExtendedLids e;
+    e.vlid_cap = kMaxVlidCap;
+    e.vlft_top = kMaxVlid;
+    const SmpData d = must(encode_extended_lids(e));
+    EXPECT_EQ(d[0], 'w');
+    EXPECT_EQ(d[4], 1);
+    EXPECT_EQ(d[9], 0x03);  // 196608 = 0x00030000, bytes 8-11
+    EXPECT_EQ(d[13], 0x03);
+    EXPECT_EQ(must(decode_extended_lids(d)), e);
+    EXPECT_EQ(decode_extended_lids(d, 1).error().field, "WeftExtendedLids.attr_mod");
+    e.vlid_cap = 100;  // not whole blocks
+    EXPECT_EQ(encode_extended_lids(e).error().field, "WeftExtendedLids.vlid_cap");
+    e.vlid_cap = 64;
+    EXPECT_EQ(encode_extended_lids(e).error().field, "WeftExtendedLids.vlft_top");  // past the capacity
+    e.vlft_top = 0x3F;                                                              // a pLID
+    EXPECT_EQ(encode_extended_lids(e).error().field, "WeftExtendedLids.vlft_top");
+    SmpData other = d;
+    other[0] = 'x';
+    EXPECT_EQ(decode_extended_lids(other).error().field, "WeftExtendedLids.magic");
 }
 
 TEST(MftCodec, BlockPositionAndPortBounds) {

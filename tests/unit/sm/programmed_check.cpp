@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "weft/routing/vswitch.hpp"
+
 namespace weft::sm::test {
 
 void expect_programmed(const routing::Fabric &topo,
@@ -12,12 +14,12 @@ void expect_programmed(const routing::Fabric &topo,
         const routing::Node &n = f.node(i);
         const Sma &s = sma_of(*topo.find_guid(n.guid));
         if (n.is_switch()) {
-            EXPECT_EQ(s.switch_info().linear_fdb_top, f.max_lid()) << n.desc;
+            EXPECT_EQ(s.switch_info().linear_fdb_top, routing::max_plid(f)) << n.desc;
             EXPECT_FALSE(s.switch_info().port_state_change) << n.desc;
             EXPECT_EQ(s.port_info(0).lid, f.port(i, 0).lid) << n.desc;
             EXPECT_EQ(s.port_info(0).master_sm_lid, r.sm_lid) << n.desc;
             for (routing::Lid lid = 1; lid <= f.max_lid(); ++lid)
-                ASSERT_EQ(s.lft(static_cast<Lid>(lid)), r.tables.lft[n.sw][lid]) << n.desc << " LID " << lid;
+                ASSERT_EQ(s.lft(lid), r.tables.lft[n.sw][lid]) << n.desc << " LID " << lid;  // vLIDs too
         } else {
             EXPECT_EQ(s.port_info(1).lid, f.port(i, 1).lid) << n.desc;
             EXPECT_EQ(s.port_info(1).master_sm_lid, r.sm_lid) << n.desc;

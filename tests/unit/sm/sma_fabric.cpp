@@ -68,11 +68,14 @@ SmaLinkRate link_rate(routing::LinkWidth width, routing::LinkSpeed speed) {
     return r;
 }
 
-SmaFabric::SmaFabric(const routing::Fabric &f, routing::NodeIdx sm_node, PortNum sm_port)
+SmaFabric::SmaFabric(const routing::Fabric &f, routing::NodeIdx sm_node, PortNum sm_port,
+                     std::uint32_t vlid_cap)
     : sm_node_(sm_node), sm_port_(sm_port) {
     nodes_.reserve(f.node_count());
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n) {
-        nodes_.push_back(Node{Sma(sma_config(f, n)), std::vector<Peer>(f.node(n).num_ports + 1u)});
+        SmaConfig c = sma_config(f, n);
+        if (f.node(n).is_switch()) c.vlid_cap = vlid_cap;
+        nodes_.push_back(Node{Sma(c), std::vector<Peer>(f.node(n).num_ports + 1u)});
         for (PortNum p = 1; p <= f.node(n).num_ports; ++p) nodes_[n].sma.set_fabric_port(p, true);
     }
     for (routing::NodeIdx n = 0; n < f.node_count(); ++n)

@@ -24,7 +24,9 @@ namespace weft::sm::test {
 class SmaFabric final : public SmpTransport {
   public:
     // The SM sits on node `sm_node`: port 0 of a switch, or port `sm_port` of a CA.
-    SmaFabric(const routing::Fabric &fabric, routing::NodeIdx sm_node, PortNum sm_port = 0);
+    // `vlid_cap`: the vLIDs every switch's secondary LFT holds (0: legacy switches).
+    SmaFabric(const routing::Fabric &fabric, routing::NodeIdx sm_node, PortNum sm_port = 0,
+              std::uint32_t vlid_cap = 0);
 
     Sma &sma(routing::NodeIdx n) { return nodes_[n].sma; }
     std::size_t size() const { return nodes_.size(); }

@@ -10,8 +10,12 @@
 #include "programmed_check.hpp"
 #include "sma_fabric.hpp"
 #include "weft/routing/generators.hpp"
+#include "weft/routing/reconfig.hpp"
+#include "weft/routing/verification.hpp"
+#include "weft/routing/vswitch.hpp"
 #include "weft/sm/heavy_sweep.hpp"
 #include "weft/sm/light_sweep.hpp"
+#include "weft/sm/live_migration.hpp"
 #include "weft/sm/notice.hpp"
 
 namespace weft::sm {
@@ -90,6 +94,82 @@ TEST_F(SmaSweep, SmOnASwitchBringsTheTreeUp) {
     EXPECT_EQ(again.program.port_info_sets + again.program.switch_info_sets + again.program.lft_blocks_set +
                   again.program.armed + again.program.activated,
               0u);
+    (void)host;
+}
+
+// Seed 002 on SMAs: with every switch forwarding vLIDs, VF LIDs are vLIDs (past 0xFFFF) and land in
+// the secondary LFTs (blocks 1024..); with legacy switches, the SM falls back to 16-bit VF LIDs.
+// Then a VM moved live by each method: the SMAs hold the SM's tables after it, and only the
+// planned blocks were sent.
+TEST_F(SmaSweep, VswitchFabricWithVlidsAndLiveMigration) {
+    topo = routing::generate("kary:k=2,n=3");
+    const auto [leaf, host] = leaf_and_host(topo);
+    routing::VmParams vms = routing::parse_vm_spec("vfs=2,load=50,vlids=extended,seed=3");
+    for (const routing::ReconfigMethod method :
+         {routing::ReconfigMethod::FTreeMinRC, routing::ReconfigMethod::ItRC,
+          routing::ReconfigMethod::FullReroute}) {
+        test::SmaFabric fabric(topo, leaf, 0, 192 * 1024);
+        SmpEngine engine(fabric, config);
+        SweepOptions o;
+        o.chain = "vswitch-ftree";
+        o.vms = vms;
+        o.log = [this](std::string_view l) { log.emplace_back(l); };
+        const SmClock clock = [&fabric] { return fabric.now(); };
+        SweepReport r = heavy_sweep(engine, clock, o);
+        ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+        EXPECT_TRUE(r.program.problems.empty()) << r.program.problems.front();
+        routing::Fabric &f = r.discovery.fabric;
+        EXPECT_TRUE(f.extended_vlids);
+        EXPECT_EQ(r.vlids.extended, 12u);
+        ASSERT_EQ(f.vms().size(), 8u);
+        for (const routing::VirtualMachine &vm : f.vms()) EXPECT_GE(vm.lid, kFirstVlid);
+        EXPECT_EQ(r.program.lft_vlid_blocks_set, 12u);  // 16 VF vLIDs: one block on each switch
+        expect_programmed(fabric, r);
+
+        const auto sky = routing::FatTreeSkyline::build(f);
+        ASSERT_TRUE(sky);
+        LiveMigrationOptions lo;
+        lo.method = method;
+        lo.chain = "vswitch-ftree";
+        const std::vector<routing::Migration> steps =
+            routing::generate_migrations(f, routing::MigrationPattern::Random, 5);
+        ASSERT_FALSE(steps.empty());
+        std::size_t blocks = 0;
+        for (const routing::Migration &m : steps) {
+            const LiveMigrationReport x = migrate_live(engine, clock, r.discovery, r.tables, m, lo, &*sky);
+            ASSERT_TRUE(x.plan.ok()) << x.plan.error;
+            EXPECT_EQ(x.failures, 0u) << (x.problems.empty() ? "" : x.problems.front());
+            EXPECT_EQ(x.lft_blocks_set, x.plan.smps);
+            EXPECT_EQ(x.smps.total().sent, x.lft_blocks_set);  // nothing but those Sets
+            blocks += x.lft_blocks_set;
+        }
+        expect_programmed(fabric, r);  // the SMAs hold the tables after the moves
+        EXPECT_EQ(routing::trace_paths(f, r.tables).unreachable, 0u);
+        if (method != routing::ReconfigMethod::FullReroute) {
+            EXPECT_GT(blocks, 0u);
+        }
+    }
+
+    // Switches without a secondary LFT (ibsim's, another vendor's): the legacy fallback, VF LIDs
+    // below 0xC000.
+    test::SmaFabric mixed(topo, leaf, 0, 0);
+    SmpEngine engine(mixed, config);
+    SweepOptions o;
+    o.chain = "vswitch-ftree";
+    o.vms = vms;
+    o.log = [this](std::string_view l) { log.emplace_back(l); };
+    const SweepReport r = heavy_sweep(
+        engine, [&mixed] { return mixed.now(); }, o);
+    ASSERT_EQ(r.outcome, SweepOutcome::kProgrammed) << r.why;
+    EXPECT_FALSE(r.discovery.fabric.extended_vlids);
+    EXPECT_EQ(r.vlids.extended, 0u);
+    EXPECT_EQ(r.vlids.legacy.size(), 12u);
+    for (const routing::VirtualMachine &vm : r.discovery.fabric.vms()) EXPECT_LE(vm.lid, 0xBFFFu);
+    EXPECT_EQ(r.program.lft_vlid_blocks_set, 0u);
+    expect_programmed(mixed, r);
+    bool said = false;
+    for (const std::string &l : log) said |= l.find("legacy fallback to 16-bit LIDs") != std::string::npos;
+    EXPECT_TRUE(said);
     (void)host;
 }
 

@@ -8,6 +8,7 @@
 #include "weft/sm/node_description.hpp"
 #include "weft/sm/notice.hpp"
 #include "weft/sm/sma.hpp"
+#include "weft/sm/vendor_extended_lids.hpp"
 
 namespace weft::sm {
 namespace {
@@ -166,6 +167,52 @@ TEST_F(SwitchSma, LinearForwardingTableRoundTrip) {
     EXPECT_EQ(local(Method::kGet, attr::kLinearForwardingTable, 16).status, status::kInvalidField);
     EXPECT_EQ(sma.lft(3 * 64), 0);
     EXPECT_EQ(sma.counters().invalid_field, 2u);
+}
+
+// Seed 002's vLIDs: a switch without a secondary LFT (this one) answers WeftExtendedLids
+// "unsupported" and vLID blocks "invalid field", as an IBA switch does; one with a capacity takes
+// blocks 1024.. for vLIDs 0x10000.., tells its capacity and top, and refuses blocks past them.
+TEST_F(SwitchSma, VlidBlocksOnlyWithASecondaryLft) {
+    LftBlock want;
+    want.block = static_cast<std::uint16_t>(kFirstVlidLftBlock);
+    want.ports.fill(kNoPort);
+    want.ports[7] = 2;
+    EXPECT_EQ(local(Method::kGet, attr::kWeftExtendedLids, 0).status, status::kUnsupportedMethodAttr);
+    EXPECT_EQ(
+        local(Method::kSet, attr::kLinearForwardingTable, kFirstVlidLftBlock, encode_lft_block(want).value())
+            .status,
+        status::kInvalidField);
+    EXPECT_EQ(sma.lft(kFirstVlid + 7), kNoPort);
+
+    SmaConfig c = switch_config();
+    c.vlid_cap = 128;  // two blocks: 0x10000..0x1007F
+    Heard h;
+    Sma ext(c, &h);
+    auto ask = [&](Method m, std::uint16_t attr_id, std::uint32_t mod, const SmpData &data = {}) {
+        Smp s = make_dr_smp(m, attr_id, mod, {}, 7);
+        s.data = data;
+        return decoded(ext.originate(0, bytes(s), now));
+    };
+    ExtendedLids e = decode_extended_lids(ask(Method::kGet, attr::kWeftExtendedLids, 0)).value();
+    EXPECT_EQ(e.vlid_cap, 128u);
+    EXPECT_EQ(e.vlft_top, 0u);
+    want.block = static_cast<std::uint16_t>(kFirstVlidLftBlock + 1);
+    Smp r = ask(Method::kSet, attr::kLinearForwardingTable, kFirstVlidLftBlock + 1,
+                encode_lft_block(want).value());
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(decode_lft_block(r).value(), want);
+    ASSERT_EQ(h.lft.size(), 1u);
+    EXPECT_EQ(h.lft[0].first_lid(), 0x10040u);
+    EXPECT_EQ(ext.lft(0x10047), 2);
+    EXPECT_EQ(ext.lft(0x0047), kNoPort);  // the pLID with the same low bits is another entry
+    e = decode_extended_lids(ask(Method::kGet, attr::kWeftExtendedLids, 0)).value();
+    EXPECT_EQ(e.vlft_top, 0x10047u);
+    EXPECT_EQ(ask(Method::kGet, attr::kLinearForwardingTable, kFirstVlidLftBlock + 2).status,
+              status::kInvalidField);
+    EXPECT_EQ(ask(Method::kGet, attr::kLinearForwardingTable, 1000).status,
+              status::kInvalidField);  // multicast
+    EXPECT_EQ(ask(Method::kSet, attr::kWeftExtendedLids, 0, encode_extended_lids(e).value()).status,
+              status::kUnsupportedMethodAttr);
 }
 
 TEST_F(SwitchSma, MulticastForwardingTableRoundTrip) {

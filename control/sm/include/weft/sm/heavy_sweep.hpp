@@ -14,8 +14,10 @@
 #include "weft/routing/mcast_groups.hpp"
 #include "weft/routing/ucast_cache.hpp"
 #include "weft/routing/verification.hpp"
+#include "weft/routing/vswitch.hpp"
 #include "weft/sm/discovery.hpp"
 #include "weft/sm/ethernet_programming.hpp"
+#include "weft/sm/live_migration.hpp"
 #include "weft/sm/programming.hpp"
 
 namespace weft::sm {
@@ -25,6 +27,11 @@ struct SweepOptions {
     routing::RoutingOptions routing;  // engine options; routing.lmc is the LMC assigned
     std::vector<routing::Guid2LidEntry> guid2lid;
     bool program = true;  // false: stop after verification (a dry run)
+    // Hypervisors and VMs (seed 002, --vms): placed on the discovered CAs (routing::add_vms) before
+    // LIDs are assigned. Their VF LIDs are vLIDs when every switch forwards them (a Get of
+    // WeftExtendedLids to each, the "vswitch" phase) and vms->extended_vlids asks for them, and
+    // LIDs of the 16-bit space otherwise (the legacy fallback; the phase line says why).
+    std::optional<routing::VmParams> vms;
     // The multicast groups to build trees and MFTs for (--mcast-groups), found in each sweep's
     // fabric; a group whose tree fails its check is left out and logged, the rest programmed.
     std::vector<routing::McastGroupSpec> mcast_groups;
@@ -64,6 +71,7 @@ struct SweepReport {
     std::string why;            // for every outcome but kProgrammed/kVerifiedDryRun: one line
     DiscoveryResult discovery;  // its fabric carries the assigned LIDs
     Lid sm_lid = 0;
+    VlidProbe vlids;  // with SweepOptions::vms asking for vLIDs
     routing::LidReport lids;
     routing::ChainResult chain;
     routing::CacheDecision cache;  // with SweepOptions::cache

@@ -56,6 +56,7 @@ struct ProgramReport {
     std::size_t lft_blocks_set = 0;
     std::size_t lft_blocks_unchanged = 0;   // found equal (read, or as remembered): not written
     std::size_t lft_blocks_remembered = 0;  // compared with what was programmed before, not read
+    std::size_t lft_vlid_blocks_set = 0;    // of lft_blocks_set: the secondary LFT's (vLIDs)
     std::size_t sl2vl_sets = 0;
     std::size_t sl2vl_unchanged = 0;  // as remembered: not written
     std::size_t mft_blocks_set = 0;

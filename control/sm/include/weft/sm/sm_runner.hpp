@@ -33,6 +33,7 @@ struct SmRunnerOptions {
     bool program = true;  // false: verify only
     std::vector<routing::McastGroupSpec> mcast_groups;
     std::optional<EthernetOptions> ethernet;  // the Ethernet/RoCE tables after the LFTs
+    std::optional<routing::VmParams> vms;     // hypervisors and VMs (SweepOptions::vms)
     std::chrono::milliseconds sweep_interval{std::chrono::seconds(10)};
     // A fabric left unsettled is swept whole again after sweep_interval, then after twice as
     // long each time it stays so, up to this (or sweep_interval if longer); a trap starts over.

@@ -49,6 +49,9 @@ struct SmaConfig {
     // Switches: table capacities (LinearFDBCap <= 49152 LIDs, MulticastFDBCap <= 16384 MLIDs).
     std::uint16_t linear_fdb_cap = 0xC000;
     std::uint16_t multicast_fdb_cap = 1024;
+    // vLIDs (seed 002) the secondary LFT holds from kFirstVlid, a multiple of 64 up to 196608;
+    // 0: a legacy switch, which answers WeftExtendedLids and vLID blocks "unsupported"/"invalid".
+    std::uint32_t vlid_cap = 0;
     std::uint8_t life_time_value = 0x12;
     // Every port: what PortInfo says it can do.
     std::uint8_t link_width_supported = 2;  // 4x
@@ -145,8 +148,8 @@ class Sma {
     NodeInfo node_info(PortNum local_port) const;
     const PortInfo &port_info(PortNum port) const { return ports_.at(port); }
     const SwitchInfo &switch_info() const { return switch_info_; }
-    Lid lid() const;             // the node's base LID: switch port 0, a CA's first port with one
-    PortNum lft(Lid lid) const;  // kNoPort past LinearFDBCap
+    Lid lid() const;                       // the node's base LID: switch port 0, a CA's first port with one
+    PortNum lft(std::uint32_t lid) const;  // kNoPort past LinearFDBCap (or the vLID capacity)
     const std::vector<PortNum> &lft() const { return lft_; }
     std::uint16_t mft_mask(Lid mlid, unsigned position) const;  // 0 outside the table
     const SlToVlTable &sl_to_vl(PortNum in, PortNum out) const;
@@ -182,6 +185,7 @@ class Sma {
     void switch_info_attr(const Smp &request, Smp &reply);
     void port_info_attr(const Smp &request, Smp &reply, PortNum in_port, bool hide_m_key);
     void lft_attr(const Smp &request, Smp &reply);
+    void extended_lids_attr(const Smp &request, Smp &reply);
     void mft_attr(const Smp &request, Smp &reply);
     void sl_to_vl_attr(const Smp &request, Smp &reply, PortNum in_port);
 
@@ -208,6 +212,7 @@ class Sma {
     std::vector<bool> fabric_, cable_up_;
     SwitchInfo switch_info_;
     std::vector<PortNum> lft_;
+    std::vector<PortNum> vlft_;       // the secondary LFT: vLIDs from kFirstVlid
     std::vector<std::uint16_t> mft_;  // [mlid offset * positions + position]
     unsigned mft_positions_ = 0;
     std::vector<SlToVlTable> sl_to_vl_;  // [in * (num_ports + 1) + out]
