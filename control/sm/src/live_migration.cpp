@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "lft_rows.hpp"
 #include "smp_batch.hpp"
 #include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/vendor_extended_lids.hpp"
@@ -85,12 +86,7 @@ LiveMigrationReport migrate_live(SmpEngine &engine, const SmClock &clock, Discov
         const auto &row = t.lft[u.sw];
         for (const std::uint32_t block : blocks) {
             // The whole block as the tables now hold it (a vLID's block is 1024 or more).
-            LftBlock want;
-            want.block = static_cast<std::uint16_t>(block);
-            for (unsigned i = 0; i < kLftBlockSize; ++i) {
-                const std::size_t lid = std::size_t{block} * kLftBlockSize + i;
-                want.ports[i] = lid < row.size() ? row[lid] : kNoPort;
-            }
+            const LftBlock want = lft_block_of(row, block);
             const std::string what =
                 "LinearForwardingTable block " + std::to_string(block) + " of " + switch_name(d, n);
             const auto data = encode_lft_block(want, x.info.num_ports);

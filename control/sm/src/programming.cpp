@@ -10,6 +10,7 @@
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 
+#include "lft_rows.hpp"
 #include "smp_batch.hpp"
 
 namespace weft::sm {
@@ -217,12 +218,7 @@ void lfts(Batch &b, Context &cx) {
         // The vLIDs' blocks (1024 and up), written whole: only a switch that said it holds them
         // gets vLIDs (VENDOR_ATTRIBUTES.md), and it checks every block against its capacity.
         for (std::uint32_t block = kFirstVlidLftBlock; block <= f.max_lid() / kLftBlockSize; ++block) {
-            LftBlock want;
-            want.block = static_cast<std::uint16_t>(block);
-            for (unsigned i = 0; i < kLftBlockSize; ++i) {
-                const std::size_t lid = std::size_t{block} * kLftBlockSize + i;
-                want.ports[i] = lid < row.size() ? row[lid] : kNoPort;
-            }
+            const LftBlock want = lft_block_of(row, block);
             const std::string what =
                 "LinearForwardingTable vLID block " + std::to_string(block) + " of " + cx.where(n, 0, false);
             const auto data = encode_lft_block(want, x.info.num_ports);
