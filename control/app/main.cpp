@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "app_options.hpp"
+#include "weft/control/arn_apply.hpp"
 #include "weft/control/cli.hpp"
 #include "weft/control/fabric/sm_service.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
@@ -29,6 +30,7 @@
 #include "weft/control/input_line.hpp"
 #include "weft/control/lcp/linux_cp.hpp"
 #include "weft/control/script.hpp"
+#include "weft/dataplane/arn_agent.hpp"
 #include "weft/dataplane/dataplane.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/telemetry.hpp"
@@ -217,7 +219,14 @@ int run(int argc, char **argv) {
                 "must take one TX queue more than the workers use; net_af_packet: qpairs = --rxq = "
                 "--nb-cores x --txq + 1)\n",
                 p);
+    // ARN: its state's owner runs on the sampler's thread; the tables follow the SMA's fabric
+    // ports and node GUID.
+    auto arn_agent = std::make_unique<dataplane::ArnAgent>(*dp, ctx.ticks_per_us);
+    sampler->set_arn_agent(arn_agent.get());
+    ctx.arn_agent = arn_agent.get();
+    control::refresh_arn(ctx);
     dataplane::register_telemetry(*dp);
+    dataplane::register_arn_telemetry(*dp, *arn_agent);
     std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
                 dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);
     std::fflush(stdout);  // the commands' output goes straight to the file descriptor

@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <ctime>
 
+#include <rte_cycles.h>
+
+#include "weft/dataplane/arn_agent.hpp"
 #include "weft/dataplane/dataplane.hpp"
 
 namespace weft::dataplane {
@@ -93,8 +96,14 @@ void ArsSampler::run() {
             intervals += extra;
             next = add_us(next, extra * interval_us);
         }
+        bool busy = config != nullptr && sample(*config, intervals);
+        if (arn_ != nullptr) {
+            const std::span<const arn::PortObservation> observed =
+                config != nullptr ? std::span<const arn::PortObservation>(observed_)
+                                  : std::span<const arn::PortObservation>();
+            busy = arn_->step(rte_rdtsc(), observed) || busy;
+        }
         if (config == nullptr) continue;
-        const bool busy = sample(*config, intervals);
         if (idle_max_us == 0 || busy)
             idle_intervals = 0;
         else
@@ -124,6 +133,11 @@ bool ArsSampler::sample(const ars::Config &config, std::uint64_t intervals) {
         next_view_[p].load = sampler_.port_load(p);
         next_view_[p].band = board.port_quality(p);
         next_view_[p].link_up = board.link_up(p);
+    }
+    if (arn_ != nullptr) {
+        observed_.resize(n);
+        for (std::uint16_t p = 0; p < n; ++p)
+            observed_[p] = arn::observe(sampler_.port_load(p), samples_[p], board.link_up(p));
     }
     rounds_.fetch_add(intervals, std::memory_order_relaxed);
     wakeups_.fetch_add(1, std::memory_order_relaxed);

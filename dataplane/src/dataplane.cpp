@@ -54,9 +54,11 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
     // Readers: every worker, plus one id for telemetry.
     publisher_ = std::make_unique<FibPublisher>(num_workers() + 1);
     capture_ = std::make_unique<ReassignCapture>(num_workers(), publisher_->qsbr());
-    board_ = std::make_unique<ars::PortBoard>(kMaxPorts, ars::capabilities().max_lag_groups);
+    board_ = std::make_unique<ars::PortBoard>(kMaxPorts, ars::capabilities().max_lag_groups, kArnRemoteSlots);
+    arn_publisher_ = std::make_unique<ArnPublisher>(publisher_->qsbr());
     ports_ = std::make_unique<PortRuntime[]>(num_ports_);
     control_tx_ = std::make_unique<ControlTxCounters[]>(num_ports_);
+    arn_tx_ = std::make_unique<ControlTxCounters[]>(num_ports_);
     for (std::uint16_t p = 0; p < num_ports_; ++p) configure_port(p);
 
     // Spread every (port, RX queue) over the workers round-robin; each worker gets its own TX
@@ -79,6 +81,12 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
                                               static_cast<int>(rte_socket_id()),
                                               RING_F_SP_ENQ | RING_F_SC_DEQ));
         if (punt_rings_.back() == nullptr) throw std::runtime_error(ring + ": " + rte_strerror(rte_errno));
+        const std::string arn_ring = "weft_arn" + std::to_string(w);
+        arn_rings_.push_back(rte_ring_create(arn_ring.c_str(), config_.arn_ring_size,
+                                             static_cast<int>(rte_socket_id()),
+                                             RING_F_SP_ENQ | RING_F_SC_DEQ));
+        if (arn_rings_.back() == nullptr) throw std::runtime_error(arn_ring + ": " + rte_strerror(rte_errno));
+        arn_counters_.push_back(std::make_unique<ArnWorkerCounters>());
         counters_.push_back(std::make_unique<WorkerCounters>());
         WorkerConfig wc;
         wc.index = w;
@@ -102,6 +110,9 @@ Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
         }
         wc.punt_arp = config_.punt_arp;
         wc.idle_sleep_max_us = config_.idle_sleep_max_us;
+        wc.arn = arn_publisher_.get();
+        wc.arn_ring = arn_rings_.back();
+        wc.arn_counters = arn_counters_.back().get();
         workers_.push_back(
             std::make_unique<Worker>(std::move(wc), *publisher_, links_, *board_, *counters_.back()));
     }
@@ -117,6 +128,7 @@ Dataplane::~Dataplane() {
     workers_.clear();
     rte_mbuf *left[64];
     std::vector<rte_ring *> rings = punt_rings_;
+    rings.insert(rings.end(), arn_rings_.begin(), arn_rings_.end());
     if (inject_ring_ != nullptr) rings.push_back(inject_ring_);
     for (rte_ring *r : rings) {
         for (unsigned n;
@@ -124,6 +136,7 @@ Dataplane::~Dataplane() {
             rte_pktmbuf_free_bulk(left, n);
         rte_ring_free(r);
     }
+    arn_publisher_.reset();
     capture_.reset();  // closes a running capture file; uses the RCU state
     publisher_.reset();
     rte_mempool_free(pool_);
@@ -134,10 +147,11 @@ void Dataplane::configure_port(std::uint16_t port) {
     rte_eth_dev_info info{};
     int rc = rte_eth_dev_info_get(port, &info);
     if (rc != 0) throw std::runtime_error(port_error(port, "dev_info_get", rc));
-    // The workers' queues, then the control thread's where the PMD has one more.
+    // The workers' queues, then the control thread's where the PMD has one more, then ARN's.
     const std::uint16_t worker_txq = control_tx_queue();
     pr.control_tx = info.max_tx_queues > worker_txq;
-    auto txq = static_cast<std::uint16_t>(worker_txq + (pr.control_tx ? 1 : 0));
+    pr.arn_tx = info.max_tx_queues > worker_txq + 1;
+    auto txq = static_cast<std::uint16_t>(worker_txq + (pr.control_tx ? 1 : 0) + (pr.arn_tx ? 1 : 0));
     if (config_.rx_queues > info.max_rx_queues || worker_txq > info.max_tx_queues)
         throw std::runtime_error("port " + std::to_string(port) + " has at most " +
                                  std::to_string(info.max_rx_queues) + " RX and " +
@@ -158,6 +172,12 @@ void Dataplane::configure_port(std::uint16_t port) {
     pr.lsc = info.dev_flags != nullptr && (*info.dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
     conf.intr_conf.lsc = pr.lsc ? 1 : 0;
     rc = rte_eth_dev_configure(port, config_.rx_queues, txq, &conf);
+    if (rc != 0 && pr.arn_tx) {
+        // A PMD with a fixed number of queue pairs (net_af_packet's qpairs): ARN goes without.
+        pr.arn_tx = false;
+        --txq;
+        rc = rte_eth_dev_configure(port, config_.rx_queues, txq, &conf);
+    }
     if (rc != 0 && pr.control_tx) {
         // Some PMDs want as many RX as TX queues (net_tap): the port goes without the control
         // thread's queue rather than with an RX queue nobody polls.
@@ -310,6 +330,7 @@ PortStatus Dataplane::port_status(std::uint16_t port) const {
     s.nic_ipv4_cksum = pr.nic_ipv4_cksum;
     s.control_tx_queue = pr.control_tx;
     s.control_tx = pr.control_tx || (inject_ring_ != nullptr && num_workers() != 0);
+    s.arn_tx = pr.arn_tx;
     return s;
 }
 
@@ -407,6 +428,43 @@ ControlTxTotals Dataplane::control_tx(std::uint16_t port) const noexcept {
     if (port >= num_ports_) return {};
     return ControlTxTotals{control_tx_[port].sent.get() + injected_->sent[port].get(),
                            control_tx_[port].failed.get() + injected_->failed[port].get()};
+}
+
+std::vector<const ArnWorkerCounters *> Dataplane::arn_counters() const {
+    std::vector<const ArnWorkerCounters *> v;
+    for (const auto &c : arn_counters_) v.push_back(c.get());
+    return v;
+}
+
+unsigned Dataplane::drain_arn(rte_mbuf **out, unsigned max) noexcept {
+    unsigned got = 0;
+    const auto rings = static_cast<unsigned>(arn_rings_.size());
+    for (unsigned k = 0; k < rings && got < max; ++k) {
+        rte_ring *r = arn_rings_[(next_arn_ring_ + k) % rings];
+        got += rte_ring_sc_dequeue_burst(r, reinterpret_cast<void **>(out + got), max - got, nullptr);
+    }
+    next_arn_ring_ = rings != 0 ? (next_arn_ring_ + 1) % rings : 0;
+    return got;
+}
+
+bool Dataplane::send_arn(std::uint16_t port, rte_mbuf *m) noexcept {
+    if (m == nullptr) return false;
+    if (port >= num_ports_) {
+        rte_pktmbuf_free(m);
+        return false;
+    }
+    if (ports_[port].arn_tx && links_.usable(port) && rte_eth_tx_burst(port, arn_tx_queue(), &m, 1) == 1) {
+        arn_tx_[port].sent.add();
+        return true;
+    }
+    rte_pktmbuf_free(m);
+    arn_tx_[port].failed.add();
+    return false;
+}
+
+ControlTxTotals Dataplane::arn_tx(std::uint16_t port) const noexcept {
+    if (port >= num_ports_) return {};
+    return ControlTxTotals{arn_tx_[port].sent.get(), arn_tx_[port].failed.get()};
 }
 
 }  // namespace weft::dataplane

@@ -88,6 +88,20 @@ const char *drop_reason_name(DropReason r) noexcept {
             return "multisegment";
         case DropReason::PuntRingFull:
             return "punt_ring_full";
+        case DropReason::ArnNotFabricPort:
+            return "arn_not_fabric_port";
+        case DropReason::ArnRateLimited:
+            return "arn_rate_limited";
+        case DropReason::ArnMalformed:
+            return "arn_malformed";
+        case DropReason::ArnUnknownReporter:
+            return "arn_unknown_reporter";
+        case DropReason::ArnOwnNews:
+            return "arn_own_news";
+        case DropReason::ArnUnexpectedPort:
+            return "arn_unexpected_port";
+        case DropReason::ArnRingFull:
+            return "arn_ring_full";
         case DropReason::Count:
             break;
     }

@@ -73,6 +73,7 @@ void Forwarder::forward(const FibSnapshot &fib, std::uint64_t now_tsc) {
     select(fib, now_tsc);
     if (captured_n_ != 0) record_captured(now_tsc);
     if (punted_n_ != 0) punt_burst();
+    if (arn_delivered_n_ != 0) deliver_arn_burst();
 }
 
 // ---- parse ------------------------------------------------------------------------------------
@@ -154,6 +155,8 @@ void Forwarder::parse_in_full(unsigned i) {
     ParsedPacket &p = b_.parsed[i];
     const DropReason r = parse_mbuf(b_.pkts[i], config_.parser, p, nic_checks_);
     b_.info[i] = FrameInfo{p.hash, static_cast<std::uint8_t>(p.l3_offset), p.kind, p.ttl, r};
+    if (r == DropReason::UnknownEtherType && claim_arn(i)) [[unlikely]]
+        return;
     if (r != DropReason::None) return;
     if (p.kind == PacketKind::Ipv4) {
         b_.dst4[b_.n4++] = (std::uint32_t{p.key.dst[0]} << 24) | (std::uint32_t{p.key.dst[1]} << 16) |
@@ -192,7 +195,8 @@ void Forwarder::lookup(const FibSnapshot &fib) {
 void Forwarder::classify(const ars::AclPolicy &acl) {
     for (unsigned i = 0; i < b_.n; ++i) {
         const FrameInfo &fi = b_.info[i];
-        if (fi.verdict != DropReason::None || fi.kind == PacketKind::Iboe) continue;
+        if (fi.verdict != DropReason::None || fi.kind == PacketKind::Iboe || fi.kind == PacketKind::Arn)
+            continue;
         const ParsedPacket &p = b_.parsed[i];
         const auto *l3 = rte_pktmbuf_mtod(b_.pkts[i], const std::uint8_t *) + p.l3_offset;
         ars::PacketFields f;
@@ -348,6 +352,10 @@ bool Forwarder::select_one(const FibSnapshot &fib, unsigned i, std::uint64_t now
     }
     if (f.kind == PacketKind::Iboe) {
         iboe_[iboe_n_++] = i;
+        return true;
+    }
+    if (f.kind == PacketKind::Arn) {
+        select_arn(i, now_tsc);
         return true;
     }
     const std::uint64_t route = b_.nh[i];

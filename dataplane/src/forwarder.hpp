@@ -108,6 +108,12 @@ class Forwarder {
     void select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t now_tsc);
     void punt(unsigned i) noexcept;
     void punt_burst() noexcept;
+    // ARN frames (forwarder_arn.cpp): recognised after the full parse, forwarded by the flood
+    // table and handed to the BPT's owner after the burst.
+    bool claim_arn(unsigned i) noexcept;
+    void select_arn(unsigned i, std::uint64_t now_tsc);
+    bool arn_admit(std::uint16_t port, const ArnTables &t, std::uint64_t now_tsc) noexcept;
+    void deliver_arn_burst() noexcept;
     void capture(unsigned i, std::uint16_t port) noexcept;
     void record_captured(std::uint64_t now_tsc);
 
@@ -150,6 +156,10 @@ class Forwarder {
     unsigned iboe_[kMaxBurst];
     unsigned punted_n_ = 0;  // frames for the control thread (SMA, kernel mirror), enqueued after the burst
     rte_mbuf *punted_[kMaxBurst];
+    const ArnTables *arn_ = nullptr;  // read where a frame of the burst claimed ARN
+    unsigned arn_delivered_n_ = 0;    // ARN news for the BPT's owner, enqueued after the burst
+    rte_mbuf *arn_delivered_[kMaxBurst];
+    std::uint64_t arn_tat_[kMaxPorts] = {};  // the ARN rate limit's next arrival time per port
     // Frames a monitored ARS group reassigned while the capture runs: each holds an extra
     // reference until its copy is recorded after select.
     unsigned captured_n_ = 0;

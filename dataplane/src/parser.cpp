@@ -244,6 +244,7 @@ DropReason parse_frame_unhashed(std::span<const std::uint8_t> frame, const Parse
         type = be16(f + off);
     }
     Cursor c{f, off + 2, frame.size()};
+    out.ether_type = type;
 
     DropReason r;
     if (type == kEtherTypeIpv4) {

@@ -235,6 +235,26 @@ GOOD = [
     "show sma json",
     "show linux-cp",
     "show linux-cp json",
+    "port 1 fabric on",
+    "arn switch-id 0x10",
+    "arn link 0x10 1 0x20 0",
+    "arn link 0x20 1 0x30 0",
+    "arn link del 0x20 1 0x30 0",
+    "arn global 0x20 3 group 2",
+    "arn global 0x20 2 group 4",
+    "arn global del 0x20 2 group 4",
+    "arn nhg 1 group 2",
+    "arn nhg 4 group 2",
+    "arn nhg 4 none",
+    "arn threshold util 80 60",
+    "arn threshold queue 65536 16384",
+    "arn interval 2000",
+    "arn ethertype 0x88b6",
+    "arn rate-limit 5000 32",
+    "arn port 1 speed 25000",
+    "arn enable",
+    "show arn",
+    "show arn json",
     "show version",
     "show version json",
     "sm start",
@@ -309,6 +329,12 @@ BAD = [
     "neigh add 10.9.1.9 02:00:00:00:01 port 1",     # short MAC
     "neigh add 10.9.1.9 02:00:00:00:01:09 port 8",  # no port 8
     "neigh del 10.77.7.7",                          # no such neighbour
+    "arn nhg 1 group 70000",                        # group id past 16 bits
+    "arn link 0x10 1 0x10 2",                       # a switch to itself
+    "arn ethertype 0x0800",                         # IPv4's
+    "arn threshold util 50 70",                     # off above on
+    "arn rate-limit 100 0",                         # no burst
+    "arn port 1 speed 0",                           # no line rate
     "lft set 0x14 port 9",                          # no port 9
     "lft set 0x14 nhg 77",                          # no such group
     "mft set 0x11 ports 1",                         # not a multicast LID

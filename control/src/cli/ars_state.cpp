@@ -12,7 +12,20 @@ ars::BuildResult ArsState::build(ars::Ticks ticks_per_us) const {
         b.add_ars_object(copy);
     }
     for (const auto &[id, l] : lags) b.add_lag(l);
-    for (const auto &[id, n] : nhgs) b.add_nhg(n);
+    for (const auto &[id, n] : nhgs) {
+        if (remote_slots.empty()) {
+            b.add_nhg(n);
+            continue;
+        }
+        ars::NhgConfig copy = n;
+        for (ars::NhgMember &m : copy.members) {
+            const auto it = remote_slots.find({n.id, m.target.id});
+            m.remote_slot = m.target.kind == ars::EgressTarget::Kind::kPort && it != remote_slots.end()
+                                ? it->second
+                                : ars::kNoRemoteSlot;
+        }
+        b.add_nhg(copy);
+    }
     b.set_acl(acl);
     return b.build();
 }

@@ -83,11 +83,15 @@ InstList version_commands();         // show version
 InstList sm_commands();              // sm start|stop, show sm [json|log], show fabric [json]
 InstList fabric_commands();          // port <p> fabric on|off, port <p> ip [del] <a>/<len>, show sma
 InstList linux_cp_commands();        // show linux-cp [json]
+InstList arn_commands();             // arn ..., show arn [json]
 
 // Refuses (true) a hand-made command on NHG `id` when the id is one the fabric's groups take.
 bool fabric_nhg_refused(CommandContext &ctx, struct cmdline *cl, std::uint32_t id);
 // The running-config lines of the SMA's settings (fabric ports, host addresses).
 std::string fabric_running_config(const CommandContext &ctx);
+
+// The running-config lines of the ARN state (after the ARS groups it names).
+std::string arn_running_config(const CommandContext &ctx);
 
 // Monitoring of every ARS object on or off (the `monitor` flag of the ARS state), published.
 bool set_monitoring(CommandContext &ctx, struct cmdline *cl, bool on);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli_internal.hpp"
+#include "weft/control/arn_apply.hpp"
 #include "weft/control/fabric/ethernet_fib.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
 #include "weft/sm/iboe_frame_error.hpp"
@@ -97,6 +98,7 @@ void fabric_cmd(void *res, struct cmdline *cl, void *data) {
                 return refuse(ctx, cl,
                               "port " + std::to_string(r->port) + " has host address " + address_text(a));
     ctx.sma->set_fabric_port(r->port, on);
+    refresh_arn(ctx);  // ARN is taken on fabric ports only
     if (on && !ctx.dp->port_status(r->port).control_tx)
         cmdline_printf(cl,
                        "warning: port %u cannot send the control thread's frames: SMPs cannot leave it (see "

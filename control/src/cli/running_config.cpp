@@ -154,6 +154,7 @@ std::string running_config(CommandContext &ctx) {
 
     out << fabric_running_config(ctx);
     out << "# FPM server (zebra's routes are zebra's: not saved)\n" << fpm_running_config(ctx);
+    out << arn_running_config(ctx);
     out << "# ports\n";
     for (std::uint16_t port = 0; port < ctx.dp->num_ports(); ++port) {
         const dp::PortStatus st = ctx.dp->port_status(port);

@@ -20,6 +20,7 @@
 #include "frame_builder.hpp"
 #include "nhg_selector.hpp"
 #include "ring_ports.hpp"
+#include "weft/arn/frame.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/parser.hpp"
@@ -745,6 +746,106 @@ TEST_F(WorkerTest, FramesHeldAtShutdownAreCountedAsDropped) {
     EXPECT_EQ(sum_port({counters.get()}, kSmallTxPort).tx_dropped, 17u);
     EXPECT_EQ(drops(DropReason::TxQueueFull), 17u);
     expect_accounted();
+}
+
+// An ARN frame of `reporter` about its port `port` (arn/ARN_FORMAT.md).
+Bytes arn_frame(arn::SwitchId reporter, arn::PortNumber port, std::uint8_t version = 0) {
+    arn::ArnMessage m;
+    m.type = arn::ArnType::kCongestionDetected;
+    m.metric = 3;
+    m.reporter = reporter;
+    m.port = port;
+    m.sequence = 1;
+    m.hold_ms = 3;
+    arn::ArnFrameHeaders h;
+    h.src_mac = {2, 0, 0, 0, 0, 0x99};
+    Bytes f = arn::encode_arn_frame(h, m);
+    f[15] = static_cast<std::uint8_t>(version << 4);
+    return f;
+}
+
+}  // namespace
+
+// ARN frames (arn_tables.hpp): taken on fabric ports only and within the port's rate limit,
+// decoded, forwarded by the flood table of their reporter and in port (a copy per out port on the
+// worker's top TX queue, the source MAC the port's) and handed to the BPT's owner when the news is
+// the switch's; the rest dropped under their arn_* reason. Off: an unknown EtherType again.
+TEST_F(WorkerTest, ArnFramesFollowTheFloodTableAndTheRestAreDroppedByReason) {
+    rte_ring *ring = rte_ring_create("wt_arn", 8, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);  // holds 7
+    ASSERT_NE(ring, nullptr);
+    ArnPublisher arn(publisher->qsbr());
+    auto t = std::make_shared<ArnTables>();
+    t->enabled = true;
+    t->self = 0x10;
+    t->fabric_ports = 0b0111;  // ports 0, 1, 2; port 3 is a host port
+    t->reporters = {0x10, 0x20, 0x30};
+    t->entries.assign(3 * kArnSlots, {});
+    t->entries[1 * kArnSlots + 1] = {0b0110, true, true};   // 0x20's news in on port 0: on to 1 and 2, taken
+    t->entries[2 * kArnSlots + 2] = {0b0001, true, false};  // 0x30's in on port 1: on to port 0 only
+    t->rx_interval_tsc = 1000;
+    t->rx_burst = 4;
+    arn.publish(t);
+    ArnWorkerCounters ac;
+    WorkerConfig wc;
+    wc.arn = &arn;
+    wc.arn_ring = ring;
+    wc.arn_counters = &ac;
+    build(wc);
+    const unsigned top = kTxQueues - 1;
+
+    const Bytes news = arn_frame(0x20, 4);
+    receive({news}, 0);
+    poll(1'000'000);
+    ASSERT_EQ(rte_ring_count(ring), 1u);
+    for (std::uint16_t p : {1, 2}) {
+        const std::vector<Bytes> out = sent(p, top);
+        ASSERT_EQ(out.size(), 1u) << "port " << p;
+        EXPECT_EQ(Bytes(out[0].begin() + 12, out[0].end()), Bytes(news.begin() + 12, news.end()));
+        EXPECT_EQ(Bytes(out[0].begin(), out[0].begin() + 6), Bytes(news.begin(), news.begin() + 6));
+        EXPECT_TRUE(std::equal(out[0].begin() + 6, out[0].begin() + 12, ports().mac(p).addr_bytes));
+    }
+    receive({arn_frame(0x30, 2)}, 1);
+    poll(2'000'000);
+    EXPECT_EQ(sent(0, top).size(), 1u) << "0x30's news goes on to port 0 alone";
+    EXPECT_EQ(rte_ring_count(ring), 1u) << "and is not this switch's";
+
+    receive({news}, 3);
+    poll(3'000'000);
+    EXPECT_EQ(drops(DropReason::ArnNotFabricPort), 1u);
+    receive({arn_frame(0x20, 4, 1), arn_frame(0x99, 1), arn_frame(0x30, 1), arn_frame(0x10, 1)}, 0);
+    poll(4'000'000);
+    EXPECT_EQ(drops(DropReason::ArnMalformed), 1u);
+    EXPECT_EQ(ac.malformed[static_cast<std::size_t>(arn::ArnDrop::kBadVersion)].get(), 1u);
+    EXPECT_EQ(drops(DropReason::ArnUnknownReporter), 1u);
+    EXPECT_EQ(drops(DropReason::ArnUnexpectedPort), 1u) << "0x30's news never comes in on port 0";
+    EXPECT_EQ(drops(DropReason::ArnOwnNews), 1u);
+    for (std::uint16_t p = 0; p < kPorts; ++p) EXPECT_TRUE(sent(p, top).empty()) << "port " << p;
+
+    // Ten at once: a burst of four passes, six are over the limit; of the four, the ring (7) takes
+    // what it has room for.
+    receive(std::vector<Bytes>(10, news), 0);
+    poll(5'000'000);
+    EXPECT_EQ(drops(DropReason::ArnRateLimited), 6u);
+    EXPECT_EQ(sent(1, top).size(), 4u);
+    EXPECT_EQ(rte_ring_count(ring), 5u);
+    receive(std::vector<Bytes>(4, news), 0);
+    poll(6'000'000);
+    EXPECT_EQ(drops(DropReason::ArnRingFull), 2u);
+    EXPECT_EQ(ac.received.get(), 21u);
+    EXPECT_EQ(ac.delivered.get(), 7u);
+    EXPECT_EQ(ac.forwarded.get(), 2u + 1u + 8u + 8u);
+
+    auto off = std::make_shared<ArnTables>(*t);
+    off->enabled = false;
+    arn.publish(off);
+    receive({news}, 0);
+    poll(7'000'000);
+    EXPECT_EQ(drops(DropReason::UnknownEtherType), 1u);
+    expect_accounted();
+    worker.reset();
+    rte_mbuf *m[16];
+    rte_pktmbuf_free_bulk(m, rte_ring_sc_dequeue_burst(ring, reinterpret_cast<void **>(m), 16, nullptr));
+    rte_ring_free(ring);
 }
 
 }  // namespace

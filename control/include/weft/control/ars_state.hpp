@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "weft/ars/config.hpp"
@@ -20,6 +21,9 @@ struct ArsState {
     std::map<std::uint32_t, ars::NhgConfig> nhgs;
     std::vector<ars::AclRule> acl;
     bool monitor = false;  // `monitor start`: every ARS object reports reassignments
+    // ARN's remote quality slots (arn_state.hpp): the member of NHG id on a port counts with
+    // the lower of its port's band and the slot's.
+    std::map<std::pair<std::uint32_t, std::uint16_t>, ars::RemoteSlot> remote_slots;
 
     ars::BuildResult build(ars::Ticks ticks_per_us) const;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "weft/ars/config.hpp"
+#include "weft/control/arn_state.hpp"
 #include "weft/control/ars_state.hpp"
 #include "weft/control/monitor_log.hpp"
 #include "weft/control/stats_baseline.hpp"
@@ -36,6 +37,8 @@ struct CommandContext {
     fabric::SwitchAgent *sma = nullptr;                     // the switch's SMA (null: none)
     fabric::SmService *sm = nullptr;                        // the SM inside it (running or not)
     lcp::LinuxCp *lcp = nullptr;                            // the kernel mirror (null: off)
+    ArnState arn;                                           // accepted ARN state (`arn ...`)
+    dataplane::ArnAgent *arn_agent = nullptr;               // the ARN state's owner (null: none)
     ars::Ticks ticks_per_us = 1;
     bool quit = false;
     unsigned errors = 0;  // commands refused since start

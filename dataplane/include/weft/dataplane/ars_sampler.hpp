@@ -12,12 +12,14 @@
 #include <thread>
 #include <vector>
 
+#include "weft/arn/detector.hpp"
 #include "weft/ars/config.hpp"
 #include "weft/ars/quality_sampler.hpp"
 
 namespace weft::dataplane {
 
 class Dataplane;
+class ArnAgent;
 
 struct ArsPortQuality {
     ars::PortLoad load;  // the sampler's intermediate values for the port
@@ -39,6 +41,9 @@ class ArsSampler {
     void set_config(std::shared_ptr<const ars::Config> config);
     void start();
     void stop();
+    // Before start: the ARN agent this thread steps after each sample (arn_agent.hpp), with
+    // each port's measurements; without an ARS configuration it still takes and expires news.
+    void set_arn_agent(ArnAgent *agent) noexcept { arn_ = agent; }
 
     // Any thread: the latest per-port figures, and how many sampling intervals have passed.
     std::vector<ArsPortQuality> ports() const;
@@ -63,6 +68,8 @@ class ArsSampler {
     ars::QualitySampler sampler_;
     std::vector<std::uint64_t> last_tx_;
     std::vector<ars::PortSample> samples_;
+    std::vector<arn::PortObservation> observed_;  // by port, for the ARN agent
+    ArnAgent *arn_ = nullptr;
     std::atomic<bool> stop_{false};
     std::atomic<std::uint64_t> rounds_{0};
     std::atomic<std::uint64_t> wakeups_{0};

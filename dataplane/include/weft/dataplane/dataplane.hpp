@@ -16,6 +16,8 @@
 #include "weft/ars/capabilities.hpp"
 #include "weft/ars/port_board.hpp"
 #include "weft/ars/worker.hpp"
+#include "weft/dataplane/arn_counters.hpp"
+#include "weft/dataplane/arn_tables.hpp"
 #include "weft/dataplane/counters.hpp"
 #include "weft/dataplane/fib_publisher.hpp"
 #include "weft/dataplane/link_state.hpp"
@@ -49,6 +51,8 @@ struct DataplaneConfig {
     bool punt_arp = false;
     // Idle back-off of the workers (WorkerConfig::idle_sleep_max_us); 0: off.
     unsigned idle_sleep_max_us = 0;
+    // Each worker's ring of ARN news to the BPT's owner (a power of two).
+    unsigned arn_ring_size = 256;
 };
 
 struct PortStatus {
@@ -64,6 +68,7 @@ struct PortStatus {
     // or, where the PMD has no queue to spare, handed to worker 0, which sends it on its queue.
     bool control_tx = false;
     bool control_tx_queue = false;
+    bool arn_tx = false;  // and, above the control thread's queue, ARN's own (arn_tx_queue)
 };
 
 // Frames the control thread sent on a port (send_from_control).
@@ -154,6 +159,19 @@ class Dataplane {
         return static_cast<std::uint16_t>(num_workers() * config_.tx_queues);
     }
 
+    // ARN (arn_tables.hpp, arn_counters.hpp). The tables the workers forward ARN frames by.
+    ArnPublisher &arn_publisher() noexcept { return *arn_publisher_; }
+    std::vector<const ArnWorkerCounters *> arn_counters() const;
+    // The BPT's owner (one thread): up to `max` ARN frames the workers took for this switch, each
+    // with its in-port in mbuf->port; the caller frees them. Never blocks.
+    unsigned drain_arn(rte_mbuf **out, unsigned max) noexcept;
+    // The BPT's owner: sends this switch's own news out of `port` on ARN's TX queue, the top one,
+    // which nobody else uses; on a port without it (the PMD has no queue to spare beyond the
+    // workers' and the control thread's) the frame is freed and counted failed. Takes `m`.
+    bool send_arn(std::uint16_t port, rte_mbuf *m) noexcept;
+    ControlTxTotals arn_tx(std::uint16_t port) const noexcept;
+    std::uint16_t arn_tx_queue() const noexcept { return static_cast<std::uint16_t>(control_tx_queue() + 1); }
+
   private:
     struct PortRuntime {
         bool configured = false;
@@ -164,6 +182,7 @@ class Dataplane {
         bool lsc = false;
         bool nic_ipv4_cksum = false;
         bool control_tx = false;
+        bool arn_tx = false;
         std::uint64_t changes = 0;
         rte_ether_addr mac{};
         std::atomic<std::uint32_t> lsc_events{0};  // written by the interrupt thread
@@ -193,6 +212,11 @@ class Dataplane {
         Counter sent, failed;  // written by the control thread, read by telemetry too
     };
     std::unique_ptr<ControlTxCounters[]> control_tx_;
+    std::unique_ptr<ControlTxCounters[]> arn_tx_;  // written by the BPT's owner
+    std::unique_ptr<ArnPublisher> arn_publisher_;
+    std::vector<rte_ring *> arn_rings_;  // per worker
+    std::vector<std::unique_ptr<ArnWorkerCounters>> arn_counters_;
+    unsigned next_arn_ring_ = 0;
     std::vector<std::unique_ptr<Worker>> workers_;
     struct Launch {
         Worker *worker;

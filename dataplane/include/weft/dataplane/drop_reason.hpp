@@ -57,6 +57,18 @@ enum class DropReason : std::uint8_t {
     Multisegment,
     // A subnet-management frame for this switch found its worker's ring to the control thread full.
     PuntRingFull,
+    // ARN (arn_tables.hpp): a frame of the ARN EtherType on a port that is not a fabric port;
+    // over the worker's rate limit for its port; refused by the decoder (arn_counters.hpp has the
+    // reason); from a reporter the flood table does not know; this switch's own news come back;
+    // in on a port the tree does not bring that reporter's news in by; the ring to the BPT's
+    // owner full.
+    ArnNotFabricPort,
+    ArnRateLimited,
+    ArnMalformed,
+    ArnUnknownReporter,
+    ArnOwnNews,
+    ArnUnexpectedPort,
+    ArnRingFull,
     Count
 };
 

@@ -10,7 +10,8 @@
 
 namespace weft::dataplane {
 
-enum class PacketKind : std::uint8_t { Ipv4 = 1, Ipv6 = 2, Iboe = 3 };
+// Arn: an ARN frame (arn_tables.hpp), recognised by the worker, never by the parser alone.
+enum class PacketKind : std::uint8_t { Ipv4 = 1, Ipv6 = 2, Iboe = 3, Arn = 4 };
 
 // Fixed-size, zero-padded so that equal flows hash equally regardless of how they were parsed.
 //   IPv4: src/dst hold the addresses in their first 4 bytes (network order).

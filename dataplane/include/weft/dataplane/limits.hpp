@@ -22,5 +22,8 @@ inline constexpr unsigned kNumSl = 16;
 inline constexpr unsigned kNumVl = 16;
 // IBA's management VL: subnet-management packets travel on it, outside any SL2VL mapping.
 inline constexpr std::uint8_t kManagementVl = 15;
+// ARS's remote quality slots on the dataplane's PortBoard (ARN: one per destination group and
+// port).
+inline constexpr std::size_t kArnRemoteSlots = 4096;
 
 }  // namespace weft::dataplane

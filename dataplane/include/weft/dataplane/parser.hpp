@@ -28,6 +28,7 @@ struct ParsedPacket {
     bool has_grh = false;   // IBoE with LNH = IBA global
     bool has_bth = false;
     std::uint16_t vlan_tci = 0;    // outermost tag
+    std::uint16_t ether_type = 0;  // after the tags (also set for UnknownEtherType)
     std::uint16_t l3_offset = 0;   // IP header or LRH
     std::uint16_t l4_offset = 0;   // TCP/UDP header or BTH; 0 when absent
     std::uint8_t l4_protocol = 0;  // IP protocol / final IPv6 next header

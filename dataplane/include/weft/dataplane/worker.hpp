@@ -13,6 +13,8 @@
 
 #include "weft/ars/monitor.hpp"
 #include "weft/ars/port_board.hpp"
+#include "weft/dataplane/arn_counters.hpp"
+#include "weft/dataplane/arn_tables.hpp"
 #include "weft/dataplane/counters.hpp"
 #include "weft/dataplane/fib_publisher.hpp"
 #include "weft/dataplane/link_state.hpp"
@@ -66,6 +68,12 @@ struct WorkerConfig {
     // ARP frames go to the control thread too (the kernel mirror answers them); otherwise they
     // are dropped as unknown_ether_type.
     bool punt_arp = false;
+    // ARN: the tables frames of its EtherType are forwarded by, the single-producer ring their
+    // news goes to the BPT's owner on (each with its in-port in mbuf->port), and this worker's
+    // ARN counters. Any of them null: ARN frames are unknown EtherTypes to this worker.
+    const ArnPublisher *arn = nullptr;
+    rte_ring *arn_ring = nullptr;
+    ArnWorkerCounters *arn_counters = nullptr;
     // Idle back-off: while every RX burst comes back empty the worker sleeps 1, 2, 4 ... up to
     // this many microseconds between polls; 0: it never sleeps.
     unsigned idle_sleep_max_us = 0;

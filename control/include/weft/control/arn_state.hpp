@@ -1,0 +1,85 @@
+// The desired ARN state the CLI keeps (`arn ...` commands) and its plan: the switch's dragonfly
+// group as configured (its local links, every global link of the group and the group beyond it,
+// the next-hop groups toward each destination group) turned into this switch's part of the
+// prefix-multicast flood tables (arn's labels over the group's breadth-first tree, rooted at the
+// lowest switch id, so every switch of the group computes the same tree), the ports its detector
+// watches, the candidate paths per destination group and their remote quality slots. Pure: no
+// dataplane state but what the inputs give.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "weft/arn/best_path_table.hpp"
+#include "weft/arn/detector.hpp"
+#include "weft/ars/types.hpp"
+#include "weft/dataplane/arn_agent.hpp"
+#include "weft/dataplane/arn_tables.hpp"
+
+namespace weft::control {
+
+// Ports here are dataplane ports (ARN's numbering is one more).
+struct ArnLocalLink {
+    arn::SwitchId a = 0;
+    std::uint16_t port_a = 0;
+    arn::SwitchId b = 0;
+    std::uint16_t port_b = 0;
+    friend auto operator<=>(const ArnLocalLink &, const ArnLocalLink &) = default;
+};
+
+struct ArnGlobalLink {
+    arn::SwitchId owner = 0;
+    std::uint16_t port = 0;
+    arn::GroupId peer_group = 0;
+    friend auto operator<=>(const ArnGlobalLink &, const ArnGlobalLink &) = default;
+};
+
+struct ArnState {
+    bool enabled = false;
+    std::optional<arn::SwitchId> self;  // none: the SMA's node GUID
+    std::uint16_t ethertype = arn::kArnEtherType;
+    std::vector<ArnLocalLink> links;                // ascending, no duplicates
+    std::vector<ArnGlobalLink> globals;             // ascending, no duplicates
+    std::map<std::uint32_t, arn::GroupId> nhgs;     // NHG id -> the destination group it leads to
+    std::map<std::uint16_t, std::uint64_t> speeds;  // port -> line rate the detector assumes
+    arn::DetectorConfig detector;
+    arn::BptConfig bpt;
+    std::uint32_t rx_pps = 20000;  // per worker and fabric port
+    std::uint32_t rx_burst = 64;
+};
+
+// What the plan needs of the switch.
+struct ArnInputs {
+    arn::SwitchId self = 0;
+    std::uint16_t num_ports = 0;
+    std::uint64_t fabric_ports = 0;          // mask
+    std::vector<std::uint64_t> port_speeds;  // Mbit/s as the ports report them (0: unknown)
+    std::uint64_t ticks_per_us = 1;
+};
+
+struct ArnPlan {
+    std::shared_ptr<dataplane::ArnTables> tables;
+    std::shared_ptr<dataplane::ArnSetup> setup;
+    // The remote slot of each (NHG id, port) member toward a destination group.
+    std::map<std::pair<std::uint32_t, std::uint16_t>, ars::RemoteSlot> member_slots;
+    std::vector<arn::SwitchId> switches;  // the group, ascending (node index order)
+    std::vector<std::string> labels;      // their prefix labels
+};
+
+// The line rate the detector assumes for a port that reports none (a vdev).
+inline constexpr std::uint64_t kArnDefaultSpeedMbps = 10000;
+
+// The plan, or why the state does not make one (a port joined twice, a switch of the group not
+// reachable over the local links, ...).
+struct ArnPlanResult {
+    std::optional<ArnPlan> plan;
+    std::string error;
+};
+ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in);
+
+}  // namespace weft::control
