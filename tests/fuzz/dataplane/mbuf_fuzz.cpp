@@ -136,6 +136,8 @@ Fate fate(const Frame &f) {
             if (p.dlid >= 0xC000)
                 return p.dlid == 0xC001 ? Fate{DropReason::None, 2} : Fate{DropReason::MftMiss, 0};
             return p.dlid <= 15 ? Fate{DropReason::None, 1} : Fate{DropReason::LftMiss, 0};
+        case PacketKind::Arn:  // this harness's workers have no ARN tables: an unknown EtherType
+            return {DropReason::UnknownEtherType, 0};
     }
     if (p.ttl <= 1) return {DropReason::TtlExpired, 0};
     return {DropReason::None, 1};
