@@ -49,7 +49,7 @@ TEST_F(CommandSetTest, ARefusedLineNamesTheWordAndWhatWasExpectedThenOnlyItsUsag
               "error: word 4 \"extra\": expected \"json\" or the end of the line\n"
               "usage: show config fwd\n       show config fwd json\n");
     const std::string unknown = cli::explain_refused("frobnicate now");
-    EXPECT_EQ(unknown.rfind("error: unknown command \"frobnicate\" (commands: acl ars clear", 0), 0u)
+    EXPECT_EQ(unknown.rfind("error: unknown command \"frobnicate\" (commands: acl arn ars clear", 0), 0u)
         << unknown;
     EXPECT_EQ(unknown.find('\n'), unknown.size() - 1) << "one line";
 }
