@@ -816,8 +816,8 @@ def main():
     check([(p["port"], p["driver"], p["device"]) for p in info] ==
           [(0, "net_null", "net_null0"), (1, "net_null", "net_null1"), (2, "net_null", "net_null2"),
            (3, "net_ring", "net_ring0")], "good: show port info all json names each port's driver and device")
-    # One TX queue for the worker, one for the control thread.
-    check(all(p["mtu"] > 0 and p["rx_queues"] == 1 and p["tx_queues"] == 2 and p["started"] for p in info),
+    # One TX queue for the worker, one for the control thread, one for ARN's own news.
+    check(all(p["mtu"] > 0 and p["rx_queues"] == 1 and p["tx_queues"] == 3 and p["started"] for p in info),
           "good: show port info gives MTU and the configured queues")
     one = js("show port info 1 json").get("ports", [])
     check(len(one) == 1 and one[0] == info[1] if len(info) > 1 else False, "good: show port info 1 json is port 1")
