@@ -183,11 +183,11 @@ const InstList &command_table() {
     // Built once: cmdline keeps the pointer, and the instances are static.
     static const InstList table = [] {
         InstList all;
-        for (InstList part :
-             {table_commands(), route_load_commands(), show_commands(), port_commands(),
-              port_stats_commands(), port_info_commands(), fwd_config_commands(), fwd_stats_commands(),
-              ars_commands(), ars_show_commands(), monitor_commands(), running_config_commands(),
-              version_commands(), fabric_commands(), sm_commands(), fpm_commands(), linux_cp_commands(), arn_commands()})
+        for (InstList part : {table_commands(), route_load_commands(), show_commands(), port_commands(),
+                              port_stats_commands(), port_info_commands(), fwd_config_commands(),
+                              fwd_stats_commands(), ars_commands(), ars_show_commands(), monitor_commands(),
+                              running_config_commands(), version_commands(), fabric_commands(), sm_commands(),
+                              fpm_commands(), linux_cp_commands(), arn_commands()})
             all.insert(all.end(), part.begin(), part.end());
         all.push_back(as_inst(inst_quit));
         all.push_back(as_inst(inst_help));
