@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 
-from weft_session import LiveWeft, eal_prefix
+from weft_session import LiveWeft, eal_prefix, sh, sysctl
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -68,18 +68,6 @@ def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what, flush=True)
     if not cond:
         failures.append(what)
-
-
-def sh(*cmd, ns=None, check_rc=True, timeout=30):
-    full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
-    r = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
-    if check_rc and r.returncode != 0:
-        raise RuntimeError("%s -> rc %d: %s" % (" ".join(full), r.returncode, r.stdout.strip()))
-    return r.stdout
-
-
-def sysctl(path, value, ns):
-    sh("sh", "-c", "echo %s > /proc/sys/%s" % (value, path), ns=ns)
 
 
 def mac_of(ifname, ns):

@@ -15,6 +15,20 @@ READY = r"weft: cmdline-file \S+ done, \d+ errors"
 _prefixes = []
 
 
+def sh(*cmd, ns=None, check_rc=True, timeout=30):
+    """Runs `cmd` (in network namespace `ns`); its output, stderr included. Raises on a failure
+    unless check_rc is off."""
+    full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
+    r = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    if check_rc and r.returncode != 0:
+        raise RuntimeError("%s -> rc %d: %s" % (" ".join(full), r.returncode, r.stdout.strip()))
+    return r.stdout
+
+
+def sysctl(path, value, ns):
+    sh("sh", "-c", "echo %s > /proc/sys/%s" % (value, path), ns=ns)
+
+
 def eal_prefix(name):
     """A --file-prefix for one weft run of this test process. EAL leaves the run's runtime
     directory (config, sockets) behind when weft exits; it is removed when the test exits."""
