@@ -56,6 +56,7 @@ void write_ars_groups_json(std::ostream &out, const Fabric &f, const std::string
         {"left_out_total", r.left_out_total()},
         {"left_out", std::move(left)},
         {"engine_credit_loop", r.engine_cycle.has_cycle},
+        {"distance", ars_distance_name(r.distance)},
         {"union_check",
          {{"credit_loop", union_check.has_cycle},
           {"vls", union_check.vls},

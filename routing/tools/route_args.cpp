@@ -67,10 +67,11 @@ const char *const kTail =
                            repeat for a sequence (e.g. host down, then the original file again)
 
 ARS next-hop groups (Ethernet/RoCE: one group per switch and destination leaf)
-  --ars                    compile them: primaries = the engine's minimal ports, fixed = its LFT
-                           port, alternates = detours, each kept only while the union of every
-                           choice stays free of credit loops per VL; check that union and say how
-                           many members were left out and why
+  --ars                    compile them: primaries = the ports on minimal routes (the engine's
+                           hops; on a dragonfly the fewest global links; with -w the cheapest),
+                           fixed = the engine's LFT port, alternates = detours, each kept only
+                           while the union of every choice stays free of credit loops per VL;
+                           check that union and say how many members were left out and why
   --ars-groups FILE        --ars, and write every switch's groups and the summary as JSON
   --ars-naive              also check the union of every candidate unchecked (what naive ARS risks)
   --ars-max-extra-hops N   longest detour offered, in hops over the minimal path (default 2)

@@ -98,10 +98,12 @@ RoutingTables load_dump(const Fabric &f, const std::string &path) {
 
 // --ars: compile the groups, check the union of every choice, say what was left out and why.
 // False when the union has a credit loop.
-bool ars_groups(const Args &a, const Fabric &f, const RoutingTables &t, Progress &progress) {
+bool ars_groups(const Args &a, const Fabric &f, const RoutingOptions &ro, const RoutingTables &t,
+                Progress &progress) {
     ArsOptions o;
     o.max_extra_hops = a.ars_max_extra_hops;
     o.max_alternates = a.ars_max_alternates;
+    o.hop_weights = ro.hop_weights;
     if (a.ars_naive) {
         auto t0 = std::chrono::steady_clock::now();
         const ArsGroups naive = naive_ars_groups(f, t, o);
@@ -123,6 +125,7 @@ bool ars_groups(const Args &a, const Fabric &f, const RoutingTables &t, Progress
                 " (%.3f s); union credit-loops: %s (VLs %u, dependencies %" PRIu64 ", %.3f s)\n",
                 g.destinations.size(), r.groups, r.primaries, r.alternates, r.left_out_total(), r.unrouted,
                 compile_s, uc.has_cycle ? "FOUND" : "none", uc.vls, uc.dependencies, check_s);
+    std::printf("ars: minimal by %s distance\n", ars_distance_name(r.distance));
     std::istringstream why(r.describe(f, g));
     for (std::string line; std::getline(why, line);) std::printf("  left out: %s\n", line.c_str());
     if (r.engine_cycle.has_cycle) std::fputs(r.engine_cycle.describe(f).c_str(), stdout);
@@ -244,7 +247,7 @@ int run(const Args &a) {
     } else if (!a.mft_dump.empty()) {
         throw UsageError("--dump-mfts needs --mcast-groups FILE");
     }
-    if (a.ars && !ars_groups(a, f, t, progress)) rc = kExitVerify;
+    if (a.ars && !ars_groups(a, f, ro, t, progress)) rc = kExitVerify;
     std::optional<LinkLoad> load;
     if (a.metrics || !a.dot.empty()) {
         t0 = std::chrono::steady_clock::now();

@@ -232,6 +232,8 @@ void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptio
         Phase phase(r, engine, clock, options, "ethernet");
         EthernetOptions eo = *options.ethernet;
         if (!eo.log) eo.log = options.log;
+        if (eo.ars.hop_weights.empty())
+            eo.ars.hop_weights = options.routing.hop_weights;  // minimal as routed
         r.ethernet = program_ethernet(engine, clock, d, r.tables, eo);
         const EthernetReport &e = r.ethernet;
         phase.end(std::to_string(e.switches) + " weft switches, " + std::to_string(e.subnets) + " subnets, " +

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "acyclic_cdg.hpp"
+#include "ars_distance.hpp"
 #include "verify/ars_union.hpp"
 #include "verify/dest_walk.hpp"
 
@@ -12,7 +13,8 @@ namespace weft::routing {
 namespace {
 
 struct Alternate {
-    unsigned extra;
+    unsigned extra;        // hops over the cheapest route
+    std::uint32_t dearer;  // what the detour costs over it (Engine: 0, the hops say it all)
     PortNum port;
 };
 
@@ -20,7 +22,7 @@ struct Alternate {
 struct Candidates {
     PortNum fixed = kNoPort;
     std::vector<PortNum> primary;      // port order, fixed included
-    std::vector<Alternate> alternate;  // cheapest first, then port order
+    std::vector<Alternate> alternate;  // shortest first, then cheapest, then port order
     std::vector<PortNum> too_long;
 };
 
@@ -36,44 +38,57 @@ PortNum fixed_member(const Fabric &f, const RoutingTables &t, const ArsDestinati
     return to_switch(f, f.switch_node(s), q) ? q : kNoPort;
 }
 
-// Primaries are equal_cost_ports() towards switches plus the fixed member, found in the same
-// pass over the ports as the detours. `hops` is every switch's hop count to d.
-void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
-                const std::vector<std::uint8_t> &hops, SwitchIdx s, Candidates &c) {
+// What the candidates of every switch for one destination are judged on: each switch's cheapest
+// route by the basis, and whether the engine routes from it to d at all.
+struct Distances {
+    std::vector<ars::Reach> reach;
+    std::vector<bool> routed;
+};
+
+// Primaries are the ports on a cheapest route towards switches plus the fixed member, found in
+// the same pass over the ports as the detours. A detour leads to a switch the engine routes from.
+void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ars::DistanceBasis &b,
+                const ArsDestination &d, const Distances &dist, SwitchIdx s, Candidates &c) {
     c.primary.clear();
     c.alternate.clear();
     c.too_long.clear();
     c.fixed = fixed_member(f, t, d, s);
     if (c.fixed == kNoPort) return;
     const NodeIdx n = f.switch_node(s);
-    const std::uint8_t here = hops[s];
-    const bool minimal = here != kInfHops && here != 0;
+    const ars::Reach here = dist.reach[s];
+    const bool minimal = here.reached() && here.hops != 0;
     for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
         if (!to_switch(f, n, p)) continue;
-        const std::uint8_t there = hops[f.node(f.port(n, p).peer).sw];
-        if ((minimal && there != kInfHops && there + 1 == here) || p == c.fixed) {
+        const SwitchIdx peer = f.node(f.port(n, p).peer).sw;
+        const bool onward = dist.routed[peer];
+        const ars::Reach via = ars::DistanceBasis::through(dist.reach[peer], b.cost(s, p));
+        if ((minimal && onward && via == here) || p == c.fixed) {
             c.primary.push_back(p);
             continue;
         }
-        if (here == kInfHops || there == kInfHops) continue;  // the engine does not route onward
-        const unsigned extra = std::max(1, there + 1 - here);
+        if (!here.reached() || !onward || !via.reached()) continue;  // the engine does not route onward
+        const unsigned extra = std::max(1, int{via.hops} - int{here.hops});
+        const std::uint32_t dearer =
+            b.kind() == ArsDistance::Engine || via.cost < here.cost ? 0 : via.cost - here.cost;
         if (extra > o.max_extra_hops)
             c.too_long.push_back(p);
         else
-            c.alternate.push_back({extra, p});
+            c.alternate.push_back({extra, dearer, p});
     }
-    std::stable_sort(c.alternate.begin(), c.alternate.end(),
-                     [](const Alternate &a, const Alternate &b) { return a.extra < b.extra; });
+    std::stable_sort(c.alternate.begin(), c.alternate.end(), [](const Alternate &x, const Alternate &y) {
+        return x.extra != y.extra ? x.extra < y.extra : x.dearer < y.dearer;
+    });
 }
 
-// Every switch's candidates for d (this runs twice per destination). The hop counts to d are
-// gathered first: t.hops is by switch then LID, so the neighbours' counts are a row apart each.
-void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ArsDestination &d,
-                std::vector<std::uint8_t> &hops, std::vector<Candidates> &cand) {
-    hops.resize(f.switch_count());
-    cand.resize(f.switch_count());
-    for (SwitchIdx s = 0; s < f.switch_count(); ++s) hops[s] = t.hops[s][d.lid];
-    for (SwitchIdx s = 0; s < f.switch_count(); ++s) candidates(f, t, o, d, hops, s, cand[s]);
+// Every switch's candidates for d (this runs twice per destination).
+void candidates(const Fabric &f, const RoutingTables &t, const ArsOptions &o, const ars::DistanceBasis &b,
+                const ArsDestination &d, Distances &dist, std::vector<Candidates> &cand) {
+    const std::size_t S = f.switch_count();
+    cand.resize(S);
+    b.reach(t, d, dist.reach);
+    dist.routed.resize(S);
+    for (SwitchIdx s = 0; s < S; ++s) dist.routed[s] = t.hops[s][d.lid] != kInfHops;
+    for (SwitchIdx s = 0; s < S; ++s) candidates(f, t, o, b, d, dist, s, cand[s]);
 }
 
 void left(ArsCompileReport &r, ArsLeftOut why, std::size_t d, SwitchIdx s, PortNum p, std::uint64_t n = 1) {
@@ -102,6 +117,20 @@ void close_group(std::vector<std::uint32_t> &begin, std::vector<PortNum> &ports,
 }
 
 }  // namespace
+
+const char *ars_distance_name(ArsDistance d) {
+    switch (d) {
+        case ArsDistance::Auto:
+            return "auto";
+        case ArsDistance::Engine:
+            return "engine";
+        case ArsDistance::Weighted:
+            return "weighted";
+        case ArsDistance::Dragonfly:
+            return "dragonfly";
+    }
+    return "?";
+}
 
 const char *ars_left_out_name(ArsLeftOut why) {
     switch (why) {
@@ -156,11 +185,12 @@ std::vector<ArsDestination> ars_destinations(const Fabric &f) {
 
 ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o) {
     ArsGroups g = empty_groups(f);
+    const ars::DistanceBasis basis(f, o);
     std::vector<Candidates> cand;
-    std::vector<std::uint8_t> hops;
+    Distances dist;
     std::vector<PortNum> alt;
     for (std::size_t d = 0; d < g.destinations.size(); ++d) {
-        candidates(f, t, o, g.destinations[d], hops, cand);
+        candidates(f, t, o, basis, g.destinations[d], dist, cand);
         for (SwitchIdx s = 0; s < g.switches; ++s) {
             const Candidates &c = cand[s];
             g.fixed[d * g.switches + s] = c.fixed;
@@ -198,8 +228,10 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         cdg.begin();
         return w.add(s, p, stage, commit);
     };
+    const ars::DistanceBasis basis(f, o);
+    r.distance = basis.kind();
     std::vector<Candidates> cand(S);
-    std::vector<std::uint8_t> hops;
+    Distances dist;
     // Without SL2VL tables a packet keeps its VL, so a member whose far switch already sends the
     // destination straight back is a 2-channel loop as soon as packets reach s: refused without
     // walking (on a fat tree every detour is one).
@@ -233,7 +265,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     if (!engine_ok) {
         ArsGroups fixed_only = empty_groups(f);
         for (std::size_t d = 0; d < D; ++d) {
-            candidates(f, t, o, g.destinations[d], hops, cand);
+            candidates(f, t, o, basis, g.destinations[d], dist, cand);
             for (SwitchIdx s = 0; s < S; ++s) {
                 const PortNum q = cand[s].fixed;
                 fixed_only.fixed[d * S + s] = q;
@@ -273,7 +305,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     for (std::size_t d = 0; d < D; ++d) {
         tick(1, d);
         replay(d, false);
-        candidates(f, t, o, g.destinations[d], hops, cand);
+        candidates(f, t, o, basis, g.destinations[d], dist, cand);
         for (SwitchIdx s = 0; s < S; ++s) {
             const PortNum q = cand[s].fixed;
             kept.clear();
@@ -302,7 +334,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
     for (std::size_t d = 0; d < D; ++d) {
         tick(2, d);
         replay(d, true);
-        candidates(f, t, o, g.destinations[d], hops, cand);
+        candidates(f, t, o, basis, g.destinations[d], dist, cand);
         for (SwitchIdx s = 0; s < S; ++s) {
             alt[s].clear();
             for (PortNum p : cand[s].too_long) left(r, ArsLeftOut::AlternateTooLong, d, s, p);

@@ -377,6 +377,7 @@ GridSeen recognise_grid(const Simple &g) {
 struct DragonflySeen {
     bool ok = false;
     std::string evidence;
+    std::vector<std::uint32_t> group;  // per switch
 };
 
 // local(a, b): is the link a-b inside a group. plus: groups are leaf-spine bipartite, else cliques.
@@ -428,6 +429,7 @@ DragonflySeen recognise_groups(const Simple &g, Local local, bool plus) {
     const std::size_t all = G * (G - 1) / 2;
     if (pairs * 10 < all * 8) return out;  // nearly every group pair joined
     out.ok = true;
+    out.group = std::move(group);
     out.evidence = num(G) + " groups of " + num(biggest) + " switches" +
                    (plus ? " (host leaves x spines)" : " (all-to-all)") + ", " + num(links) + " of " +
                    num(full) + " links inside groups, " + num(pairs) + " of " + num(all) +
@@ -473,13 +475,19 @@ AutoChoice choose_routing(const Fabric &f, const RoutingOptions &o) {
     const Simple g = simple_graph(f);
     const std::size_t S = g.size();
     if (S == 0) {
-        c = {"no switches", "the fabric has no switch", "minhop",
-             "nothing to route through; minhop reports it"};
+        c = {"no switches",
+             "the fabric has no switch",
+             "minhop",
+             "nothing to route through; minhop reports it",
+             {}};
         return c;
     }
     if (g.edges == 0) {
-        c = {"single switch", num(S) + " switch(es), no switch-to-switch links", "minhop",
-             "one switch cannot close a credit loop, and minhop is OpenSM's default"};
+        c = {"single switch",
+             num(S) + " switch(es), no switch-to-switch links",
+             "minhop",
+             "one switch cannot close a credit loop, and minhop is OpenSM's default",
+             {}};
         return c;
     }
     if (const TreeSeen t = recognise_tree(f, g, o); t.ok) {
@@ -551,6 +559,7 @@ AutoChoice choose_routing(const Fabric &f, const RoutingOptions &o) {
     }
     if (d.ok) {
         c.evidence = d.evidence;
+        c.groups = std::move(d.group);
         general_chain(o, c, "minimal routes between groups close credit loops. ");
         return c;
     }

@@ -117,6 +117,10 @@ PY
 out=$("$weft" --gen 'kary:k=4,n=3' -q -R ftree --ars 2>&1)
 check "a fat tree keeps every up port as a primary" \
     grep -q '^ars: destinations=16 groups=752 primaries=2048 .* union credit-loops: none' <<<"$out"
+check "a fat tree's minimal routes are the engine's" grep -q '^ars: minimal by engine distance' <<<"$out"
+out=$("$weft" --gen 'dragonfly:a=4,p=1,h=2' -q -R dfsssp --ars 2>&1)
+check "a dragonfly's minimal routes cross the fewest global links" \
+    grep -q '^ars: minimal by dragonfly distance' <<<"$out"
 refused "a bad --ars-max-extra-hops" "ars-max-extra-hops: expected a number 0..254, got 'far'" \
     --gen kary:k=2,n=2 --ars-max-extra-hops far
 # Live migration (issue 32): a pattern planned three ways, FTreeMinRC applied and checked after

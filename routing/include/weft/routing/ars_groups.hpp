@@ -4,9 +4,11 @@
 // to one group per switch, so a group per (switch, destination leaf) is what a switch forwards
 // by. Its representative LID is the lowest LID of a port cabled to the leaf; the engine's route
 // for that LID is the group's FIXED member and its path SL (per source switch) is the priority
-// the packet keeps. Primary members are the ports on minimal paths the engine allows
-// (equal_cost_ports()), alternates non-minimal ports to switches that still reach the leaf,
-// cheapest detour first.
+// the packet keeps. Primary members are the ports on minimal paths, alternates non-minimal ports
+// to switches the engine still routes from to the leaf, shortest detour first. "Minimal" is
+// measured on a distance basis (ArsDistance): the engine's hop counts (equal_cost_ports()) where
+// a hop is a hop; on a dragonfly the fewest global links (a route through an intermediate group is
+// a detour even when it has no more hops); with -w hop weights the cheapest route.
 //
 // ARS may pick any member at every switch, so the compiler checks the channel dependency graph
 // of the union of all members (check_ars_credit_loops() in verification.hpp) as it goes: the
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "weft/routing/fabric.hpp"
+#include "weft/routing/option_files.hpp"
 #include "weft/routing/tables.hpp"
 #include "weft/routing/verification.hpp"
 
@@ -60,11 +63,26 @@ struct ArsGroups {
 // The leaves of f in switch order, each with its representative LID (lowest cabled CA LID).
 std::vector<ArsDestination> ars_destinations(const Fabric &f);
 
+// The distance primaries and detours are measured by. A member is primary when the cheapest route
+// through it costs what the cheapest route from the switch does; a detour's length is the hops
+// over the cheapest route's (ties between detours go to the cheaper one).
+enum class ArsDistance : std::uint8_t {
+    Auto,       // Dragonfly on a fabric choose_routing() sees as one, else Weighted with hop
+                // weights, else Engine
+    Engine,     // the engine's t.hops, each link one: the links the engine allows (updn, ftree)
+    Weighted,   // each link its port's hop weight (ArsOptions::hop_weights, 1 where none is named)
+    Dragonfly,  // fewest global links, then fewest hops (groups as choose_routing() recognises
+                // them; a fabric where it sees none is measured as Engine)
+};
+const char *ars_distance_name(ArsDistance d);  // "auto", "engine", "weighted", "dragonfly"
+
 struct ArsOptions {
     // Alternates whose path is longer than the minimal one by more than this many hops are not
     // offered (a neighbour at the same distance costs 1, one farther away 2).
     unsigned max_extra_hops = 2;
     unsigned max_alternates = 0;  // per group, 0 = no limit
+    ArsDistance distance = ArsDistance::Auto;
+    std::vector<HopWeight> hop_weights;  // the engine's -w weights, for Weighted
 };
 
 // Why a candidate member was left out.
@@ -95,7 +113,8 @@ struct ArsCompileReport {
     std::uint64_t primaries = 0;   // primary members kept, fixed included
     std::uint64_t alternates = 0;  // alternate members kept
     std::array<ArsLeftOutCount, kArsLeftOutReasons> left_out{};
-    CreditLoopReport engine_cycle;  // has_cycle when the fixed members alone close a loop
+    CreditLoopReport engine_cycle;               // has_cycle when the fixed members alone close a loop
+    ArsDistance distance = ArsDistance::Engine;  // the basis Auto resolved to
 
     const ArsLeftOutCount &count(ArsLeftOut why) const { return left_out[static_cast<std::size_t>(why)]; }
     std::uint64_t left_out_total() const;

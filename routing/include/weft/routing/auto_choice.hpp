@@ -22,6 +22,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "weft/routing/engine.hpp"
 #include "weft/routing/fabric.hpp"
@@ -38,6 +39,9 @@ struct AutoChoice {
     std::string evidence;  // what in the topology showed the shape
     std::string chain;     // the -R list auto runs, e.g. "ftree,updn"
     std::string why;       // why that chain for this shape and these options
+    // Dragonfly and dragonfly+: each switch's group (by SwitchIdx, groups numbered from 0);
+    // empty for every other shape.
+    std::vector<std::uint32_t> groups;
     // "<shape> (<evidence>) -> <chain>: <why>", the line tools log.
     std::string describe() const;
 };
