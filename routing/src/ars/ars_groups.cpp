@@ -3,6 +3,7 @@
 #include "weft/routing/ars_groups.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "acyclic_cdg.hpp"
 #include "ars_distance.hpp"
@@ -180,6 +181,9 @@ std::vector<ArsDestination> ars_destinations(const Fabric &f) {
         }
         if (best) out.push_back({s, best});
     }
+    std::sort(out.begin(), out.end(), [&f](const ArsDestination &a, const ArsDestination &b) {
+        return f.node(f.switch_node(a.sw)).guid < f.node(f.switch_node(b.sw)).guid;
+    });
     return out;
 }
 
@@ -300,14 +304,23 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
         }
     };
 
+    // Switches by GUID: what is tried first wins, so the groups do not depend on the order the
+    // fabric's nodes were found in (an SM's discovery, a topology file).
+    std::vector<SwitchIdx> by_guid(S);
+    std::iota(by_guid.begin(), by_guid.end(), SwitchIdx{0});
+    std::sort(by_guid.begin(), by_guid.end(), [&f](SwitchIdx a, SwitchIdx b) {
+        return f.node(f.switch_node(a)).guid < f.node(f.switch_node(b)).guid;
+    });
+
     // Minimal ports: all of them, as far as the union allows.
-    std::vector<PortNum> kept;
+    std::vector<std::vector<PortNum>> prim(S);
     for (std::size_t d = 0; d < D; ++d) {
         tick(1, d);
         replay(d, false);
         candidates(f, t, o, basis, g.destinations[d], dist, cand);
-        for (SwitchIdx s = 0; s < S; ++s) {
+        for (SwitchIdx s : by_guid) {
             const PortNum q = cand[s].fixed;
+            std::vector<PortNum> &kept = prim[s];
             kept.clear();
             if (q != kNoPort) {
                 ++r.groups;
@@ -325,8 +338,8 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
             } else if (s != g.destinations[d].sw) {
                 ++r.unrouted;
             }
-            close_group(g.primary_begin, g.primary_ports, kept);
         }
+        for (SwitchIdx s = 0; s < S; ++s) close_group(g.primary_begin, g.primary_ports, prim[s]);
     }
 
     // Detours: cheapest first over all switches, then longer ones.
@@ -340,7 +353,7 @@ ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsO
             for (PortNum p : cand[s].too_long) left(r, ArsLeftOut::AlternateTooLong, d, s, p);
         }
         for (unsigned extra = 1; extra <= o.max_extra_hops; ++extra)
-            for (SwitchIdx s = 0; s < S; ++s)
+            for (SwitchIdx s : by_guid)
                 for (const Alternate &a : cand[s].alternate) {
                     if (a.extra != extra) continue;
                     if (o.max_alternates && alt[s].size() >= o.max_alternates) {

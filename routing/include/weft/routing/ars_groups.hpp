@@ -60,7 +60,7 @@ struct ArsGroups {
     }
 };
 
-// The leaves of f in switch order, each with its representative LID (lowest cabled CA LID).
+// The leaves of f in node GUID order, each with its representative LID (lowest cabled CA LID).
 std::vector<ArsDestination> ars_destinations(const Fabric &f);
 
 // The distance primaries and detours are measured by. A member is primary when the cheapest route
@@ -127,7 +127,8 @@ struct ArsCompileReport {
 ArsGroups naive_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o = {});
 
 // The groups with only the members that keep the union of all choices free of credit loops.
-// Deterministic: destinations in order, cheapest candidates first, ties by switch then port.
+// Deterministic, and the same whatever order f's nodes come in: destinations in order (by GUID),
+// cheapest candidates first, ties by switch GUID then port.
 ArsGroups compile_ars_groups(const Fabric &f, const RoutingTables &t, const ArsOptions &o = {},
                              ArsCompileReport *report = nullptr, const ProgressFn &progress = {});
 

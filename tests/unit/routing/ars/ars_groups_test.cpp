@@ -18,6 +18,7 @@ namespace {
 struct Routed {
     Fabric f;
     RoutingTables t;
+    Routed() = default;
     Routed(const std::string &spec, const std::string &engine, RoutingOptions o = {}) : f(generate(spec)) {
         assign_lids(f, {});
         o.no_fallback = true;
@@ -240,6 +241,61 @@ TEST(ArsGroups, LimitsAreCountedAndDeterministic) {
     for (std::size_t d = 0; d < ga.destinations.size(); ++d)
         for (SwitchIdx s = 0; s < ga.switches; ++s) EXPECT_LE(ga.group(d, s).alternate.size(), 1u);
     EXPECT_FALSE(check_ars_credit_loops(r.f, r.t, ga).has_cycle);
+}
+
+// The same fabric with its nodes in the opposite order (as another discovery may find them),
+// and the engine's tables carried over switch by switch.
+Routed reversed(const Routed &r) {
+    Routed out;
+    const std::size_t N = r.f.node_count();
+    auto moved = [N](NodeIdx n) { return static_cast<NodeIdx>(N - 1 - n); };
+    for (std::size_t k = 0; k < N; ++k) {
+        const Node &x = r.f.node(moved(static_cast<NodeIdx>(k)));
+        out.f.add_node(x.type, x.guid, x.num_ports, x.desc, x.sys_guid);
+    }
+    for (NodeIdx n = 0; n < N; ++n)
+        for (PortNum p = 0; p <= r.f.node(n).num_ports; ++p) {
+            const Port &x = r.f.port(n, p);
+            if (p > 0 && x.peer != kNoNode && (x.peer > n || (x.peer == n && x.peer_port > p)))
+                out.f.connect(moved(n), p, moved(x.peer), x.peer_port, x.width, x.speed, x.state);
+            if (x.lid) out.f.set_lid(moved(n), p, x.lid, x.lmc);
+        }
+    out.t = r.t;
+    for (SwitchIdx s = 0; s < r.f.switch_count(); ++s) {
+        const SwitchIdx to = out.f.node(moved(r.f.switch_node(s))).sw;
+        out.t.lft[to] = r.t.lft[s];
+        out.t.hops[to] = r.t.hops[s];
+        if (!r.t.path_sl.empty()) out.t.path_sl[to] = r.t.path_sl[s];
+        if (!r.t.sl2vl.empty()) out.t.sl2vl[to] = r.t.sl2vl[s];
+    }
+    return out;
+}
+
+// What the compiler tries first wins, so it goes by GUIDs, not by the order the nodes came in:
+// an SM whose discovery finds the switches in another order programs the same groups.
+TEST(ArsGroups, TheGroupsDoNotDependOnTheOrderOfTheNodes) {
+    const Routed r("dragonfly:a=4,p=1,h=2", "dfsssp");
+    const Routed back = reversed(r);
+    ArsCompileReport ra, rb;
+    const ArsGroups a = compile_ars_groups(r.f, r.t, {}, &ra);
+    const ArsGroups b = compile_ars_groups(back.f, back.t, {}, &rb);
+    EXPECT_GT(ra.count(ArsLeftOut::AlternateCreditLoop).count, 0u);  // the order matters here
+    EXPECT_EQ(ra.primaries, rb.primaries);
+    EXPECT_EQ(ra.alternates, rb.alternates);
+    ASSERT_EQ(a.destinations.size(), b.destinations.size());
+    for (std::size_t d = 0; d < a.destinations.size(); ++d) {
+        const Guid leaf = r.f.node(r.f.switch_node(a.destinations[d].sw)).guid;
+        ASSERT_EQ(back.f.node(back.f.switch_node(b.destinations[d].sw)).guid, leaf);
+        for (SwitchIdx s = 0; s < a.switches; ++s) {
+            const SwitchIdx t = back.f.node(*back.f.find_guid(r.f.node(r.f.switch_node(s)).guid)).sw;
+            const ArsGroup x = a.group(d, s), y = b.group(d, t);
+            EXPECT_EQ(x.fixed, y.fixed);
+            EXPECT_TRUE(std::equal(x.primary.begin(), x.primary.end(), y.primary.begin(), y.primary.end()));
+            EXPECT_TRUE(
+                std::equal(x.alternate.begin(), x.alternate.end(), y.alternate.begin(), y.alternate.end()))
+                << r.f.node(r.f.switch_node(s)).desc << " to " << d;
+        }
+    }
 }
 
 }  // namespace
