@@ -1,6 +1,7 @@
 #include "weft/arn/detector.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace weft::arn {
@@ -29,11 +30,13 @@ Detector::Detector(SwitchId self, const DetectorConfig &config, std::vector<Watc
       config_(config),
       ports_(std::move(ports)),
       status_(ports_.size()),
+      average_(ports_.size()),
       repeat_ticks_(Ticks{config.repeat_interval_us} * ticks_per_us),
       gap_ticks_(Ticks{config.min_gap_us} * ticks_per_us),
       refill_ticks_(Ticks{config.budget_refill_us} * ticks_per_us),
       hold_ms_(0),
-      tokens_(config.budget_burst) {
+      tokens_(config.budget_burst),
+      window_ticks_(Ticks{config.window_us} * ticks_per_us) {
     if (const auto why = check_detector_config(config)) throw std::invalid_argument("ARN detector: " + *why);
     if (ticks_per_us == 0) throw std::invalid_argument("ARN detector: ticks per microsecond must be > 0");
     for (const WatchedPort &p : ports_)
@@ -43,9 +46,14 @@ Detector::Detector(SwitchId self, const DetectorConfig &config, std::vector<Watc
     hold_ms_ = static_cast<std::uint16_t>(std::max<std::uint64_t>(1, (hold_us + 999) / 1000));
 }
 
-void Detector::measure(PortStatus &s, const WatchedPort &p, const PortObservation &o) const {
-    s.util_percent =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(o.tx_mbps * 100 / p.speed_mbps, 0xFFFFFFFF));
+void Detector::measure(std::size_t port, const PortObservation &o, double weight) {
+    PortStatus &s = status_[port];
+    const WatchedPort &p = ports_[port];
+    Average &a = average_[port];
+    a.util += (static_cast<double>(o.tx_mbps) * 100.0 / static_cast<double>(p.speed_mbps) - a.util) * weight;
+    a.queue += (static_cast<double>(o.queue_bytes) - a.queue) * weight;
+    s.util_percent = static_cast<std::uint32_t>(std::min(a.util, double{0xFFFFFFFF}));
+    s.queue_bytes = static_cast<std::uint64_t>(a.queue);
     if (!o.link_up) {
         s.condition = PortCondition::kDown;
         s.severity = 0;
@@ -54,10 +62,10 @@ void Detector::measure(PortStatus &s, const WatchedPort &p, const PortObservatio
     // The highest level either measure reaches.
     std::uint8_t level = 0;
     for (std::uint8_t i = 0; i < kMaxSeverity; ++i)
-        if (s.util_percent >= config_.util_levels[i] || o.queue_bytes >= config_.queue_levels[i])
+        if (s.util_percent >= config_.util_levels[i] || s.queue_bytes >= config_.queue_levels[i])
             level = static_cast<std::uint8_t>(i + 1);
     const bool below_off =
-        s.util_percent < config_.util_off_percent && o.queue_bytes < config_.queue_off_bytes;
+        s.util_percent < config_.util_off_percent && s.queue_bytes < config_.queue_off_bytes;
     const bool congested = level > 0 || (s.condition == PortCondition::kCongested && !below_off);
     s.condition = congested ? PortCondition::kCongested : PortCondition::kClear;
     s.severity = congested ? std::max<std::uint8_t>(level, 1) : 0;
@@ -117,7 +125,15 @@ ArnMessage Detector::message_for(const PortStatus &s, const WatchedPort &p) {
 void Detector::sample(Ticks now, std::span<const PortObservation> observations,
                       std::vector<ArnMessage> &out) {
     const std::size_t n = std::min(observations.size(), ports_.size());
-    for (std::size_t i = 0; i < n; ++i) measure(status_[i], ports_[i], observations[i]);
+    // The share of the average the new observation takes: all of it without a window, else
+    // 1 - e^(-dt / window) for the time since the previous sample (the average starts idle).
+    double weight = 1.0;
+    if (window_ticks_ != 0) {
+        const Ticks dt = sampled_at_ && now > *sampled_at_ ? now - *sampled_at_ : 0;
+        weight = 1.0 - std::exp(-static_cast<double>(dt) / static_cast<double>(window_ticks_));
+    }
+    sampled_at_ = now;
+    for (std::size_t i = 0; i < n; ++i) measure(i, observations[i], weight);
 
     // Failures first, then changes, then repeats: the budget goes to the news that matters most.
     for (const Due pass : {Due::kFailure, Due::kChange, Due::kRepeat}) {

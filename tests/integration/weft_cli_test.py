@@ -249,6 +249,8 @@ GOOD = [
     "arn threshold util 80 60",
     "arn threshold queue 65536 16384",
     "arn interval 2000",
+    "arn window 5000",
+    "arn hold 5",
     "arn ethertype 0x88b6",
     "arn rate-limit 5000 32",
     "arn port 1 speed 25000",

@@ -236,13 +236,13 @@ Inst<5> inst_threshold{
     {WEFT_HDR(ThresholdCmd_arn), WEFT_HDR(ThresholdCmd_threshold), WEFT_HDR(ThresholdCmd_what),
      WEFT_HDR(ThresholdCmd_on), WEFT_HDR(ThresholdCmd_off), nullptr}};
 
-// ---- arn interval <us> | arn ethertype <type> ----
+// ---- arn interval <us> | arn window <us> | arn hold <intervals> | arn ethertype <type> ----
 struct ValueCmd {
     cmdline_fixed_string_t arn, what;
     uint32_t value;
 };
 WEFT_TOK_STR(ValueCmd, arn, "arn");
-WEFT_TOK_STR(ValueCmd, what, "interval#ethertype");
+WEFT_TOK_STR(ValueCmd, what, "interval#window#hold#ethertype");
 WEFT_TOK_NUM(ValueCmd, value, RTE_UINT32);
 void value_cmd(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
@@ -250,6 +250,10 @@ void value_cmd(void *res, struct cmdline *cl, void *data) {
     ArnState next = ctx.arn;
     if (std::string(r->what) == "interval") {
         next.detector.repeat_interval_us = r->value;
+    } else if (std::string(r->what) == "window") {
+        next.detector.window_us = r->value;
+    } else if (std::string(r->what) == "hold") {
+        next.detector.hold_intervals = r->value;  // 0 and holds past 65535 ms: the detector refuses
     } else {
         // Not one the parser takes for itself: those frames would never reach ARN.
         if (r->value < 0x0600 || r->value > 0xFFFF || r->value == 0x0800 || r->value == 0x86DD ||
@@ -262,7 +266,7 @@ void value_cmd(void *res, struct cmdline *cl, void *data) {
 }
 Inst<3> inst_value{value_cmd,
                    nullptr,
-                   "arn interval <us> | arn ethertype <type>",
+                   "arn interval <us> | arn window <us> | arn hold <intervals> | arn ethertype <type>",
                    {WEFT_HDR(ValueCmd_arn), WEFT_HDR(ValueCmd_what), WEFT_HDR(ValueCmd_value), nullptr}};
 
 // ---- arn rate-limit <pps> <burst> ----
@@ -355,6 +359,8 @@ Json arn_record(const CommandContext &ctx) {
            {"switch_id", hex(t != nullptr ? t->self : 0)},
            {"ethertype", hex(s.ethertype)},
            {"repeat_interval_us", s.detector.repeat_interval_us},
+           {"window_us", s.detector.window_us},
+           {"hold_intervals", s.detector.hold_intervals},
            {"util_on_percent", s.detector.util_levels[0]},
            {"util_off_percent", s.detector.util_off_percent},
            {"queue_on_bytes", s.detector.queue_levels[0]},
@@ -546,6 +552,8 @@ std::string arn_running_config(const CommandContext &ctx) {
     if (d.queue_levels != dd.queue_levels || d.queue_off_bytes != dd.queue_off_bytes)
         out << "arn threshold queue " << d.queue_levels[0] << " " << d.queue_off_bytes << "\n";
     if (d.repeat_interval_us != dd.repeat_interval_us) out << "arn interval " << d.repeat_interval_us << "\n";
+    if (d.window_us != dd.window_us) out << "arn window " << d.window_us << "\n";
+    if (d.hold_intervals != dd.hold_intervals) out << "arn hold " << d.hold_intervals << "\n";
     if (s.rx_pps != defaults.rx_pps || s.rx_burst != defaults.rx_burst)
         out << "arn rate-limit " << s.rx_pps << " " << s.rx_burst << "\n";
     if (s.enabled) out << "arn enable\n";

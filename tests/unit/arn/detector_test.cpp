@@ -204,6 +204,69 @@ TEST(ArnDetector, ReadsWhatTheQualitySamplerMeasured) {
     EXPECT_EQ(r.detector->status(0).util_percent, 91u);
 }
 
+// What the ARS sampler's EWMA (16 us intervals, exponent 2) reads on a port of 10 Mbit/s that
+// carries 1000-byte packets at `mbps` on average: a packet's interval alone is 500 Mbit/s, and
+// the average is back near 0 a few intervals later. One observation per interval from t_us on.
+struct BurstyPort {
+    ars::Ewma ewma;
+    std::uint64_t gap_us;
+    explicit BurstyPort(std::uint64_t mbps) : gap_us(mbps == 0 ? 0 : 8000 / mbps) {}
+    PortObservation at(std::uint64_t t_us) {
+        const bool packet = gap_us != 0 && t_us % gap_us < 16;
+        ewma.update(packet ? 1000 * 8 / 16 : 0, 2, false);
+        return {true, ewma.value(), 0};
+    }
+};
+
+// Twice the line rate for 50 ms, then idle; what the detector sends and when it first did.
+struct Sent {
+    std::vector<ArnMessage> messages;
+    std::uint64_t first_us = 0;
+};
+Sent bursty_overload(std::uint32_t window_us) {
+    DetectorConfig c;
+    c.window_us = window_us;
+    for (std::size_t i = 0; i < kMaxSeverity; ++i)
+        c.util_levels[i] = static_cast<std::uint32_t>(50 + 50 * i / 6);
+    c.util_off_percent = 30;
+    std::vector<WatchedPort> watched{{1, 10, 2, std::nullopt}};
+    Detector d(kSelf, c, watched, kTicksPerUs);
+    BurstyPort busy(20), idle(0);
+    Sent out;
+    for (std::uint64_t t = 0; t < 80000; t += 16) {
+        const PortObservation o = (t < 50000 ? busy : idle).at(t);
+        d.sample(us(t), std::span<const PortObservation>(&o, 1), out.messages);
+        if (out.first_us == 0 && !out.messages.empty()) out.first_us = t;
+    }
+    return out;
+}
+
+// One congestion detected (rising in severity as the average climbs, then repeated), one
+// elimination once the load is gone, nothing in between.
+TEST(ArnDetector, HysteresisHoldsOverTheSamplersShortEwma) {
+    const Sent sent = bursty_overload(2000);
+    const std::vector<ArnMessage> &out = sent.messages;
+    std::vector<ArnType> changes;
+    std::uint8_t worst = 0;
+    for (const ArnMessage &m : out) {
+        if (changes.empty() || changes.back() != m.type) changes.push_back(m.type);
+        worst = std::max(worst, m.metric);
+    }
+    EXPECT_EQ(changes, (std::vector<ArnType>{ArnType::kCongestionDetected, ArnType::kCongestionEliminated}));
+    EXPECT_EQ(worst, kMaxSeverity);  // 200 % of the line rate
+    // The average passes 50 % a little over a third of a window in (1 - e^-x = 1/4).
+    EXPECT_GT(sent.first_us, 400u);
+    EXPECT_LT(sent.first_us, 1200u);
+    // About one message per millisecond of the 50: repeats, and the severity's climb.
+    EXPECT_GT(out.size(), 45u);
+    EXPECT_LT(out.size(), 80u);
+    // Without a window the same load reads as congestion ending and starting again all along.
+    std::size_t flips = 0;
+    const std::vector<ArnMessage> raw = bursty_overload(0).messages;
+    for (std::size_t i = 1; i < raw.size(); ++i) flips += raw[i].type != raw[i - 1].type;
+    EXPECT_GT(flips, 50u);
+}
+
 TEST(ArnDetector, RefusesABadConfiguration) {
     DetectorConfig c;
     EXPECT_FALSE(check_detector_config(c));

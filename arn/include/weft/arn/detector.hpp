@@ -7,6 +7,12 @@
 // thresholds. Its severity (the Metric, 1..7) is the highest level either reaches, at least 1.
 // Link down and up are failure detected and eliminated.
 //
+// What is compared with the thresholds: the sampler's measures averaged over the detector's
+// window (an exponential average with that time constant, by the time between samples). The ARS
+// sampler's own EWMA follows a few sampling intervals of 16 us, a few packets: alone it swings
+// from idle to many times the line rate and back faster than any hysteresis holds, so a port
+// under steady load would report congestion and its end every few hundred microseconds.
+//
 // What is sent, and when: a change of state (clear, congested at a severity, down) is sent as it
 // is seen; news of a congested or failed port is repeated every repeat interval, so receivers
 // that lost it catch up and their hold time (3 intervals, carried in the message) does not run
@@ -48,6 +54,9 @@ struct DetectorConfig {
     std::uint32_t budget_burst = 64;          // messages the switch may send at once
     std::uint32_t budget_refill_us = 50;      // one more token every this often
     std::uint32_t hold_intervals = 3;         // hold time carried = repeat interval x this
+    // Time constant of the average the thresholds judge; 0: each observation as it is (a caller
+    // whose observations are already averaged over long enough, like the simulator's).
+    std::uint32_t window_us = 0;
 };
 
 // Why a configuration is refused, or nothing.
@@ -78,7 +87,8 @@ enum class PortCondition : std::uint8_t { kClear, kCongested, kDown };
 struct PortStatus {
     PortCondition condition = PortCondition::kClear;  // as measured, after hysteresis
     std::uint8_t severity = 0;                        // 1..7 while congested
-    std::uint32_t util_percent = 0;                   // of the last observation
+    std::uint32_t util_percent = 0;                   // averaged over the window
+    std::uint64_t queue_bytes = 0;                    // averaged over the window
     PortCondition sent = PortCondition::kClear;       // as the last message told the group
     std::uint8_t sent_severity = 0;
     bool ever_sent = false;
@@ -109,7 +119,11 @@ class Detector {
   private:
     enum class Due : std::uint8_t { kNothing, kFailure, kChange, kRepeat };
 
-    void measure(PortStatus &s, const WatchedPort &p, const PortObservation &o) const;
+    struct Average {
+        double util = 0;   // percent
+        double queue = 0;  // bytes
+    };
+    void measure(std::size_t port, const PortObservation &o, double weight);
     Due due(const PortStatus &s, Ticks now) const;
     bool take_token(Ticks now);
     ArnMessage message_for(const PortStatus &s, const WatchedPort &p);
@@ -118,6 +132,7 @@ class Detector {
     DetectorConfig config_;
     std::vector<WatchedPort> ports_;
     std::vector<PortStatus> status_;
+    std::vector<Average> average_;
     Ticks repeat_ticks_;
     Ticks gap_ticks_;
     Ticks refill_ticks_;
@@ -125,6 +140,8 @@ class Detector {
     std::uint32_t tokens_;
     Ticks refilled_at_ = 0;
     bool started_ = false;
+    Ticks window_ticks_;
+    std::optional<Ticks> sampled_at_;  // the previous sample
     std::uint32_t sequence_ = 0;
     DetectorCounters counters_;
 };

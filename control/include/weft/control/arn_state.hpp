@@ -39,6 +39,11 @@ struct ArnGlobalLink {
     friend auto operator<=>(const ArnGlobalLink &, const ArnGlobalLink &) = default;
 };
 
+// The switch's detector averages over a millisecond unless told otherwise (`arn window`): some 60
+// of the ARS sampler's 16 us intervals, so a port's congestion is judged on its load, not on the
+// packet or two of one interval.
+inline constexpr std::uint32_t kArnDefaultWindowUs = 1000;
+
 struct ArnState {
     bool enabled = false;
     std::optional<arn::SwitchId> self;  // none: the SMA's node GUID
@@ -47,7 +52,11 @@ struct ArnState {
     std::vector<ArnGlobalLink> globals;             // ascending, no duplicates
     std::map<std::uint32_t, arn::GroupId> nhgs;     // NHG id -> the destination group it leads to
     std::map<std::uint16_t, std::uint64_t> speeds;  // port -> line rate the detector assumes
-    arn::DetectorConfig detector;
+    arn::DetectorConfig detector = [] {
+        arn::DetectorConfig c;
+        c.window_us = kArnDefaultWindowUs;
+        return c;
+    }();
     arn::BptConfig bpt;
     std::uint32_t rx_pps = 20000;  // per worker and fabric port
     std::uint32_t rx_burst = 64;
