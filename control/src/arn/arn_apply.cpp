@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "weft/control/ars_apply.hpp"
+#include "weft/control/cli.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
 
 namespace weft::control {
@@ -31,8 +32,12 @@ std::optional<std::string> adopt_arn_state(CommandContext &ctx, const ArnState &
     ars.remote_slots = proposed.enabled
                            ? r.plan->member_slots
                            : std::map<std::pair<std::uint32_t, std::uint16_t>, ars::RemoteSlot>{};
-    if (ars.remote_slots != ctx.ars.remote_slots)
+    if (ars.remote_slots != ctx.ars.remote_slots) {
         if (auto why = adopt_ars_state(ctx, ars)) return "ARS: " + *why;
+        // The ARS configuration reaches the workers with a published FIB: without this the
+        // members' slots waited for the next route change, and news moved no traffic.
+        if (!commit(ctx, nullptr)) return "ARS: the tables with the remote slots could not be published";
+    }
     ctx.arn = proposed;
     ctx.dp->arn_publisher().publish(r.plan->tables);
     if (ctx.arn_agent != nullptr) ctx.arn_agent->configure(proposed.enabled ? r.plan->setup : nullptr);

@@ -56,13 +56,16 @@ Json nhg_record(CommandContext &ctx, std::uint32_t id, const ars::SelectionGroup
         bool link = port && board.link_up(m.target.id);
         if (!port)
             for (std::uint16_t p : ctx.ars.lags.at(m.target.id).ports) link = link || board.link_up(p);
-        members.push_back(
-            Json{{"index", i},
-                 {"role", i < g.primary_count ? "primary" : "alternate"},
-                 {port ? "port" : "lag", m.target.id},
-                 {"usable", m.usable},
-                 {"link_up", link},
-                 {"quality", port ? board.port_quality(m.target.id) : board.lag_quality(m.target.id)}});
+        Json j{{"index", i},
+               {"role", i < g.primary_count ? "primary" : "alternate"},
+               {port ? "port" : "lag", m.target.id},
+               {"usable", m.usable},
+               {"link_up", link},
+               {"quality", port ? board.port_quality(m.target.id) : board.lag_quality(m.target.id)}};
+        // ARN's band for the path beyond the port: the member counts with the lower of the two.
+        if (m.remote_slot < board.remote_slot_count())
+            j["remote_quality"] = board.remote_quality(m.remote_slot);
+        members.push_back(std::move(j));
     }
     Json counters{{"packets", pkts}, {"bytes", bytes}};
     counters.update(
