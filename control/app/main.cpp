@@ -186,8 +186,9 @@ int run(int argc, char **argv) {
     fpm_config.port = options->fpm_port;
     fpm_config.grace = std::chrono::seconds(options->fpm_grace_s);
     fpm_config.allow_remote = options->fpm_allow_remote;
-    auto fpm = std::make_unique<control::FpmServer>(fib, dp->publisher(), fpm_config);
-    control::attach_fpm_server(ctx, fpm.get());
+    fpm_config.kernel_routes = !options->linux_cp;  // the mirror owns connected subnets
+    auto fpm = std::make_unique<control::FpmServer>(ctx, fpm_config);
+    ctx.fpm = fpm.get();
     if (options->fpm) {
         if (auto s = fpm->listen(); !s.ok()) {
             std::fprintf(stderr, "weft: %s\n", s.message().c_str());
@@ -342,7 +343,7 @@ int run(int argc, char **argv) {
         cmdline_free(out);
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
-    control::attach_fpm_server(ctx, nullptr);
+    ctx.fpm = nullptr;
     fpm.reset();
     ctx.lcp = nullptr;
     lcp.reset();

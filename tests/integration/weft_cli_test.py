@@ -272,8 +272,11 @@ GOOD = [
     "fpm port lo 1",
     "fpm port del lo",
     "fpm listen 127.0.0.1 %d" % (20000 + os.getpid() % 20000),  # a port of this run's own
+    "fpm policy weights primary-weight 20 threshold 6 cost 1 bias 0",
     "show fpm",
+    "fpm policy tables alternate-table 200 object 3 max-alternates 4 ecmp-without-alternates",
     "show fpm json",
+    "fpm policy off",
     "fpm stop",
     "show running-config",
     "save running-config /dev/null",
@@ -399,6 +402,11 @@ BAD = [
     "fpm port lo 99",                               # no port 99
     "fpm port del nosuch",                          # not mapped
     "fpm remote maybe",                             # allow|deny
+    "fpm policy tables primary-weight 5",           # the tables policy has no weights
+    "fpm policy weights alternate-table 7",         # the weights policy reads one table
+    "fpm policy tables object 0",                   # objects are 1..255
+    "fpm policy tables alternate-table 254",        # the primary table itself
+    "nhg add 14336 ports 1",                        # the dragonfly policy's NHG ids
 ]
 
 

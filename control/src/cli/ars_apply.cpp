@@ -5,16 +5,6 @@
 
 namespace weft::control {
 
-void keep_member_ids(const ars::NhgConfig &before, ars::NhgConfig &next) {
-    std::uint32_t fresh = 0;
-    for (const ars::NhgMember &m : before.members) fresh = std::max(fresh, m.member_id + 1);
-    for (ars::NhgMember &m : next.members) {
-        const auto it = std::find_if(before.members.begin(), before.members.end(),
-                                     [&](const ars::NhgMember &b) { return b.target == m.target; });
-        m.member_id = it != before.members.end() ? it->member_id : fresh++;
-    }
-}
-
 std::optional<std::string> adopt_ars_state(CommandContext &ctx, const ArsState &proposed) {
     ArsState next = proposed;
     for (auto &[id, n] : next.nhgs)

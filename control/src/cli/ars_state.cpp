@@ -1,5 +1,7 @@
-// ArsState::build: the whole desired ARS state through ars::ConfigBuilder.
+// ArsState::build: the whole desired ARS state through ars::ConfigBuilder; keep_member_ids.
 #include "weft/control/ars_state.hpp"
+
+#include <algorithm>
 
 namespace weft::control {
 
@@ -28,6 +30,16 @@ ars::BuildResult ArsState::build(ars::Ticks ticks_per_us) const {
     }
     b.set_acl(acl);
     return b.build();
+}
+
+void keep_member_ids(const ars::NhgConfig &before, ars::NhgConfig &next) {
+    std::uint32_t fresh = 0;
+    for (const ars::NhgMember &m : before.members) fresh = std::max(fresh, m.member_id + 1);
+    for (ars::NhgMember &m : next.members) {
+        const auto it = std::find_if(before.members.begin(), before.members.end(),
+                                     [&](const ars::NhgMember &b) { return b.target == m.target; });
+        m.member_id = it != before.members.end() ? it->member_id : fresh++;
+    }
 }
 
 }  // namespace weft::control

@@ -13,6 +13,7 @@
 #include "weft/control/arn_apply.hpp"
 #include "weft/control/fabric/ethernet_fib.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
+#include "weft/control/fib/dragonfly_groups.hpp"
 #include "weft/sm/iboe_frame_error.hpp"
 
 namespace weft::control::cli {
@@ -21,6 +22,12 @@ namespace dp = weft::dataplane;
 namespace fb = weft::control::fabric;
 
 bool fabric_nhg_refused(CommandContext &ctx, struct cmdline *cl, std::uint32_t id) {
+    if (fib::is_policy_nhg(id)) {
+        refuse(ctx, cl,
+               "nhg " + std::to_string(id) + ": ids " + std::to_string(fib::kPolicyNhgFirst) + ".." +
+                   std::to_string(fib::kPolicyNhgEnd - 1) + " are the dragonfly policy's (fpm policy)");
+        return true;
+    }
     if (!fb::is_fabric_nhg(id)) return false;
     refuse(ctx, cl,
            "nhg " + std::to_string(id) + ": ids " + std::to_string(fb::kFabricNhgFirst) + ".." +

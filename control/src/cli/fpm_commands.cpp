@@ -1,5 +1,6 @@
 // The FPM server's commands: fpm listen <addr> <port> | fpm stop | fpm port <ifname> <p> |
-// fpm port del <ifname> | fpm grace <s> | fpm remote allow|deny | show fpm [json].
+// fpm port del <ifname> | fpm grace <s> | fpm remote allow|deny | fpm policy off |
+// fpm policy tables|weights [...] | show fpm [json].
 #include <cmdline.h>
 
 #include <map>
@@ -9,39 +10,20 @@
 #include "fpm_cli.hpp"
 #include "fpm_counters.hpp"
 #include "fpm_rib.hpp"
+#include "grammar.hpp"
+#include "weft/ars/capabilities.hpp"
+#include "weft/control/fib/dragonfly_groups.hpp"
 #include "weft/control/fpm_server.hpp"
 #include "weft/control/input_line.hpp"
 
 namespace weft::control {
-
-namespace {
-
-// The server of each command context (one context per process in practice).
-std::map<const CommandContext *, FpmServer *> &servers() {
-    static std::map<const CommandContext *, FpmServer *> m;
-    return m;
-}
-
-FpmServer *server_of(const CommandContext &ctx) {
-    const auto it = servers().find(&ctx);
-    return it == servers().end() ? nullptr : it->second;
-}
-
-}  // namespace
-
-void attach_fpm_server(CommandContext &ctx, FpmServer *server) {
-    if (server != nullptr)
-        servers()[&ctx] = server;
-    else
-        servers().erase(&ctx);
-}
 
 namespace cli {
 
 namespace {
 
 FpmServer *server(CommandContext &ctx, struct cmdline *cl) {
-    FpmServer *s = server_of(ctx);
+    FpmServer *s = ctx.fpm;
     if (s == nullptr) refuse(ctx, cl, "this weft has no FPM server");
     return s;
 }
@@ -172,6 +154,140 @@ Inst<3> inst_fpm_remote{
     "fpm remote allow|deny: take connections from non-loopback addresses",
     {WEFT_HDR(FpmRemoteCmd_fpm), WEFT_HDR(FpmRemoteCmd_remote), WEFT_HDR(FpmRemoteCmd_how), nullptr}};
 
+// ---- fpm policy off | fpm policy tables|weights [primary-table t] [alternate-table t]
+// [primary-weight w] [object o] [threshold t] [cost c] [bias b] [max-alternates n]
+// [ecmp-without-alternates] ----
+struct FpmPolicyCmd {
+    GrammarSeen seen;
+    cmdline_fixed_string_t fpm, policy, source;
+    uint32_t primary_table, alternate_table, primary_weight, object, threshold, cost, bias, max_alternates;
+};
+WEFT_TOK_STR(FpmPolicyCmd, fpm, "fpm");
+WEFT_TOK_STR(FpmPolicyCmd, policy, "policy");
+WEFT_TOK_STR(FpmPolicyCmd, source, "tables#weights");
+WEFT_TOK_NUM(FpmPolicyCmd, primary_table, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, alternate_table, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, primary_weight, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, object, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, threshold, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, cost, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, bias, RTE_UINT32);
+WEFT_TOK_NUM(FpmPolicyCmd, max_alternates, RTE_UINT32);
+static cmdline_parse_token_string_t FpmPolicyCmd_off = TOKEN_STRING_INITIALIZER(FpmPolicyCmd, source, "off");
+
+void fpm_policy(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const auto *r = static_cast<FpmPolicyCmd *>(res);
+    FpmServer *s = server(ctx, cl);
+    if (s == nullptr) return;
+    fib::DragonflyPolicy p;
+    p.source = std::string(r->source) == "weights" ? fib::DragonflyPolicy::Source::Weights
+                                                   : fib::DragonflyPolicy::Source::Tables;
+    const bool tables = p.source == fib::DragonflyPolicy::Source::Tables;
+    if (r->seen.has(0)) p.primary_table = r->primary_table;
+    if (r->seen.has(1)) {
+        if (!tables) return refuse(ctx, cl, "alternate-table: the weights policy reads one table");
+        p.alternate_table = r->alternate_table;
+    }
+    if (r->seen.has(2)) {
+        if (tables) return refuse(ctx, cl, "primary-weight: the tables policy has no weights");
+        if (r->primary_weight < 1 || r->primary_weight > dataplane::kMaxNhgWeight)
+            return refuse(ctx, cl, "primary-weight: 1.." + std::to_string(dataplane::kMaxNhgWeight));
+        p.primary_weight_min = static_cast<std::uint16_t>(r->primary_weight);
+    }
+    if (r->seen.has(3)) {
+        if (r->object == 0 || r->object >= ars::Capabilities{}.max_ars_objects)
+            return refuse(ctx, cl, "object: 1.." + std::to_string(ars::Capabilities{}.max_ars_objects - 1));
+        p.ars_object = static_cast<std::uint16_t>(r->object);
+    }
+    if (r->seen.has(4)) p.path.primary_quality_threshold = r->threshold;
+    if (r->seen.has(5)) p.path.alternate_cost = r->cost;
+    if (r->seen.has(6)) p.path.alternate_bias = r->bias;
+    if (r->seen.has(7)) {
+        if (r->max_alternates > ars::Capabilities{}.max_alternate_members)
+            return refuse(ctx, cl,
+                          "max-alternates: 0.." + std::to_string(ars::Capabilities{}.max_alternate_members));
+        p.max_alternates = r->max_alternates;
+    }
+    p.ecmp_without_alternates = r->seen.has(8);
+    if (tables && p.primary_table == p.alternate_table)
+        return refuse(ctx, cl, "the primary and alternate tables are one table");
+    s->set_policy(p);
+}
+void fpm_policy_dispatch(void *a, struct cmdline *cl, void *b);
+Grammar fpm_policy_grammar(
+    "fpm policy tables|weights [primary-table <t>] [alternate-table <t>] [primary-weight <w>] "
+    "[object <o>] [threshold <t>] [cost <c>] [bias <b>] [max-alternates <n>] "
+    "[ecmp-without-alternates]: zebra's routes as ARS primaries and alternates",
+    {WEFT_HDR(FpmPolicyCmd_fpm), WEFT_HDR(FpmPolicyCmd_policy), WEFT_HDR(FpmPolicyCmd_source)},
+    {{nullptr,
+      {{"primary-table", WEFT_HDR(FpmPolicyCmd_primary_table)},
+       {"alternate-table", WEFT_HDR(FpmPolicyCmd_alternate_table)},
+       {"primary-weight", WEFT_HDR(FpmPolicyCmd_primary_weight)},
+       {"object", WEFT_HDR(FpmPolicyCmd_object)},
+       {"threshold", WEFT_HDR(FpmPolicyCmd_threshold)},
+       {"cost", WEFT_HDR(FpmPolicyCmd_cost)},
+       {"bias", WEFT_HDR(FpmPolicyCmd_bias)},
+       {"max-alternates", WEFT_HDR(FpmPolicyCmd_max_alternates)},
+       {"ecmp-without-alternates", nullptr}},
+      0}},
+    fpm_policy, fpm_policy_dispatch);
+void fpm_policy_dispatch(void *a, struct cmdline *cl, void *b) {
+    fpm_policy_grammar.on_callback(a, cl, b);
+}
+
+void fpm_policy_off(void *, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    if (FpmServer *s = server(ctx, cl)) s->set_policy(std::nullopt);
+}
+Inst<3> inst_fpm_policy_off{
+    fpm_policy_off,
+    nullptr,
+    "fpm policy off: zebra's main-table routes as they are",
+    {WEFT_HDR(FpmPolicyCmd_fpm), WEFT_HDR(FpmPolicyCmd_policy), WEFT_HDR(FpmPolicyCmd_off), nullptr}};
+
+// The policy's settings as the words of `fpm policy` (the running-config's line, less its head).
+std::string policy_words(const fib::DragonflyPolicy &p) {
+    std::ostringstream out;
+    const bool tables = p.source == fib::DragonflyPolicy::Source::Tables;
+    out << (tables ? "tables" : "weights") << " primary-table " << p.primary_table;
+    if (tables) out << " alternate-table " << p.alternate_table;
+    if (!tables) out << " primary-weight " << p.primary_weight_min;
+    out << " object " << p.ars_object << " threshold " << p.path.primary_quality_threshold << " cost "
+        << p.path.alternate_cost << " bias " << p.path.alternate_bias << " max-alternates "
+        << p.max_alternates;
+    if (p.ecmp_without_alternates) out << " ecmp-without-alternates";
+    return out.str();
+}
+
+Json policy_record(const fib::DragonflyGroups *g) {
+    if (g == nullptr) return Json(nullptr);
+    const fib::DragonflyPolicy &p = g->policy();
+    const bool tables = p.source == fib::DragonflyPolicy::Source::Tables;
+    Json j;
+    j["source"] = tables ? "tables" : "weights";
+    j["primary_table"] = p.primary_table;
+    j["alternate_table"] = tables ? Json(p.alternate_table) : Json(nullptr);
+    j["primary_weight_min"] = tables ? Json(nullptr) : Json(p.primary_weight_min);
+    j["ars_object"] = p.ars_object;
+    j["threshold"] = p.path.primary_quality_threshold;
+    j["cost"] = p.path.alternate_cost;
+    j["bias"] = p.path.alternate_bias;
+    j["max_alternates"] = p.max_alternates;
+    j["ecmp_without_alternates"] = p.ecmp_without_alternates;
+    j["prefixes"] = g->prefixes();
+    j["groups"] = g->groups();
+    j["refused_prefixes"] = g->refused();
+    const fib::PolicyCounters &c = g->counters();
+    j["groups_made"] = c.groups_made;
+    j["groups_changed_in_place"] = c.groups_changed_in_place;
+    j["groups_freed"] = c.groups_freed;
+    j["prefixes_moved"] = c.prefixes_moved;
+    j["refusals"] = c.refusals;
+    j["last_refusal"] = c.last_refusal;
+    return j;
+}
+
 // ---- show fpm [json] ----
 Json fpm_record(const FpmServer &s) {
     const fpm::ServerCounters &c = s.counters();
@@ -182,6 +298,7 @@ Json fpm_record(const FpmServer &s) {
     j["port"] = s.config().port;
     j["peer"] = s.connected() ? Json(s.peer()) : Json(nullptr);
     j["allow_remote"] = s.config().allow_remote;
+    j["kernel_routes"] = s.config().kernel_routes;
     j["grace_s"] = s.config().grace.count();
     j["connections"] = c.connections;
     j["refused_connections"] = c.refused_connections;
@@ -235,6 +352,7 @@ Json fpm_record(const FpmServer &s) {
     Json ports = Json::object();
     for (const auto &[name, port] : s.port_map()) ports[name] = port;
     j["ports"] = ports;
+    j["policy"] = policy_record(s.policy());
     return j;
 }
 
@@ -283,6 +401,18 @@ void show_fpm(void *res, struct cmdline *cl, void *data) {
     line << "commits " << j["commits"].get<std::uint64_t>() << "; last: " << j["last_commit"]["messages"]
          << " messages, " << j["last_commit"]["prefixes"] << " prefixes, "
          << j["last_commit"]["ms"].get<double>() << " ms\n";
+    if (const fib::DragonflyGroups *g = s->policy()) {
+        const Json &p = j["policy"];
+        line << "policy: " << policy_words(g->policy()) << "\n  " << p["prefixes"].get<std::size_t>()
+             << " prefixes on " << p["groups"].get<std::size_t>() << " ARS groups, "
+             << p["refused_prefixes"].get<std::size_t>() << " refused; groups made "
+             << p["groups_made"].get<std::uint64_t>() << ", changed in place "
+             << p["groups_changed_in_place"].get<std::uint64_t>() << ", freed "
+             << p["groups_freed"].get<std::uint64_t>() << "; prefixes moved "
+             << p["prefixes_moved"].get<std::uint64_t>() << "\n";
+    } else {
+        line << "policy: off\n";
+    }
     cmdline_printf(cl, "%s", line.str().c_str());
 }
 Inst<2> inst_show_fpm{
@@ -296,19 +426,21 @@ Inst<3> inst_show_fpm_json{
 }  // namespace
 
 InstList fpm_commands() {
-    return {as_inst(inst_fpm_listen),   as_inst(inst_fpm_stop),     as_inst(inst_fpm_port),
-            as_inst(inst_fpm_port_del), as_inst(inst_fpm_grace),    as_inst(inst_fpm_remote),
-            as_inst(inst_show_fpm),     as_inst(inst_show_fpm_json)};
+    return {as_inst(inst_fpm_listen),   as_inst(inst_fpm_stop),       as_inst(inst_fpm_port),
+            as_inst(inst_fpm_port_del), as_inst(inst_fpm_grace),      as_inst(inst_fpm_remote),
+            fpm_policy_grammar.inst(),  as_inst(inst_fpm_policy_off), as_inst(inst_show_fpm),
+            as_inst(inst_show_fpm_json)};
 }
 
 std::string fpm_running_config(const CommandContext &ctx) {
-    const FpmServer *s = server_of(ctx);
+    const FpmServer *s = ctx.fpm;
     if (s == nullptr) return {};
     std::ostringstream out;
     const FpmConfig &c = s->config();
     out << "fpm grace " << c.grace.count() << "\n";
     out << "fpm remote " << (c.allow_remote ? "allow" : "deny") << "\n";
     for (const auto &[name, port] : s->port_map()) out << "fpm port " << name << " " << port << "\n";
+    if (s->policy() != nullptr) out << "fpm policy " << policy_words(s->policy()->policy()) << "\n";
     if (s->listening()) out << "fpm listen " << c.address << " " << c.port << "\n";
     return out.str();
 }

@@ -14,6 +14,7 @@
 #include "fpm_cli.hpp"
 #include "fpm_rib.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
+#include "weft/control/fib/dragonfly_groups.hpp"
 #include "weft/control/lcp/linux_cp.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/fib_snapshot.hpp"
@@ -94,7 +95,9 @@ std::string running_config(CommandContext &ctx) {
 
     out << "# next-hop groups (the SM's and zebra's are their own: not saved)\n";
     for (const auto &[id, spec] : ctx.fib->nhgs()) {
-        if (fabric::is_fabric_nhg(id) || id >= fpm::kFpmNhgFirst || lcp::is_linux_cp_nhg(id)) continue;
+        if (fabric::is_fabric_nhg(id) || id >= fpm::kFpmNhgFirst || lcp::is_linux_cp_nhg(id) ||
+            fib::is_policy_nhg(id))
+            continue;
         if (spec.mode == dp::NhgMode::Ars) {
             const auto it = ctx.ars.nhgs.find(id);
             if (it != ctx.ars.nhgs.end()) out << "nhg add " << nhg_ars_words(it->second) << "\n";
@@ -109,7 +112,8 @@ std::string running_config(CommandContext &ctx) {
 
     out << "# routes\n";
     for (const auto &[prefix, nhg] : ctx.fib->sorted_routes())
-        if (!fabric::is_fabric_nhg(nhg) && nhg < fpm::kFpmNhgFirst && !lcp::is_linux_cp_nhg(nhg))
+        if (!fabric::is_fabric_nhg(nhg) && nhg < fpm::kFpmNhgFirst && !lcp::is_linux_cp_nhg(nhg) &&
+            !fib::is_policy_nhg(nhg))
             out << "route add " << prefix.to_string() << " nhg " << nhg << "\n";
 
     const dp::FibSnapshot *s = ctx.dp->publisher().current();

@@ -56,6 +56,8 @@ std::string_view ignored_name(Ignored i) {
             return "message_type";
         case Ignored::NexthopKind:
             return "nexthop_kind";
+        case Ignored::KernelRoute:
+            return "kernel_route";
         case Ignored::kCount:
             break;
     }
@@ -261,13 +263,13 @@ What decode_route(const nlmsghdr *nlh) {
         if (a) dst = *a;
     }
     r.table = rt.rtm_table;
+    r.protocol = rt.rtm_protocol;
     if (const auto table = u32_attr(t.at[RTA_TABLE], bad)) r.table = *table;
     r.nh_id = u32_attr(t.at[RTA_NH_ID], bad);
     const auto oif = u32_attr(t.at[RTA_OIF], bad);
     const auto gateway = gateway_of(t, rt.rtm_family, bad);
     if (bad) return Error::BadAttribute;
     r.prefix = *dp::IpPrefix::make(dst, rt.rtm_dst_len);
-    if (r.table != kMainTable) return Ignored::OtherTable;
     if (!r.add) return r;  // a deletion names the prefix; what it went to does not matter
     switch (rt.rtm_type) {
         case RTN_UNICAST:

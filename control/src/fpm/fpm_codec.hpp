@@ -43,11 +43,12 @@ std::string_view error_name(Error e);
 
 // What is taken but not applied (counted apart from errors).
 enum class Ignored : std::uint8_t {
-    OtherTable,   // a table other than main
+    OtherTable,   // a table other than main (or the dragonfly policy's): counted by the server
     RouteType,    // local, broadcast, multicast, ... routes
     Encap,        // lwtunnel encapsulations (MPLS, SRv6, VXLAN)
     MessageType,  // netlink messages other than routes and nexthops (neighbours, links, ...)
     NexthopKind,  // FDB nexthops, resilient groups' extras
+    KernelRoute,  // connected and kernel routes (RTPROT_KERNEL) where the Linux mirror owns them
     kCount
 };
 std::string_view ignored_name(Ignored i);
@@ -64,7 +65,8 @@ struct RouteMsg {
     bool replace = false;  // NLM_F_REPLACE
     dataplane::IpPrefix prefix;
     std::uint32_t table = kMainTable;
-    bool blackhole = false;  // blackhole, unreachable, prohibit: dropped
+    std::uint8_t protocol = 0;  // rtm_protocol: zebra's connected and kernel routes are RTPROT_KERNEL
+    bool blackhole = false;     // blackhole, unreachable, prohibit: dropped
     std::optional<std::uint32_t> nh_id;
     std::vector<NlNextHop> hops;
 };

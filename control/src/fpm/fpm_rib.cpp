@@ -36,22 +36,50 @@ void Rib::refused(const dp::Status &s) {
     counters_.last_refusal = s.message();
 }
 
-void Rib::set_hold(const dp::IpPrefix &prefix, Route &r, Hold h, std::uint32_t waits_for) {
+void Rib::set_hold(const RouteKey &key, Route &r, Hold h, std::uint32_t waits_for) {
     if (r.hold == Hold::Group) {
         if (auto it = waiting_.find(r.group); it != waiting_.end()) {
-            it->second.erase(prefix);
+            it->second.erase(key);
             if (it->second.empty()) waiting_.erase(it);
         }
     }
-    if (r.hold == Hold::Port || r.hold == Hold::Neighbour) unresolved_.erase(prefix);
+    if (r.hold == Hold::Port || r.hold == Hold::Neighbour) unresolved_.erase(key);
     --held_[static_cast<std::size_t>(r.hold)];
     r.hold = h;
     ++held_[static_cast<std::size_t>(h)];
     if (h == Hold::Group) {
         r.group = waits_for;  // while held for a group: the id it waits for
-        waiting_[waits_for].insert(prefix);
+        waiting_[waits_for].insert(key);
     }
-    if (h == Hold::Port || h == Hold::Neighbour) unresolved_.insert(prefix);
+    if (h == Hold::Port || h == Hold::Neighbour) unresolved_.insert(key);
+}
+
+void Rib::use_nexthop(const RouteKey &key, const Route &r, bool uses) {
+    if (!r.nh_id) return;
+    if (uses) {
+        users_[*r.nh_id].insert(key);
+    } else if (const auto it = users_.find(*r.nh_id); it != users_.end()) {
+        it->second.erase(key);
+        if (it->second.empty()) users_.erase(it);
+    }
+}
+
+std::optional<std::vector<NextHop>> Rib::resolve_list(const std::vector<NlNextHop> &hops, Hold &why) const {
+    std::vector<NextHop> out;
+    for (const NlNextHop &h : hops) {
+        Resolved res = resolve_(h);
+        if (!res.hop) {
+            why = res.why;
+            return std::nullopt;
+        }
+        res.hop->weight = static_cast<std::uint16_t>(std::min<unsigned>(h.weight, dp::kMaxNhgWeight));
+        out.push_back(*res.hop);
+    }
+    return out;
+}
+
+bool Rib::takes(std::uint32_t table) const noexcept {
+    return policy_ != nullptr ? policy_->reads(table) : table == kMainTable;
 }
 
 void Rib::release(std::uint32_t group) {
@@ -135,13 +163,15 @@ std::optional<std::uint32_t> Rib::group_for(std::uint32_t nh_id, Members &m) {
     return id;
 }
 
-void Rib::install(const dp::IpPrefix &prefix, Route &r) {
+void Rib::install(const RouteKey &key, Route &r) {
+    if (policy_ != nullptr) return install_by_policy(key, r);
+    const dp::IpPrefix &prefix = key.prefix;
     const bool was_installed = r.hold == Hold::None;
     const std::uint32_t old_group = was_installed ? r.group : 0;
     auto hold = [&](Hold h, std::uint32_t waits_for = 0) {
         if (was_installed)
             if (dp::Status s = updater_.del_route(prefix); !s.ok()) refused(s);
-        set_hold(prefix, r, h, waits_for);
+        set_hold(key, r, h, waits_for);
         if (old_group != 0) release(old_group);
     };
     if (r.blackhole) return hold(Hold::Blackhole);
@@ -159,37 +189,85 @@ void Rib::install(const dp::IpPrefix &prefix, Route &r) {
         s = updater_.set_route(prefix, group);
         if (!s.ok() && group != old_group) release(group);
     } else {
-        std::vector<NextHop> hops;
-        for (const NlNextHop &h : r.hops) {
-            Resolved res = resolve_(h);
-            if (!res.hop) return hold(res.why);
-            res.hop->weight = static_cast<std::uint16_t>(std::min<unsigned>(h.weight, dp::kMaxNhgWeight));
-            hops.push_back(*res.hop);
-        }
-        s = updater_.set_route(prefix, std::move(hops));
+        Hold why = Hold::None;
+        auto hops = resolve_list(r.hops, why);
+        if (!hops) return hold(why);
+        s = updater_.set_route(prefix, std::move(*hops));
     }
     if (!s.ok()) {
         refused(s);
         group = 0;
         return hold(Hold::Refused);
     }
-    if (r.hold != Hold::None) set_hold(prefix, r, Hold::None);
+    if (r.hold != Hold::None) set_hold(key, r, Hold::None);
     r.group = group;
     if (old_group != 0 && old_group != group) release(old_group);
 }
 
-void Rib::remove(const dp::IpPrefix &prefix, Route &r) {
-    if (r.hold == Hold::None) {
-        if (dp::Status s = updater_.del_route(prefix); !s.ok()) refused(s);
+void Rib::install_by_policy(const RouteKey &key, Route &r) {
+    // The policy takes each table's resolved next hops; its groups are its own (r.group 0).
+    auto hold = [&](Hold h, std::uint32_t waits_for = 0) {
+        if (r.hold == Hold::None) policy_->remove(key.prefix, key.table);
+        set_hold(key, r, h, waits_for);
+    };
+    if (r.blackhole) return hold(Hold::Blackhole);
+    std::optional<std::vector<NextHop>> hops;
+    if (r.nh_id) {
+        Members m = members_of(*r.nh_id);
+        if (m.why != Hold::None) {
+            if (m.why == Hold::Group) ++counters_.held_for_group;
+            return hold(m.why, m.missing);
+        }
+        hops = std::move(m.hops);
+    } else {
+        Hold why = Hold::None;
+        hops = resolve_list(r.hops, why);
+        if (!hops) return hold(why);
+    }
+    policy_->set(key.prefix, key.table, std::move(*hops));
+    if (r.hold != Hold::None) set_hold(key, r, Hold::None);
+    r.group = 0;
+}
+
+void Rib::uninstall(const RouteKey &key, Route &r) {
+    if (r.hold != Hold::None) return;
+    if (policy_ != nullptr) {
+        policy_->remove(key.prefix, key.table);
+    } else {
+        if (dp::Status s = updater_.del_route(key.prefix); !s.ok()) refused(s);
         if (r.group != 0) release(r.group);
     }
-    set_hold(prefix, r, Hold::None);  // out of the waiting sets
+    set_hold(key, r, Hold::Refused);  // placed again by install()
+}
+
+void Rib::remove(const RouteKey &key, Route &r) {
+    uninstall(key, r);
+    use_nexthop(key, r, false);
+    set_hold(key, r, Hold::None);  // out of the waiting sets
     --held_[0];
     if (is_stale(r)) --stale_;
 }
 
+void Rib::set_policy(fib::DragonflyGroups *policy) {
+    for (auto &[key, r] : routes_) uninstall(key, r);
+    // The old policy's routes and groups leave the FIB before anything comes back for them.
+    if (policy_ != nullptr) policy_->flush();
+    policy_ = policy;
+    for (auto it = routes_.begin(); it != routes_.end();) {
+        // A stale route's nexthop id is of a connection that is gone: it cannot be placed again.
+        if (!takes(it->first.table) || is_stale(it->second)) {
+            remove(it->first, it->second);
+            it = routes_.erase(it);
+            continue;
+        }
+        if (it->second.hold == Hold::Refused) install(it->first, it->second);
+        ++it;
+    }
+}
+
 void Rib::apply(const RouteMsg &m) {
-    auto it = routes_.find(m.prefix);
+    const RouteKey key{m.prefix, m.table};
+    auto it = routes_.find(key);
     if (!m.add) {
         if (it == routes_.end()) {
             ++counters_.unknown_deletes;
@@ -201,26 +279,28 @@ void Rib::apply(const RouteMsg &m) {
     }
     if (it == routes_.end()) {
         // A new route counts as held (by nothing yet) until install() places it.
-        it = routes_.emplace(m.prefix, Route{}).first;
+        it = routes_.emplace(key, Route{}).first;
         it->second.hold = Hold::Refused;
         ++held_[static_cast<std::size_t>(Hold::Refused)];
     } else if (is_stale(it->second)) {
         --stale_;
     }
     Route &r = it->second;
+    use_nexthop(key, r, false);
     r.nh_id = m.nh_id;
     r.hops = m.hops;
     r.blackhole = m.blackhole;
     r.session = session_;
+    use_nexthop(key, r, true);
     install(it->first, r);
 }
 
 void Rib::wake(std::uint32_t nh_id) {
     const auto w = waiting_.find(nh_id);
     if (w == waiting_.end()) return;
-    const std::set<dp::IpPrefix> prefixes = std::move(w->second);
+    const std::set<RouteKey> keys = std::move(w->second);
     waiting_.erase(w);
-    for (const dp::IpPrefix &p : prefixes) {
+    for (const RouteKey &p : keys) {
         const auto it = routes_.find(p);
         if (it == routes_.end() || it->second.hold != Hold::Group) continue;
         it->second.hold = Hold::Refused;  // no longer in waiting_ (moved out above)
@@ -233,6 +313,15 @@ void Rib::wake(std::uint32_t nh_id) {
 }
 
 void Rib::refresh(std::uint32_t nh_id) {
+    if (policy_ != nullptr) {
+        // The routes naming it resolve again; the policy sees what changed.
+        if (const auto it = users_.find(nh_id); it != users_.end()) {
+            const std::vector<RouteKey> keys(it->second.begin(), it->second.end());
+            for (const RouteKey &k : keys)
+                if (Route &r = routes_.at(k); r.hold == Hold::None) install(k, r);
+        }
+        return;
+    }
     Nexthop &nh = nhs_.at(nh_id);
     if (nh.weft == 0) return;
     const std::uint32_t group = nh.weft;
@@ -249,19 +338,30 @@ void Rib::refresh(std::uint32_t nh_id) {
         }
     }
     // Its routes cannot stay on the group: each is installed again (and held for what is missing).
-    std::vector<dp::IpPrefix> users;
-    for (auto &[prefix, r] : routes_)
-        if (r.hold == Hold::None && r.group == group) users.push_back(prefix);
+    std::vector<RouteKey> users;
+    for (auto &[key, r] : routes_)
+        if (r.hold == Hold::None && r.group == group) users.push_back(key);
     nh.weft = 0;
     groups_.at(group).owner.reset();
-    for (const dp::IpPrefix &p : users) install(p, routes_.at(p));
+    for (const RouteKey &k : users) install(k, routes_.at(k));
 }
 
 void Rib::drop_nexthop(std::uint32_t nh_id) {
     const auto it = nhs_.find(nh_id);
     if (it == nhs_.end()) return;
     const std::uint32_t group = it->second.weft;
-    if (group != 0) {
+    if (policy_ != nullptr) {
+        if (const auto u = users_.find(nh_id); u != users_.end()) {
+            const std::vector<RouteKey> keys(u->second.begin(), u->second.end());
+            for (const RouteKey &k : keys) {
+                const auto r = routes_.find(k);
+                if (r->second.hold != Hold::None) continue;
+                remove(r->first, r->second);
+                routes_.erase(r);
+                ++counters_.removed_with_nexthop;
+            }
+        }
+    } else if (group != 0) {
         for (auto r = routes_.begin(); r != routes_.end();) {
             if (r->second.hold == Hold::None && r->second.group == group) {
                 remove(r->first, r->second);
@@ -323,8 +423,9 @@ void Rib::new_session(Clock::time_point now) {
     // Zebra's ids start again: its groups are weft groups without an owner until replayed.
     for (auto &[id, g] : groups_) g.owner.reset();
     nhs_.clear();
-    for (auto &[nh_id, prefixes] : waiting_)
-        for (const dp::IpPrefix &p : prefixes) {
+    users_.clear();  // the stale routes' ids name nothing now; a replayed route names its new one
+    for (auto &[nh_id, keys] : waiting_)
+        for (const RouteKey &p : keys) {
             Route &r = routes_.at(p);
             --held_[static_cast<std::size_t>(Hold::Group)];
             ++held_[static_cast<std::size_t>(Hold::Refused)];
@@ -357,8 +458,8 @@ std::size_t Rib::sweep() {
 
 std::size_t Rib::retry_held() {
     std::size_t n = 0;
-    const std::vector<dp::IpPrefix> prefixes(unresolved_.begin(), unresolved_.end());
-    for (const dp::IpPrefix &p : prefixes) {
+    const std::vector<RouteKey> keys(unresolved_.begin(), unresolved_.end());
+    for (const RouteKey &p : keys) {
         Route &r = routes_.at(p);
         install(p, r);
         if (r.hold == Hold::None) ++n;

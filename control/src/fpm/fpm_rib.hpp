@@ -11,6 +11,10 @@
 //   reconnected) marks every route stale; the replay refreshes them, a replayed group with the
 //   same members as one stale routes use takes that weft group over (no change reaches the
 //   workers), and sweep() removes what was not replayed.
+//
+// With the dragonfly policy (set_policy), routes of the policy's tables are taken, each route's
+// next hops resolved as above, and DragonflyGroups makes the FIB's ARS groups of them; without
+// it, the main table's routes go to the FIB as zebra gave them.
 #pragma once
 
 #include <array>
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "fpm_codec.hpp"
+#include "weft/control/fib/dragonfly_groups.hpp"
 #include "weft/control/route_updater.hpp"
 
 namespace weft::control::fpm {
@@ -53,6 +58,19 @@ struct Resolved {
 };
 using Resolver = std::function<Resolved(const NlNextHop &)>;
 
+// A route is a prefix in a kernel table.
+struct RouteKey {
+    dataplane::IpPrefix prefix;
+    std::uint32_t table = kMainTable;
+    auto operator<=>(const RouteKey &) const = default;
+};
+struct RouteKeyHash {
+    std::size_t operator()(const RouteKey &k) const noexcept {
+        return dataplane::IpPrefixHash{}(k.prefix) ^
+               (static_cast<std::size_t>(k.table) * 0x9E3779B97F4A7C15ull);
+    }
+};
+
 struct RibCounters {
     std::uint64_t held_for_group = 0;        // routes that came before their nexthop
     std::uint64_t held_applied = 0;          // held routes installed later
@@ -74,8 +92,15 @@ class Rib {
     Rib(RouteUpdater &updater, Resolver resolver, std::chrono::seconds grace)
         : updater_(updater), resolve_(std::move(resolver)), grace_(grace) {}
 
-    void apply(const RouteMsg &m);
+    // Whether routes of `table` are taken (the main table's, or the policy's tables).
+    bool takes(std::uint32_t table) const noexcept;
+    void apply(const RouteMsg &m);  // of a table it takes
     void apply(const NexthopMsg &m);
+
+    // Routes from now on go through `policy` (null: to the FIB as they are). Every installed
+    // route leaves the FIB the old way and comes back the new way, in the same batch; routes of
+    // tables the new way does not take, and stale ones (not replayed yet), are forgotten.
+    void set_policy(fib::DragonflyGroups *policy);
 
     // A zebra connected: everything held so far is stale until replayed; sweep() is due `grace`
     // from `now`.
@@ -125,9 +150,15 @@ class Rib {
         std::uint32_t missing = 0;  // the nexthop id it waits for (Group)
     };
 
-    void install(const dataplane::IpPrefix &prefix, Route &r);
-    void remove(const dataplane::IpPrefix &prefix, Route &r);
-    void set_hold(const dataplane::IpPrefix &prefix, Route &r, Hold h, std::uint32_t waits_for = 0);
+    void install(const RouteKey &key, Route &r);
+    void install_by_policy(const RouteKey &key, Route &r);
+    // Out of the FIB (the route stays, as it was held); then remove() forgets it.
+    void uninstall(const RouteKey &key, Route &r);
+    void remove(const RouteKey &key, Route &r);
+    void set_hold(const RouteKey &key, Route &r, Hold h, std::uint32_t waits_for = 0);
+    // The next hops of a list, each resolved; nothing (and why) when one does not resolve.
+    std::optional<std::vector<NextHop>> resolve_list(const std::vector<NlNextHop> &hops, Hold &why) const;
+    void use_nexthop(const RouteKey &key, const Route &r, bool uses);
     void release(std::uint32_t group);
     Members members_of(std::uint32_t nh_id) const;
     std::optional<std::uint32_t> group_for(std::uint32_t nh_id, Members &m);
@@ -141,12 +172,15 @@ class Rib {
     RouteUpdater &updater_;
     Resolver resolve_;
     std::chrono::seconds grace_;
-    std::unordered_map<dataplane::IpPrefix, Route, dataplane::IpPrefixHash> routes_;
+    fib::DragonflyGroups *policy_ = nullptr;
+    std::unordered_map<RouteKey, Route, RouteKeyHash> routes_;
     std::unordered_map<std::uint32_t, Nexthop> nhs_;  // this connection's nexthops
     std::map<std::uint32_t, Group> groups_;           // weft id -> group
     std::uint32_t next_group_ = kFpmNhgFirst;
-    std::unordered_map<std::uint32_t, std::set<dataplane::IpPrefix>> waiting_;     // nexthop id -> routes
-    std::unordered_set<dataplane::IpPrefix, dataplane::IpPrefixHash> unresolved_;  // held: Port, Neighbour
+    std::unordered_map<std::uint32_t, std::set<RouteKey>> waiting_;  // nexthop id -> routes
+    std::unordered_set<RouteKey, RouteKeyHash> unresolved_;          // held: Port, Neighbour
+    // This connection's nexthop id -> the routes that name it (the policy's routes follow it).
+    std::unordered_map<std::uint32_t, std::unordered_set<RouteKey, RouteKeyHash>> users_;
     std::array<std::size_t, static_cast<std::size_t>(Hold::kCount)> held_{};
     std::uint64_t session_ = 0;
     std::size_t stale_ = 0;

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -13,6 +14,9 @@
 
 #include "fpm_counters.hpp"
 #include "fpm_rib.hpp"
+#include "weft/control/ars_apply.hpp"
+#include "weft/control/command_context.hpp"
+#include "weft/control/fib/dragonfly_groups.hpp"
 
 namespace weft::control {
 
@@ -51,11 +55,25 @@ std::string address_text(const sockaddr_storage &ss) {
     return "[" + std::string(buf) + "]:" + std::to_string(ntohs(in6->sin6_port));
 }
 
+// The command context's ARS state, for the policy's ARS groups.
+class ContextArs final : public ArsStateHost {
+  public:
+    explicit ContextArs(CommandContext &ctx) : ctx_(ctx) {}
+    const ArsState &ars_state() const override { return ctx_.ars; }
+    std::optional<std::string> adopt_ars_state(const ArsState &next) override {
+        return control::adopt_ars_state(ctx_, next);
+    }
+
+  private:
+    CommandContext &ctx_;
+};
+
 }  // namespace
 
-FpmServer::FpmServer(dp::FibBuilder &fib, dp::FibPublisher &publisher, FpmConfig config)
-    : fib_(fib),
-      updater_(fib, publisher),
+FpmServer::FpmServer(CommandContext &ctx, FpmConfig config)
+    : fib_(*ctx.fib),
+      ars_(std::make_unique<ContextArs>(ctx)),
+      updater_(*ctx.fib, ctx.dp->publisher(), ars_.get()),
       config_(std::move(config)),
       counters_(std::make_unique<fpm::ServerCounters>()) {
     rib_ = std::make_unique<Rib>(
@@ -75,6 +93,15 @@ FpmServer::FpmServer(dp::FibBuilder &fib, dp::FibPublisher &publisher, FpmConfig
 
 FpmServer::~FpmServer() {
     stop();
+}
+
+void FpmServer::set_policy(const std::optional<fib::DragonflyPolicy> &policy) {
+    std::unique_ptr<fib::DragonflyGroups> next;
+    if (policy) next = std::make_unique<fib::DragonflyGroups>(updater_, *policy);
+    // The routes leave the old way (its removals staged first) and come back the new way.
+    rib_->set_policy(next.get());
+    policy_ = std::move(next);
+    dirty_ = true;
 }
 
 dp::Status FpmServer::listen() {
@@ -222,12 +249,20 @@ void FpmServer::apply(const fpm::Decoded &d) {
     std::visit(
         [&](const auto &m) {
             using T = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<T, fpm::Error>)
+            if constexpr (std::is_same_v<T, fpm::Error>) {
                 ++counters_->errors[static_cast<std::size_t>(m)];
-            else if constexpr (std::is_same_v<T, fpm::Ignored>)
+            } else if constexpr (std::is_same_v<T, fpm::Ignored>) {
                 ++counters_->ignored[static_cast<std::size_t>(m)];
-            else
+            } else if constexpr (std::is_same_v<T, fpm::RouteMsg>) {
+                if (!rib_->takes(m.table))
+                    ++counters_->ignored[static_cast<std::size_t>(fpm::Ignored::OtherTable)];
+                else if (!config_.kernel_routes && m.protocol == RTPROT_KERNEL)
+                    ++counters_->ignored[static_cast<std::size_t>(fpm::Ignored::KernelRoute)];
+                else
+                    rib_->apply(m);
+            } else {
                 rib_->apply(m);
+            }
         },
         d.what);
 }
@@ -235,6 +270,7 @@ void FpmServer::apply(const fpm::Decoded &d) {
 void FpmServer::commit_if_staged() {
     if (staged_messages_ == 0 && fib_.staged_routes() == 0 && !dirty_) return;
     const auto start = std::chrono::steady_clock::now();
+    if (policy_) policy_->flush();
     const RouteUpdater::CommitResult r = updater_.commit();
     ++counters_->commits;
     if (!r.published) {

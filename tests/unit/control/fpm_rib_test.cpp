@@ -249,5 +249,97 @@ TEST_F(FpmRibTest, BlackholesAreHeldAndCounted) {
     EXPECT_EQ(rib.held_total(), 0u);
 }
 
+// The dragonfly policy: zebra's main table and table 200 into ARS groups.
+class FpmRibPolicyTest : public FpmRibTest {
+  protected:
+    FpmRibPolicyTest()
+        : ars(fib, 4), ars_updater(fib, publisher, &ars), groups(ars_updater, fib::DragonflyPolicy{}) {
+        policy_rib.set_policy(&groups);
+    }
+    void commit() {
+        groups.flush();
+        const auto r = ars_updater.commit();
+        ASSERT_TRUE(r.published) << r.error;
+        ASSERT_TRUE(r.error.empty()) << r.error;
+    }
+    static RouteMsg in_table(RouteMsg r, std::uint32_t table) {
+        r.table = table;
+        return r;
+    }
+    std::vector<std::uint16_t> ports(std::uint32_t id, ars::MemberRole role) const {
+        std::vector<std::uint16_t> out;
+        for (const ars::NhgMember &m : ars.ars_state().nhgs.at(id).members)
+            if (m.role == role) out.push_back(m.target.id);
+        return out;
+    }
+    OwnArsState ars;
+    RouteUpdater ars_updater;
+    fib::DragonflyGroups groups;
+    Rib policy_rib{ars_updater,
+                   [this](const NlNextHop &h) -> Resolved {
+                       const auto it = gateways.find(*h.gateway);
+                       if (it == gateways.end()) return {std::nullopt, Hold::Neighbour};
+                       return {NextHop{it->second, std::nullopt, 1}, Hold::None};
+                   },
+                   std::chrono::seconds(5)};
+};
+
+TEST_F(FpmRibPolicyTest, MainTableRoutesArePrimariesTable200sAlternatesAndGroupsFollowInPlace) {
+    EXPECT_TRUE(policy_rib.takes(254));
+    EXPECT_TRUE(policy_rib.takes(200));
+    EXPECT_FALSE(policy_rib.takes(100));
+    policy_rib.apply(single(1, "10.0.0.1"));
+    policy_rib.apply(single(2, "10.0.0.2"));
+    policy_rib.apply(single(3, "10.0.0.3"));
+    policy_rib.apply(group(20, {{2, 1}, {3, 1}}));
+    policy_rib.apply(route("10.8.0.0/16", 1));                  // minimal: port 1
+    policy_rib.apply(in_table(route("10.8.0.0/16", 20), 200));  // non-minimal: ports 2 and 3
+    commit();
+    const std::uint32_t g = *group_of("10.8.0.0/16");
+    EXPECT_TRUE(fib::is_policy_nhg(g));
+    EXPECT_EQ(ports(g, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(ports(g, ars::MemberRole::kAlternate), (std::vector<std::uint16_t>{2, 3}));
+    EXPECT_EQ(policy_rib.installed(), 2u);
+    // zebra changes its group 20 in place (a path gone): the ARS group follows, in place.
+    policy_rib.apply(group(20, {{2, 1}}));
+    commit();
+    EXPECT_EQ(group_of("10.8.0.0/16"), g);
+    EXPECT_EQ(ports(g, ars::MemberRole::kAlternate), (std::vector<std::uint16_t>{2}));
+    // The minimal route withdrawn: the alternates carry the prefix, the group in place.
+    policy_rib.apply(del_route("10.8.0.0/16"));
+    commit();
+    EXPECT_EQ(group_of("10.8.0.0/16"), g);
+    EXPECT_EQ(ports(g, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(groups.counters().groups_changed_in_place, 2u);
+    // The nexthop the last route names deleted: the route goes with it, and the group.
+    policy_rib.apply(del_nexthop(20));
+    commit();
+    EXPECT_FALSE(group_of("10.8.0.0/16"));
+    EXPECT_FALSE(fib.nhgs().contains(g));
+    EXPECT_EQ(policy_rib.routes(), 0u);
+}
+
+TEST_F(FpmRibPolicyTest, HeldRoutesJoinThePlanWhenTheyResolveAndAPolicySwitchMovesEverything) {
+    policy_rib.apply(in_table(route("10.8.0.0/16", std::nullopt, {{ip("10.0.0.9"), 9, 1}}), 200));
+    policy_rib.apply(route("10.8.0.0/16", std::nullopt, {{ip("10.0.0.1"), 9, 1}}));
+    commit();
+    const std::uint32_t g = *group_of("10.8.0.0/16");
+    EXPECT_TRUE(ports(g, ars::MemberRole::kAlternate).empty());
+    EXPECT_EQ(policy_rib.held(Hold::Neighbour), 1u);
+    gateways[ip("10.0.0.9")] = 3;
+    EXPECT_EQ(policy_rib.retry_held(), 1u);
+    commit();
+    EXPECT_EQ(ports(*group_of("10.8.0.0/16"), ars::MemberRole::kAlternate), (std::vector<std::uint16_t>{3}));
+    // Policy off: the main table's route as zebra gave it, table 200's forgotten; in one batch.
+    policy_rib.set_policy(nullptr);
+    commit();
+    const std::uint32_t plain = *group_of("10.8.0.0/16");
+    EXPECT_GE(plain, kImplicitNhgFirst);
+    EXPECT_EQ(ports_of(plain), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(policy_rib.routes(), 1u);
+    EXPECT_TRUE(ars.ars_state().nhgs.empty());
+    EXPECT_EQ(fib.nhgs().size(), 1u);
+}
+
 }  // namespace
 }  // namespace weft::control::fpm

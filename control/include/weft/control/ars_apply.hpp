@@ -21,11 +21,6 @@ namespace weft::control {
 // (keep_member_ids).
 std::optional<std::string> adopt_ars_state(CommandContext &ctx, const ArsState &next);
 
-// `next`, a new version of group `before`, with the member ids of `before` for the members that
-// stay (the same target) and ids `before` never used for new ones: the workers remap their flow
-// tables by member id, so the flowlets on members that stay stay on them.
-void keep_member_ids(const ars::NhgConfig &before, ars::NhgConfig &next);
-
 // The dataplane members of ARS group `n`, in ARS member order (so the index ARS returns names the
 // dataplane member); a LAG member adds each of its ports.
 std::vector<dataplane::NhgMemberSpec> ars_dataplane_members(const ArsState &state, const ars::NhgConfig &n);

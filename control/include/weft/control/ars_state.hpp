@@ -28,4 +28,9 @@ struct ArsState {
     ars::BuildResult build(ars::Ticks ticks_per_us) const;
 };
 
+// `next`, a new version of group `before`, with the member ids of `before` for the members that
+// stay (the same target) and ids `before` never used for new ones: the workers remap their flow
+// tables by member id, so the flowlets on members that stay stay on them.
+void keep_member_ids(const ars::NhgConfig &before, ars::NhgConfig &next);
+
 }  // namespace weft::control

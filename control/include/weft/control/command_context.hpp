@@ -18,6 +18,7 @@
 
 namespace weft::control {
 
+class FpmServer;
 namespace fabric {
 class SwitchAgent;
 class SmService;
@@ -37,6 +38,7 @@ struct CommandContext {
     fabric::SwitchAgent *sma = nullptr;                     // the switch's SMA (null: none)
     fabric::SmService *sm = nullptr;                        // the SM inside it (running or not)
     lcp::LinuxCp *lcp = nullptr;                            // the kernel mirror (null: off)
+    FpmServer *fpm = nullptr;                               // zebra's FPM server (null: none)
     ArnState arn;                                           // accepted ARN state (`arn ...`)
     dataplane::ArnAgent *arn_agent = nullptr;               // the ARN state's owner (null: none)
     ars::Ticks ticks_per_us = 1;

@@ -11,6 +11,9 @@
 // A zebra that reconnects replays everything: what it held before is marked stale at the new
 // connection, and what it has not replayed `grace` after it is removed (mark and sweep). While no
 // zebra is connected, the routes stay as they are.
+//
+// With the dragonfly policy (`fpm policy`, control/FRR_POLICY.md), the routes of the policy's
+// tables become ARS groups of primaries and alternates in the command context's ARS state.
 #pragma once
 
 #include <chrono>
@@ -20,22 +23,30 @@
 #include <optional>
 #include <string>
 
+#include "weft/control/fib/dragonfly_policy.hpp"
 #include "weft/control/route_updater.hpp"
 #include "weft/dataplane/status.hpp"
 
 namespace weft::control {
 
+struct CommandContext;
 namespace fpm {
 class Rib;
 struct ServerCounters;
 struct Decoded;
 }  // namespace fpm
+namespace fib {
+class DragonflyGroups;
+}  // namespace fib
 
 struct FpmConfig {
     std::string address = "127.0.0.1";
     std::uint16_t port = 2620;
     bool allow_remote = false;  // take connections from addresses other than loopback ones
     std::chrono::seconds grace{30};
+    // zebra's connected and kernel routes (RTPROT_KERNEL): taken, or left to the Linux mirror,
+    // which owns the switch's connected subnets (their frames go to the kernel) and neighbours.
+    bool kernel_routes = true;
 };
 
 inline constexpr unsigned kMaxFpmGraceSeconds = 3600;
@@ -45,7 +56,8 @@ using FpmPortMap = std::map<std::string, std::uint16_t>;
 
 class FpmServer {
   public:
-    FpmServer(dataplane::FibBuilder &fib, dataplane::FibPublisher &publisher, FpmConfig config = {});
+    // The context (its FIB builder, publisher and ARS state) outlives the server.
+    explicit FpmServer(CommandContext &ctx, FpmConfig config = {});
     ~FpmServer();
     FpmServer(const FpmServer &) = delete;
     FpmServer &operator=(const FpmServer &) = delete;
@@ -59,7 +71,12 @@ class FpmServer {
     void poll();
 
     void set_grace(std::chrono::seconds grace);
+    // The dragonfly policy from now on (nullopt: off, the main table's routes as they are); the
+    // routes held move to it in the next commit.
+    void set_policy(const std::optional<fib::DragonflyPolicy> &policy);
+    const fib::DragonflyGroups *policy() const noexcept { return policy_.get(); }
     void set_allow_remote(bool allow) { config_.allow_remote = allow; }
+    void set_kernel_routes(bool take) { config_.kernel_routes = take; }
     // Maps a kernel interface name to a weft port (nullopt: the mapping removed); routes held
     // for want of a port are tried again.
     void map_port(const std::string &ifname, std::optional<std::uint16_t> port);
@@ -81,7 +98,9 @@ class FpmServer {
     std::optional<std::uint16_t> port_of_ifindex(std::uint32_t ifindex);
 
     dataplane::FibBuilder &fib_;
+    std::unique_ptr<ArsStateHost> ars_;
     RouteUpdater updater_;
+    std::unique_ptr<fib::DragonflyGroups> policy_;
     FpmConfig config_;
     FpmPortMap ports_;
     std::map<std::uint32_t, std::optional<std::uint16_t>> ifindex_cache_;
@@ -96,10 +115,5 @@ class FpmServer {
     std::size_t neighbours_seen_ = 0;
     std::chrono::steady_clock::time_point next_retry_{};
 };
-
-// The server the command set's `fpm` commands work on for `ctx` (null: none). The command
-// context has no member for it: the CLI finds it through this.
-struct CommandContext;
-void attach_fpm_server(CommandContext &ctx, FpmServer *server);
 
 }  // namespace weft::control

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "weft/ars/path_rule.hpp"
 #include "weft/control/route_updater.hpp"
 #include "weft/dataplane/ip_addr.hpp"
 
@@ -33,7 +34,8 @@ struct DragonflyPolicy {
     std::uint32_t primary_table = kMainTable;
     std::uint32_t alternate_table = 200;
     std::uint16_t primary_weight_min = 2;  // Weights: 1..255
-    std::uint16_t ars_object = 1;          // its mode and path rule (threshold, cost, bias) decide
+    std::uint16_t ars_object = 1;          // its mode and flowlet time (made flowlet-quality if missing)
+    ars::PathSelection path;               // when flowlets leave the primaries: threshold, cost, bias
     std::size_t max_alternates = 16;
     // A prefix with primaries and no alternates: a hash ECMP group with the routes' weights
     // (true) or an ARS group over the primaries alone (false: flowlets still move by quality).
