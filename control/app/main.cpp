@@ -228,6 +228,7 @@ int run(int argc, char **argv) {
     control::refresh_arn(ctx);
     dataplane::register_telemetry(*dp);
     dataplane::register_arn_telemetry(*dp, *arn_agent);
+    if (!control::register_fpm_telemetry()) std::fprintf(stderr, "weft: warning: /weft/fpm not registered\n");
     std::printf("weft: %u ports, %u workers, %u RX queues per port, %u TX queues per worker\n",
                 dp->num_ports(), dp->num_workers(), dp->config().rx_queues, dp->config().tx_queues);
     std::fflush(stdout);  // the commands' output goes straight to the file descriptor
@@ -297,6 +298,7 @@ int run(int argc, char **argv) {
                 ? t0 + static_cast<std::uint64_t>(options->run_time_s * static_cast<double>(hz))
                 : 0;
         // The control loop: script or commands, link state, reclamation of old snapshots.
+        std::vector<int> watched;  // the sockets its sleep also wakes for
         while (!ctx.quit && !g_signalled.load()) {
             if (script && monitor_out != nullptr) {
                 const double now_s = static_cast<double>(rte_get_tsc_cycles() - t0) / static_cast<double>(hz);
@@ -312,11 +314,13 @@ int run(int argc, char **argv) {
             if (piped != nullptr && !feed_lines(ctx, piped, pending)) break;
             dp->poll_links();
             dp->publisher().reclaim();
+            control::refresh_fpm_telemetry(fpm.get());
             if (monitor_out != nullptr) control::print_monitor_events(ctx, monitor_out);
             if (deadline != 0 && rte_get_tsc_cycles() >= deadline) break;
             // The SMA between rounds: punted frames answered as soon as the workers ring the
             // doorbell (an SMP crosses the fabric hop by hop through every switch's control
-            // thread); the rest of the loop at least every link_poll_ms.
+            // thread), zebra's messages, the kernel's frames and netlink news as soon as their
+            // sockets are readable; the rest of the loop at least every link_poll_ms.
             const auto round_end =
                 std::chrono::steady_clock::now() + std::chrono::milliseconds(options->link_poll_ms);
             while (std::chrono::steady_clock::now() < round_end) {
@@ -324,7 +328,10 @@ int run(int argc, char **argv) {
                 if (lcp) lcp->poll();
                 sm_service->poll();  // a heavy sweep, when one is due, runs to its end here
                 fpm->poll();         // zebra's messages waiting, applied as one commit
-                dp->wait_punted(std::chrono::microseconds(kSmaStepUs));
+                watched.clear();
+                if (lcp) lcp->watched_fds(watched);
+                fpm->watched_fds(watched);
+                dp->wait_punted(std::chrono::microseconds(kSmaStepUs), watched);
             }
         }
         if (cl != nullptr) cmdline_stdin_exit(cl);
@@ -344,6 +351,7 @@ int run(int argc, char **argv) {
     }
     std::printf("weft: bye (%u command errors)\n", ctx.errors);
     ctx.fpm = nullptr;
+    control::refresh_fpm_telemetry(nullptr);
     fpm.reset();
     ctx.lcp = nullptr;
     lcp.reset();

@@ -391,11 +391,11 @@ unsigned Dataplane::drain_punted(rte_mbuf **out, unsigned max) noexcept {
     return got;
 }
 
-bool Dataplane::wait_punted(std::chrono::microseconds max) noexcept {
+bool Dataplane::wait_punted(std::chrono::microseconds max, std::span<const int> also) noexcept {
     punt_doorbell_->arm();
     for (rte_ring *r : punt_rings_)
         if (rte_ring_count(r) != 0) return true;
-    return punt_doorbell_->sleep(max);
+    return punt_doorbell_->sleep(max, also);
 }
 
 rte_mbuf *Dataplane::alloc_control_mbuf() noexcept {

@@ -66,6 +66,8 @@ const char *drop_reason_name(DropReason r) noexcept {
             return "grh_bad_version";
         case DropReason::NoRoute:
             return "no_route";
+        case DropReason::Blackhole:
+            return "blackhole";
         case DropReason::NoNeighbour:
             return "no_neighbour";
         case DropReason::NoLiveMember:

@@ -352,7 +352,8 @@ Status FibBuilder::check_via(std::uint32_t id, const NhgMemberSpec &m) const {
 }
 
 Status FibBuilder::set_nhg(std::uint32_t id, std::vector<NhgMemberSpec> members, NhgMode mode) {
-    if (members.empty()) return Status::error("an nhg needs at least one member");
+    if (mode == NhgMode::Drop && !members.empty()) return Status::error("a drop nhg has no members");
+    if (members.empty() && mode != NhgMode::Drop) return Status::error("an nhg needs at least one member");
     if (members.size() > kMaxNhgMembers)
         return Status::error("an nhg has at most " + std::to_string(kMaxNhgMembers) + " members");
     // Indices in use: the groups', and those of groups leaving with this batch.
@@ -426,7 +427,10 @@ Status FibBuilder::set_lft_port(std::uint16_t lid, std::uint16_t port) {
 
 Status FibBuilder::set_lft_nhg(std::uint16_t lid, std::uint32_t nhg_id) {
     if (lid == 0 || lid > kMaxUnicastLid) return Status::error("unicast LIDs are 0x0001..0xBFFF");
-    if (!nhgs_.contains(nhg_id)) return Status::error("nhg " + std::to_string(nhg_id) + " does not exist");
+    const auto it = nhgs_.find(nhg_id);
+    if (it == nhgs_.end()) return Status::error("nhg " + std::to_string(nhg_id) + " does not exist");
+    if (it->second.mode == NhgMode::Drop)
+        return Status::error("nhg " + std::to_string(nhg_id) + " drops: no LFT entry names it");
     lft_[lid] = LftSpec{LftTarget::Kind::Nhg, nhg_id};
     lids_dirty_ = true;
     return Status::success();

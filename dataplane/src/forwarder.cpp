@@ -372,6 +372,10 @@ bool Forwarder::select_one(const FibSnapshot &fib, unsigned i, std::uint64_t now
         punt(i);
         return true;
     }
+    if (nhg->mode == NhgMode::Drop) {
+        drop(b_.pkts[i], DropReason::Blackhole);
+        return true;
+    }
     if (f.ttl <= 1) {
         drop(b_.pkts[i], DropReason::TtlExpired);
         return true;

@@ -34,15 +34,19 @@ void PuntDoorbell::arm() noexcept {
     armed_.store(true, std::memory_order_seq_cst);
 }
 
-bool PuntDoorbell::sleep(std::chrono::microseconds max) noexcept {
-    pollfd p{fd_, POLLIN, 0};
+bool PuntDoorbell::sleep(std::chrono::microseconds max, std::span<const int> also) noexcept {
+    pollfd p[1 + kMaxWatched];
+    p[0] = pollfd{fd_, POLLIN, 0};
+    nfds_t n = 1;
+    for (const int fd : also)
+        if (fd >= 0 && n < 1 + kMaxWatched) p[n++] = pollfd{fd, POLLIN, 0};
     const timespec t{static_cast<time_t>(max.count() / 1000000),
                      static_cast<long>(max.count() % 1000000) * 1000};
-    const int r = ppoll(&p, 1, &t, nullptr);
+    const int r = ppoll(p, n, &t, nullptr);
     armed_.store(false, std::memory_order_relaxed);
     std::uint64_t count = 0;
-    [[maybe_unused]] const ssize_t n = read(fd_, &count, sizeof count);  // clears it; EAGAIN when not rung
-    return r > 0;
+    [[maybe_unused]] const ssize_t got = read(fd_, &count, sizeof count);  // clears it; EAGAIN when not rung
+    return r > 0 && (p[0].revents & POLLIN) != 0;
 }
 
 }  // namespace weft::dataplane

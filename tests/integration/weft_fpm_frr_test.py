@@ -19,8 +19,9 @@ control-plane mirror will learn them from the kernel).
 Checks:
 1. staticd's routes (a single gateway, an ECMP pair, IPv6, a blackhole) reach weft through zebra
    and FPM: weft's routes and their groups' members match `vtysh -c 'show ip route json'` (and
-   ipv6) for every FIB-installed route weft can take (the blackhole is held, and counted).
-2. A ping from host A to 10.20.0.1 crosses weft by its FPM route (TTL 63), and UDP to 10.30.0.1.
+   ipv6) for every FIB-installed route weft can take (the blackhole as a drop group).
+2. A ping from host A to 10.20.0.1 crosses weft by its FPM route (TTL 63), and UDP to 10.30.0.1;
+   a ping into the blackhole is dropped and counted (drop reason blackhole).
 3. A route changed (new gateway), one deleted, one replaced (ECMP to single): weft follows.
 4. zebra and staticd killed (SIGKILL); weft keeps its routes; both restarted with one static
    route fewer: zebra reconnects and replays; weft's route count never drops to 0 while it does
@@ -226,8 +227,8 @@ class Weft(LiveWeft):
 
 def expected_table(frr, port_of):
     """What weft should hold for zebra's FIB-installed routes: prefix -> sorted (port, via, 1),
-    for the routes through weft's ports (connected ones with no via: the port's peer), not the
-    blackholes (held) nor IPv6 link-local ones (one per interface; zebra sends one)."""
+    for the routes through weft's ports (connected ones with no via: the port's peer), blackholes
+    with no members (a drop group), not IPv6 link-local ones (one per interface; zebra sends one)."""
     out = {}
     for family in (4, 6):
         for prefix, entries in frr.routes(family).items():
@@ -236,6 +237,7 @@ def expected_table(frr, port_of):
                     continue
                 hops = [h for h in e.get("nexthops", []) if h.get("fib")]
                 if any(h.get("unreachable") or h.get("blackhole") for h in hops):
+                    out[prefix] = []
                     continue
                 members = sorted((port_of[h["interfaceName"]], h.get("ip"), 1) for h in hops
                                  if h.get("interfaceName") in port_of)
@@ -304,8 +306,12 @@ def main():
         check(s["messages"]["new_route"] >= 6, "route messages counted (%d)" % s["messages"]["new_route"])
         check(s["messages"]["new_nexthop"] >= 2, "nexthop messages counted (zebra sends its groups: %d)" %
               s["messages"]["new_nexthop"])
-        check(s["pending"]["blackhole"] == 1 and "10.40.0.0/16" not in table,
-              "the blackhole route is held and counted (%d)" % s["pending"]["blackhole"])
+        nhgs = weft.ask_json("show nhg json", "nhgs") or {"nhgs": []}
+        routes = weft.ask_json("show route json", "routes") or {"routes": []}
+        hole = next((r["nhg"] for r in routes["routes"] if r["prefix"] == "10.40.0.0/16"), None)
+        mode = next((g["mode"] for g in nhgs["nhgs"] if g["id"] == hole), None)
+        check(s["pending"]["blackhole"] == 0 and table.get("10.40.0.0/16") == [] and mode == "drop",
+              "the blackhole route is a drop group (nhg %s, mode %s)" % (hole, mode))
         check(sum(s["errors"].values()) == 0, "no FPM errors")
 
         # 2. Traffic forwarded by FPM routes.
@@ -314,6 +320,11 @@ def main():
               "ping 10.20.0.1 crosses weft by its FPM route (TTL 63)")
         n = udp_count()
         check(n == 20, "UDP to 10.30.0.1 (ECMP group) arrives: %d of 20" % n)
+        before = (weft.ask_json("show drops json", "eth_truncated") or {}).get("blackhole", 0)
+        sh("ping", "-c", "3", "-W", "1", "-i", "0.2", "10.40.0.1", ns=NS_A, check_rc=False)
+        after = (weft.ask_json("show drops json", "eth_truncated") or {}).get("blackhole", 0)
+        check(after - before == 3, "pings into the blackhole 10.40.0.0/16 are dropped as blackhole (%d)" % (
+            after - before))
 
         # 3. Changed, deleted, replaced.
         frr.vtysh("configure terminal", "no ip route 10.20.0.0/16 10.10.2.2", "ip route 10.20.0.0/16 10.10.3.2",

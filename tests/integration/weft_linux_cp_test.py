@@ -12,7 +12,9 @@ stays off in weft's namespace, so the kernel there cannot forward: a packet that
 host to the other was forwarded by weft's workers.
 
 Checks: A pings 10.20.1.1 (ARP answered by the kernel through weft0, the echo too); weft learns
-the addresses (`show linux-cp json`) and the kernel's neighbour for A with hA's MAC; B pings A
+the addresses (`show linux-cp json`) and the kernel's neighbour for A with hA's MAC; a route from
+the FPM server through B, which nothing has resolved yet, is held for its neighbour until the
+mirror has the kernel resolve B (a managed neighbour entry), then installed; B pings A
 through the switch (B's gateway 10.20.2.1 resolved by the kernel, then the workers route with the
 learned MACs: replies arrive with TTL 63) while weft's forwarded-frame counter grows; the
 neighbour's host route is in `show route`; an address deleted with `ip addr del` leaves weft; a
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 
+import fpm_frames
 from weft_session import LiveWeft, eal_prefix, sh, sysctl
 
 WEFT = sys.argv[1]
@@ -89,7 +92,7 @@ class Weft(LiveWeft):
         args = ["ip", "netns", "exec", NS_W, WEFT, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
                 "--file-prefix=" + self.prefix, "--log-level=lib.eal:warning",
                 "--vdev=net_af_packet0,iface=%s,qpairs=2" % WA, "--vdev=net_af_packet1,iface=%s,qpairs=2" % WB,
-                "--", "-i", "--nb-cores", "1", "--rxq", "2", "--linux-cp", "--cmdline-file", cmds,
+                "--", "-i", "--nb-cores", "1", "--rxq", "2", "--linux-cp", "--fpm", "--cmdline-file", cmds,
                 "--idle-sleep-max-us", "500", "--run-time", "150"]
         self.start(args)
 
@@ -135,6 +138,36 @@ def ping(ns, dst, count=3):
     received = re.search(r"(\d+) received", r.stdout)
     ttls = [int(t) for t in re.findall(r"ttl=(\d+)", r.stdout)]
     return (int(received.group(1)) if received else 0), ttls, r.stdout
+
+
+def fpm_route_through_b(w):
+    """A route from zebra (as the FPM server hears it) through host B, whom the kernel has not
+    resolved: held for its neighbour, then installed once the mirror had the kernel resolve B."""
+    ifindex = int(sh("cat", "/sys/class/net/weft1/ifindex", ns=NS_W).strip())
+    msg = fpm_frames.frame(fpm_frames.route("10.99.0.0/24", gateway="10.20.2.2", oif=ifindex))
+    sh("python3", "-c", "import socket,sys\ns=socket.create_connection(('127.0.0.1',2620))\n"
+       "s.sendall(bytes.fromhex(sys.argv[1]))\nimport time\ntime.sleep(1)", msg.hex(), ns=NS_W)
+    first = w.ask_json("show fpm json", "state")
+    print("     fpm right after the route: pending %s" % (first or {}).get("pending"))
+
+    def installed():
+        routes = (w.ask_json("show route json", "routes") or {}).get("routes", [])
+        return next((r for r in routes if r["prefix"] == "10.99.0.0/24"), None)
+    route = wait_until("fpm route", installed, timeout=15)
+    neigh = sh("ip", "-d", "neigh", "show", "10.20.2.2", "dev", "weft1", ns=NS_W, check_rc=False).strip()
+    lcp = w.ask_json("show linux-cp json", "interfaces") or {}
+    check(route is not None and "managed" in neigh and lcp.get("resolutions_asked", 0) >= 1,
+          "a route through B, held until the mirror had the kernel resolve B (%s; asked %s), is installed" %
+          (neigh, lcp.get("resolutions_asked")))
+    f = w.ask_json("show fpm json", "state") or {}
+    check(f.get("pending_total") == 0 and f.get("held_applied", 0) >= 1,
+          "the FPM server applied the held route (held then applied %s)" % f.get("held_applied"))
+    # Gone again, so that no group holds B's MAC when the kernel later forgets B.
+    msg = fpm_frames.frame(fpm_frames.route("10.99.0.0/24", add=False))
+    sh("python3", "-c", "import socket,sys\ns=socket.create_connection(('127.0.0.1',2620))\n"
+       "s.sendall(bytes.fromhex(sys.argv[1]))\nimport time\ntime.sleep(1)", msg.hex(), ns=NS_W)
+    gone = wait_until("fpm route gone", lambda: installed() is None, timeout=10)
+    check(gone, "and leaves weft when zebra deletes it")
 
 
 BGPD = "/usr/lib/frr/bgpd"
@@ -230,6 +263,7 @@ def main():
             if lcp:
                 print("     to kernel %d frames, from kernel %d frames on port 0" %
                       (lcp["interfaces"][0]["to_kernel_frames"], lcp["interfaces"][0]["from_kernel_frames"]))
+            fpm_route_through_b(w)
             # B resolves its gateway through the kernel first, and weft learns B from that ARP:
             # until then a reply to B would be routed to the kernel (the connected subnet), which
             # does not forward here.

@@ -8,7 +8,8 @@ itself ARS). Then, while it forwards:
 - /weft/ars_lag,1 gives the LAG's; /weft/ars_bands every port's quality band and link and the
   LAG's band;
 - a bad parameter (not a number, a leading zero, a sign, an id that is not configured) is refused:
-  DPDK answers null.
+  DPDK answers null;
+- /weft/fpm gives the FPM server's record (`show fpm json`).
 """
 import json
 import os
@@ -101,6 +102,12 @@ def main():
                     "/weft/port_stats,0x1"):
             check(tel.query(bad) is None, "%s is refused" % bad)
         check(isinstance(tel.query("/weft/port_stats,1"), dict), "/weft/port_stats,1 answers")
+        fpm = tel.query("/weft/fpm")
+        check(isinstance(fpm, dict) and fpm.get("state") == "stopped" and fpm.get("routes") == 0 and
+              isinstance(fpm.get("messages"), dict) and "new_route" in fpm["messages"],
+              "/weft/fpm: the FPM server's record, as show fpm json has it (%s)" % (
+                  {k: fpm.get(k) for k in ("state", "port", "routes")} if isinstance(fpm, dict) else fpm))
+        check(tel.query("/weft/fpm,1") is None, "/weft/fpm takes no parameter")
         # Against the CLI, once the frames stop (no clear has run: both are cumulative).
         w.proc.stdin.write("port stop 0\n")
         w.proc.stdin.flush()

@@ -288,6 +288,8 @@ Json policy_record(const fib::DragonflyGroups *g) {
     return j;
 }
 
+}  // namespace
+
 // ---- show fpm [json] ----
 Json fpm_record(const FpmServer &s) {
     const fpm::ServerCounters &c = s.counters();
@@ -355,6 +357,8 @@ Json fpm_record(const FpmServer &s) {
     j["policy"] = policy_record(s.policy());
     return j;
 }
+
+namespace {
 
 struct ShowFpmCmd {
     cmdline_fixed_string_t show, fpm, json;

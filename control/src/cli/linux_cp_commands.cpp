@@ -67,6 +67,7 @@ Json linux_cp_record(const lcp::LinuxCp &l) {
                 {"enabled", true},
                 {"neighbours", neigh},
                 {"netlink_messages", l.netlink_messages()},
+                {"resolutions_asked", l.resolutions_asked()},
                 {"drops", drops}};
 }
 

@@ -159,7 +159,10 @@ dp::Status RouteUpdater::set_route(const dp::IpPrefix &prefix, std::vector<NextH
         while (fib_.nhgs().contains(next_implicit_) || hops_of_.contains(next_implicit_))
             next_implicit_ = next_implicit_ == ~0u ? kImplicitNhgFirst : next_implicit_ + 1;
         id = next_implicit_;
-        if (dp::Status s = fib_.set_nhg(id, members_of(hops)); !s.ok()) return s;
+        if (dp::Status s =
+                fib_.set_nhg(id, members_of(hops), hops.empty() ? dp::NhgMode::Drop : dp::NhgMode::Ecmp);
+            !s.ok())
+            return s;
         by_hops_.emplace(hops, id);
         hops_of_.emplace(id, hops);
         made = true;

@@ -174,20 +174,24 @@ void Rib::install(const RouteKey &key, Route &r) {
         set_hold(key, r, h, waits_for);
         if (old_group != 0) release(old_group);
     };
-    if (r.blackhole) return hold(Hold::Blackhole);
     std::uint32_t group = 0;
     dp::Status s = dp::Status::success();
-    if (r.nh_id) {
-        Members m;
+    Members m;
+    if (r.blackhole) {
+        s = updater_.set_route(prefix, std::vector<NextHop>{});  // dropped: a Drop group
+    } else if (r.nh_id) {
         const auto id = group_for(*r.nh_id, m);
-        if (!id) {
+        if (id) {
+            group = *id;
+            if (group != old_group) ++groups_.at(group).users;
+            s = updater_.set_route(prefix, group);
+            if (!s.ok() && group != old_group) release(group);
+        } else if (m.why == Hold::Blackhole) {
+            s = updater_.set_route(prefix, std::vector<NextHop>{});  // a blackhole nexthop (NHA_BLACKHOLE)
+        } else {
             if (m.why == Hold::Group) ++counters_.held_for_group;
             return hold(m.why, m.missing);
         }
-        group = *id;
-        if (group != old_group) ++groups_.at(group).users;
-        s = updater_.set_route(prefix, group);
-        if (!s.ok() && group != old_group) release(group);
     } else {
         Hold why = Hold::None;
         auto hops = resolve_list(r.hops, why);
@@ -323,7 +327,16 @@ void Rib::refresh(std::uint32_t nh_id) {
         return;
     }
     Nexthop &nh = nhs_.at(nh_id);
-    if (nh.weft == 0) return;
+    if (nh.weft == 0) {
+        // No weft group: its routes, if any are installed, drop (a blackhole nexthop); they
+        // follow what it is now.
+        if (const auto it = users_.find(nh_id); it != users_.end()) {
+            const std::vector<RouteKey> keys(it->second.begin(), it->second.end());
+            for (const RouteKey &k : keys)
+                if (Route &r = routes_.at(k); r.hold == Hold::None && r.group == 0) install(k, r);
+        }
+        return;
+    }
     const std::uint32_t group = nh.weft;
     Members m = members_of(nh_id);
     if (m.why == Hold::None) {

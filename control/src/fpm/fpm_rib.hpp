@@ -2,6 +2,9 @@
 // held and why), zebra's nexthop objects of the current connection, and the weft groups made for
 // the ones routes use. Every change goes through a RouteUpdater and is published by its commit.
 //
+// Blackhole, unreachable and prohibit routes, and routes to a blackhole nexthop, are routes to a
+// Drop group (RouteUpdater's empty next-hop list): the workers drop what they route there.
+//
 // The traps it handles:
 // - A route naming a nexthop id not yet sent is held, and installed when the nexthop comes.
 // - A nexthop deleted while routes use it takes those routes with it, as the Linux kernel does
@@ -45,7 +48,8 @@ enum class Hold : std::uint8_t {
     Group,      // its nexthop id (or a member of it) has not come
     Port,       // a next hop's interface maps to no weft port
     Neighbour,  // a next hop's gateway is none of weft's neighbours
-    Blackhole,  // a drop route: the dataplane has no drop group yet
+    Blackhole,  // a drop route with the dragonfly policy (its plans have no drop); without it,
+                // blackholes are Drop groups in the FIB
     Refused,    // the FIB refused it (full, say); tried again when zebra sends it again
     kCount
 };

@@ -17,6 +17,7 @@
 #include "weft/control/ars_apply.hpp"
 #include "weft/control/command_context.hpp"
 #include "weft/control/fib/dragonfly_groups.hpp"
+#include "weft/control/lcp/linux_cp.hpp"
 
 namespace weft::control {
 
@@ -71,7 +72,8 @@ class ContextArs final : public ArsStateHost {
 }  // namespace
 
 FpmServer::FpmServer(CommandContext &ctx, FpmConfig config)
-    : fib_(*ctx.fib),
+    : ctx_(ctx),
+      fib_(*ctx.fib),
       ars_(std::make_unique<ContextArs>(ctx)),
       updater_(*ctx.fib, ctx.dp->publisher(), ars_.get()),
       config_(std::move(config)),
@@ -81,7 +83,10 @@ FpmServer::FpmServer(CommandContext &ctx, FpmConfig config)
         [this](const fpm::NlNextHop &h) -> fpm::Resolved {
             if (h.gateway) {
                 const auto n = fib_.neighbours().find(*h.gateway);
-                if (n == fib_.neighbours().end()) return {std::nullopt, fpm::Hold::Neighbour};
+                if (n == fib_.neighbours().end()) {
+                    if (ctx_.lcp != nullptr) ctx_.lcp->resolve(*h.gateway, h.ifindex);
+                    return {std::nullopt, fpm::Hold::Neighbour};
+                }
                 return {NextHop{n->second.port, *h.gateway, 1}, fpm::Hold::None};
             }
             const auto port = port_of_ifindex(h.ifindex);
@@ -284,6 +289,11 @@ void FpmServer::commit_if_staged() {
     counters_->last_commit_at = std::chrono::system_clock::now();
     staged_messages_ = 0;
     dirty_ = false;
+}
+
+void FpmServer::watched_fds(std::vector<int> &out) const {
+    if (listen_fd_ >= 0) out.push_back(listen_fd_);
+    if (conn_fd_ >= 0) out.push_back(conn_fd_);
 }
 
 void FpmServer::poll() {

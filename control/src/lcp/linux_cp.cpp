@@ -30,6 +30,8 @@ namespace {
 constexpr unsigned kFromKernelPerRound = 256;
 constexpr std::size_t kMaxFrame = 16384;
 constexpr auto kCarrierEvery = std::chrono::milliseconds(50);
+// A next hop asked for is asked for again after this (the kernel retries a managed entry itself).
+constexpr auto kAskAgainEvery = std::chrono::seconds(3);
 constexpr std::size_t kNetlinkBuffer = 1 << 16;
 
 // The prefixes the kernel takes whatever its addresses: link-local multicast (OSPF, VRRP, ND's
@@ -238,6 +240,37 @@ void LinuxCp::apply(const NetlinkParse &p) {
     for (std::size_t k = 0; k < kNetlinkErrorCount; ++k) drops_.netlink_errors[k] += p.errors[k];
     for (const AddrEvent &e : p.addrs) on_addr(e);
     for (const NeighEvent &e : p.neighs) on_neigh(e);
+}
+
+void LinuxCp::watched_fds(std::vector<int> &out) const {
+    for (const auto &t : taps_) out.push_back(t->fd());
+    out.push_back(mnl_socket_get_fd(nl_));
+}
+
+bool LinuxCp::resolve(const dp::IpAddr &ip, std::uint32_t ifindex) {
+    if (!port_of(ifindex)) return false;
+    const auto now = std::chrono::steady_clock::now();
+    auto [it, fresh] = asked_.try_emplace({ip, ifindex}, now);
+    if (!fresh) {
+        if (now - it->second < kAskAgainEvery) return true;
+        it->second = now;
+    }
+    alignas(nlmsghdr) char buf[128];
+    nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+    nlh->nlmsg_type = RTM_NEWNEIGH;
+    // No acknowledgement: a refusal comes back as an error message, counted as a kernel error.
+    nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+    auto *nd = static_cast<ndmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(ndmsg)));
+    nd->ndm_family = ip.v6 ? AF_INET6 : AF_INET;
+    nd->ndm_ifindex = static_cast<int>(ifindex);
+    nd->ndm_state = NUD_NONE;
+    mnl_attr_put(nlh, NDA_DST, ip.v6 ? 16 : 4, ip.bytes.data());
+    mnl_attr_put_u32(nlh, NDA_FLAGS_EXT, NTF_EXT_MANAGED);
+    if (mnl_socket_sendto(nl_, nlh, nlh->nlmsg_len) < 0)
+        ++drops_.netlink_errors[static_cast<std::size_t>(NetlinkError::KernelError)];
+    else
+        ++resolutions_asked_;
+    return true;
 }
 
 std::optional<std::uint16_t> LinuxCp::port_of(std::uint32_t ifindex) const {

@@ -237,16 +237,34 @@ TEST_F(FpmRibTest, NextHopsAreHeldUntilTheyResolve) {
     EXPECT_EQ(rib.held(Hold::Neighbour), 1u);
 }
 
-TEST_F(FpmRibTest, BlackholesAreHeldAndCounted) {
+TEST_F(FpmRibTest, BlackholesAreDropGroupsAndFollowTheirNexthop) {
     RouteMsg r = route("10.8.0.0/16", std::nullopt);
     r.blackhole = true;
     rib.apply(r);
+    NexthopMsg hole;
+    hole.id = 5;
+    hole.blackhole = true;
+    rib.apply(hole);
+    rib.apply(route("10.9.0.0/16", 5));  // a route to a blackhole nexthop (NHA_BLACKHOLE)
     commit();
-    EXPECT_EQ(rib.held(Hold::Blackhole), 1u);
-    EXPECT_FALSE(group_of("10.8.0.0/16"));
-    rib.apply(del_route("10.8.0.0/16"));
-    EXPECT_EQ(rib.routes(), 0u);
     EXPECT_EQ(rib.held_total(), 0u);
+    const auto drop = group_of("10.8.0.0/16");
+    ASSERT_TRUE(drop);
+    EXPECT_EQ(fib.nhgs().at(*drop).mode, dp::NhgMode::Drop);
+    EXPECT_TRUE(fib.nhgs().at(*drop).members.empty());
+    EXPECT_EQ(group_of("10.9.0.0/16"), drop);  // one Drop group for every blackhole
+    const dp::NhgEntry *e = publisher.current()->nhg(*fib.nhg_index(*drop));
+    ASSERT_NE(e, nullptr);  // a group without members is still there for the workers
+    EXPECT_EQ(e->mode, dp::NhgMode::Drop);
+    // The nexthop becomes a gateway: its route follows, the other stays dropped.
+    rib.apply(single(5, "10.0.0.2"));
+    commit();
+    EXPECT_EQ(ports_of(*group_of("10.9.0.0/16")), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(group_of("10.8.0.0/16"), drop);
+    rib.apply(del_route("10.8.0.0/16"));
+    commit();
+    EXPECT_FALSE(fib.nhgs().contains(*drop));  // gone with its last route
+    EXPECT_EQ(rib.routes(), 1u);
 }
 
 // The dragonfly policy: zebra's main table and table 200 into ARS groups.
@@ -317,6 +335,13 @@ TEST_F(FpmRibPolicyTest, MainTableRoutesArePrimariesTable200sAlternatesAndGroups
     EXPECT_FALSE(group_of("10.8.0.0/16"));
     EXPECT_FALSE(fib.nhgs().contains(g));
     EXPECT_EQ(policy_rib.routes(), 0u);
+    // A blackhole has no plan: held and counted.
+    RouteMsg hole = route("10.7.0.0/16", std::nullopt);
+    hole.blackhole = true;
+    policy_rib.apply(hole);
+    commit();
+    EXPECT_EQ(policy_rib.held(Hold::Blackhole), 1u);
+    EXPECT_FALSE(group_of("10.7.0.0/16"));
 }
 
 TEST_F(FpmRibPolicyTest, HeldRoutesJoinThePlanWhenTheyResolveAndAPolicySwitchMovesEverything) {

@@ -193,6 +193,31 @@ TEST_F(ControlPathTest, FramesForTheSwitchItselfAndArpReachTheControlThread) {
     dp_->publisher().publish(fib_->build());
 }
 
+// A blackhole: frames routed to a Drop group (no members) are dropped and counted as such, at
+// any TTL, and a more specific route through it still forwards.
+TEST_F(ControlPathTest, FramesRoutedToADropGroupAreDroppedAsBlackhole) {
+    ASSERT_TRUE(fib_->set_nhg(91, {}, NhgMode::Drop).ok());
+    const auto hole = *IpPrefix::parse("10.0.9.0/24");
+    ASSERT_TRUE(fib_->add_route(hole, 91).ok());
+    dp_->publisher().publish(fib_->build());
+    const Totals before = totals();
+    auto frame = [](std::uint8_t ttl) {
+        return test::eth(0x0800) + test::ipv4(17, 0x0A000002, 0x0A000905, 8 + 18, ttl) + test::udp(1, 2, 18) +
+               test::zeros(18);
+    };
+    receive({frame(64), frame(1)});
+    ASSERT_TRUE(wait_until([&] { return totals().rx_pkts - before.rx_pkts == 2; }));
+    const Totals t = totals();
+    EXPECT_EQ(t.drops[static_cast<std::size_t>(DropReason::Blackhole)] -
+                  before.drops[static_cast<std::size_t>(DropReason::Blackhole)],
+              2u);
+    EXPECT_EQ(t.punted, before.punted);
+    expect_accounted(t);
+    ASSERT_TRUE(fib_->del_route(hole).ok());
+    ASSERT_TRUE(fib_->del_nhg(91).ok());
+    dp_->publisher().publish(fib_->build());
+}
+
 TEST_F(ControlPathTest, TheControlThreadSendsOnItsOwnQueueAndCountsWhatFails) {
     ASSERT_TRUE(dp_->port_status(1).control_tx);
     EXPECT_EQ(dp_->control_tx_queue(), 1);

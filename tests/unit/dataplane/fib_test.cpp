@@ -223,6 +223,21 @@ IpPrefix block_route(unsigned i) {
     return pfx(text);
 }
 
+TEST(FibBuilder, DropGroupsHaveNoMembersAndNoLftEntry) {
+    FibBuilder b(small_config());
+    EXPECT_FALSE(b.set_nhg(1, {{1, {}}}, NhgMode::Drop).ok());  // a blackhole takes no member
+    EXPECT_FALSE(b.set_nhg(2, {}).ok());                        // every other group needs one
+    ASSERT_TRUE(b.set_nhg(3, {}, NhgMode::Drop).ok());
+    ASSERT_TRUE(b.add_route(*IpPrefix::parse("10.9.0.0/16"), 3).ok());
+    EXPECT_FALSE(b.set_lft_nhg(5, 3).ok());
+    auto s = b.build();
+    const NhgEntry *e = s->nhg(static_cast<std::uint32_t>(lookup4(*s, "10.9.1.1")));
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->mode, NhgMode::Drop);
+    EXPECT_EQ(e->member_count, 0u);
+    EXPECT_STREQ(nhg_mode_name(e->mode), "drop");
+}
+
 TEST(FibCapacity, AFullTbl8PoolRefusesOnlyTheRouteThatDoesNotFit) {
     FibConfig c = small_config();
     c.tbl8_groups4 = 63;

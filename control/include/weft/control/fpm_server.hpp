@@ -6,7 +6,9 @@
 // What FRR's interfaces and gateways are to weft: a gateway that is one of weft's neighbours is
 // reached on that neighbour's port; a next hop with only an interface takes the port `fpm port
 // IFNAME PORT` maps the interface to (its MAC: the port's peer). A next hop that resolves to no
-// port yet (no neighbour, no mapping) holds its route pending until it does.
+// port yet (no neighbour, no mapping) holds its route pending until it does; with the Linux
+// mirror, a gateway on one of its interfaces is asked of the kernel (LinuxCp::resolve), and the
+// route is installed once the kernel has resolved it.
 //
 // A zebra that reconnects replays everything: what it held before is marked stale at the new
 // connection, and what it has not replayed `grace` after it is removed (mark and sweep). While no
@@ -69,6 +71,9 @@ class FpmServer {
     void stop();
     // Accepts, reads, applies and commits what is waiting; returns at once when nothing is.
     void poll();
+    // The listening and connected sockets, appended to `out`: the control loop's sleep watches
+    // them, so zebra's messages are taken when they come.
+    void watched_fds(std::vector<int> &out) const;
 
     void set_grace(std::chrono::seconds grace);
     // The dragonfly policy from now on (nullopt: off, the main table's routes as they are); the
@@ -97,6 +102,7 @@ class FpmServer {
     void commit_if_staged();
     std::optional<std::uint16_t> port_of_ifindex(std::uint32_t ifindex);
 
+    CommandContext &ctx_;
     dataplane::FibBuilder &fib_;
     std::unique_ptr<ArsStateHost> ars_;
     RouteUpdater updater_;
@@ -115,5 +121,10 @@ class FpmServer {
     std::size_t neighbours_seen_ = 0;
     std::chrono::steady_clock::time_point next_retry_{};
 };
+
+// /weft/fpm (DPDK telemetry): the record `show fpm json` prints. register once; the control
+// thread refreshes what the command answers (rate-limited; null: the server is gone).
+bool register_fpm_telemetry();
+void refresh_fpm_telemetry(const FpmServer *server);
 
 }  // namespace weft::control

@@ -98,6 +98,7 @@ class RouteUpdater {
     dataplane::Status del_ars_group(std::uint32_t id);
     // Added, or replaced (the prefix's group changes).
     dataplane::Status set_route(const dataplane::IpPrefix &prefix, std::uint32_t nhg_id);
+    // No next hops: a blackhole (a Drop group, shared like any list's).
     dataplane::Status set_route(const dataplane::IpPrefix &prefix, std::vector<NextHop> hops);
     dataplane::Status del_route(const dataplane::IpPrefix &prefix);
     // Publishes everything staged (by this updater or by anyone else on the builder).

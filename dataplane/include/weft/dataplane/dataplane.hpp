@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "weft/ars/capabilities.hpp"
@@ -138,9 +139,10 @@ class Dataplane {
     // or one of the switch's LIDs), each with its in-port in mbuf->port; the caller owns and
     // frees them. Never blocks; takes from every worker's ring in turn.
     unsigned drain_punted(rte_mbuf **out, unsigned max) noexcept;
-    // Control thread: sleeps until a worker punts a frame or `max` has passed (returns at once
-    // when frames wait already); true when there are frames to drain.
-    bool wait_punted(std::chrono::microseconds max) noexcept;
+    // Control thread: sleeps until a worker punts a frame, one of `also` is readable (the control
+    // thread's own sockets) or `max` has passed (returns at once when frames wait already); true
+    // when there are frames to drain.
+    bool wait_punted(std::chrono::microseconds max, std::span<const int> also = {}) noexcept;
     // Frames drain_punted has handed over.
     std::uint64_t punts_drained() const noexcept { return punts_drained_; }
     // An mbuf for a frame to send (null when the pool is empty).

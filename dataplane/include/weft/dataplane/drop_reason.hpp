@@ -45,6 +45,7 @@ enum class DropReason : std::uint8_t {
     GrhBadVersion,
     // Forwarding.
     NoRoute,
+    Blackhole,  // routed to a Drop group (a blackhole, unreachable or prohibit route)
     NoNeighbour,
     NoLiveMember,
     TtlExpired,

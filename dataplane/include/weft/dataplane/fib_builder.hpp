@@ -113,7 +113,8 @@ class FibBuilder {
     Status add_route(const IpPrefix &prefix, std::uint32_t nhg_id);
     Status del_route(const IpPrefix &prefix);
     // A group: added, or its members replaced in place (same index: routes and LFT entries keep
-    // pointing at it, its ARS flowlets on the members that stay stay).
+    // pointing at it, its ARS flowlets on the members that stay stay). A Drop group has no
+    // members, every other group at least one.
     Status set_nhg(std::uint32_t id, std::vector<NhgMemberSpec> members, NhgMode mode = NhgMode::Ecmp);
     Status del_nhg(std::uint32_t id);
     Status set_neighbour(const IpAddr &ip, const rte_ether_addr &mac, std::uint16_t port);

@@ -20,10 +20,11 @@ namespace weft::dataplane {
 
 // Local: the switch's own (its addresses, link-local multicast): frames routed to such a group
 // go to the control thread, which hands them to the port's kernel interface (linux-cp); the
-// group's members are not used.
-enum class NhgMode : std::uint8_t { Ecmp = 0, Ars = 1, Local = 2 };
+// group's members are not used. Drop: a blackhole (no members): frames routed to it are dropped
+// and counted (DropReason::Blackhole).
+enum class NhgMode : std::uint8_t { Ecmp = 0, Ars = 1, Local = 2, Drop = 3 };
 inline const char *nhg_mode_name(NhgMode m) noexcept {
-    return m == NhgMode::Ars ? "ars" : m == NhgMode::Local ? "local" : "ecmp";
+    return m == NhgMode::Ars ? "ars" : m == NhgMode::Local ? "local" : m == NhgMode::Drop ? "drop" : "ecmp";
 }
 
 // One NHG member as the hot path needs it: where to send, and to which MAC.
@@ -98,7 +99,10 @@ class FibSnapshot {
     void lookup6(std::uint8_t (*ips)[16], std::uint64_t *nhg_index, unsigned n) const noexcept;
 
     const NhgEntry *nhg(std::uint32_t index) const noexcept {
-        return index < nhg_count_ && nhgs_[index].member_count != 0 ? &nhgs_[index] : nullptr;
+        // A Drop group has no members (an unused index has none either, and mode Ecmp).
+        return index < nhg_count_ && (nhgs_[index].member_count != 0 || nhgs_[index].mode == NhgMode::Drop)
+                   ? &nhgs_[index]
+                   : nullptr;
     }
     std::span<const ResolvedMember> members(const NhgEntry &e) const noexcept {
         return {members_.data() + e.first_member, e.member_count};

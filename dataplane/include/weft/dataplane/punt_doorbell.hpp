@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <span>
 
 namespace weft::dataplane {
 
@@ -22,8 +23,11 @@ class PuntDoorbell {
     // Control thread: going to sleep. After arm(), it looks at the rings once more; frames a
     // worker enqueues from then on ring the bell.
     void arm() noexcept;
-    // Control thread: sleeps until the bell rings or `max` has passed; true when it rang.
-    bool sleep(std::chrono::microseconds max) noexcept;
+    // Control thread: sleeps until the bell rings, one of `also` is readable (the control
+    // thread's own sockets: FPM, netlink, TAPs; at most kMaxWatched of them) or `max` has
+    // passed; true when the bell rang.
+    bool sleep(std::chrono::microseconds max, std::span<const int> also = {}) noexcept;
+    static constexpr std::size_t kMaxWatched = 62;
 
   private:
     int fd_ = -1;

@@ -12,7 +12,9 @@
 // rtnetlink and routes them to the kernel) and for neighbours (each neighbour the kernel
 // resolves on a TAP becomes a weft neighbour and a host route to it, so routed frames to it are
 // forwarded by the workers with its MAC, and FRR's routes through it find its MAC). The link
-// of a port is the carrier of its TAP.
+// of a port is the carrier of its TAP. A next hop that a route waits for and no traffic made the
+// kernel resolve is asked for (resolve(): a managed neighbour entry, which the kernel resolves
+// and keeps resolved).
 //
 // Control thread only.
 #pragma once
@@ -109,6 +111,15 @@ class LinuxCp {
     // The mirror's interface of a dataplane port, or nothing.
     const LinuxCpPort *port(std::uint16_t p) const { return p < ports_.size() ? &ports_[p] : nullptr; }
     bool learned(const dataplane::IpAddr &ip) const { return neigh_.contains(ip); }
+    // Asks the kernel to resolve `ip` on the mirror's interface `ifindex` and keep it resolved
+    // (RTM_NEWNEIGH with NTF_EXT_MANAGED): for a route's next hop no traffic has made the kernel
+    // resolve. What it learns arrives as any neighbour does. False when `ifindex` is none of the
+    // mirror's; an address is asked for again at most every few seconds.
+    bool resolve(const dataplane::IpAddr &ip, std::uint32_t ifindex);
+    std::uint64_t resolutions_asked() const { return resolutions_asked_; }
+    // What the control loop's sleep also watches: the TAPs (the kernel's frames) and the
+    // netlink socket, appended to `out`.
+    void watched_fds(std::vector<int> &out) const;
 
   private:
     void publish();
@@ -141,6 +152,8 @@ class LinuxCp {
     bool dirty_ = false;  // the FIB builder holds changes to publish
     std::chrono::steady_clock::time_point last_carrier_{};
     std::uint64_t netlink_messages_ = 0;
+    std::map<std::pair<dataplane::IpAddr, std::uint32_t>, std::chrono::steady_clock::time_point> asked_;
+    std::uint64_t resolutions_asked_ = 0;
     LinuxCpDrops drops_;
 };
 
