@@ -121,7 +121,8 @@ void DragonflyGroups::flush() {
             }
     }
     // The rest, one prefix at a time: to its new plan's group, or out.
-    for (auto &[old_group, changes] : by_group)
+    for (auto &[group_now, changes] : by_group) {
+        const std::uint32_t old_group = group_now;  // a lambda below takes it (not a binding)
         for (Change &c : changes) {
             if (c.done) continue;
             const auto it = installed_.find(c.prefix);
@@ -167,6 +168,7 @@ void DragonflyGroups::flush() {
                 installed_.emplace(c.prefix, Installed{*c.plan, group});
             }
         }
+    }
 }
 
 void DragonflyGroups::clear() {
