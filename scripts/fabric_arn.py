@@ -22,14 +22,16 @@ def hex_guid(g):
     return "0x%x" % g
 
 
-def configure(fab, speed, util_on, util_off, interval_us, window_us, hold):
+def configure(fab, speed, util_on, util_off, interval_us, window_us, hold, topology):
+    """topology "sm": the group is the one the SM sends with each switch's table; "config": it is
+    configured here, from the names of the switches (d<group><router>)."""
     sw = fab.topo.switches
     host_of_prefix = {fab.host_ip(h, 0) + "/24": h for h in fab.topo.hosts}
     problems = []
     for s in sw:
         g = group(s)
-        lines = []
-        for a in (x for x in sw if group(x) == g):
+        lines = [] if topology == "config" else ["arn topology sm"]
+        for a in (x for x in sw if group(x) == g and topology == "config"):
             for p, peer in enumerate(sw[a]):
                 if peer not in sw:
                     continue
@@ -41,9 +43,9 @@ def configure(fab, speed, util_on, util_off, interval_us, window_us, hold):
         for p, peer in enumerate(sw[s]):
             if peer in sw and group(peer) != g:
                 lines.append("arn port %d speed %d" % (p, speed))
-        routes = fab.cli(s, "show route json", "routes") or {"routes": []}
+        routes = fab.cli(s, "show route json", "routes") if topology == "config" else None
         nhg_group = {}
-        for r in routes["routes"]:
+        for r in (routes or {"routes": []})["routes"]:
             h = host_of_prefix.get(r["prefix"])
             if h is not None and group(fab.topo.hosts[h]) != g:
                 nhg_group[r["nhg"]] = group(fab.topo.hosts[h])
@@ -58,11 +60,13 @@ def configure(fab, speed, util_on, util_off, interval_us, window_us, hold):
         end, st = time.monotonic() + 10, None
         while time.monotonic() < end:
             st = fab.cli(s, "show arn json", "bpt", timeout=10)
-            if st is not None and st.get("enabled") and st.get("bpt"):
+            if st is not None and st.get("enabled") and st.get("bpt") and st.get("topology") == topology:
                 break
             time.sleep(0.2)
-        if st is None or not st.get("enabled") or not st.get("bpt"):
-            problems.append("%s: ARN not on, or no best-path table (%s)" % (s, st and st.get("bpt")))
+        if st is None or not st.get("enabled") or not st.get("bpt") or st.get("topology") != topology:
+            problems.append("%s: ARN not on, no best-path table, or not the %s's group (%s)" %
+                            (s, "SM" if topology == "sm" else "configured",
+                             st and {k: st.get(k) for k in ("enabled", "topology", "group", "bpt")}))
     return problems
 
 
@@ -153,7 +157,13 @@ def scenario(fab, a, figures):
     dst = next(h for h, leaf in fab.topo.hosts.items() if group(leaf) == 1)
     print("arn: congesting %s port %d (group 0 to group 1, modelled at %d Mbit/s) from %s to %s; group 0's other "
           "switches: %s" % (owner, port, a.arn_speed, src, dst, ", ".join(peers)), flush=True)
-    problems = configure(fab, a.arn_speed, 50, 30, a.arn_interval, a.arn_window, a.arn_hold)
+    topology = a.arn_topology
+    if topology == "auto":
+        # The SM tells the switches their group when it sees a dragonfly; groups of 2 switches
+        # have no triangles, which is what it knows groups by.
+        topology = "sm" if len([s for s in sw if group(s) == 0]) >= 3 else "config"
+    print("arn: the group of each switch: %s" % ("as the SM found it" if topology == "sm" else "configured"))
+    problems = configure(fab, a.arn_speed, 50, 30, a.arn_interval, a.arn_window, a.arn_hold, topology)
     for p in problems:
         print("arn: " + p)
     time.sleep(1.0)
@@ -212,7 +222,7 @@ def scenario(fab, a, figures):
         if not back:
             print("arn: %s did not bring traffic back after the elimination" % s)
             rc = 1
-    figures["arn"] = {"owner": owner, "port": port, "latency_us": latency, "elimination_latency_us": latency_clear,
+    figures["arn"] = {"owner": owner, "port": port, "topology": topology, "latency_us": latency, "elimination_latency_us": latency_clear,
                       "peers_told": len(got), "peers": len(peers), "cleared": len(cleared), "before": before,
                       "during": during, "after": after, "owner_sent_while_congested": counters}
     return rc

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ARN on a dragonfly of weft switches (issue 30, test 2), through scripts/fabric --shape dragonfly
 --mode ethernet --arn: 3 groups of 3 switches, a Linux IP host on each, the SM in d00 programming
-routes and ARS groups. A host behind d01 sends twice the modelled rate of d01's global link to
+routes, ARS groups and, since it sees a dragonfly, each switch's ARN group (WeftArnGroup: the
+switches build their flood tables and candidate paths from it). A host behind d01 sends twice the modelled rate of d01's global link to
 group 1 (scripts/fabric_arn.py). Checked: d01 detects the congestion and tells it; d00 and d02,
 the other switches of its group, take the news at the severity told (d02 through d00: the group's
 prefix-multicast tree is rooted at d00); their traffic toward d01 (group 1's flows among it)
@@ -64,6 +65,7 @@ def main():
     arn = fig.get("arn")
     check(arn is not None, "the ARN scenario ran")
     if arn:
+        check(arn.get("topology") == "sm", f"every switch's group is the one the SM found: {arn.get('topology')}")
         check(arn["peers_told"] == arn["peers"] == 2,
               f"both other switches of the group took the news: {arn['peers_told']} of {arn['peers']}")
         check(arn["latency_us"] is not None, f"detection to last switch updated: {arn['latency_us']} us")

@@ -251,6 +251,8 @@ GOOD = [
     "arn interval 2000",
     "arn window 5000",
     "arn hold 5",
+    "arn topology config",
+    "arn topology sm",
     "arn ethertype 0x88b6",
     "arn rate-limit 5000 32",
     "arn port 1 speed 25000",

@@ -47,6 +47,7 @@ FibState EthernetAgent::state() const {
     s.generation = staging_ ? staging_->generation : 0;
     s.routes = static_cast<std::uint32_t>(table_.routes.size());
     s.groups = static_cast<std::uint16_t>(table_.groups.size());
+    s.arn = static_cast<std::uint16_t>(table_.arn.size());
     s.max_routes = config_.max_routes;
     s.max_groups = config_.max_groups;
     s.max_primaries = config_.max_primaries;
@@ -77,6 +78,9 @@ bool EthernetAgent::handle(const Smp &request, Smp &reply) {
             return false;
         case attr::kWeftRoutes:
             routes_attr(request, reply);
+            return false;
+        case attr::kWeftArnGroup:
+            arn_attr(request, reply);
             return false;
         default:
             break;
@@ -119,7 +123,8 @@ bool EthernetAgent::fib_state_attr(const Smp &request, Smp &reply) {
                        "commit of generation " + std::to_string(want->generation) + ", staging is " +
                            std::to_string(staging_->generation));
             } else {
-                auto t = assemble_ethernet_table(staging_->blocks, want->routes, want->groups, limits());
+                auto t = assemble_ethernet_table(staging_->blocks, want->routes, want->groups, limits(),
+                                                 want->arn);
                 if (auto *f = std::get_if<EthernetFault>(&t)) {
                     refuse(reply, f->reason, std::move(f->what));
                 } else {
@@ -201,6 +206,31 @@ void EthernetAgent::routes_attr(const Smp &request, Smp &reply) {
     now.block = static_cast<std::uint16_t>(request.attr_mod);
     if (it != routes.end()) now = it->second;
     reply.data = encode_routes_block(now).value();
+}
+
+void EthernetAgent::arn_attr(const Smp &request, Smp &reply) {
+    if (request.method == Method::kSet) {
+        const Result<ArnGroupBlock> want = decode_arn_group_block(request.data, request.attr_mod);
+        if (!want) {
+            refuse(reply, EthernetRefusal::kMalformed, want.error().message());
+        } else if (!staging_) {
+            refuse(reply, EthernetRefusal::kNoStaging,
+                   "ARN group block " + std::to_string(want->block) + " without a begin");
+        } else {
+            staging_->blocks.arn[want->block] = *want;
+            ++counters_.block_sets;
+        }
+    }
+    if (request.attr_mod > kMaxArnBlock) {
+        reply.status = status::kInvalidField;
+        return;
+    }
+    const auto &arn = readable().arn;
+    auto it = arn.find(request.attr_mod);
+    ArnGroupBlock now;
+    now.block = static_cast<std::uint16_t>(request.attr_mod);
+    if (it != arn.end()) now = it->second;
+    reply.data = encode_arn_group_block(now).value();
 }
 
 }  // namespace weft::sm

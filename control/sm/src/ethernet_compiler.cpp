@@ -1,5 +1,7 @@
 #include "weft/sm/ethernet_compiler.hpp"
 
+#include "weft/sm/arn_group.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -102,6 +104,7 @@ std::vector<EthernetTable> compile_ethernet_tables(const routing::Fabric &f, con
         r.groups += t.groups.size();
         r.routes += t.routes.size();
     }
+    if (o.arn) add_arn_groups(f, dragonfly_groups(f), tables);
     return tables;
 }
 

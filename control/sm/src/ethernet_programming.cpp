@@ -159,13 +159,14 @@ void program_switch(Requests &q, Context &cx, Switch &sw, const EthernetTable &w
     const EthernetBlocks blocks = split_ethernet_table(want);
     const auto routes = static_cast<std::uint32_t>(want.routes.size());
     const auto groups = static_cast<std::uint16_t>(want.groups.size());
-    HeldEthernet now{sw.state.active_generation, blocks, routes, groups, sw.state.subnets_version, {}};
+    const auto arn = static_cast<std::uint16_t>(want.arn.size());
+    HeldEthernet now{sw.state.active_generation, blocks, routes, groups, arn, sw.state.subnets_version, {}};
     if (auto it = cx.report.learned.find(sw.guid); it != cx.report.learned.end()) now.subnets = it->second;
     const HeldEthernet *h = cx.held(sw.guid);
     const bool known = h && h->generation == sw.state.active_generation;
     const bool empty_now = sw.state.active_generation == 0 && sw.state.routes == 0 && sw.state.groups == 0;
-    if ((known && h->blocks == blocks && h->routes == routes && h->groups == groups) ||
-        (!known && empty_now && want.groups.empty() && want.routes.empty())) {
+    if ((known && h->blocks == blocks && h->routes == routes && h->groups == groups && h->arn == arn) ||
+        (!known && empty_now && want.groups.empty() && want.routes.empty() && want.arn.empty())) {
         ++cx.report.unchanged;
         cx.report.programmed[sw.guid] = std::move(now);
         return;
@@ -198,15 +199,26 @@ void program_switch(Requests &q, Context &cx, Switch &sw, const EthernetTable &w
         }
         writes.push_back({attr::kWeftRoutes, mod, encode_routes_block(b).value()});
     }
+    for (const auto &[mod, b] : blocks.arn) {
+        if (known) {
+            auto it = h->blocks.arn.find(mod);
+            if (it != h->blocks.arn.end() && it->second == b) {
+                ++cx.report.blocks_unchanged;
+                continue;
+            }
+        }
+        writes.push_back({attr::kWeftArnGroup, mod, encode_arn_group_block(b).value()});
+    }
     const std::uint32_t generation = sw.state.active_generation + 1 ? sw.state.active_generation + 1 : 1;
     now.generation = generation;
     const DrPath &path = cx.d.nodes[sw.node].path;
-    auto commit = [&q, &cx, &sw, path, generation, routes, groups, now]() {
+    auto commit = [&q, &cx, &sw, path, generation, routes, groups, arn, now]() {
         FibState c;
         c.op = FibOp::kCommit;
         c.generation = generation;
         c.routes = routes;
         c.groups = groups;
+        c.arn = arn;
         q.add(Method::kSet, attr::kWeftFibState, 0, path, encode_fib_state(c).value(),
               [&cx, &sw, now](const SmpCompletion &r) {
                   if (!cx.ok(r, "Commit generation " + std::to_string(now.generation) + " of " +
@@ -221,24 +233,25 @@ void program_switch(Requests &q, Context &cx, Switch &sw, const EthernetTable &w
     begin.generation = generation;
     begin.begin_empty = !known;
     ++cx.report.begins;
-    q.add(
-        Method::kSet, attr::kWeftFibState, 0, path, encode_fib_state(begin).value(),
-        [&q, &cx, &sw, path, writes, commit](const SmpCompletion &r) {
-            if (!cx.ok(r, "Begin of " + cx.where(sw.node))) return;
-            if (writes.empty()) return commit();
-            sw.outstanding = writes.size();
-            for (const Write &w : writes) {
-                ++(w.attr_id == attr::kWeftRoutes ? cx.report.route_blocks_set : cx.report.group_blocks_set);
-                const std::string what = "Set " + attribute_name(w.attr_id) + " " + std::to_string(w.mod) +
-                                         " of " + cx.where(sw.node);
-                q.add(Method::kSet, w.attr_id, w.mod, path, w.data,
-                      [&cx, &sw, what, commit](const SmpCompletion &c) {
-                          if (!cx.ok(c, what)) sw.failed = true;
-                          if (--sw.outstanding == 0 && !sw.failed)
-                              commit();  // else left staged, not committed
-                      });
-            }
-        });
+    q.add(Method::kSet, attr::kWeftFibState, 0, path, encode_fib_state(begin).value(),
+          [&q, &cx, &sw, path, writes, commit](const SmpCompletion &r) {
+              if (!cx.ok(r, "Begin of " + cx.where(sw.node))) return;
+              if (writes.empty()) return commit();
+              sw.outstanding = writes.size();
+              for (const Write &w : writes) {
+                  ++(w.attr_id == attr::kWeftRoutes     ? cx.report.route_blocks_set
+                     : w.attr_id == attr::kWeftArnGroup ? cx.report.arn_blocks_set
+                                                        : cx.report.group_blocks_set);
+                  const std::string what = "Set " + attribute_name(w.attr_id) + " " + std::to_string(w.mod) +
+                                           " of " + cx.where(sw.node);
+                  q.add(Method::kSet, w.attr_id, w.mod, path, w.data,
+                        [&cx, &sw, what, commit](const SmpCompletion &c) {
+                            if (!cx.ok(c, what)) sw.failed = true;
+                            if (--sw.outstanding == 0 && !sw.failed)
+                                commit();  // else left staged, not committed
+                        });
+              }
+          });
 }
 
 }  // namespace

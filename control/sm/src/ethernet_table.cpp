@@ -1,6 +1,7 @@
 #include "weft/sm/ethernet_table.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace weft::sm {
 
@@ -34,6 +35,11 @@ EthernetBlocks split_ethernet_table(const EthernetTable &t) {
         RoutesBlock &x = b.routes[static_cast<std::uint32_t>(i / kRoutesPerBlock)];
         x.block = static_cast<std::uint16_t>(i / kRoutesPerBlock);
         x.entries[i % kRoutesPerBlock] = t.routes[i];
+    }
+    for (std::size_t i = 0; i < t.arn.size(); ++i) {
+        ArnGroupBlock &x = b.arn[static_cast<std::uint32_t>(i / kArnEntriesPerBlock)];
+        x.block = static_cast<std::uint16_t>(i / kArnEntriesPerBlock);
+        x.entries[i % kArnEntriesPerBlock] = t.arn[i];
     }
     return b;
 }
@@ -132,10 +138,40 @@ std::variant<EthernetGroup, EthernetFault> assemble_group(const EthernetBlocks &
     return g;
 }
 
+// The ARN group's entries 0..arn-1 into t: every block they need written, nothing past them, a
+// destination's next-hop group among t's groups.
+std::optional<EthernetFault> assemble_arn(const EthernetBlocks &s, std::uint32_t arn, EthernetTable &t) {
+    const std::uint32_t blocks = (arn + kArnEntriesPerBlock - 1) / kArnEntriesPerBlock;
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+        auto it = s.arn.find(b);
+        if (it == s.arn.end())
+            return fault(EthernetRefusal::kMissingBlock,
+                         "ARN group block " + std::to_string(b) + " was not written");
+        for (unsigned i = 0; i < kArnEntriesPerBlock; ++i) {
+            const ArnGroupEntry &e = it->second.entries[i];
+            const std::uint32_t n = b * kArnEntriesPerBlock + i;
+            const bool empty = e.kind == ArnEntryKind::kEmpty;
+            if (n < arn && empty)
+                return fault(EthernetRefusal::kMissingBlock, "ARN entry " + std::to_string(n) + " is empty");
+            if (n >= arn && !empty)
+                return fault(
+                    EthernetRefusal::kCountMismatch,
+                    "ARN entry " + std::to_string(n) + " is set, the commit has " + std::to_string(arn));
+            if (n >= arn) continue;
+            if (e.kind == ArnEntryKind::kDestination && !t.group(e.nhg))
+                return fault(EthernetRefusal::kBadGroupReference, "ARN entry " + std::to_string(n) +
+                                                                      ": group " + std::to_string(e.nhg) +
+                                                                      " is not in the table");
+            t.arn.push_back(e);
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Assembled assemble_ethernet_table(const EthernetBlocks &s, std::uint32_t routes, std::uint32_t groups,
-                                  const EthernetLimits &limits) {
+                                  const EthernetLimits &limits, std::uint32_t arn) {
     EthernetTable t;
     if (routes > limits.max_routes)
         return fault(EthernetRefusal::kTooManyRoutes, std::to_string(routes) + " routes, the switch takes " +
@@ -183,6 +219,7 @@ Assembled assemble_ethernet_table(const EthernetBlocks &s, std::uint32_t routes,
             return fault(EthernetRefusal::kBadGroupReference,
                          "route " + std::to_string(i) + " (" + t.routes[i].prefix.to_string() + "): group " +
                              std::to_string(t.routes[i].group) + " is not in the table");
+    if (auto f = assemble_arn(s, arn, t)) return std::move(*f);
     return t;
 }
 

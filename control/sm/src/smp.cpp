@@ -213,6 +213,8 @@ std::string attribute_name(std::uint16_t attr_id) {
             return "WeftNextHopGroup";
         case attr::kWeftRoutes:
             return "WeftRoutes";
+        case attr::kWeftArnGroup:
+            return "WeftArnGroup";
         default:
             return hex_name(attr_id);
     }

@@ -20,6 +20,7 @@ void fields(Io &io, S &s) {
     io(BitField{"WeftFibState.generation", 96, 32}, s.generation);
     io(BitField{"WeftFibState.routes", 128, 32}, s.routes);
     io(BitField{"WeftFibState.groups", 160, 16}, s.groups);
+    io(BitField{"WeftFibState.arn", 176, 16}, s.arn);
     io(BitField{"WeftFibState.max_routes", 192, 32}, s.max_routes);
     io(BitField{"WeftFibState.max_groups", 224, 16}, s.max_groups);
     io(BitField{"WeftFibState.max_primaries", 240, 8}, s.max_primaries);

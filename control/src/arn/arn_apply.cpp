@@ -1,5 +1,6 @@
 #include "weft/control/arn_apply.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "weft/control/ars_apply.hpp"
@@ -42,6 +43,46 @@ std::optional<std::string> adopt_arn_state(CommandContext &ctx, const ArnState &
     ctx.dp->arn_publisher().publish(r.plan->tables);
     if (ctx.arn_agent != nullptr) ctx.arn_agent->configure(proposed.enabled ? r.plan->setup : nullptr);
     return std::nullopt;
+}
+
+std::variant<ArnTopology, std::string> arn_topology_of(const std::vector<sm::ArnGroupEntry> &entries,
+                                                       const std::map<std::uint16_t, std::uint32_t> &slots) {
+    ArnTopology t;
+    auto port = [](sm::PortNum p) { return static_cast<std::uint16_t>(p - 1); };
+    for (const sm::ArnGroupEntry &e : entries) {
+        switch (e.kind) {
+            case sm::ArnEntryKind::kLocalLink: {
+                ArnLocalLink l{e.a, port(e.port_a), e.b, port(e.port_b)};
+                if (l.b < l.a) l = ArnLocalLink{e.b, port(e.port_b), e.a, port(e.port_a)};
+                t.links.push_back(l);
+                break;
+            }
+            case sm::ArnEntryKind::kGlobalLink:
+                t.globals.push_back({e.a, port(e.port_a), e.group});
+                break;
+            case sm::ArnEntryKind::kDestination: {
+                const auto it = slots.find(e.nhg);
+                if (it == slots.end())
+                    return "group " + std::to_string(e.nhg) + " has no next-hop group here";
+                t.nhgs[it->second] = e.group;
+                break;
+            }
+            case sm::ArnEntryKind::kEmpty:
+                break;
+        }
+    }
+    std::sort(t.links.begin(), t.links.end());
+    t.links.erase(std::unique(t.links.begin(), t.links.end()), t.links.end());
+    std::sort(t.globals.begin(), t.globals.end());
+    t.globals.erase(std::unique(t.globals.begin(), t.globals.end()), t.globals.end());
+    return t;
+}
+
+std::optional<std::string> adopt_sm_arn_topology(CommandContext &ctx, std::optional<ArnTopology> topology) {
+    if (ctx.arn.from_sm == topology) return std::nullopt;
+    ArnState next = ctx.arn;
+    next.from_sm = std::move(topology);
+    return adopt_arn_state(ctx, next);
 }
 
 void refresh_arn(CommandContext &ctx) {

@@ -29,20 +29,23 @@ ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in) {
     ArnPlanResult r;
     ArnPlan plan;
     const arn::SwitchId self = in.self;
+    const std::vector<ArnLocalLink> &links = state.uses_sm() ? state.from_sm->links : state.links;
+    const std::vector<ArnGlobalLink> &globals = state.uses_sm() ? state.from_sm->globals : state.globals;
+    const std::map<std::uint32_t, arn::GroupId> &nhgs = state.uses_sm() ? state.from_sm->nhgs : state.nhgs;
     std::set<arn::SwitchId> ids{self};
-    for (const ArnLocalLink &l : state.links) ids.insert({l.a, l.b});
-    for (const ArnGlobalLink &g : state.globals) ids.insert(g.owner);
+    for (const ArnLocalLink &l : links) ids.insert({l.a, l.b});
+    for (const ArnGlobalLink &g : globals) ids.insert(g.owner);
     plan.switches.assign(ids.begin(), ids.end());
     auto node_of = [&](arn::SwitchId id) {
         return static_cast<arn::NodeIndex>(std::lower_bound(plan.switches.begin(), plan.switches.end(), id) -
                                            plan.switches.begin());
     };
-    for (const ArnLocalLink &l : state.links)
+    for (const ArnLocalLink &l : links)
         if ((l.a == self && l.port_a >= in.num_ports) || (l.b == self && l.port_b >= in.num_ports)) {
             r.error = "this switch has no port " + std::to_string(l.a == self ? l.port_a : l.port_b);
             return r;
         }
-    for (const ArnGlobalLink &g : state.globals)
+    for (const ArnGlobalLink &g : globals)
         if (g.owner == self && g.port >= in.num_ports) {
             r.error = "this switch has no port " + std::to_string(g.port);
             return r;
@@ -50,7 +53,7 @@ ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in) {
 
     arn::PrefixGraph graph(plan.switches.size());
     try {
-        for (const ArnLocalLink &l : state.links)
+        for (const ArnLocalLink &l : links)
             graph.connect(node_of(l.a), arn_port(l.port_a), node_of(l.b), arn_port(l.port_b));
     } catch (const std::invalid_argument &e) {
         r.error = std::string("local links: ") + e.what();
@@ -94,10 +97,10 @@ ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in) {
         return kArnDefaultSpeedMbps;
     };
     std::map<std::uint16_t, arn::WatchedPort> watched;
-    for (const ArnGlobalLink &g : state.globals)
+    for (const ArnGlobalLink &g : globals)
         if (g.owner == self)
             watched[g.port] = arn::WatchedPort{arn_port(g.port), speed(g.port), g.peer_group, {}};
-    for (const ArnLocalLink &l : state.links) {
+    for (const ArnLocalLink &l : links) {
         if (l.a == self && !watched.count(l.port_a))
             watched[l.port_a] = arn::WatchedPort{arn_port(l.port_a), speed(l.port_a), {}, {}};
         if (l.b == self && !watched.count(l.port_b))
@@ -107,13 +110,13 @@ ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in) {
 
     // Candidate paths per destination group: this switch's own global links to it (cost 1), then
     // each group peer's, over the local link to that peer (cost 2).
-    for (const ArnGlobalLink &g : state.globals) {
+    for (const ArnGlobalLink &g : globals) {
         std::vector<arn::CandidatePath> &paths = setup->destinations[g.peer_group];
         if (g.owner == self) {
             paths.push_back({arn::PathKind::kDirect, arn_port(g.port), 1, {{self, arn_port(g.port)}}});
             continue;
         }
-        for (const ArnLocalLink &l : state.links) {
+        for (const ArnLocalLink &l : links) {
             const bool a_side = l.a == self && l.b == g.owner;
             if (!a_side && !(l.b == self && l.a == g.owner)) continue;
             const arn::PortNumber out = arn_port(a_side ? l.port_a : l.port_b);
@@ -130,7 +133,7 @@ ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in) {
         setup->slots = arn::assign_remote_slots(bpt);
     }
     for (const arn::RemoteSlotAssignment &a : setup->slots)
-        for (const auto &[nhg, group] : state.nhgs)
+        for (const auto &[nhg, group] : nhgs)
             if (group == a.group) plan.member_slots[{nhg, static_cast<std::uint16_t>(a.port - 1)}] = a.slot;
     if (setup->slots.size() > dataplane::kArnRemoteSlots) {
         r.error = std::to_string(setup->slots.size()) + " remote slots, more than the board's " +

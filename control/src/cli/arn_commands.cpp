@@ -1,8 +1,8 @@
 // ARN in the command set (arn_state.hpp, arn/ARN_FORMAT.md): the switch's id, its dragonfly
 // group as configured (local links, global links, the next-hop group toward each destination
-// group), the detector's thresholds and repeat interval, the receive rate limit, the EtherType,
-// on and off; show arn [json]: each watched port's state, the best-path table, the news held and
-// when it changed, counters sent / received / forwarded / dropped by reason. CLI ports are
+// group) and whether the SM's takes its place, the detector's thresholds and repeat interval, the receive
+// rate limit, the EtherType, on and off; show arn [json]: each watched port's state, the best-path table, the
+// news held and when it changed, counters sent / received / forwarded / dropped by reason. CLI ports are
 // dataplane ports; ARN's numbering on the wire is one more.
 #include <cmdline.h>
 
@@ -55,6 +55,25 @@ void onoff_cmd(void *res, struct cmdline *cl, void *data) {
 }
 Inst<2> inst_onoff{
     onoff_cmd, nullptr, "arn enable|disable", {WEFT_HDR(OnOffCmd_arn), WEFT_HDR(OnOffCmd_onoff), nullptr}};
+
+// ---- arn topology sm|config ----
+struct TopologyCmd {
+    cmdline_fixed_string_t arn, kw, which;
+};
+WEFT_TOK_STR(TopologyCmd, arn, "arn");
+WEFT_TOK_STR(TopologyCmd, kw, "topology");
+WEFT_TOK_STR(TopologyCmd, which, "sm#config");
+void topology_cmd(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    ArnState next = ctx.arn;
+    next.use_sm = std::string(static_cast<TopologyCmd *>(res)->which) == "sm";
+    adopt(ctx, cl, next);
+}
+Inst<3> inst_topology{
+    topology_cmd,
+    nullptr,
+    "arn topology sm|config",
+    {WEFT_HDR(TopologyCmd_arn), WEFT_HDR(TopologyCmd_kw), WEFT_HDR(TopologyCmd_which), nullptr}};
 
 // ---- arn switch-id <id> ----
 struct IdCmd {
@@ -358,6 +377,8 @@ Json arn_record(const CommandContext &ctx) {
     Json r{{"enabled", s.enabled},
            {"switch_id", hex(t != nullptr ? t->self : 0)},
            {"ethertype", hex(s.ethertype)},
+           {"topology", s.uses_sm() ? "sm" : "config"},
+           {"sm_topology", s.from_sm.has_value()},
            {"repeat_interval_us", s.detector.repeat_interval_us},
            {"window_us", s.detector.window_us},
            {"hold_intervals", s.detector.hold_intervals},
@@ -473,9 +494,10 @@ void show_arn(struct cmdline *cl, void *data, bool json) {
     CommandContext &ctx = context_of(data);
     const Json r = arn_record(ctx);
     if (json) return print_json(cl, r);
-    cmdline_printf(cl, "ARN %s, switch %s, EtherType %s, repeat every %s us, group of %zu switches\n",
+    cmdline_printf(cl, "ARN %s, switch %s, EtherType %s, repeat every %s us, group of %zu switches (%s)\n",
                    r["enabled"].get<bool>() ? "on" : "off", dump(r["switch_id"]).c_str(),
-                   dump(r["ethertype"]).c_str(), r["repeat_interval_us"].dump().c_str(), r["group"].size());
+                   dump(r["ethertype"]).c_str(), r["repeat_interval_us"].dump().c_str(), r["group"].size(),
+                   r["topology"] == "sm" ? "as the SM found it" : "as configured");
     cmdline_printf(cl, "%-5s %-7s %-7s %-10s %-5s %-9s %s\n", "port", "fabric", "arn-tx", "state", "util%",
                    "told", "tx (sent/failed)");
     for (const Json &p : r["ports"])
@@ -556,16 +578,17 @@ std::string arn_running_config(const CommandContext &ctx) {
     if (d.hold_intervals != dd.hold_intervals) out << "arn hold " << d.hold_intervals << "\n";
     if (s.rx_pps != defaults.rx_pps || s.rx_burst != defaults.rx_burst)
         out << "arn rate-limit " << s.rx_pps << " " << s.rx_burst << "\n";
+    if (!s.use_sm) out << "arn topology config\n";
     if (s.enabled) out << "arn enable\n";
     return out.str();
 }
 
 InstList arn_commands() {
-    return {as_inst(inst_onoff),     as_inst(inst_id),           as_inst(inst_link),
-            as_inst(inst_link_del),  as_inst(inst_global),       as_inst(inst_global_del),
-            as_inst(inst_nhg_group), as_inst(inst_nhg_none),     as_inst(inst_threshold),
-            as_inst(inst_value),     as_inst(inst_rate),         as_inst(inst_speed),
-            as_inst(inst_show_arn),  as_inst(inst_show_arn_json)};
+    return {as_inst(inst_onoff),      as_inst(inst_topology),  as_inst(inst_id),
+            as_inst(inst_link),       as_inst(inst_link_del),  as_inst(inst_global),
+            as_inst(inst_global_del), as_inst(inst_nhg_group), as_inst(inst_nhg_none),
+            as_inst(inst_threshold),  as_inst(inst_value),     as_inst(inst_rate),
+            as_inst(inst_speed),      as_inst(inst_show_arn),  as_inst(inst_show_arn_json)};
 }
 
 }  // namespace weft::control::cli

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "weft/control/arn_apply.hpp"
 #include "weft/control/cli.hpp"
 #include "weft/dataplane/limits.hpp"
 
@@ -75,6 +76,16 @@ void SmaTablePublisher::write_sl2vl(sm::PortNum out) {
     }
 }
 
+void SmaTablePublisher::apply_arn_group(const sm::EthernetTable &table) {
+    std::optional<ArnTopology> topology;
+    if (!table.arn.empty()) {
+        auto t = arn_topology_of(table.arn, ethernet_fib_.slots());
+        if (auto *why = std::get_if<std::string>(&t)) return refused("ARN group: " + *why);
+        topology = std::move(std::get<ArnTopology>(t));
+    }
+    if (auto why = adopt_sm_arn_topology(ctx_, std::move(topology))) refused("ARN group: " + *why);
+}
+
 bool SmaTablePublisher::publish() {
     if (sma_ == nullptr || !pending()) return true;
     for (std::uint16_t b : lft_blocks_) write_lft_block(b);
@@ -100,6 +111,7 @@ bool SmaTablePublisher::publish() {
             refused("Ethernet table generation " + std::to_string(ethernet_->generation) + ": " + *why);
         } else {
             ++counters_.ethernet_commits;
+            apply_arn_group(*ethernet_);
         }
         ethernet_.reset();
     }

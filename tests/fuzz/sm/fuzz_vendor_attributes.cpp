@@ -1,11 +1,13 @@
 // libFuzzer target: weft's vendor attributes, as a switch takes them in Sets and the SM in
 // replies — WeftHostSubnets, WeftFibState, WeftNextHopGroup (with and without the switch's port
-// count, taken from the input), WeftRoutes blocks and WeftExtendedLids. What decodes round-trips.
+// count, taken from the input), WeftRoutes and WeftArnGroup blocks and WeftExtendedLids. What
+// decodes round-trips.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
 #include "fuzz_input.hpp"
+#include "weft/sm/vendor_arn_group.hpp"
 #include "weft/sm/vendor_extended_lids.hpp"
 #include "weft/sm/vendor_fib_state.hpp"
 #include "weft/sm/vendor_host_subnets.hpp"
@@ -30,6 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t siz
     if (auto r = decode_routes_block(in.data, in.attr_mod))
         fuzz::expect_round_trip(r.value(), encode_routes_block,
                                 [&](const SmpData &d) { return decode_routes_block(d, r->attr_mod()); });
+    if (auto a = decode_arn_group_block(in.data, in.attr_mod))
+        fuzz::expect_round_trip(a.value(), encode_arn_group_block,
+                                [&](const SmpData &d) { return decode_arn_group_block(d, a->attr_mod()); });
     // The port count a switch knows of itself: here a byte of the SMP's reserved area.
     const std::optional<PortNum> ports = size == kSmpSize ? std::optional<PortNum>(bytes[40]) : std::nullopt;
     for (const std::optional<PortNum> n : {std::optional<PortNum>{}, ports})

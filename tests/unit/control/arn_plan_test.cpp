@@ -2,6 +2,7 @@
 // candidate paths and remote slots (pure: no switch needed).
 #include <gtest/gtest.h>
 
+#include "weft/control/arn_apply.hpp"
 #include "weft/control/arn_state.hpp"
 
 namespace weft::control {
@@ -107,6 +108,52 @@ TEST(ArnPlan, RefusesAGroupInPiecesAPortTwiceAndAPortItDoesNotHave) {
     s = group_of_three();
     s.globals.push_back({0x10, 9, 5});
     EXPECT_NE(plan_arn(s, inputs(0x10)).error.find("no port 9"), std::string::npos);
+}
+
+// The same group as the SM sends it (WeftArnGroup entries: IB ports, the SM's group ids), which
+// the switch takes in place of the configured one.
+std::vector<sm::ArnGroupEntry> group_of_three_from_sm() {
+    using K = sm::ArnEntryKind;
+    return {{K::kLocalLink, 0x20, 1, 0x10, 1, 0, 0},  // either end first
+            {K::kLocalLink, 0x10, 3, 0x30, 1, 0, 0}, {K::kLocalLink, 0x20, 2, 0x30, 2, 0, 0},
+            {K::kGlobalLink, 0x10, 2, 0, 0, 4, 0},   {K::kGlobalLink, 0x20, 4, 0, 0, 2, 0},
+            {K::kGlobalLink, 0x30, 4, 0, 0, 3, 0},   {K::kDestination, 0, 0, 0, 0, 2, 7},
+            {K::kDestination, 0, 0, 0, 0, 4, 8},     {K::kDestination, 0, 0, 0, 0, 2, 9}};
+}
+
+TEST(ArnPlan, TheSmsGroupTakesThePlaceOfTheConfiguredOne) {
+    const std::map<std::uint16_t, std::uint32_t> slots{{7, 100}, {8, 101}, {9, 102}};
+    auto t = arn_topology_of(group_of_three_from_sm(), slots);
+    ASSERT_TRUE(std::holds_alternative<ArnTopology>(t)) << std::get<std::string>(t);
+    const ArnState configured = group_of_three();
+    const ArnTopology &got = std::get<ArnTopology>(t);
+    EXPECT_EQ(got.links, configured.links);
+    EXPECT_EQ(got.globals, configured.globals);
+    EXPECT_EQ(got.nhgs, configured.nhgs);
+
+    // Configured otherwise: the SM's group is the one planned while it is there.
+    ArnState s;
+    s.enabled = true;
+    s.globals = {{0x30, 3, 3}};  // a group in pieces (0x30 linked to nothing): no plan of its own
+    EXPECT_FALSE(plan_arn(s, inputs(0x10)).plan);
+    s.from_sm = got;
+    ASSERT_TRUE(s.uses_sm());
+    const ArnPlanResult r = plan_arn(s, inputs(0x10));
+    ASSERT_TRUE(r.plan) << r.error;
+    const ArnPlanResult want = plan_arn(group_of_three(), inputs(0x10));
+    EXPECT_EQ(r.plan->member_slots, want.plan->member_slots);
+    EXPECT_EQ(r.plan->labels, want.plan->labels);
+    ASSERT_EQ(r.plan->tables->entries.size(), want.plan->tables->entries.size());
+    for (std::size_t i = 0; i < want.plan->tables->entries.size(); ++i) {
+        const dataplane::ArnFloodEntry &a = r.plan->tables->entries[i], &b = want.plan->tables->entries[i];
+        EXPECT_TRUE(a.out_ports == b.out_ports && a.valid == b.valid && a.deliver == b.deliver) << i;
+    }
+    // `arn topology config`: the configured one again.
+    s.use_sm = false;
+    EXPECT_FALSE(plan_arn(s, inputs(0x10)).plan);
+
+    // A destination whose group took no next-hop group here.
+    EXPECT_TRUE(std::holds_alternative<std::string>(arn_topology_of(group_of_three_from_sm(), {{7, 100}})));
 }
 
 }  // namespace

@@ -68,12 +68,13 @@ struct EthernetSma : ::testing::Test {
         return decode_smp(o.bytes).value();
     }
     Smp state_op(FibOp op, std::uint32_t generation, std::uint32_t routes = 0, std::uint16_t groups = 0,
-                 bool empty = false) {
+                 bool empty = false, std::uint16_t arn = 0) {
         FibState s;
         s.op = op;
         s.generation = generation;
         s.routes = routes;
         s.groups = groups;
+        s.arn = arn;
         s.begin_empty = empty;
         return ask(Method::kSet, attr::kWeftFibState, 0, encode_fib_state(s).value());
     }
@@ -82,7 +83,8 @@ struct EthernetSma : ::testing::Test {
         EXPECT_EQ(state_op(FibOp::kBegin, generation, 0, 0, true).status, 0);
         write_blocks(t);
         return state_op(FibOp::kCommit, generation, static_cast<std::uint32_t>(t.routes.size()),
-                        static_cast<std::uint16_t>(t.groups.size()));
+                        static_cast<std::uint16_t>(t.groups.size()), false,
+                        static_cast<std::uint16_t>(t.arn.size()));
     }
     void write_blocks(const EthernetTable &t) {
         const EthernetBlocks b = split_ethernet_table(t);
@@ -92,6 +94,9 @@ struct EthernetSma : ::testing::Test {
                       0);
         for (const auto &[mod, r] : b.routes)
             EXPECT_EQ(ask(Method::kSet, attr::kWeftRoutes, mod, encode_routes_block(r).value()).status, 0);
+        for (const auto &[mod, a] : b.arn)
+            EXPECT_EQ(ask(Method::kSet, attr::kWeftArnGroup, mod, encode_arn_group_block(a).value()).status,
+                      0);
     }
     FibState state() { return decode_fib_state(ask(Method::kGet, attr::kWeftFibState, 0)).value(); }
     std::uint64_t refused(EthernetRefusal why) const { return sma.ethernet()->counters().refusals(why); }
@@ -249,7 +254,7 @@ TEST_F(EthernetSma, ARefusedCommitKeepsTheOldTable) {
     EthernetGroup big = group(7, {});
     for (PortNum p = 1; p <= 8; ++p) big.primary.push_back(p);
     big.fixed = 1;
-    SmpData b0 = encode_next_hop_group_block(split_ethernet_table({0, {big}, {}}).groups.at(7)).value();
+    SmpData b0 = encode_next_hop_group_block(split_ethernet_table({0, {big}, {}, {}}).groups.at(7)).value();
     b0[1] = 30;  // says there are 30 members: slots 8.. are empty, so the block is malformed
     EXPECT_EQ(ask(Method::kSet, attr::kWeftNextHopGroup, 7, b0).status, status::kInvalidField);
     EXPECT_EQ(refused(EthernetRefusal::kMalformed), 1u);
@@ -299,6 +304,46 @@ TEST_F(EthernetSma, AnSmDyingHalfWayChangesNothingAndTwoSmsCannotMix) {
     EXPECT_EQ(state().active_generation, 3u);
     ASSERT_EQ(heard.tables.size(), 2u);
     EXPECT_TRUE(heard.tables[1].same_content(two_leaves()));
+}
+
+// The switch's ARN group (WeftArnGroup) goes through staging with the groups and routes: taken
+// whole at the Commit, which counts its entries and checks that its destinations' groups exist.
+EthernetTable with_arn_group() {
+    EthernetTable t = two_leaves();
+    t.arn = {{ArnEntryKind::kLocalLink, 0xabc0, 1, 0xabc1, 2, 0, 0},
+             {ArnEntryKind::kLocalLink, 0xabc0, 2, 0xabc2, 1, 0, 0},
+             {ArnEntryKind::kLocalLink, 0xabc1, 3, 0xabc2, 3, 0, 0},
+             {ArnEntryKind::kGlobalLink, 0xabc1, 4, 0, 0, 7, 0},
+             {ArnEntryKind::kDestination, 0, 0, 0, 0, 7, 9}};
+    return t;
+}
+
+TEST_F(EthernetSma, TheArnGroupIsCommittedWithTheTable) {
+    const EthernetTable t = with_arn_group();
+    EXPECT_EQ(state_op(FibOp::kBegin, 1).status, 0);
+    write_blocks(t);
+    EXPECT_TRUE(heard.tables.empty());
+    // A Commit that counts fewer entries than staging holds is refused, and changes nothing.
+    EXPECT_EQ(state_op(FibOp::kCommit, 1, 4, 2, false, 4).status, status::kInvalidField);
+    EXPECT_EQ(refused(EthernetRefusal::kCountMismatch), 1u);
+    EXPECT_EQ(state_op(FibOp::kCommit, 1, 4, 2, false, 6).status, status::kInvalidField);
+    EXPECT_EQ(refused(EthernetRefusal::kMissingBlock), 1u);
+    const Smp reply = state_op(FibOp::kCommit, 1, 4, 2, false, 5);
+    ASSERT_EQ(reply.status, 0) << sma.ethernet()->last_refusal();
+    ASSERT_EQ(heard.tables.size(), 1u);
+    EXPECT_EQ(heard.tables[0].arn, t.arn);
+    EXPECT_EQ(decode_fib_state(reply).value().arn, 5);
+    EXPECT_EQ(decode_arn_group_block(ask(Method::kGet, attr::kWeftArnGroup, 1)).value().entries[1], t.arn[4]);
+    // A destination whose group the table does not hold.
+    EthernetTable bad = with_arn_group();
+    bad.arn[4].nhg = 10;
+    EXPECT_EQ(program(bad, 2).status, status::kInvalidField);
+    EXPECT_EQ(refused(EthernetRefusal::kBadGroupReference), 1u);
+    // Without entries the next table has no ARN group.
+    ASSERT_EQ(program(two_leaves(), 3).status, 0);
+    EXPECT_TRUE(heard.tables.back().arn.empty());
+    EXPECT_EQ(ask(Method::kSet, attr::kWeftArnGroup, 0, SmpData{}).status,
+              status::kInvalidField);  // no staging
 }
 
 TEST(EthernetTable, SplitAndAssembleAreInverse) {

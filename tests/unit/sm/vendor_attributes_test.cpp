@@ -4,6 +4,7 @@
 
 #include "codec_checks.hpp"
 
+#include "weft/sm/vendor_arn_group.hpp"
 #include "weft/sm/vendor_fib_state.hpp"
 #include "weft/sm/vendor_host_subnets.hpp"
 #include "weft/sm/vendor_next_hop_group.hpp"
@@ -94,6 +95,58 @@ TEST(WeftRoutes, RoundTripAndPlacement) {
     EXPECT_EQ(encode_routes_block(b).error().field, "WeftRoutes.group");
 }
 
+TEST(WeftArnGroup, RoundTripAndPlacement) {
+    ArnGroupBlock b;
+    b.block = 0x0102;
+    b.entries[0] = {ArnEntryKind::kLocalLink, 0x1122334455667788, 3, 0x99AABBCCDDEEFF00, 4, 0, 0};
+    b.entries[1] = {ArnEntryKind::kGlobalLink, 0x0102030405060708, 9, 0, 0, 0x0A0B, 0};
+    b.entries[2] = {ArnEntryKind::kDestination, 0, 0, 0, 0, 0x0C0D, 0x0E0F};
+    const SmpData d = must(encode_arn_group_block(b));
+    EXPECT_EQ(d[0], 0);  // reserved
+    EXPECT_EQ(d[4], 1);  // kind
+    EXPECT_EQ(d[5], 3);  // port a
+    EXPECT_EQ(d[6], 4);  // port b
+    EXPECT_EQ(d[8], 0x11);
+    EXPECT_EQ(d[15], 0x88);
+    EXPECT_EQ(d[16], 0x99);
+    EXPECT_EQ(d[23], 0x00);
+    EXPECT_EQ(d[24], 2);  // the global link: kind, owner's port, owner, group
+    EXPECT_EQ(d[25], 9);
+    EXPECT_EQ(d[28], 0x01);
+    EXPECT_EQ(d[36], 0x0A);
+    EXPECT_EQ(d[37], 0x0B);
+    EXPECT_EQ(d[44], 3);  // the destination: next-hop group, then group
+    EXPECT_EQ(d[48], 0x0E);
+    EXPECT_EQ(d[49], 0x0F);
+    EXPECT_EQ(d[50], 0x0C);
+    EXPECT_EQ(d[51], 0x0D);
+    EXPECT_EQ(must(decode_arn_group_block(d, 0x0102)), b);
+    expect_rejected(d,
+                    {{4, 4, "WeftArnGroup.kind"},
+                     {5, 0, "WeftArnGroup.port_a"},
+                     {5, 255, "WeftArnGroup.port_a"},
+                     {6, 0, "WeftArnGroup.port_b"},
+                     {4, 2, "WeftArnGroup.port_b"},  // a global link has one end here
+                     {25, 0, "WeftArnGroup.port_a"},
+                     {26, 1, "WeftArnGroup.port_b"},  // a global link has one end here
+                     {45, 1, "WeftArnGroup.port_a"}},
+                    [](const SmpData &x) { return decode_arn_group_block(x, 0x0102); });
+    EXPECT_EQ(decode_arn_group_block(d, kMaxArnBlock + 1).error().field, "WeftArnGroup.block");
+    b.entries[0].group = 1;  // a local link has no group
+    EXPECT_EQ(encode_arn_group_block(b).error().field, "WeftArnGroup.group");
+    b.entries[0].group = 0;
+    b.entries[0].b = b.entries[0].a;  // nor joins a switch to itself
+    EXPECT_EQ(encode_arn_group_block(b).error().field, "WeftArnGroup.b");
+    b.entries[0].b = 1;
+    b.entries[2].nhg = 0;  // a destination names a next-hop group
+    EXPECT_EQ(encode_arn_group_block(b).error().field, "WeftArnGroup.nhg");
+    // An empty block is all zero.
+    EXPECT_EQ(must(decode_arn_group_block(SmpData{}, 0)), ArnGroupBlock{});
+    EXPECT_EQ(attribute_name(attr::kWeftArnGroup), "WeftArnGroup");
+    EXPECT_TRUE(is_weft_attribute(attr::kWeftArnGroup));
+    EXPECT_FALSE(is_weft_attribute(0xFFC4));  // WeftExtendedLids is the LFT's
+}
+
 NextHopGroupBlock group_block() {
     NextHopGroupBlock b;
     b.group = 0x0203;
@@ -154,6 +207,7 @@ TEST(WeftFibState, RoundTripAndPlacement) {
     s.generation = 0x01020305;
     s.routes = 70000;
     s.groups = 513;
+    s.arn = 0x0708;
     s.max_routes = 196608;
     s.max_groups = 4096;
     s.max_primaries = 16;
@@ -170,6 +224,8 @@ TEST(WeftFibState, RoundTripAndPlacement) {
     EXPECT_EQ(d[15], 0x05);
     EXPECT_EQ(d[17], 0x01);  // 70000 = 0x011170
     EXPECT_EQ(d[21], 0x01);  // 513 = 0x0201
+    EXPECT_EQ(d[22], 0x07);  // ARN entries
+    EXPECT_EQ(d[23], 0x08);
     EXPECT_EQ(d[30], 16);
     EXPECT_EQ(d[31], 8);
     EXPECT_EQ(d[33], 2);

@@ -1,6 +1,8 @@
 // The desired ARN state the CLI keeps (`arn ...` commands) and its plan: the switch's dragonfly
-// group as configured (its local links, every global link of the group and the group beyond it,
-// the next-hop groups toward each destination group) turned into this switch's part of the
+// group (its local links, every global link of the group and the group beyond it, the next-hop
+// groups toward each destination group), as the SM found it when weft's SM runs the fabric and
+// sent it with the switch's table (WeftArnGroup, control/sm/include/weft/sm/arn_group.hpp), or as
+// configured (when FRR runs the fabric, or `arn topology config`), turned into this switch's part of the
 // prefix-multicast flood tables (arn's labels over the group's breadth-first tree, rooted at the
 // lowest switch id, so every switch of the group computes the same tree), the ports its detector
 // watches, the candidate paths per destination group and their remote quality slots. Pure: no
@@ -44,13 +46,27 @@ struct ArnGlobalLink {
 // packet or two of one interval.
 inline constexpr std::uint32_t kArnDefaultWindowUs = 1000;
 
+// A dragonfly group as this switch sees it.
+struct ArnTopology {
+    std::vector<ArnLocalLink> links;             // ascending, no duplicates
+    std::vector<ArnGlobalLink> globals;          // ascending, no duplicates
+    std::map<std::uint32_t, arn::GroupId> nhgs;  // NHG id -> the destination group it leads to
+    friend bool operator==(const ArnTopology &, const ArnTopology &) = default;
+};
+
 struct ArnState {
     bool enabled = false;
     std::optional<arn::SwitchId> self;  // none: the SMA's node GUID
     std::uint16_t ethertype = arn::kArnEtherType;
-    std::vector<ArnLocalLink> links;                // ascending, no duplicates
-    std::vector<ArnGlobalLink> globals;             // ascending, no duplicates
-    std::map<std::uint32_t, arn::GroupId> nhgs;     // NHG id -> the destination group it leads to
+    // The group as configured (`arn link`, `arn global`, `arn nhg`).
+    std::vector<ArnLocalLink> links;             // ascending, no duplicates
+    std::vector<ArnGlobalLink> globals;          // ascending, no duplicates
+    std::map<std::uint32_t, arn::GroupId> nhgs;  // NHG id -> the destination group it leads to
+    // The group as the SM sent it with the switch's last table; used instead of the configured
+    // one unless `arn topology config`.
+    std::optional<ArnTopology> from_sm;
+    bool use_sm = true;
+    bool uses_sm() const { return use_sm && from_sm.has_value(); }
     std::map<std::uint16_t, std::uint64_t> speeds;  // port -> line rate the detector assumes
     arn::DetectorConfig detector = [] {
         arn::DetectorConfig c;

@@ -68,6 +68,8 @@ class SmaTablePublisher final : public sm::SmaObserver {
 
   private:
     void refused(const std::string &what);
+    // ARN's dragonfly group from the table's WeftArnGroup entries (none: the configured group).
+    void apply_arn_group(const sm::EthernetTable &table);
     void write_lft_block(std::uint16_t block);
     void write_mft_block(std::uint16_t block);
     void write_sl2vl(sm::PortNum out);

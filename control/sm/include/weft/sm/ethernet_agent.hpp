@@ -27,7 +27,7 @@ struct EthernetAgentConfig {
 struct EthernetAgentCounters {
     std::uint64_t gets = 0, sets = 0;
     std::uint64_t begins = 0, commits = 0;  // taken
-    std::uint64_t block_sets = 0;           // group and route blocks taken into staging
+    std::uint64_t block_sets = 0;           // group, route and ARN blocks taken into staging
     std::array<std::uint64_t, kEthernetRefusals> refused{};
 
     std::uint64_t refusals(EthernetRefusal why) const { return refused[static_cast<std::size_t>(why)]; }
@@ -64,6 +64,7 @@ class EthernetAgent {
     bool fib_state_attr(const Smp &request, Smp &reply);
     void group_attr(const Smp &request, Smp &reply);
     void routes_attr(const Smp &request, Smp &reply);
+    void arn_attr(const Smp &request, Smp &reply);
     const EthernetBlocks &readable() const { return staging_ ? staging_->blocks : active_; }
     EthernetLimits limits() const;
 

@@ -27,6 +27,8 @@ struct EthernetCompileOptions {
     // Per switch (node GUID): members past what it takes are left out — alternates last added
     // first, then primaries other than the fixed one (a smaller union stays free of loops).
     std::map<std::uint64_t, EthernetLimits> limits;
+    // On a dragonfly, every switch's ARN group (arn_group.hpp) goes into its table.
+    bool arn = true;
 };
 
 struct EthernetCompileReport {

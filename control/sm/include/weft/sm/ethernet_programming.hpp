@@ -30,6 +30,7 @@ struct HeldEthernet {
     EthernetBlocks blocks;
     std::uint32_t routes = 0;
     std::uint16_t groups = 0;
+    std::uint16_t arn = 0;              // ARN group entries
     std::uint16_t subnets_version = 0;  // the version `subnets` were read at (0: never read)
     std::vector<HostSubnet> subnets;
 };
@@ -51,7 +52,7 @@ struct EthernetReport {
     EthernetCompileReport compile;
     std::size_t unchanged = 0;  // switches whose table was already the compiled one
     std::size_t begins = 0, commits = 0;
-    std::size_t group_blocks_set = 0, route_blocks_set = 0;
+    std::size_t group_blocks_set = 0, route_blocks_set = 0, arn_blocks_set = 0;
     std::size_t blocks_unchanged = 0;               // as remembered: not written
     std::size_t failures = 0;                       // Gets and Sets refused, unanswered or malformed
     LearnedSubnets learned;                         // leaf GUID -> subnets

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "weft/sm/vendor_arn_group.hpp"
 #include "weft/sm/vendor_fib_state.hpp"
 #include "weft/sm/vendor_next_hop_group.hpp"
 #include "weft/sm/vendor_routes.hpp"
@@ -32,10 +33,13 @@ struct EthernetTable {
     std::uint32_t generation = 0;
     std::vector<EthernetGroup> groups;  // by id
     std::vector<EthernetRoute> routes;  // as sent (the SM sends them by prefix)
+    std::vector<ArnGroupEntry> arn;     // the switch's dragonfly group, as sent (empty: none)
 
     const EthernetGroup *group(std::uint16_t id) const;
-    // The groups and routes (the generation aside) are the same.
-    bool same_content(const EthernetTable &o) const { return groups == o.groups && routes == o.routes; }
+    // The groups, routes and ARN group (the generation aside) are the same.
+    bool same_content(const EthernetTable &o) const {
+        return groups == o.groups && routes == o.routes && arn == o.arn;
+    }
     friend bool operator==(const EthernetTable &, const EthernetTable &) = default;
 };
 
@@ -43,6 +47,7 @@ struct EthernetTable {
 struct EthernetBlocks {
     std::map<std::uint32_t, NextHopGroupBlock> groups;  // by attribute modifier
     std::map<std::uint32_t, RoutesBlock> routes;        // by block
+    std::map<std::uint32_t, ArnGroupBlock> arn;         // by block
     friend bool operator==(const EthernetBlocks &, const EthernetBlocks &) = default;
 };
 
@@ -80,10 +85,12 @@ struct EthernetFault {
     std::string what;  // one line: "route 4 (10.0.3.0/24): group 9 is not in the table"
 };
 
-// Puts staging together as a Commit of `routes` routes and `groups` groups asks: the checks of
-// VENDOR_ATTRIBUTES.md, the first failing one as the fault. Blocks nothing needs are left out.
+// Puts staging together as a Commit of `routes` routes, `groups` groups and `arn` ARN entries
+// asks: the checks of VENDOR_ATTRIBUTES.md, the first failing one as the fault. Blocks nothing
+// needs are left out.
 std::variant<EthernetTable, EthernetFault> assemble_ethernet_table(const EthernetBlocks &staging,
                                                                    std::uint32_t routes, std::uint32_t groups,
-                                                                   const EthernetLimits &limits);
+                                                                   const EthernetLimits &limits,
+                                                                   std::uint32_t arn = 0);
 
 }  // namespace weft::sm

@@ -5,11 +5,13 @@
 // and at most one STAGING table. The SM programs it in three steps:
 //   1. Set op=Begin, generation G: staging becomes a copy of the active table (or an empty one
 //      with `begin_empty`), tagged G. A Begin discards any staging left open before.
-//   2. Sets of WeftNextHopGroup and WeftRoutes blocks: they change only staging (refused when no
+//   2. Sets of WeftNextHopGroup, WeftRoutes and WeftArnGroup blocks: they change only staging (refused when
+//   no
 //      staging is open); Gets read staging while it is open, the active table otherwise.
-//   3. Set op=Commit, generation G, routes R, groups N: the switch puts staging together (R
-//      routes, exactly N groups, every route's group present, every group whole and consistent,
-//      within its limits) and, only if all of it holds, makes it the active table with
+//   3. Set op=Commit, generation G, routes R, groups N, ARN entries A: the switch puts staging
+//      together (R routes, exactly N groups, every route's group present, every group whole and
+//      consistent, within its limits, A entries of its ARN group naming groups it holds) and,
+//      only if all of it holds, makes it the active table with
 //      generation G in one step — the dataplane gets one new snapshot — and closes staging. A
 //      refused commit (another G, a missing block, a route to a missing group...) leaves the
 //      active table as it was and staging open.
@@ -43,6 +45,7 @@ struct FibState {
     std::uint32_t generation = 0;         // Set: the one to begin or commit; Get: staging's
     std::uint32_t routes = 0;             // Get: active; Commit: what staging must hold
     std::uint16_t groups = 0;             // likewise
+    std::uint16_t arn = 0;                // WeftArnGroup entries: likewise
     // The switch's limits (Get): the SM compiles nothing bigger.
     std::uint32_t max_routes = 0;
     std::uint16_t max_groups = 0;
