@@ -194,7 +194,7 @@ class WorkerTest : public ::testing::Test {
 
     std::unique_ptr<Worker> make_worker(WorkerConfig wc, WorkerCounters &c) {
         wc.index = 0;
-        wc.rx = {{0, 0}};
+        if (wc.rx.empty()) wc.rx = {{0, 0}};  // port 0's queue unless the test names more
         wc.num_ports = kPorts;
         wc.tx_queue_base = 0;
         wc.tx_queues = kTxQueues;
@@ -767,10 +767,9 @@ Bytes arn_frame(arn::SwitchId reporter, arn::PortNumber port, std::uint8_t versi
 // ARN frames (arn_tables.hpp): taken on fabric ports only and within the port's rate limit,
 // decoded, forwarded by the flood table of their reporter and in port (a copy per out port on the
 // worker's top TX queue, the source MAC the port's) and handed to the BPT's owner when the news is
-// the switch's; the rest dropped under their arn_* reason. Off: an unknown EtherType again.
-// DISABLED: the fixture polls port 0 only (make_worker sets rx to {0, 0}), so the frames this test
-// receives on ports 1 and 3 are never read; it needs the worker to poll those ports too.
-TEST_F(WorkerTest, DISABLED_ArnFramesFollowTheFloodTableAndTheRestAreDroppedByReason) {
+// the switch's; the rest dropped under their arn_* reason. Off: an unknown EtherType again. The
+// worker polls ports 0, 1 and 3, where the frames come in.
+TEST_F(WorkerTest, ArnFramesFollowTheFloodTableAndTheRestAreDroppedByReason) {
     rte_ring *ring = rte_ring_create("wt_arn", 8, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);  // holds 7
     ASSERT_NE(ring, nullptr);
     ArnPublisher arn(publisher->qsbr());
@@ -787,6 +786,7 @@ TEST_F(WorkerTest, DISABLED_ArnFramesFollowTheFloodTableAndTheRestAreDroppedByRe
     arn.publish(t);
     ArnWorkerCounters ac;
     WorkerConfig wc;
+    wc.rx = {{0, 0}, {1, 0}, {3, 0}};
     wc.arn = &arn;
     wc.arn_ring = ring;
     wc.arn_counters = &ac;
