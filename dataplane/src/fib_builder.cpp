@@ -417,16 +417,24 @@ Status FibBuilder::del_neighbour(const IpAddr &ip) {
     return Status::success();
 }
 
-Status FibBuilder::set_lft_port(std::uint16_t lid, std::uint16_t port) {
-    if (lid == 0 || lid > kMaxUnicastLid) return Status::error("unicast LIDs are 0x0001..0xBFFF");
+namespace {
+Status check_unicast_lid(std::uint32_t lid) {
+    if ((lid >= 1 && lid <= kMaxUnicastLid) || (lid >= kFirstVlid && lid <= kMaxVlid))
+        return Status::success();
+    return Status::error("unicast LIDs are 0x0001..0xBFFF (pLIDs) and 0x10000..0x3FFFF (vLIDs)");
+}
+}  // namespace
+
+Status FibBuilder::set_lft_port(std::uint32_t lid, std::uint16_t port) {
+    if (Status s = check_unicast_lid(lid); !s.ok()) return s;
     if (Status s = check_port(port); !s.ok()) return s;
     lft_[lid] = LftSpec{LftTarget::Kind::Port, port};
     lids_dirty_ = true;
     return Status::success();
 }
 
-Status FibBuilder::set_lft_nhg(std::uint16_t lid, std::uint32_t nhg_id) {
-    if (lid == 0 || lid > kMaxUnicastLid) return Status::error("unicast LIDs are 0x0001..0xBFFF");
+Status FibBuilder::set_lft_nhg(std::uint32_t lid, std::uint32_t nhg_id) {
+    if (Status s = check_unicast_lid(lid); !s.ok()) return s;
     const auto it = nhgs_.find(nhg_id);
     if (it == nhgs_.end()) return Status::error("nhg " + std::to_string(nhg_id) + " does not exist");
     if (it->second.mode == NhgMode::Drop)
@@ -436,21 +444,20 @@ Status FibBuilder::set_lft_nhg(std::uint16_t lid, std::uint32_t nhg_id) {
     return Status::success();
 }
 
-Status FibBuilder::clear_lft(std::uint16_t lid) {
+Status FibBuilder::clear_lft(std::uint32_t lid) {
     if (lft_.erase(lid) == 0) return Status::error("no LFT entry for LID " + std::to_string(lid));
     lids_dirty_ = true;
     return Status::success();
 }
 
-Status FibBuilder::set_mft(std::uint16_t mlid, std::uint64_t port_mask) {
+Status FibBuilder::set_mft(std::uint16_t mlid, const PortMask &ports) {
     if (mlid < kFirstMulticastLid || mlid > kLastMulticastLid)
         return Status::error("multicast LIDs are 0xC000..0xFFFE");
-    if (config_.num_ports < 64 && (port_mask >> config_.num_ports) != 0)
-        return Status::error("port mask names a port out of range");
-    if (port_mask == 0)
+    if (ports.end() > config_.num_ports) return Status::error("port mask names a port out of range");
+    if (ports.none())
         mft_.erase(mlid);
     else
-        mft_[mlid] = port_mask;
+        mft_[mlid] = ports;
     lids_dirty_ = true;
     return Status::success();
 }
@@ -550,10 +557,13 @@ std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot(bool with_leaving) {
     std::shared_ptr<const LidTables> lids = lids_;
     if (lids_dirty_ || !lids) {
         auto t = std::make_shared<LidTables>();
+        if (!lft_.empty() && lft_.rbegin()->first >= kFirstVlid)
+            t->vlft.assign(lft_.rbegin()->first - kFirstVlid + 1, 0);
         for (const auto &[lid, spec] : lft_) {
             const std::uint32_t value =
                 spec.kind == LftTarget::Kind::Nhg ? nhg_index_.at(spec.value) : spec.value;
-            t->lft[lid] = LidTables::encode(LftTarget{spec.kind, value});
+            (lid < kFirstVlid ? t->lft[lid] : t->vlft[lid - kFirstVlid]) =
+                LidTables::encode(LftTarget{spec.kind, value});
         }
         for (const auto &[mlid, mask] : mft_) t->mft[mlid - kFirstMulticastLid] = mask;
         lids = std::move(t);

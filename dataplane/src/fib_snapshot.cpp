@@ -23,6 +23,8 @@ FibSnapshot::FibSnapshot(std::uint64_t generation, std::shared_ptr<const Fib4Tab
       members_(std::move(members)),
       lids_(std::move(lids)),
       lft_raw_(lids_->lft.data()),
+      vlft_raw_(lids_->vlft.data()),
+      vlft_size_(static_cast<std::uint32_t>(lids_->vlft.size())),
       mft_raw_(lids_->mft.data()),
       sl2vl_(sl2vl),
       ars_(std::move(ars)),
@@ -41,14 +43,30 @@ void FibSnapshot::lookup6(std::uint8_t (*ips)[16], std::uint64_t *nhg_index, uns
     fib6_raw_->lookup_bulk(ips, nhg_index, n);
 }
 
-LftTarget FibSnapshot::lft(std::uint16_t lid) const noexcept {
+LftTarget FibSnapshot::lft(std::uint32_t lid) const noexcept {
     if (lid == 0 || lid > kMaxUnicastLid) return {};
     const std::uint32_t w = lft_raw_[lid];
     return {static_cast<LftTarget::Kind>(w >> 30), w & 0x3FFFFFFFu};
 }
 
-std::uint64_t FibSnapshot::mft(std::uint16_t mlid) const noexcept {
-    if (mlid < kFirstMulticastLid || mlid > kLastMulticastLid) return 0;
+LftTarget FibSnapshot::unicast(std::uint32_t lid) const noexcept {
+    if (lid - 1 >= kMaxUnicastLid) return vlft(lid);  // 0 and multicast LIDs wrap past its size too
+    const std::uint32_t w = lft_raw_[lid];
+    return {static_cast<LftTarget::Kind>(w >> 30), w & 0x3FFFFFFFu};
+}
+
+std::vector<FibSnapshot::LftEntry> FibSnapshot::lft_entries() const {
+    std::vector<LftEntry> out;
+    for (std::uint32_t lid = 1; lid <= kMaxUnicastLid; ++lid)
+        if (const LftTarget t = lft(lid); t.kind != LftTarget::Kind::None) out.push_back({lid, t});
+    for (std::uint32_t lid = kFirstVlid; lid < vlft_end(); ++lid)
+        if (const LftTarget t = vlft(lid); t.kind != LftTarget::Kind::None) out.push_back({lid, t});
+    return out;
+}
+
+const PortMask &FibSnapshot::mft(std::uint16_t mlid) const noexcept {
+    static constexpr PortMask kNone{};
+    if (mlid < kFirstMulticastLid || mlid > kLastMulticastLid) return kNone;
     return mft_raw_[mlid - kFirstMulticastLid];
 }
 

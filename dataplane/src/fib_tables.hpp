@@ -22,11 +22,13 @@ class Fib6Table : public Lpm6 {
     using Lpm6::Lpm6;
 };
 
-// Flat LFT and MFT. LFT words: kind in bits 30-31 (LftTarget::Kind), value in bits 0-29.
+// Flat LFT and MFT. LFT words: kind in bits 30-31 (LftTarget::Kind), value in bits 0-29. The
+// secondary LFT (vLIDs from kFirstVlid) is as long as its highest entry needs: empty on a fabric
+// without vLIDs.
 struct LidTables {
     std::vector<std::uint32_t> lft = std::vector<std::uint32_t>(kMaxUnicastLid + 1u, 0);
-    std::vector<std::uint64_t> mft =
-        std::vector<std::uint64_t>(kLastMulticastLid - kFirstMulticastLid + 1u, 0);
+    std::vector<std::uint32_t> vlft;
+    std::vector<PortMask> mft = std::vector<PortMask>(kLastMulticastLid - kFirstMulticastLid + 1u);
 
     static std::uint32_t encode(LftTarget t) noexcept {
         return (static_cast<std::uint32_t>(t.kind) << 30) | (t.value & 0x3FFFFFFFu);

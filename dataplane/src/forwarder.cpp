@@ -494,9 +494,9 @@ void Forwarder::select_waiting_ars(const FibSnapshot &fib, std::uint64_t now_tsc
     }
 }
 
-// An IBoE frame: the LFT names a port or a group for a unicast DLID, the MFT a set of ports for a
-// multicast one. Each multicast replica is a full copy (its headers differ by port); the last
-// port takes the frame itself.
+// An IBoE frame: the LFT names a port or a group for a unicast DLID (the secondary LFT for a
+// vLID, FibSnapshot::unicast), the MFT a set of ports for a multicast one. Each multicast replica is a full
+// copy (its headers differ by port); the last port takes the frame itself.
 //
 // A subnet-management frame (VL15) to the permissive LID or to one of the switch's own LIDs is
 // the control thread's; other VL15 frames are forwarded like any, on VL15 still.
@@ -504,16 +504,18 @@ void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t no
     const ParsedPacket &p = b_.parsed[i];
     rte_mbuf *m = b_.pkts[i];
     if (p.vl == kManagementVl && (p.dlid == kPermissiveLid || fib.switch_lid().owns(p.dlid))) return punt(i);
-    if (p.dlid == 0 || p.dlid == kPermissiveLid) return drop(m, DropReason::InvalidLid);
-    if (p.dlid >= kFirstMulticastLid) {
-        std::uint64_t mask = fib.mft(p.dlid) & ~(std::uint64_t{1} << b_.in_port);
-        if (mask == 0) return drop(m, DropReason::MftMiss);
+    // A pLID takes two compares (one for the invalid LIDs, one for the multicast ones), as before vLIDs.
+    if (p.dlid - 1 >= kMaxUnicastLid && (p.dlid == 0 || p.dlid == kPermissiveLid))
+        return drop(m, DropReason::InvalidLid);
+    if (p.dlid - kFirstMulticastLid < kFirstVlid - kFirstMulticastLid) {
+        PortMask mask = fib.mft(static_cast<std::uint16_t>(p.dlid));
+        mask.reset(b_.in_port);
+        if (mask.none()) return drop(m, DropReason::MftMiss);
         std::uint16_t out[kMaxPorts];
         unsigned n_out = 0;
-        for (; mask != 0; mask &= mask - 1) {
-            const auto port = static_cast<std::uint16_t>(__builtin_ctzll(mask));
+        mask.for_each([&](std::uint16_t port) {
             if (links_.usable(port)) out[n_out++] = port;
-        }
+        });
         if (n_out == 0) return drop(m, DropReason::PortDown);
         Hop h;
         for (unsigned k = 0; k + 1 < n_out; ++k) {
@@ -529,7 +531,7 @@ void Forwarder::select_iboe(const FibSnapshot &fib, unsigned i, std::uint64_t no
         make_iboe_hop(h, fib, out[n_out - 1], p, kNoRoute);
         return send<false>(m, b_.info[i], h);
     }
-    const LftTarget t = fib.lft(p.dlid);
+    const LftTarget t = fib.unicast(p.dlid);
     Hop h;
     if (t.kind == LftTarget::Kind::Port) {
         const auto port = static_cast<std::uint16_t>(t.value);

@@ -1,5 +1,6 @@
 #include "weft/dataplane/parser.hpp"
 
+#include <bit>
 #include <cstring>
 
 namespace weft::dataplane {
@@ -60,8 +61,7 @@ struct Cursor {
     if (c.avail() < kBthLen) return DropReason::BthTruncated;
     out.has_bth = true;
     out.l4_offset = static_cast<std::uint16_t>(c.off);
-    out.dest_qp = be24(c.ptr() + 5);
-    out.key.dest_qp = out.dest_qp;
+    out.key.dest_qp = be24(c.ptr() + 5);
     return DropReason::None;
 }
 
@@ -190,6 +190,8 @@ DropReason parse_ipv6(Cursor c, ParsedPacket &out) noexcept {
 
 // LRH: VL|LVer, SL|rsv|LNH, DLID, rsv|PktLen (11 bits, 4-byte words from LRH through ICRC),
 // SLID. LNH 2 = BTH follows, 3 = GRH then BTH, 0/1 = raw (forwarded on DLID alone).
+// Seed 002's extended LIDs take two of the reserved bits each (parser.hpp): DLID bits 16-17 from
+// byte 1 bits 2-3, SLID bits 16-17 from byte 4 bits 6-7; zero on a 16-bit frame.
 DropReason parse_iboe(Cursor c, ParsedPacket &out) noexcept {
     if (c.avail() < kLrhLen) return DropReason::LrhTruncated;
     const std::uint8_t *l = c.ptr();
@@ -206,9 +208,22 @@ DropReason parse_iboe(Cursor c, ParsedPacket &out) noexcept {
     out.lnh = l[1] & 0x03;
     out.dlid = be16(l + 2);
     out.slid = be16(l + 6);
-    out.key.src_port = out.slid;
-    out.key.dst_port = out.dlid;
+    out.key.src_port = static_cast<std::uint16_t>(out.slid);
+    out.key.dst_port = static_cast<std::uint16_t>(out.dlid);
     out.key.protocol = out.lnh;
+    // The LIDs' high bits go beside LNH in the key, so a 16-bit frame's key (and hash) is what it
+    // always was; a 16-bit fabric pays one test of the LRH's first 8 bytes for them.
+    constexpr std::uint64_t kLidHighBits = std::endian::native == std::endian::little
+                                               ? std::uint64_t{0x0C} << 8 | std::uint64_t{0xC0} << 32
+                                               : std::uint64_t{0x0C} << 48 | std::uint64_t{0xC0} << 24;
+    std::uint64_t lrh;
+    std::memcpy(&lrh, l, sizeof lrh);
+    if ((lrh & kLidHighBits) != 0) [[unlikely]] {
+        const unsigned dlid_hi = (l[1] >> 2) & 0x03u, slid_hi = l[4] >> 6;
+        out.dlid |= dlid_hi << 16;
+        out.slid |= slid_hi << 16;
+        out.key.protocol = static_cast<std::uint8_t>(out.lnh | dlid_hi << 2 | slid_hi << 4);
+    }
 
     Cursor p{c.base, c.off + kLrhLen, c.off + pkt_bytes};
     if (out.lnh == 3) {

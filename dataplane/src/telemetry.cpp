@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -196,6 +197,43 @@ int tel_routes(const char *, const char *, rte_tel_data *d) {
     return 0;
 }
 
+// Both LFTs: how many entries each holds, and the entries (LIDs and "port N" / "nhg-index N") as
+// two parallel arrays, cut at the array limit; with a LID (decimal), that LID's entry alone.
+int tel_lft(const char *, const char *params, rte_tel_data *d) {
+    std::optional<std::uint64_t> one;
+    if (params != nullptr && *params != '\0') {
+        one = telemetry_id(params, kMaxVlid);
+        if (!one) return -EINVAL;
+    }
+    rte_tel_data *lids = rte_tel_data_alloc();
+    rte_tel_data *targets = rte_tel_data_alloc();
+    if (lids == nullptr || targets == nullptr) {
+        rte_tel_data_free(lids);
+        rte_tel_data_free(targets);
+        return -ENOMEM;
+    }
+    rte_tel_data_start_dict(d);
+    rte_tel_data_start_array(lids, RTE_TEL_U64_VAL);
+    rte_tel_data_start_array(targets, RTE_TEL_STRING_VAL);
+    std::uint64_t plids = 0, vlids = 0;
+    with_snapshot([&](const FibSnapshot &s) {
+        unsigned n = 0;
+        for (const auto &[lid, t] : s.lft_entries()) {
+            ++(lid >= kFirstVlid ? vlids : plids);
+            if ((one && lid != *one) || ++n > RTE_TEL_MAX_ARRAY_ENTRIES) continue;
+            rte_tel_data_add_array_u64(lids, lid);
+            const std::string what =
+                (t.kind == LftTarget::Kind::Port ? "port " : "nhg-index ") + std::to_string(t.value);
+            rte_tel_data_add_array_string(targets, what.c_str());
+        }
+    });
+    rte_tel_data_add_dict_u64(d, "plid_entries", plids);
+    rte_tel_data_add_dict_u64(d, "vlid_entries", vlids);
+    rte_tel_data_add_dict_container(d, "lid", lids, 0);
+    rte_tel_data_add_dict_container(d, "target", targets, 0);
+    return 0;
+}
+
 int tel_nhg_stats(const char *, const char *, rte_tel_data *d) {
     rte_tel_data_start_dict(d);
     const auto counters = g_dp->counters();
@@ -270,6 +308,9 @@ void register_telemetry(Dataplane &dp) {
     rte_telemetry_register_cmd("/weft/port_stats", tel_port_stats,
                                "Link state and counters of a port. Parameters: int port_id");
     rte_telemetry_register_cmd("/weft/routes", tel_routes, "Published routes: prefix -> nhg id.");
+    rte_telemetry_register_cmd("/weft/lft", tel_lft,
+                               "LFT entries, pLIDs and vLIDs (secondary LFT): counts, LIDs and targets. "
+                               "Parameters: int lid (optional)");
     rte_telemetry_register_cmd("/weft/nhg_stats", tel_nhg_stats, "Packets and bytes per next-hop group.");
     rte_telemetry_register_cmd("/weft/quality", tel_quality,
                                "Per-port TX bytes and TX backlog (quality sampler input).");

@@ -188,6 +188,7 @@ GOOD = [
     "lft set 0x12 nhg 2",
     "lft set 0x13 port 1",
     "lft del 0x13",
+    "lft set 0x3FFFF port 1",                        # a vLID (seed 002): the secondary LFT
     "mft set 0xc001 ports 1 2 3",
     "mft set 0xc002 ports 1",
     "mft del 0xc002",
@@ -344,6 +345,8 @@ BAD = [
     "arn port 1 speed 0",                           # no line rate
     "lft set 0x14 port 9",                          # no port 9
     "lft set 0x14 nhg 77",                          # no such group
+    "lft set 0x40000 port 1",                       # past the 18-bit LID space
+    "lft set 0xc000 port 1",                        # a multicast LID
     "mft set 0x11 ports 1",                         # not a multicast LID
     "mft set 0xc003 ports 9",                       # no port 9
     "sl2vl set port 1 sl 16 vl 1",                  # SL is 0..15
@@ -570,6 +573,7 @@ ROUNDTRIP = [
     "lft set 0x11 port 2",
     "lft set 0x12 nhg 2",
     "lft set 0xbfff nhg 1",
+    "lft set 0x10001 port 3",
     "mft set 0xc001 ports 1 2 3",
     "mft set 0xfffe ports 0",
     "sl2vl set port 1 sl 3 vl 1",
@@ -867,8 +871,12 @@ def main():
           {"10.9.1.2": ("02:00:00:00:01:02", 1), "10.9.2.2": ("02:00:00:00:02:02", 2),
            "10.9.3.2": ("02:00:00:00:03:02", 3), "2001:db8::2": ("02:00:00:00:01:03", 1)},
           "good: show neigh json lists the neighbours, 10.9.9.9 deleted (%s)" % neigh)
-    check(js("show lft json").get("lft") == [{"lid": 0x11, "port": 2}, {"lid": 0x12, "nhg": 2}],
-          "good: show lft json: lid 0x11 -> port 2, 0x12 -> nhg 2, 0x13 deleted")
+    check(js("show lft json").get("lft") == [{"lid": 0x11, "vlid": False, "port": 2},
+                                             {"lid": 0x12, "vlid": False, "nhg": 2},
+                                             {"lid": 0x3FFFF, "vlid": True, "port": 1}],
+          "good: show lft json: lid 0x11 -> port 2, 0x12 -> nhg 2, 0x13 deleted, vLID 0x3ffff -> port 1")
+    check("vlid 0x3ffff -> port 1" in res.get("show lft", "") and "3 LFT entries (1 vLIDs)" in res.get("show lft", ""),
+          "good: show lft names the vLID")
     check(js("show mft json").get("mft") == [{"mlid": 0xc001, "ports": [1, 2, 3]}],
           "good: show mft json: 0xc001 -> ports 1 2 3, 0xc002 deleted")
     sl2vl = js("show sl2vl json").get("ports", [])

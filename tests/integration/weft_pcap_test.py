@@ -69,9 +69,12 @@ def bth(qp):
 
 
 def iboe(dlid, slid, sl, qp, payload=b"\xab" * 16):
+    """LIDs of 18 bits (seed 002's extended space) put their bits 16-17 in two reserved LRH bits
+    each: the DLID's in byte 1 bits 2-3, the SLID's in byte 4 bits 6-7."""
     rest = bth(qp) + payload + b"\0" * 4  # BTH, payload, ICRC
     words = (8 + len(rest)) // 4
-    lrh = struct.pack("!BBHHH", 0x00, (sl << 4) | 2, dlid, words, slid)
+    lrh = struct.pack("!BBHHH", 0x00, (sl << 4) | (dlid >> 16) << 2 | 2, dlid & 0xFFFF,
+                      (slid >> 16) << 14 | words, slid & 0xFFFF)
     return eth(IBOE) + lrh + rest
 
 
@@ -111,6 +114,25 @@ def telemetry(prefix, commands):
         out[c] = json.loads(s.recv(65536).decode())
     s.close()
     return out
+
+
+def telemetry_after(weft, prefix, received, commands, settle=0.0):
+    """`commands` over the telemetry socket once weft is ready and has received `received`
+    frames (at most 3 s of polling), `settle` s later; {} when the socket cannot be reached."""
+    if not weft.wait_for(READY, 120):
+        return {}
+    try:
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            drops = telemetry(prefix, ["/weft/drops"])["/weft/drops"].get("/weft/drops", {})
+            if drops.get("rx_packets") == received:
+                break
+            time.sleep(0.05)
+        time.sleep(settle)
+        return telemetry(prefix, commands)
+    except OSError as e:
+        print("telemetry socket: %s" % e)
+        return {}
 
 
 def pcap_weft(work, prefix, name, lines, tail):
@@ -178,6 +200,57 @@ def ipv6_ars_check(work):
           "ipv6: the hop-limit-1 frame is counted as ttl_expired (%s)" % (drops[-1] if drops else None))
 
 
+def vlid_check(work):
+    """18-bit LIDs: a DLID with its extra bits set is a vLID, forwarded by the secondary LFT (the
+    pLID with the same 16 low bits goes elsewhere); the LRH leaves unchanged but for its VL."""
+    prefix = eal_prefix("itv")
+    frames = [
+        iboe(0x00012, 0x30001, 0, 0x11),  # the pLID 0x12 -> port 2
+        iboe(0x10012, 0x30001, 0, 0x22),  # the vLID 0x10012 -> port 1
+        iboe(0x3FFFF, 0x00001, 3, 0x33),  # the last vLID -> port 2, SL 3 -> VL 5
+        iboe(0x20044, 0x00001, 0, 0x44),  # a vLID without an entry
+    ]
+    write_pcap(os.path.join(work, "inv.pcap"), frames)
+    _, args = pcap_weft(work, prefix, "inv", [
+        "lft set 0x12 port 2",
+        "lft set 0x10012 port 1",
+        "lft set 0x3FFFF port 2",
+        "sl2vl set port 2 sl 3 vl 5",
+        "show lft",
+    ], ["--run-time", "4"])
+    weft = LiveWeft()
+    weft.start(args)
+    tel = telemetry_after(weft, prefix, len(frames), ["/weft/lft", "/weft/lft,65554", "/weft/lft,262144"])
+    rc, out = weft.finish(60)
+    print(out)
+    check(rc == 0, "vlid: weft exits 0 (rc=%s)" % rc)
+    check("vlid 0x10012 -> port 1" in out and "lid 0x0012 -> port 2" in out and "3 LFT entries (2 vLIDs)" in out,
+          "vlid: show lft lists the pLID and both vLIDs")
+    out1 = read_pcap(os.path.join(work, "outinv_1.pcap"))
+    out2 = read_pcap(os.path.join(work, "outinv_2.pcap"))
+    check([f[14 + 8 + 7] for f in out1] == [0x22], "vlid: port 1 sends the vLID 0x10012's frame alone (%s)" %
+          [f[14 + 8 + 7] for f in out1])
+    check(sorted(f[14 + 8 + 7] for f in out2) == [0x11, 0x33], "vlid: port 2 sends the pLID 0x12's and the vLID "
+          "0x3ffff's frames (%s)" % [f[14 + 8 + 7] for f in out2])
+    for f in out1 + out2:
+        sent = [o for o in frames if o[14 + 8:] == f[14 + 8:]][0]
+        check(f[15:22] == sent[15:22] and (f[14] & 0x0F) == (sent[14] & 0x0F),
+              "vlid: LRH bytes 1-7 (the LIDs' extra bits) unchanged, QP 0x%x" % f[14 + 8 + 7])
+    last = [f for f in out2 if f[14 + 8 + 7] == 0x33]
+    check(bool(last) and last[0][14] >> 4 == 5, "vlid: the vLID's frame gets port 2's SL2VL (SL 3 -> VL 5)")
+    check(re.search(r"drop lft_miss 1\b", out) is not None, "vlid: the vLID without an entry is an LFT miss")
+    if tel:
+        lft = tel["/weft/lft"].get("/weft/lft", {})
+        check(lft.get("plid_entries") == 1 and lft.get("vlid_entries") == 2 and
+              lft.get("lid") == [0x12, 0x10012, 0x3FFFF] and lft.get("target") == ["port 2", "port 1", "port 2"],
+              "vlid: telemetry /weft/lft (%s)" % lft)
+        one = tel["/weft/lft,65554"].get("/weft/lft", {})
+        check(one.get("lid") == [0x10012] and one.get("target") == ["port 1"], "vlid: telemetry /weft/lft,65554 (%s)" % one)
+        check(tel["/weft/lft,262144"].get("/weft/lft") is None, "vlid: telemetry /weft/lft refuses a LID past 0x3ffff")
+    else:
+        check(False, "vlid: telemetry reachable")
+
+
 def run(work):
     prefix = eal_prefix("it")
     frames = [
@@ -222,22 +295,11 @@ def run(work):
     ], ["--run-time", "4"])
     weft = LiveWeft()
     weft.start(args)
-    tel = {}
     # Telemetry is read while weft forwards (it runs 4 s from then on): once the tables are in
     # and the 12 frames were received, and the quality sampler has run since (every 16 us by default).
-    if weft.wait_for(READY, 120):
-        try:
-            end = time.monotonic() + 3
-            while time.monotonic() < end:
-                drops = telemetry(prefix, ["/weft/drops"])["/weft/drops"].get("/weft/drops", {})
-                if drops.get("rx_packets") == len(frames):
-                    break
-                time.sleep(0.05)
-            time.sleep(0.2)
-            tel = telemetry(prefix, ["/weft/ports", "/weft/routes", "/weft/drops", "/weft/port_stats,1",
-                                     "/weft/nhg_stats", "/weft/quality"])
-        except OSError as e:
-            print("telemetry socket: %s" % e)
+    tel = telemetry_after(weft, prefix, len(frames), ["/weft/ports", "/weft/routes", "/weft/drops",
+                                                      "/weft/port_stats,1", "/weft/nhg_stats", "/weft/quality"],
+                          settle=0.2)
     rc, out = weft.finish(60)
     print(out)
     check(rc == 0, "weft exits 0 (rc=%s)" % rc)
@@ -308,6 +370,7 @@ def run(work):
         check(False, "telemetry reachable")
 
     ipv6_ars_check(work)
+    vlid_check(work)
 
     if failures:
         print("%d checks failed" % len(failures))

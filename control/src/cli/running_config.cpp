@@ -124,8 +124,7 @@ std::string running_config(CommandContext &ctx) {
         out << "# LFT, MFT and SL2VL: programmed by the SM (not saved)\n";
     } else {
         out << "# LFT\n";
-        for (std::uint32_t lid = 1; lid <= dp::kMaxUnicastLid; ++lid) {
-            const dp::LftTarget t = s->lft(static_cast<std::uint16_t>(lid));
+        for (const auto &[lid, t] : s->lft_entries()) {
             if (t.kind == dp::LftTarget::Kind::Port)
                 out << "lft set " << hex4(lid) << " port " << t.value << "\n";
             if (t.kind == dp::LftTarget::Kind::Nhg && id_of.count(t.value) != 0)
@@ -133,11 +132,10 @@ std::string running_config(CommandContext &ctx) {
         }
         out << "# MFT\n";
         for (std::uint32_t mlid = dp::kFirstMulticastLid; mlid <= dp::kLastMulticastLid; ++mlid) {
-            const std::uint64_t mask = s->mft(static_cast<std::uint16_t>(mlid));
-            if (mask == 0) continue;
+            const dp::PortMask &mask = s->mft(static_cast<std::uint16_t>(mlid));
+            if (mask.none()) continue;
             out << "mft set " << hex4(mlid) << " ports";
-            for (unsigned port = 0; port < 64; ++port)
-                if (((mask >> port) & 1) != 0) out << " " << port;
+            mask.for_each([&](std::uint16_t port) { out << " " << port; });
             out << "\n";
         }
         out << "# SL2VL (entries other than SL n -> VL n, SL 15 -> VL 0)\n";

@@ -108,20 +108,24 @@ void show_lft(CommandContext &ctx, struct cmdline *cl, bool json) {
     std::map<std::uint32_t, std::uint32_t> id_of;  // NHG index -> id
     for (const auto &[id, spec] : ctx.fib->nhgs()) id_of[*ctx.fib->nhg_index(id)] = id;
     Json records = Json::array();
-    for (std::uint32_t lid = 1; lid <= dp::kMaxUnicastLid; ++lid) {
-        const dp::LftTarget t = s->lft(static_cast<std::uint16_t>(lid));
-        if (t.kind == dp::LftTarget::Kind::Port) records.push_back(Json{{"lid", lid}, {"port", t.value}});
+    std::size_t vlids = 0;
+    for (const auto &[lid, t] : s->lft_entries()) {
+        // "vlid": the entry is in the secondary LFT (seed 002's extended LID space).
+        Json e{{"lid", lid}, {"vlid", lid >= dp::kFirstVlid}};
+        vlids += lid >= dp::kFirstVlid;
+        if (t.kind == dp::LftTarget::Kind::Port) e["port"] = t.value;
         if (t.kind == dp::LftTarget::Kind::Nhg) {
             const auto it = id_of.find(t.value);
-            records.push_back(Json{{"lid", lid}, {"nhg", it != id_of.end() ? Json(it->second) : Json()}});
+            e["nhg"] = it != id_of.end() ? Json(it->second) : Json();
         }
+        records.push_back(std::move(e));
     }
     if (json) return print_json(cl, Json{{"lft", records}});
     for (const Json &e : records)
-        cmdline_printf(cl, "lid 0x%04x -> %s %s\n", e["lid"].get<unsigned>(),
-                       e.contains("port") ? "port" : "nhg",
+        cmdline_printf(cl, "%s 0x%04x -> %s %s\n", e["vlid"].get<bool>() ? "vlid" : "lid",
+                       e["lid"].get<unsigned>(), e.contains("port") ? "port" : "nhg",
                        e.contains("port") ? e["port"].dump().c_str() : e["nhg"].dump().c_str());
-    cmdline_printf(cl, "%zu LFT entries\n", records.size());
+    cmdline_printf(cl, "%zu LFT entries (%zu vLIDs)\n", records.size(), vlids);
 }
 
 // ---- mft ----
@@ -129,11 +133,10 @@ void show_mft(CommandContext &ctx, struct cmdline *cl, bool json) {
     const dp::FibSnapshot *s = ctx.dp->publisher().current();
     Json records = Json::array();
     for (std::uint32_t mlid = dp::kFirstMulticastLid; mlid <= dp::kLastMulticastLid; ++mlid) {
-        const std::uint64_t mask = s->mft(static_cast<std::uint16_t>(mlid));
-        if (mask == 0) continue;
+        const dp::PortMask &mask = s->mft(static_cast<std::uint16_t>(mlid));
+        if (mask.none()) continue;
         Json ports = Json::array();
-        for (unsigned p = 0; p < 64; ++p)
-            if (((mask >> p) & 1) != 0) ports.push_back(p);
+        mask.for_each([&](std::uint16_t p) { ports.push_back(p); });
         records.push_back(Json{{"mlid", mlid}, {"ports", ports}});
     }
     if (json) return print_json(cl, Json{{"mft", records}});

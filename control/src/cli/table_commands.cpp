@@ -204,13 +204,13 @@ Inst<3> inst_neigh_del{neigh_del,
 // ---- lft set|del ----
 struct LftCmd {
     cmdline_fixed_string_t lft, op;
-    uint16_t lid;
+    uint32_t lid;
     cmdline_fixed_string_t kind;
     uint32_t value;
 };
 WEFT_TOK_STR(LftCmd, lft, "lft");
 WEFT_TOK_STR(LftCmd, op, "set");
-WEFT_TOK_NUM(LftCmd, lid, RTE_UINT16);
+WEFT_TOK_NUM(LftCmd, lid, RTE_UINT32);  // pLIDs and 18-bit vLIDs
 WEFT_TOK_STR(LftCmd, kind, "port#nhg");
 WEFT_TOK_NUM(LftCmd, value, RTE_UINT32);
 static cmdline_parse_token_string_t LftCmd_del = TOKEN_STRING_INITIALIZER(LftCmd, op, "del");
@@ -253,13 +253,13 @@ static cmdline_parse_token_string_t MftCmd_del = TOKEN_STRING_INITIALIZER(MftCmd
 void mft_set(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
     auto *r = static_cast<MftCmd *>(res);
-    std::uint64_t mask = 0;
+    dp::PortMask mask;
     const Words ws = words(r->list);
     if (ws.empty()) return refuse(ctx, cl, "mft set needs at least one port");
     for (const std::string &w : ws) {
         const auto port = number(w, dp::kMaxPorts - 1);
         if (!port) return refuse(ctx, cl, "bad port " + printable(w));
-        mask |= std::uint64_t{1} << *port;
+        mask.set(static_cast<std::uint16_t>(*port));
     }
     apply(ctx, cl, ctx.fib->set_mft(r->mlid, mask));
 }
@@ -268,7 +268,7 @@ void mft_del(void *res, struct cmdline *cl, void *data) {
     auto *r = static_cast<MftCmd *>(res);
     if (r->mlid < dp::kFirstMulticastLid || r->mlid > dp::kLastMulticastLid)
         return refuse(ctx, cl, "multicast LIDs are 0xC000..0xFFFE");
-    apply(ctx, cl, ctx.fib->set_mft(r->mlid, 0));
+    apply(ctx, cl, ctx.fib->set_mft(r->mlid, dp::PortMask{}));
 }
 Inst<5> inst_mft_set{mft_set,
                      nullptr,

@@ -25,16 +25,16 @@ void SmaTablePublisher::refused(const std::string &what) {
 void SmaTablePublisher::write_lft_block(std::uint16_t block) {
     ++counters_.lft_blocks;
     const unsigned num_ports = ctx_.dp->num_ports();
+    // A vLID block (1024..4095) lands in the secondary LFT: the LIDs are the block's either way.
     for (unsigned i = 0; i < sm::kLftBlockSize; ++i) {
-        const unsigned lid = block * sm::kLftBlockSize + i;
-        if (lid == 0 || lid > dp::kMaxUnicastLid) continue;
-        const sm::PortNum p = sma_->lft(static_cast<sm::Lid>(lid));
-        const auto l16 = static_cast<std::uint16_t>(lid);
+        const std::uint32_t lid = std::uint32_t{block} * sm::kLftBlockSize + i;
+        if (lid == 0 || (lid > dp::kMaxUnicastLid && lid < dp::kFirstVlid)) continue;
+        const sm::PortNum p = sma_->lft(lid);
         if (p == 0 || p == sm::kNoPort || p > num_ports) {
-            (void)ctx_.fib->clear_lft(l16);  // refused only when there is no entry, which is what is wanted
+            (void)ctx_.fib->clear_lft(lid);  // refused only when there is no entry, which is what is wanted
             continue;
         }
-        if (dp::Status s = ctx_.fib->set_lft_port(l16, static_cast<std::uint16_t>(p - 1)); !s.ok())
+        if (dp::Status s = ctx_.fib->set_lft_port(lid, static_cast<std::uint16_t>(p - 1)); !s.ok())
             refused("LFT LID " + std::to_string(lid) + ": " + s.message());
     }
 }
@@ -45,10 +45,10 @@ void SmaTablePublisher::write_mft_block(std::uint16_t block) {
     for (unsigned i = 0; i < sm::kMftBlockSize; ++i) {
         const unsigned mlid = sm::kFirstMulticastLid + block * sm::kMftBlockSize + i;
         if (mlid > dp::kLastMulticastLid) continue;
-        std::uint64_t mask = 0;
+        dp::PortMask mask;
         for (unsigned p = 1; p <= num_ports && p <= dp::kMaxPorts; ++p)
             if ((sma_->mft_mask(static_cast<sm::Lid>(mlid), p / 16) >> (p % 16)) & 1u)
-                mask |= std::uint64_t{1} << (p - 1);
+                mask.set(static_cast<std::uint16_t>(p - 1));
         if (dp::Status s = ctx_.fib->set_mft(static_cast<std::uint16_t>(mlid), mask); !s.ok())
             refused("MFT MLID " + std::to_string(mlid) + ": " + s.message());
     }

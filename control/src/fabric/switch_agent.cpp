@@ -50,7 +50,8 @@ sm::SmaConfig SwitchAgent::sma_config(const dataplane::Dataplane &dp, const Swit
     if (s.description.size() > 64) s.description.resize(64);
     // The dataplane's tables: unicast LIDs up to 0xBFFF, multicast from 0xC000 (whole blocks).
     s.linear_fdb_cap = 0xC000;
-    s.multicast_fdb_cap = 0x3FE0;  // whole blocks of 32
+    s.multicast_fdb_cap = 0x3FE0;                                  // whole blocks of 32
+    s.vlid_cap = dataplane::kMaxVlid - dataplane::kFirstVlid + 1;  // every vLID, in the secondary LFT
     return s;
 }
 

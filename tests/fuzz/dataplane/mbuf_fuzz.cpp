@@ -77,6 +77,8 @@ Rig &rig() {
                   b.add_route(*IpPrefix::parse("2001:db8::/32"), 1).ok() &&
                   b.set_mft(0xC001, (1u << 2) | (1u << 3)).ok() && b.set_switch_lid(0x20, 2).ok();
         for (std::uint16_t lid = 1; lid <= 15; ++lid) ok = ok && b.set_lft_port(lid, 2).ok();
+        // vLIDs in the secondary LFT (seed 002): 0x10001..0x1000F to port 3.
+        for (std::uint32_t lid = 0x10001; lid <= 0x1000F; ++lid) ok = ok && b.set_lft_port(lid, 3).ok();
         if (!ok) std::abort();
         x->snapshot = b.build();
         x->publisher = std::make_unique<FibPublisher>(1);
@@ -133,6 +135,9 @@ Fate fate(const Frame &f) {
             if (p.vl == 15 && (p.dlid == 0xFFFF || (p.dlid >= 0x20 && p.dlid <= 0x23)))
                 return {DropReason::None, 0, true};
             if (p.dlid == 0 || p.dlid == 0xFFFF) return {DropReason::InvalidLid, 0};
+            if (p.dlid >= 0x10000)
+                return p.dlid >= 0x10001 && p.dlid <= 0x1000F ? Fate{DropReason::None, 1}
+                                                              : Fate{DropReason::LftMiss, 0};
             if (p.dlid >= 0xC000)
                 return p.dlid == 0xC001 ? Fate{DropReason::None, 2} : Fate{DropReason::MftMiss, 0};
             return p.dlid <= 15 ? Fate{DropReason::None, 1} : Fate{DropReason::LftMiss, 0};

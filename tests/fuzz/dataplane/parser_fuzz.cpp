@@ -41,6 +41,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         if (p.l4_offset != 0 && (p.l4_offset <= p.l3_offset || p.l4_offset >= size)) std::abort();
         if (p.hash != flow_hash(p.key)) std::abort();
         if (p.kind == PacketKind::Iboe && (p.sl > 15 || p.vl > 15 || p.lnh > 3)) std::abort();
+        // 18-bit LIDs: the LRH's 16 bits and the two reserved bits each (parser.hpp), nothing more.
+        if (p.kind == PacketKind::Iboe) {
+            const std::uint8_t *l = data + p.l3_offset;
+            const std::uint32_t dlid = (std::uint32_t{l[1]} >> 2 & 3) << 16 | std::uint32_t{l[2]} << 8 | l[3];
+            const std::uint32_t slid = (std::uint32_t{l[4]} >> 6) << 16 | std::uint32_t{l[6]} << 8 | l[7];
+            if (p.dlid != dlid || p.slid != slid || p.key.dst_port != (dlid & 0xFFFF) ||
+                p.key.protocol != (p.lnh | (dlid >> 16) << 2 | (slid >> 16) << 4))
+                std::abort();
+        }
     }
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "eal_environment.hpp"
 #include "nhg_selector.hpp"
@@ -411,6 +412,73 @@ TEST(FibBuilder, LidTables) {
     EXPECT_EQ(s2->lft(0x0010).kind, LftTarget::Kind::None);
     EXPECT_EQ(s2->mft(0xC001), 0u);
     EXPECT_EQ(s->lft(0x0010).kind, LftTarget::Kind::Port);
+}
+
+// An MFT entry is as wide as the build's ports: past 64 it takes more words (as a build with
+// RTE_MAX_ETHPORTS 256 would have), ports listed in order.
+TEST(PortMask, WiderThanOneWord) {
+    BasicPortMask<256> m;
+    EXPECT_TRUE(m.none());
+    EXPECT_EQ(m.end(), 0u);
+    for (std::uint16_t p : {0, 63, 64, 200, 255}) m.set(p);
+    EXPECT_FALSE(m.none());
+    EXPECT_EQ(m.end(), 256u);
+    EXPECT_TRUE(m.test(200));
+    EXPECT_FALSE(m.test(199));
+    EXPECT_FALSE(m.test(300));
+    std::vector<std::uint16_t> seen;
+    m.for_each([&](std::uint16_t p) { seen.push_back(p); });
+    EXPECT_EQ(seen, (std::vector<std::uint16_t>{0, 63, 64, 200, 255}));
+    m.reset(255);
+    m.reset(300);  // past the mask: nothing
+    EXPECT_EQ(m.end(), 201u);
+    EXPECT_EQ(BasicPortMask<256>(0b101).words[0], 0b101u);
+    EXPECT_EQ(PortMask::kWords, (std::size_t{kMaxPorts} + 63) / 64);
+}
+
+// vLIDs (seed 002) go to the secondary LFT, as long as its highest entry needs; pLIDs and vLIDs
+// with the same low bits are different entries; LIDs between the spaces and past them are refused.
+TEST(FibBuilder, SecondaryLftHoldsVlids) {
+    FibBuilder b(small_config());
+    ASSERT_TRUE(b.set_nhg(5, {{1, {}}, {2, {}}}).ok());
+    ASSERT_TRUE(b.set_lft_port(0x0010, 3).ok());
+    auto s0 = b.build();
+    EXPECT_EQ(s0->vlft_end(), kFirstVlid);  // no vLID: no secondary table
+    EXPECT_EQ(s0->vlft(0x10010).kind, LftTarget::Kind::None);
+    ASSERT_TRUE(b.set_lft_port(0x10010, 1).ok());
+    ASSERT_TRUE(b.set_lft_nhg(0x3FFFF, 5).ok());
+    for (std::uint32_t bad : {0xC000u, 0xFFFFu, 0x40000u, 0xFFFFFFFFu}) {
+        const Status st = b.set_lft_port(bad, 1);
+        EXPECT_FALSE(st.ok()) << bad;
+        EXPECT_NE(st.message().find("0x10000..0x3FFFF"), std::string::npos) << st.message();
+    }
+    auto s = b.build();
+    EXPECT_EQ(s->vlft_end(), 0x40000u);
+    EXPECT_EQ(s->lft(0x0010).value, 3u);
+    EXPECT_EQ(s->vlft(0x10010).kind, LftTarget::Kind::Port);
+    EXPECT_EQ(s->vlft(0x10010).value, 1u);
+    EXPECT_EQ(s->vlft(0x3FFFF).kind, LftTarget::Kind::Nhg);
+    EXPECT_EQ(s->vlft(0x3FFFF).value, *b.nhg_index(5));
+    EXPECT_EQ(s->vlft(0x10011).kind, LftTarget::Kind::None);
+    EXPECT_EQ(s->vlft(0x0010).kind, LftTarget::Kind::None);  // a pLID is not in the vLID table
+    EXPECT_EQ(s->lft(0x10010).kind, LftTarget::Kind::None);  // nor a vLID in the pLID table
+    // What the worker forwards by: either table by the LID's space, nothing for the others.
+    EXPECT_EQ(s->unicast(0x0010).value, 3u);
+    EXPECT_EQ(s->unicast(0x10010).kind, LftTarget::Kind::Port);
+    EXPECT_EQ(s->unicast(0x10010).value, 1u);
+    EXPECT_EQ(s->unicast(0x3FFFF).kind, LftTarget::Kind::Nhg);
+    for (std::uint32_t none : {0u, 0xBFFEu, 0xC000u, 0xFFFFu, 0x10011u, 0x40000u, 0xFFFFFFFFu})
+        EXPECT_EQ(s->unicast(none).kind, LftTarget::Kind::None) << none;
+    const auto entries = s->lft_entries();
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries[0].lid, 0x10u);
+    EXPECT_EQ(entries[1].lid, 0x10010u);
+    EXPECT_EQ(entries[2].lid, 0x3FFFFu);
+    EXPECT_FALSE(b.del_nhg(5).ok());  // a vLID uses it
+    ASSERT_TRUE(b.clear_lft(0x3FFFF).ok());
+    auto s2 = b.build();
+    EXPECT_EQ(s2->vlft_end(), 0x10011u);
+    EXPECT_EQ(s->vlft(0x3FFFF).kind, LftTarget::Kind::Nhg);  // the old snapshot is unchanged
 }
 
 // The switch's own LIDs: base .. base + 2^LMC - 1, unicast, the base aligned to 2^LMC; none

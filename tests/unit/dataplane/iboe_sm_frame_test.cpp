@@ -47,7 +47,7 @@ TEST(IboeSmFrame, ParserAgreesWithTheSmCodec) {
         EXPECT_TRUE(p.has_bth);
         EXPECT_FALSE(p.has_grh);
         EXPECT_EQ(p.l4_offset, d.packet.lrh_offset + sm::kLrhSize);
-        EXPECT_EQ(p.dest_qp, c.h.dest_qp);
+        EXPECT_EQ(p.key.dest_qp, c.h.dest_qp);
         EXPECT_EQ(p.has_vlan, c.h.vlan_tci.has_value());
         EXPECT_EQ(p.vlan_tci, c.h.vlan_tci.value_or(0));
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "frame_builder.hpp"
 #include "weft/dataplane/parser.hpp"
@@ -204,7 +205,6 @@ TEST(Parser, RoceV2DestQpJoinsTheKey) {
     ASSERT_EQ(parse(roce4(0x000124), b), DropReason::None);
     EXPECT_TRUE(a.roce);
     EXPECT_TRUE(a.has_bth);
-    EXPECT_EQ(a.dest_qp, 0x000123u);
     EXPECT_EQ(a.key.dest_qp, 0x000123u);
     EXPECT_EQ(a.key.dst_port, kRoceV2UdpPort);
     EXPECT_EQ(a.l4_offset, 34);  // UDP header stays the L4 offset
@@ -218,7 +218,7 @@ TEST(Parser, RoceV2OverIpv6) {
     ParsedPacket p;
     ASSERT_EQ(parse(f, p), DropReason::None);
     EXPECT_TRUE(p.roce);
-    EXPECT_EQ(p.dest_qp, 0xABCDEFu);
+    EXPECT_EQ(p.key.dest_qp, 0xABCDEFu);
 }
 
 TEST(Parser, IboeLocal) {
@@ -231,13 +231,47 @@ TEST(Parser, IboeLocal) {
     EXPECT_EQ(p.lnh, 2);
     EXPECT_FALSE(p.has_grh);
     EXPECT_TRUE(p.has_bth);
-    EXPECT_EQ(p.dest_qp, 0xBEEFu);
+    EXPECT_EQ(p.key.dest_qp, 0xBEEFu);
     EXPECT_EQ(p.l3_offset, 14);
     EXPECT_EQ(p.l4_offset, 22);
     EXPECT_EQ(p.key.dst_port, 0x12);
     ParsedPacket q;
     ASSERT_EQ(parse(iboe_local(0x0012, 0x0034, 0x00BEF0, 5), q), DropReason::None);
     EXPECT_NE(p.hash, q.hash);
+}
+
+// Seed 002's 18-bit LIDs: DLID bits 16-17 in LRH byte 1 bits 2-3, SLID bits 16-17 in byte 4 bits
+// 6-7. A frame with them clear reads (and hashes) as before; with them set, its LIDs are vLIDs and
+// its flow differs from the pLIDs' with the same low bits.
+TEST(Parser, IboeExtendedLids) {
+    const Bytes plain = iboe_local(0x0012, 0x0034, 0x00BEEF, 5);
+    ParsedPacket p;
+    ASSERT_EQ(parse(plain, p), DropReason::None);
+    EXPECT_EQ(p.key.protocol, 2);  // LNH alone
+    for (const auto &[dhi, shi] : {std::pair{1u, 0u}, std::pair{3u, 2u}, std::pair{0u, 3u}}) {
+        Bytes f = plain;
+        f[14 + 1] = static_cast<std::uint8_t>(f[14 + 1] | dhi << 2);
+        f[14 + 4] = static_cast<std::uint8_t>(f[14 + 4] | shi << 6);
+        ParsedPacket x;
+        ASSERT_EQ(parse(f, x), DropReason::None);
+        EXPECT_EQ(x.dlid, 0x0012u | dhi << 16);
+        EXPECT_EQ(x.slid, 0x0034u | shi << 16);
+        EXPECT_EQ(x.sl, 5);  // the bits beside them are SL, LNH and PktLen, unchanged
+        EXPECT_EQ(x.lnh, 2);
+        EXPECT_EQ(x.key.dest_qp, 0xBEEFu);
+        EXPECT_EQ(x.key.dst_port, 0x12);
+        EXPECT_EQ(x.key.protocol, 2 | dhi << 2 | shi << 4);
+        EXPECT_NE(x.hash, p.hash);
+    }
+    // The last vLID, and the PktLen bits beside the SLID's: a length that does not fit still fails.
+    Bytes f = plain;
+    f[14 + 1] |= 0x0C;
+    f[14 + 2] = 0xFF;
+    f[14 + 3] = 0xFF;
+    ASSERT_EQ(parse(f, p), DropReason::None);
+    EXPECT_EQ(p.dlid, 0x3FFFFu);
+    f[14 + 4] |= 0xC7;  // SLID bits and PktLen's top bits
+    EXPECT_EQ(reason(f), DropReason::LrhPktLenPastBuffer);
 }
 
 TEST(Parser, IboeGlobalWithGrh) {
@@ -252,7 +286,7 @@ TEST(Parser, IboeGlobalWithGrh) {
     EXPECT_EQ(p.dlid, 0xC001);
     EXPECT_EQ(p.vl, 1);
     EXPECT_EQ(p.sl, 9);
-    EXPECT_EQ(p.dest_qp, 0x42u);
+    EXPECT_EQ(p.key.dest_qp, 0x42u);
     EXPECT_EQ(p.l4_offset, 18 + 8 + 40);
     EXPECT_EQ(0, std::memcmp(p.key.dst, kDst6.data(), 16));
 }

@@ -575,6 +575,34 @@ TEST_F(WorkerTest, IboeFramesFollowTheLftAndTheMft) {
     expect_accounted();
 }
 
+// 18-bit DLIDs (seed 002): a vLID goes by the secondary LFT, the pLID with its low 16 bits by the
+// LFT; a vLID without an entry is an LFT miss; the LRH leaves with its extra bits as it came.
+TEST_F(WorkerTest, IboeVlidsFollowTheSecondaryLft) {
+    ASSERT_TRUE(builder->set_lft_port(0x12, 2).ok());
+    ASSERT_TRUE(builder->set_lft_port(0x10012, 3).ok());
+    ASSERT_TRUE(builder->set_lft_port(0x3FFFF, 1).ok());
+    build();
+    auto extended = [](std::uint32_t dlid, std::uint32_t slid) {
+        Bytes f = iboe(static_cast<std::uint16_t>(dlid), 0, static_cast<std::uint16_t>(slid));
+        f[14 + 1] = static_cast<std::uint8_t>(f[14 + 1] | (dlid >> 16) << 2);
+        f[14 + 4] = static_cast<std::uint8_t>(f[14 + 4] | (slid >> 16) << 6);
+        return f;
+    };
+    const Bytes plid = iboe(0x12, 0), vlid = extended(0x10012, 0x20001), last = extended(0x3FFFF, 1);
+    receive({plid, vlid, last, extended(0x20012, 1), extended(0x10013, 1)});
+    poll();
+    auto tail = [](const Bytes &f) { return Bytes(f.begin() + 14, f.end()); };
+    const std::vector<Bytes> two = sent(2, 0), three = sent(3, 0), one = sent(1, 0);
+    ASSERT_EQ(two.size(), 1u);
+    ASSERT_EQ(three.size(), 1u);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(tail(two[0]), tail(plid));
+    EXPECT_EQ(tail(three[0]), tail(vlid));
+    EXPECT_EQ(tail(one[0]), tail(last));
+    EXPECT_EQ(drops(DropReason::LftMiss), 2u);
+    expect_accounted();
+}
+
 // A subnet-management frame (VL15) to the permissive LID or to one of the switch's LIDs (base
 // 0x20, LMC 1: 0x20 and 0x21) goes to the control thread's ring with its in-port; a VL15 frame
 // to another LID is forwarded by the LFT and stays on VL15; a data VL frame to the switch's LID

@@ -119,10 +119,12 @@ class FibBuilder {
     Status del_nhg(std::uint32_t id);
     Status set_neighbour(const IpAddr &ip, const rte_ether_addr &mac, std::uint16_t port);
     Status del_neighbour(const IpAddr &ip);
-    Status set_lft_port(std::uint16_t lid, std::uint16_t port);
-    Status set_lft_nhg(std::uint16_t lid, std::uint32_t nhg_id);
-    Status clear_lft(std::uint16_t lid);
-    Status set_mft(std::uint16_t mlid, std::uint64_t port_mask);
+    // A unicast LID's entry: a pLID (0x0001..0xBFFF) in the LFT, a vLID (kFirstVlid..kMaxVlid)
+    // in the secondary LFT.
+    Status set_lft_port(std::uint32_t lid, std::uint16_t port);
+    Status set_lft_nhg(std::uint32_t lid, std::uint32_t nhg_id);
+    Status clear_lft(std::uint32_t lid);
+    Status set_mft(std::uint16_t mlid, const PortMask &ports);  // no port: the entry goes
     Status set_sl2vl(std::uint16_t port, std::uint8_t sl, std::uint8_t vl);
     // This switch's base LID and LMC (0: none): LIDs base .. base + 2^lmc - 1, all unicast, base
     // a multiple of 2^lmc as IBA asks.
@@ -218,8 +220,8 @@ class FibBuilder {
     std::set<std::uint32_t> fresh_indices_;
 
     std::map<IpAddr, NeighbourSpec> neighbours_;
-    std::map<std::uint16_t, LftSpec> lft_;
-    std::map<std::uint16_t, std::uint64_t> mft_;
+    std::map<std::uint32_t, LftSpec> lft_;  // pLIDs, then vLIDs
+    std::map<std::uint16_t, PortMask> mft_;
     std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;
     std::shared_ptr<const LidTables> lids_;
     bool lids_dirty_ = true;

@@ -15,6 +15,7 @@
 #include "weft/ars/config.hpp"
 #include "weft/dataplane/ip_addr.hpp"
 #include "weft/dataplane/limits.hpp"
+#include "weft/dataplane/port_mask.hpp"
 
 namespace weft::dataplane {
 
@@ -59,9 +60,7 @@ struct LftTarget {
 struct SwitchLid {
     std::uint16_t base = 0;
     std::uint8_t lmc = 0;
-    bool owns(std::uint16_t lid) const noexcept {
-        return base != 0 && (static_cast<std::uint16_t>(lid - base) >> lmc) == 0;
-    }
+    bool owns(std::uint32_t lid) const noexcept { return base != 0 && ((lid - base) >> lmc) == 0; }
 };
 
 // A route: its prefix and its NHG id.
@@ -109,9 +108,28 @@ class FibSnapshot {
     }
     std::size_t nhg_slots() const noexcept { return nhgs_.size(); }
 
-    LftTarget lft(std::uint16_t lid) const noexcept;
-    // Port mask of a multicast LID (0xC000..0xFFFE); 0 when unset.
-    std::uint64_t mft(std::uint16_t mlid) const noexcept;
+    // A pLID's entry (1..0xBFFF; anything else: none).
+    LftTarget lft(std::uint32_t lid) const noexcept;
+    // A unicast DLID's entry as the worker forwards by it: a pLID's from the LFT, a vLID's from
+    // the secondary LFT (anything else: none). A pLID costs what lft() does.
+    LftTarget unicast(std::uint32_t lid) const noexcept;
+    // A vLID's, from the secondary LFT (kFirstVlid..kMaxVlid; anything else: none).
+    LftTarget vlft(std::uint32_t lid) const noexcept {
+        const std::uint32_t i = lid - kFirstVlid;  // a pLID wraps past the table's size
+        if (i >= vlft_size_) return {};
+        const std::uint32_t w = vlft_raw_[i];
+        return {static_cast<LftTarget::Kind>(w >> 30), w & 0x3FFFFFFFu};
+    }
+    // One past the highest vLID the secondary LFT can hold (kFirstVlid: none).
+    std::uint32_t vlft_end() const noexcept { return kFirstVlid + vlft_size_; }
+    // Every set entry of both LFTs, pLIDs then vLIDs (for the control side: show, telemetry).
+    struct LftEntry {
+        std::uint32_t lid;
+        LftTarget target;
+    };
+    std::vector<LftEntry> lft_entries() const;
+    // The ports of a multicast LID (0xC000..0xFFFE); none when unset.
+    const PortMask &mft(std::uint16_t mlid) const noexcept;
     std::uint8_t sl2vl(std::uint16_t port, std::uint8_t sl) const noexcept {
         return port < kMaxPorts ? sl2vl_[port][sl & 0x0F] : 0;
     }
@@ -140,7 +158,9 @@ class FibSnapshot {
     std::vector<ResolvedMember> members_;
     std::shared_ptr<const LidTables> lids_;
     const std::uint32_t *lft_raw_;
-    const std::uint64_t *mft_raw_;
+    const std::uint32_t *vlft_raw_;
+    std::uint32_t vlft_size_;
+    const PortMask *mft_raw_;
     std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;
     std::shared_ptr<const ars::Config> ars_;
     SwitchLid switch_lid_;

@@ -37,12 +37,18 @@ struct ParsedPacket {
     std::uint8_t sl = 0;
     std::uint8_t vl = 0;
     std::uint8_t lnh = 0;
-    std::uint16_t dlid = 0;
-    std::uint16_t slid = 0;
-    std::uint32_t dest_qp = 0;
-    FlowKey key{};
+    // 18-bit LIDs (seed 002's extended LID space, IBOE_SMP.md): the LRH's 16 bits and two of its
+    // reserved bits each, DLID bits 16-17 in byte 1 bits 2-3 (between SL and LNH) and SLID bits
+    // 16-17 in byte 4 bits 6-7 (above PktLen). A frame that leaves them zero is IBA's 16-bit
+    // frame; a DLID of kFirstVlid or more is a vLID, forwarded by the secondary LFT. The flow key
+    // keeps the 16 low bits in its ports and the high bits beside LNH in its protocol byte.
+    std::uint32_t dlid = 0;
+    std::uint32_t slid = 0;
+    FlowKey key{};  // its dest_qp: the BTH's destination QP (RoCEv2, IBoE)
     std::uint32_t hash = 0;
 };
+// Cleared for every frame the full parser takes: five 16-byte stores.
+static_assert(sizeof(ParsedPacket) == 80, "ParsedPacket grew past 80 bytes");
 
 // Parses `frame`. Returns DropReason::None and fills `out` when the frame can be forwarded;
 // otherwise returns the reason it must be dropped (`out` is then unspecified).
