@@ -306,17 +306,24 @@ bool FibBuilder::nhg_referenced(std::uint32_t id) const {
 std::optional<std::uint32_t> FibBuilder::nhg_using(const IpAddr &ip, std::uint16_t port) const {
     // A member without `via` takes its MAC from the port's peer, its lowest-addressed neighbour.
     const IpAddr *peer = nullptr;
-    for (const auto &[addr, n] : neighbours_)
+    for (const auto &[key, n] : neighbours_)
         if (n.port == port) {
-            peer = &addr;
+            peer = &key.ip;
             break;
         }
     for (const auto &[id, spec] : nhgs_) {
         if (spec.mode == NhgMode::Local) continue;  // its members are not used: no MAC taken
         for (const NhgMemberSpec &m : spec.members)
-            if (m.via ? *m.via == ip : m.port == port && peer != nullptr && *peer == ip) return id;
+            if (m.via ? *m.via == ip && (!is_link_local_v6(ip) || m.port == port)
+                      : m.port == port && peer != nullptr && *peer == ip)
+                return id;
     }
     return std::nullopt;
+}
+
+const NeighbourSpec *FibBuilder::neighbour(const IpAddr &ip, std::uint16_t port) const {
+    const auto it = neighbours_.find(NeighbourKey::of(ip, port));
+    return it == neighbours_.end() || it->second.port != port ? nullptr : &it->second;
 }
 
 std::uint32_t FibBuilder::index_for(std::uint32_t id) {
@@ -342,9 +349,12 @@ Status FibBuilder::check_via(std::uint32_t id, const NhgMemberSpec &m) const {
     if (!m.via) return Status::success();
     const std::string member =
         "nhg " + std::to_string(id) + " member " + std::to_string(m.port) + "@" + m.via->to_string();
-    const auto n = neighbours_.find(*m.via);
+    const auto n = neighbours_.find(NeighbourKey::of(*m.via, m.port));
     if (n == neighbours_.end())
-        return Status::error(member + ": no neighbour " + m.via->to_string() + " (add it first: neigh add)");
+        return Status::error(
+            member + ": no neighbour " + m.via->to_string() +
+            (is_link_local_v6(*m.via) ? " on port " + std::to_string(m.port) : std::string()) +
+            " (add it first: neigh add)");
     if (n->second.port != m.port)
         return Status::error(member + ": neighbour " + m.via->to_string() + " is on port " +
                              std::to_string(n->second.port) + ", not on port " + std::to_string(m.port));
@@ -397,23 +407,46 @@ Status FibBuilder::set_neighbour(const IpAddr &ip, const rte_ether_addr &mac, st
     if (Status s = check_port(port); !s.ok()) return s;
     if (rte_is_multicast_ether_addr(&mac) || rte_is_zero_ether_addr(&mac))
         return Status::error("a neighbour needs a unicast MAC");
-    const auto it = neighbours_.find(ip);
+    const NeighbourKey key = NeighbourKey::of(ip, port);  // a link-local one: this port's
+    const auto it = neighbours_.find(key);
     if (it != neighbours_.end() && it->second.port != port)
         if (const auto user = nhg_using(ip, it->second.port))
             return Status::error("neighbour " + ip.to_string() + " is used by nhg " + std::to_string(*user) +
                                  " on port " + std::to_string(it->second.port) + "; it cannot move to port " +
                                  std::to_string(port));
-    neighbours_[ip] = NeighbourSpec{mac, port};
+    neighbours_[key] = NeighbourSpec{mac, port};
     return Status::success();
 }
 
-Status FibBuilder::del_neighbour(const IpAddr &ip) {
-    const auto it = neighbours_.find(ip);
-    if (it == neighbours_.end()) return Status::error("no neighbour " + ip.to_string());
-    if (const auto user = nhg_using(ip, it->second.port))
-        return Status::error("neighbour " + ip.to_string() + " is used by nhg " + std::to_string(*user) +
-                             " (its members' MAC); change or delete the group first");
+Status FibBuilder::del_neighbour_key(std::map<NeighbourKey, NeighbourSpec>::iterator it) {
+    if (const auto user = nhg_using(it->first.ip, it->second.port))
+        return Status::error("neighbour " + it->first.ip.to_string() + " is used by nhg " +
+                             std::to_string(*user) + " (its members' MAC); change or delete the group first");
     neighbours_.erase(it);
+    return Status::success();
+}
+
+Status FibBuilder::del_neighbour(const IpAddr &ip, std::optional<std::uint16_t> port) {
+    if (!is_link_local_v6(ip) || port) {
+        const auto it = neighbours_.find(NeighbourKey::of(ip, port.value_or(NeighbourKey::kAnyPort)));
+        if (it == neighbours_.end() || (port && it->second.port != *port))
+            return Status::error("no neighbour " + ip.to_string() +
+                                 (port ? " on port " + std::to_string(*port) : ""));
+        return del_neighbour_key(it);
+    }
+    // A link-local address alone: on every port it is on, all or none.
+    std::vector<std::map<NeighbourKey, NeighbourSpec>::iterator> found;
+    for (auto it = neighbours_.lower_bound(NeighbourKey{ip, 0});
+         it != neighbours_.end() && it->first.ip == ip; ++it)
+        found.push_back(it);
+    if (found.empty()) return Status::error("no neighbour " + ip.to_string());
+    for (const auto &it : found)
+        if (const auto user = nhg_using(ip, it->second.port))
+            return Status::error("neighbour " + ip.to_string() + " on port " +
+                                 std::to_string(it->second.port) + " is used by nhg " +
+                                 std::to_string(*user) +
+                                 " (its members' MAC); change or delete the group first");
+    for (const auto &it : found) neighbours_.erase(it);
     return Status::success();
 }
 
@@ -571,7 +604,7 @@ std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot(bool with_leaving) {
 
     // The peer of each port: its lowest-addressed neighbour.
     std::array<const NeighbourSpec *, kMaxPorts> peer{};
-    for (const auto &[ip, n] : neighbours_)
+    for (const auto &[key, n] : neighbours_)
         if (peer[n.port] == nullptr) peer[n.port] = &n;
 
     std::vector<NhgEntry> entries(next_index_);
@@ -587,8 +620,7 @@ std::unique_ptr<FibSnapshot> FibBuilder::build_snapshot(bool with_leaving) {
             r.port = m.port;
             const NeighbourSpec *n = nullptr;
             if (m.via) {
-                const auto it = neighbours_.find(*m.via);
-                if (it != neighbours_.end() && it->second.port == m.port) n = &it->second;
+                n = neighbour(*m.via, m.port);
             } else {
                 n = peer[m.port];
             }

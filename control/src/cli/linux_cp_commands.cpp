@@ -45,8 +45,8 @@ Json linux_cp_record(const lcp::LinuxCp &l) {
                              {"from_kernel_bytes", p.from_kernel_bytes}});
     }
     Json neigh = Json::array();
-    for (const auto &[ip, n] : l.neighbours())
-        neigh.push_back(Json{{"ip", ip.to_string()},
+    for (const auto &[key, n] : l.neighbours())
+        neigh.push_back(Json{{"ip", key.ip.to_string()},
                              {"mac", mac_text(n.mac)},
                              {"port", n.port},
                              {"state", nud_name(n.state)},

@@ -53,11 +53,11 @@ std::string running_config(CommandContext &ctx) {
     out << "# weft " << WEFT_VERSION << " running-config: replay with --cmdline-file\n";
 
     out << "# neighbours (not those the kernel mirror learned)\n";
-    for (const auto &[ip, n] : ctx.fib->neighbours()) {
-        if (ctx.lcp != nullptr && ctx.lcp->learned(ip)) continue;  // the kernel's: it tells them again
+    for (const auto &[key, n] : ctx.fib->neighbours()) {
+        if (ctx.lcp != nullptr && ctx.lcp->learned(key)) continue;  // the kernel's: it tells them again
         char mac[RTE_ETHER_ADDR_FMT_SIZE];
         rte_ether_format_addr(mac, sizeof mac, &n.mac);
-        out << "neigh add " << ip.to_string() << " " << mac << " port " << n.port << "\n";
+        out << "neigh add " << key.ip.to_string() << " " << mac << " port " << n.port << "\n";
     }
 
     out << "# ARS profile\n";

@@ -92,8 +92,8 @@ void show_drops(CommandContext &ctx, struct cmdline *cl, bool json) {
 // ---- neigh ----
 void show_neigh(CommandContext &ctx, struct cmdline *cl, bool json) {
     Json records = Json::array();
-    for (const auto &[ip, n] : ctx.fib->neighbours())
-        records.push_back(Json{{"ip", ip.to_string()}, {"mac", mac_text(n.mac)}, {"port", n.port}});
+    for (const auto &[key, n] : ctx.fib->neighbours())
+        records.push_back(Json{{"ip", key.ip.to_string()}, {"mac", mac_text(n.mac)}, {"port", n.port}});
     if (json) return print_json(cl, Json{{"neighbours", records}});
     cmdline_printf(cl, "%-40s %-18s %s\n", "ip", "mac", "port");
     for (const Json &n : records)

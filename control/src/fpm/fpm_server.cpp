@@ -82,7 +82,14 @@ FpmServer::FpmServer(CommandContext &ctx, FpmConfig config)
         updater_,
         [this](const fpm::NlNextHop &h) -> fpm::Resolved {
             if (h.gateway) {
-                const auto n = fib_.neighbours().find(*h.gateway);
+                // A link-local gateway is a neighbour of its interface's port only.
+                dp::NeighbourKey key{*h.gateway};
+                if (dp::is_link_local_v6(*h.gateway)) {
+                    const auto port = port_of_ifindex(h.ifindex);
+                    if (!port) return {std::nullopt, fpm::Hold::Port};
+                    key = dp::NeighbourKey::of(*h.gateway, *port);
+                }
+                const auto n = fib_.neighbours().find(key);
                 if (n == fib_.neighbours().end()) {
                     if (ctx_.lcp != nullptr) ctx_.lcp->resolve(*h.gateway, h.ifindex);
                     return {std::nullopt, fpm::Hold::Neighbour};
@@ -176,6 +183,7 @@ std::optional<std::uint16_t> FpmServer::port_of_ifindex(std::uint32_t ifindex) {
     std::optional<std::uint16_t> port;
     if (if_indextoname(ifindex, name) != nullptr)
         if (const auto it = ports_.find(name); it != ports_.end()) port = it->second;
+    if (!port && ctx_.lcp != nullptr) port = ctx_.lcp->port_of(ifindex);  // the mirror's TAPs
     ifindex_cache_.emplace(ifindex, port);
     return port;
 }

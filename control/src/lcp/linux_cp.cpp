@@ -51,8 +51,9 @@ std::uint16_t ether_type(const rte_mbuf *m) {
     return t;
 }
 
-bool link_local_v6(const dp::IpAddr &ip) {
-    return ip.v6 && ip.bytes[0] == 0xfe && (ip.bytes[1] & 0xc0) == 0x80;
+// The port a neighbour key names for del_neighbour (none: an address that is one neighbour).
+std::optional<std::uint16_t> scope_of(const dp::NeighbourKey &key) {
+    return key.port == dp::NeighbourKey::kAnyPort ? std::nullopt : std::optional<std::uint16_t>(key.port);
 }
 
 }  // namespace
@@ -138,9 +139,9 @@ void LinuxCp::publish() {
     if (dirty_) commit(ctx_, nullptr);
     dirty_ = false;
     if (neigh_retry_.empty()) return;
-    for (const dp::IpAddr &ip : neigh_retry_) {
-        if (neigh_.contains(ip) || !ctx_.fib->neighbours().contains(ip)) continue;  // back, or gone
-        if (ctx_.fib->del_neighbour(ip).ok())
+    for (const dp::NeighbourKey &key : neigh_retry_) {
+        if (neigh_.contains(key) || !ctx_.fib->neighbours().contains(key)) continue;  // back, or gone
+        if (ctx_.fib->del_neighbour(key.ip, scope_of(key)).ok())
             dirty_ = true;
         else
             ++drops_.neigh_in_use;  // another group takes its MAC: the last one stays
@@ -336,7 +337,9 @@ void LinuxCp::on_neigh(const NeighEvent &e) {
     if (!p) return;
     rte_ether_addr mac;
     std::memcpy(mac.addr_bytes, e.mac.data(), e.mac.size());
-    const auto it = neigh_.find(e.ip);
+    // A link-local address is a neighbour per port (the same fe80:: may be on several links).
+    const dp::NeighbourKey key = dp::NeighbourKey::of(e.ip, *p);
+    const auto it = neigh_.find(key);
     const bool same = it != neigh_.end() && it->second.port == *p && it->second.mac == e.mac;
     if (e.add && same) {
         it->second.state = e.state;
@@ -353,7 +356,7 @@ void LinuxCp::on_neigh(const NeighEvent &e) {
         if (!e.add || it->second.port != *p) {
             // Refused while a group (its own host route's, leaving in this batch) names it:
             // tried again once the batch is published.
-            if (!ctx_.fib->del_neighbour(e.ip).ok()) neigh_retry_.push_back(e.ip);
+            if (!ctx_.fib->del_neighbour(e.ip, scope_of(key)).ok()) neigh_retry_.push_back(key);
             dirty_ = true;
         }
         neigh_.erase(it);
@@ -363,7 +366,7 @@ void LinuxCp::on_neigh(const NeighEvent &e) {
     count_fib(s);
     if (!s.ok()) return;
     LearnedNeighbour n{*p, e.mac, e.state, 0};
-    if (!link_local_v6(e.ip)) {
+    if (!dp::is_link_local_v6(e.ip)) {
         n.nhg = neighbour_nhg();
         const dp::Status g = ctx_.fib->set_nhg(n.nhg, {dp::NhgMemberSpec{*p, e.ip, 1}});
         count_fib(g);
@@ -372,7 +375,7 @@ void LinuxCp::on_neigh(const NeighEvent &e) {
         else
             free_nhgs_.insert(std::exchange(n.nhg, 0));
     }
-    neigh_.emplace(e.ip, n);
+    neigh_.emplace(key, n);
 }
 
 }  // namespace weft::control::lcp

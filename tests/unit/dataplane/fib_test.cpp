@@ -206,7 +206,7 @@ TEST(FibBuilder, ANeighbourAGroupUsesStays) {
         EXPECT_NE(s.message().find("used by nhg 7"), std::string::npos) << s.message();
         EXPECT_FALSE(b.set_neighbour(ip(used), mac(0x55), 4).ok()) << used;  // moving it away
     }
-    EXPECT_EQ(b.neighbours().at(ip("10.0.1.9")).port, 2);
+    EXPECT_EQ(b.neighbours().at(NeighbourKey{ip("10.0.1.9")}).port, 2);
     EXPECT_TRUE(b.set_neighbour(ip("10.0.1.9"), mac(0x3a), 2).ok());  // a new MAC on the same port
     EXPECT_TRUE(b.del_neighbour(ip("10.0.1.2")).ok());  // port 2's peer, but no member uses the peer
     EXPECT_TRUE(b.del_neighbour(ip("10.0.3.2")).ok());  // unused
@@ -215,6 +215,41 @@ TEST(FibBuilder, ANeighbourAGroupUsesStays) {
     ASSERT_TRUE(b.del_nhg(7).ok());
     EXPECT_TRUE(b.del_neighbour(ip("10.0.1.9")).ok());
     EXPECT_TRUE(b.del_neighbour(ip("10.0.0.2")).ok());
+}
+
+// BGP unnumbered: the same IPv6 link-local address is a neighbour on two links, each with its
+// own MAC, and a member takes the MAC of the one on its port.
+TEST(FibBuilder, LinkLocalNeighboursAreOnePerPort) {
+    FibBuilder b(small_config());
+    const IpAddr ll = ip("fe80::1");
+    ASSERT_TRUE(b.set_neighbour(ll, mac(0x11), 1).ok());
+    ASSERT_TRUE(b.set_neighbour(ll, mac(0x22), 2).ok());  // another neighbour, not a move
+    EXPECT_EQ(b.neighbours().size(), 2u);
+    ASSERT_NE(b.neighbour(ll, 1), nullptr);
+    EXPECT_EQ(b.neighbour(ll, 1)->mac.addr_bytes[5], 0x11);
+    EXPECT_EQ(b.neighbour(ll, 2)->mac.addr_bytes[5], 0x22);
+    EXPECT_EQ(b.neighbour(ll, 3), nullptr);
+    EXPECT_FALSE(b.set_nhg(8, {{3, ll}}).ok());  // not a neighbour on port 3
+    ASSERT_TRUE(b.set_nhg(9, {{1, ll}, {2, ll}}).ok());
+    auto s = b.build();
+    const auto members = s->members(*s->nhg(*b.nhg_index(9)));
+    EXPECT_EQ(members[0].dst_mac.addr_bytes[5], 0x11);
+    EXPECT_EQ(members[1].dst_mac.addr_bytes[5], 0x22);
+    // The address alone names both: refused while a group uses either; by port, one at a time.
+    EXPECT_FALSE(b.del_neighbour(ll).ok());
+    ASSERT_TRUE(b.set_nhg(9, {{1, ll}}).ok());
+    EXPECT_TRUE(b.del_neighbour(ll, 2).ok());
+    EXPECT_FALSE(b.del_neighbour(ll, 2).ok());  // gone
+    EXPECT_FALSE(b.del_neighbour(ll, 1).ok());  // used
+    ASSERT_TRUE(b.del_nhg(9).ok());
+    EXPECT_TRUE(b.del_neighbour(ll).ok());
+    EXPECT_TRUE(b.neighbours().empty());
+    // A global address stays one neighbour wherever it is.
+    ASSERT_TRUE(b.set_neighbour(ip("2001:db8::1"), mac(0x33), 1).ok());
+    ASSERT_TRUE(b.set_neighbour(ip("2001:db8::1"), mac(0x33), 2).ok());  // moved
+    EXPECT_EQ(b.neighbours().size(), 1u);
+    EXPECT_EQ(b.neighbour(ip("2001:db8::1"), 1), nullptr);
+    EXPECT_NE(b.neighbour(ip("2001:db8::1"), 2), nullptr);
 }
 
 // A /25 in /24 block `i` of 10.0.0.0/8: each takes an IPv4 tbl8 group.

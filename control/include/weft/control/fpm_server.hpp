@@ -4,8 +4,9 @@
 // never blocks: non-blocking sockets, a bounded amount of input per call).
 //
 // What FRR's interfaces and gateways are to weft: a gateway that is one of weft's neighbours is
-// reached on that neighbour's port; a next hop with only an interface takes the port `fpm port
-// IFNAME PORT` maps the interface to (its MAC: the port's peer). A next hop that resolves to no
+// reached on that neighbour's port (an IPv6 link-local one: the neighbour on the port of the next
+// hop's interface); a next hop with only an interface takes the port `fpm port IFNAME PORT`
+// maps the interface to, or whose mirror TAP it is (its MAC: the port's peer). A next hop that resolves to no
 // port yet (no neighbour, no mapping) holds its route pending until it does; with the Linux
 // mirror, a gateway on one of its interfaces is asked of the kernel (LinuxCp::resolve), and the
 // route is installed once the kernel has resolved it.

@@ -89,6 +89,24 @@ struct NeighbourSpec {
     std::uint16_t port = 0;
 };
 
+// fe80::/10: an address meaningful only with the link it is on.
+inline bool is_link_local_v6(const IpAddr &ip) noexcept {
+    return ip.v6 && ip.bytes[0] == 0xfe && (ip.bytes[1] & 0xc0) == 0x80;
+}
+
+// A neighbour's key: its address, and for an IPv6 link-local address the port it is on (the same
+// fe80:: address may be a neighbour on several links: BGP unnumbered peers, routers that all use
+// fe80::1); kAnyPort for every other address, which is one neighbour wherever it is.
+struct NeighbourKey {
+    static constexpr std::uint16_t kAnyPort = 0xFFFF;
+    IpAddr ip;
+    std::uint16_t port = kAnyPort;
+    static NeighbourKey of(const IpAddr &ip, std::uint16_t port) noexcept {
+        return {ip, is_link_local_v6(ip) ? port : kAnyPort};
+    }
+    auto operator<=>(const NeighbourKey &) const = default;
+};
+
 struct LftSpec {
     LftTarget::Kind kind = LftTarget::Kind::None;
     std::uint32_t value = 0;  // port, or NHG id
@@ -118,7 +136,11 @@ class FibBuilder {
     Status set_nhg(std::uint32_t id, std::vector<NhgMemberSpec> members, NhgMode mode = NhgMode::Ecmp);
     Status del_nhg(std::uint32_t id);
     Status set_neighbour(const IpAddr &ip, const rte_ether_addr &mac, std::uint16_t port);
-    Status del_neighbour(const IpAddr &ip);
+    // A link-local neighbour on `port` (none: on every port); any other address wherever it is.
+    Status del_neighbour(const IpAddr &ip, std::optional<std::uint16_t> port = std::nullopt);
+    // The neighbour a member on `port` through `ip` takes its MAC from (null: none, or on
+    // another port).
+    const NeighbourSpec *neighbour(const IpAddr &ip, std::uint16_t port) const;
     // A unicast LID's entry: a pLID (0x0001..0xBFFF) in the LFT, a vLID (kFirstVlid..kMaxVlid)
     // in the secondary LFT.
     Status set_lft_port(std::uint32_t lid, std::uint16_t port);
@@ -149,7 +171,7 @@ class FibBuilder {
     const RouteMap &routes() const noexcept { return routes_; }
     std::vector<RouteEntry> sorted_routes() const;
     const std::map<std::uint32_t, NhgSpec> &nhgs() const noexcept { return nhgs_; }
-    const std::map<IpAddr, NeighbourSpec> &neighbours() const noexcept { return neighbours_; }
+    const std::map<NeighbourKey, NeighbourSpec> &neighbours() const noexcept { return neighbours_; }
     std::optional<std::uint32_t> nhg_index(std::uint32_t id) const;
     // Desired routes that name group `id`.
     std::size_t routes_to(std::uint32_t id) const;
@@ -174,6 +196,7 @@ class FibBuilder {
     std::uint32_t index_for(std::uint32_t id);
     // The group with a member whose MAC comes from neighbour `ip` (on `port`), if any.
     std::optional<std::uint32_t> nhg_using(const IpAddr &ip, std::uint16_t port) const;
+    Status del_neighbour_key(std::map<NeighbourKey, NeighbourSpec>::iterator it);
     // A prefix changed in this batch: the NHG id the tables hold for it, and the one they will
     // (none: not in them).
     struct Staged {
@@ -219,7 +242,7 @@ class FibBuilder {
     // Indices of groups the published snapshot does not have (added since the last batch).
     std::set<std::uint32_t> fresh_indices_;
 
-    std::map<IpAddr, NeighbourSpec> neighbours_;
+    std::map<NeighbourKey, NeighbourSpec> neighbours_;
     std::map<std::uint32_t, LftSpec> lft_;  // pLIDs, then vLIDs
     std::map<std::uint16_t, PortMask> mft_;
     std::array<std::array<std::uint8_t, kNumSl>, kMaxPorts> sl2vl_;

@@ -32,6 +32,7 @@
 #include "weft/control/command_context.hpp"
 #include "weft/control/lcp/netlink_events.hpp"
 #include "weft/control/lcp/tap.hpp"
+#include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/ip_addr.hpp"
 
 struct rte_mbuf;
@@ -105,12 +106,15 @@ class LinuxCp {
     void poll();
 
     const std::vector<LinuxCpPort> &ports() const { return ports_; }
-    const std::map<dataplane::IpAddr, LearnedNeighbour> &neighbours() const { return neigh_; }
+    // By address, and for an IPv6 link-local one its port too (FibBuilder's key).
+    const std::map<dataplane::NeighbourKey, LearnedNeighbour> &neighbours() const { return neigh_; }
     const LinuxCpDrops &drops() const { return drops_; }
     std::uint64_t netlink_messages() const { return netlink_messages_; }
     // The mirror's interface of a dataplane port, or nothing.
     const LinuxCpPort *port(std::uint16_t p) const { return p < ports_.size() ? &ports_[p] : nullptr; }
-    bool learned(const dataplane::IpAddr &ip) const { return neigh_.contains(ip); }
+    bool learned(const dataplane::NeighbourKey &key) const { return neigh_.contains(key); }
+    // The dataplane port of one of the mirror's interfaces.
+    std::optional<std::uint16_t> port_of(std::uint32_t ifindex) const;
     // Asks the kernel to resolve `ip` on the mirror's interface `ifindex` and keep it resolved
     // (RTM_NEWNEIGH with NTF_EXT_MANAGED): for a route's next hop no traffic has made the kernel
     // resolve. What it learns arrives as any neighbour does. False when `ifindex` is none of the
@@ -131,7 +135,6 @@ class LinuxCp {
     void on_addr(const AddrEvent &e);
     void on_neigh(const NeighEvent &e);
     bool local_route(const dataplane::IpPrefix &prefix, bool add);
-    std::optional<std::uint16_t> port_of(std::uint32_t ifindex) const;
     bool routed_to(const dataplane::IpPrefix &prefix, std::uint32_t nhg) const;
     std::uint32_t neighbour_nhg();
     void count_fib(const dataplane::Status &s);
@@ -145,9 +148,9 @@ class LinuxCp {
     std::vector<std::uint8_t> rx_;
     // Prefixes routed to the Local group, with how many addresses ask for each.
     std::map<dataplane::IpPrefix, unsigned> local_;
-    std::map<dataplane::IpAddr, LearnedNeighbour> neigh_;
+    std::map<dataplane::NeighbourKey, LearnedNeighbour> neigh_;
     std::set<std::uint32_t> free_nhgs_;
-    std::vector<dataplane::IpAddr> neigh_retry_;  // deletions refused within their batch
+    std::vector<dataplane::NeighbourKey> neigh_retry_;  // deletions refused within their batch
     std::uint32_t next_nhg_ = kLinuxCpNhgFirst + 1;
     bool dirty_ = false;  // the FIB builder holds changes to publish
     std::chrono::steady_clock::time_point last_carrier_{};
