@@ -328,6 +328,7 @@ Json fpm_record(const FpmServer &s) {
         held[std::string(fpm::hold_name(static_cast<fpm::Hold>(k)))] = rib.held(static_cast<fpm::Hold>(k));
     j["pending"] = held;
     j["pending_total"] = rib.held_total();
+    j["partial"] = rib.partial();  // installed, some next hops waiting for their neighbour
     j["stale"] = rib.stale();
     j["nexthops"] = rib.nexthops();
     j["groups"] = rib.groups();

@@ -64,17 +64,21 @@ void Rib::use_nexthop(const RouteKey &key, const Route &r, bool uses) {
     }
 }
 
-std::optional<std::vector<NextHop>> Rib::resolve_list(const std::vector<NlNextHop> &hops, Hold &why) const {
+std::optional<std::vector<NextHop>> Rib::resolve_list(const std::vector<NlNextHop> &hops, Hold &why,
+                                                      std::size_t *waiting) const {
     std::vector<NextHop> out;
     for (const NlNextHop &h : hops) {
         Resolved res = resolve_(h);
         if (!res.hop) {
             why = res.why;
-            return std::nullopt;
+            if (waiting == nullptr) return std::nullopt;
+            ++*waiting;
+            continue;
         }
         res.hop->weight = static_cast<std::uint16_t>(std::min<unsigned>(h.weight, dp::kMaxNhgWeight));
         out.push_back(*res.hop);
     }
+    if (out.empty() && !hops.empty()) return std::nullopt;
     return out;
 }
 
@@ -94,7 +98,7 @@ void Rib::release(std::uint32_t group) {
     groups_.erase(it);
 }
 
-Rib::Members Rib::members_of(std::uint32_t nh_id) const {
+Rib::Members Rib::members_of(std::uint32_t nh_id, bool skip_waiting) const {
     Members m;
     const auto it = nhs_.find(nh_id);
     if (it == nhs_.end()) {
@@ -110,7 +114,9 @@ Rib::Members Rib::members_of(std::uint32_t nh_id) const {
         Resolved r = resolve_(nh.hop);
         if (!r.hop) {
             m.why = r.why;
-            return false;
+            if (!skip_waiting) return false;
+            ++m.waiting;
+            return true;
         }
         r.hop->weight = static_cast<std::uint16_t>(std::min<unsigned>(weight, dp::kMaxNhgWeight));
         m.hops.push_back(*r.hop);
@@ -134,6 +140,7 @@ Rib::Members Rib::members_of(std::uint32_t nh_id) const {
         }
     }
     std::sort(m.hops.begin(), m.hops.end());
+    if (!m.hops.empty()) m.why = Hold::None;  // some resolve: the rest wait (skip_waiting)
     return m;
 }
 
@@ -210,31 +217,38 @@ void Rib::install(const RouteKey &key, Route &r) {
 
 void Rib::install_by_policy(const RouteKey &key, Route &r) {
     // The policy takes each table's resolved next hops; its groups are its own (r.group 0).
+    if (r.hold == Hold::None) unresolved_.erase(key);  // partial or not, it is found again below
+    std::size_t waiting = 0;
     auto hold = [&](Hold h, std::uint32_t waits_for = 0) {
         if (r.hold == Hold::None) policy_->remove(key.prefix, key.table);
+        r.waiting = 0;
         set_hold(key, r, h, waits_for);
     };
     if (r.blackhole) return hold(Hold::Blackhole);
     std::optional<std::vector<NextHop>> hops;
     if (r.nh_id) {
-        Members m = members_of(*r.nh_id);
+        Members m = members_of(*r.nh_id, true);
         if (m.why != Hold::None) {
             if (m.why == Hold::Group) ++counters_.held_for_group;
             return hold(m.why, m.missing);
         }
         hops = std::move(m.hops);
+        waiting = m.waiting;
     } else {
         Hold why = Hold::None;
-        hops = resolve_list(r.hops, why);
+        hops = resolve_list(r.hops, why, &waiting);
         if (!hops) return hold(why);
     }
     policy_->set(key.prefix, key.table, std::move(*hops));
     if (r.hold != Hold::None) set_hold(key, r, Hold::None);
+    r.waiting = waiting;
+    if (waiting != 0) unresolved_.insert(key);  // retry_held() gives it the rest when they resolve
     r.group = 0;
 }
 
 void Rib::uninstall(const RouteKey &key, Route &r) {
     if (r.hold != Hold::None) return;
+    unresolved_.erase(key);
     if (policy_ != nullptr) {
         policy_->remove(key.prefix, key.table);
     } else {
@@ -445,6 +459,9 @@ void Rib::new_session(Clock::time_point now) {
             r.hold = Hold::Refused;  // the id it waited for means nothing now; the replay resends it
         }
     waiting_.clear();
+    // An installed route waiting for some next hops names a nexthop id of the old connection: it
+    // stays as it is until replayed (tried now, it would leave the FIB during the replay).
+    std::erase_if(unresolved_, [&](const RouteKey &k) { return routes_.at(k).hold == Hold::None; });
     if (stale_ != 0)
         sweep_at_ = now + grace_;
     else
@@ -474,10 +491,13 @@ std::size_t Rib::retry_held() {
     const std::vector<RouteKey> keys(unresolved_.begin(), unresolved_.end());
     for (const RouteKey &p : keys) {
         Route &r = routes_.at(p);
+        const bool was_held = r.hold != Hold::None;
+        const std::size_t was_waiting = r.waiting;
         install(p, r);
-        if (r.hold == Hold::None) ++n;
+        const bool held = r.hold != Hold::None;
+        if (was_held && !held) ++counters_.held_applied;
+        if (was_held != held || r.waiting != was_waiting) ++n;  // the FIB changes
     }
-    counters_.held_applied += n;
     return n;
 }
 

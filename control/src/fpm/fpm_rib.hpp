@@ -17,7 +17,10 @@
 //
 // With the dragonfly policy (set_policy), routes of the policy's tables are taken, each route's
 // next hops resolved as above, and DragonflyGroups makes the FIB's ARS groups of them; without
-// it, the main table's routes go to the FIB as zebra gave them.
+// it, the main table's routes go to the FIB as zebra gave them. Under the policy a route whose
+// next hops resolve in part (a neighbour the kernel forgot with its link, not learnt again yet)
+// gives the policy those that do and waits for the rest: held whole, it would leave its prefix's
+// ARS group, which would be freed and made again rather than changed in place.
 #pragma once
 
 #include <array>
@@ -115,13 +118,20 @@ class Rib {
     std::size_t sweep();
     void set_grace(std::chrono::seconds grace) { grace_ = grace; }
 
-    // Tries the routes held for a port or a neighbour again (the mapping or the neighbours
-    // changed); returns how many it installed.
+    // Tries the routes held for a port or a neighbour, and those installed without some of their
+    // next hops, again (the mapping or the neighbours changed); returns how many changed in the
+    // FIB (installed, given more or fewer next hops, or held).
     std::size_t retry_held();
 
     std::size_t routes() const noexcept { return routes_.size(); }
     std::size_t held(Hold h) const noexcept { return held_[static_cast<std::size_t>(h)]; }
     std::size_t held_total() const noexcept;
+    // Routes to try again when neighbours or ports change: those held for one, and (under the
+    // policy) installed ones some of whose next hops wait for one.
+    std::size_t unresolved() const noexcept { return unresolved_.size(); }
+    std::size_t partial() const noexcept {
+        return unresolved_.size() - held(Hold::Port) - held(Hold::Neighbour);
+    }
     std::size_t installed() const noexcept { return routes_.size() - held_total(); }
     std::size_t stale() const noexcept { return stale_; }
     std::size_t nexthops() const noexcept { return nhs_.size(); }
@@ -136,6 +146,7 @@ class Rib {
         std::uint64_t session = 0;
         Hold hold = Hold::None;
         std::uint32_t group = 0;  // the weft group of its nexthop id (0: none, or a list's)
+        std::size_t waiting = 0;  // installed under the policy: next hops left out until they resolve
     };
     struct Nexthop {
         bool blackhole = false;
@@ -152,6 +163,7 @@ class Rib {
         std::vector<NextHop> hops;
         Hold why = Hold::None;
         std::uint32_t missing = 0;  // the nexthop id it waits for (Group)
+        std::size_t waiting = 0;    // next hops left out, waiting for a port or a neighbour
     };
 
     void install(const RouteKey &key, Route &r);
@@ -160,11 +172,15 @@ class Rib {
     void uninstall(const RouteKey &key, Route &r);
     void remove(const RouteKey &key, Route &r);
     void set_hold(const RouteKey &key, Route &r, Hold h, std::uint32_t waits_for = 0);
-    // The next hops of a list, each resolved; nothing (and why) when one does not resolve.
-    std::optional<std::vector<NextHop>> resolve_list(const std::vector<NlNextHop> &hops, Hold &why) const;
+    // The next hops of a list, each resolved; nothing (and why) when one does not resolve. With
+    // `waiting`, those waiting for a port or a neighbour are left out and counted there instead
+    // (nothing, and why, only when none resolves).
+    std::optional<std::vector<NextHop>> resolve_list(const std::vector<NlNextHop> &hops, Hold &why,
+                                                     std::size_t *waiting = nullptr) const;
     void use_nexthop(const RouteKey &key, const Route &r, bool uses);
     void release(std::uint32_t group);
-    Members members_of(std::uint32_t nh_id) const;
+    // A nexthop's next hops, resolved; with `skip_waiting`, as resolve_list's `waiting`.
+    Members members_of(std::uint32_t nh_id, bool skip_waiting = false) const;
     std::optional<std::uint32_t> group_for(std::uint32_t nh_id, Members &m);
     // A nexthop's members changed: its weft group follows in place, or its routes are held.
     void refresh(std::uint32_t nh_id);
@@ -182,7 +198,7 @@ class Rib {
     std::map<std::uint32_t, Group> groups_;           // weft id -> group
     std::uint32_t next_group_ = kFpmNhgFirst;
     std::unordered_map<std::uint32_t, std::set<RouteKey>> waiting_;  // nexthop id -> routes
-    std::unordered_set<RouteKey, RouteKeyHash> unresolved_;          // held: Port, Neighbour
+    std::unordered_set<RouteKey, RouteKeyHash> unresolved_;          // held: Port, Neighbour; or partial
     // This connection's nexthop id -> the routes that name it (the policy's routes follow it).
     std::unordered_map<std::uint32_t, std::unordered_set<RouteKey, RouteKeyHash>> users_;
     std::array<std::size_t, static_cast<std::size_t>(Hold::kCount)> held_{};

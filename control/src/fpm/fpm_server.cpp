@@ -312,8 +312,7 @@ void FpmServer::poll() {
         rib_->sweep();
         dirty_ = true;
     }
-    if (rib_->held(fpm::Hold::Port) + rib_->held(fpm::Hold::Neighbour) != 0 &&
-        (fib_.neighbours().size() != neighbours_seen_ || now >= next_retry_)) {
+    if (rib_->unresolved() != 0 && (fib_.neighbours().size() != neighbours_seen_ || now >= next_retry_)) {
         neighbours_seen_ = fib_.neighbours().size();
         next_retry_ = now + kRetryInterval;
         ifindex_cache_.clear();  // interfaces made since are looked up again

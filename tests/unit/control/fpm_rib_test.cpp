@@ -366,5 +366,102 @@ TEST_F(FpmRibPolicyTest, HeldRoutesJoinThePlanWhenTheyResolveAndAPolicySwitchMov
     EXPECT_EQ(fib.nhgs().size(), 1u);
 }
 
+// zebra under the weights policy (the dragonfly integration test's S1): 10.0.0.1 is the minimal
+// path (weight 90), 10.0.0.2 the non-minimal one (weight 9). The kernel forgets a neighbour when
+// its link goes down and learns it again only after the link is back, while zebra's messages
+// naming it may come first: the group must still change in place, never be freed and made again.
+class FpmRibWeightsTest : public FpmRibPolicyTest {
+  protected:
+    static fib::DragonflyPolicy weights() {
+        fib::DragonflyPolicy p;
+        p.source = fib::DragonflyPolicy::Source::Weights;
+        p.primary_weight_min = 20;
+        return p;
+    }
+    fib::DragonflyGroups weighted{ars_updater, weights()};
+    FpmRibWeightsTest() { policy_rib.set_policy(&weighted); }
+    void commit() {
+        weighted.flush();
+        const auto r = ars_updater.commit();
+        ASSERT_TRUE(r.published) << r.error;
+        ASSERT_TRUE(r.error.empty()) << r.error;
+    }
+    // A route update as dplane_fpm_nl sends it: RTM_DELROUTE then RTM_NEWROUTE, one frame.
+    void update(const char *prefix, std::uint32_t nh_id) {
+        policy_rib.apply(del_route(prefix));
+        policy_rib.apply(route(prefix, nh_id));
+    }
+    std::vector<std::uint16_t> primaries(std::uint32_t id) const {
+        return ports(id, ars::MemberRole::kPrimary);
+    }
+    std::vector<std::uint16_t> alternates(std::uint32_t id) const {
+        return ports(id, ars::MemberRole::kAlternate);
+    }
+};
+
+TEST_F(FpmRibWeightsTest, ANextHopWaitingForItsNeighbourLeavesTheGroupInPlace) {
+    policy_rib.apply(single(12, "10.0.0.2"));
+    policy_rib.apply(single(13, "10.0.0.1"));
+    policy_rib.apply(group(11, {{12, 9}, {13, 90}}));
+    policy_rib.apply(route("10.2.0.0/24", 11));
+    commit();
+    const std::uint32_t g = *group_of("10.2.0.0/24");
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(alternates(g), (std::vector<std::uint16_t>{2}));
+
+    // The cut: the link to 10.0.0.1 down, the kernel flushes its neighbour; zebra sends the
+    // group again (its nexthop still listed) before BGP converges. The prefix keeps what
+    // resolves, on the same group, and the next hop waits for its neighbour.
+    gateways.erase(ip("10.0.0.1"));
+    policy_rib.apply(single(13, "10.0.0.1"));
+    policy_rib.apply(group(11, {{12, 9}, {13, 90}}));
+    commit();
+    EXPECT_EQ(group_of("10.2.0.0/24"), g);
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(policy_rib.installed(), 1u);
+    // BGP converged: the route on a nexthop of its own, 10.0.0.2 alone; the old group deleted.
+    policy_rib.apply(single(14, "10.0.0.2"));
+    update("10.2.0.0/24", 14);
+    for (std::uint32_t id : {11u, 12u, 13u}) policy_rib.apply(del_nexthop(id));
+    commit();
+    EXPECT_EQ(group_of("10.2.0.0/24"), g);
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{2}));
+    EXPECT_TRUE(alternates(g).empty());
+
+    // The link back: BGP's paths come before weft hears of the neighbour again. The prefix
+    // stays on its group while 10.0.0.1 resolves, then takes it back in place.
+    policy_rib.apply(single(29, "10.0.0.2"));
+    policy_rib.apply(single(30, "10.0.0.1"));
+    policy_rib.apply(group(28, {{29, 9}, {30, 90}}));
+    update("10.2.0.0/24", 28);
+    commit();
+    EXPECT_EQ(group_of("10.2.0.0/24"), g);
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{2}));
+    gateways[ip("10.0.0.1")] = 1;
+    EXPECT_EQ(policy_rib.retry_held(), 1u);
+    commit();
+    EXPECT_EQ(group_of("10.2.0.0/24"), g);
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(alternates(g), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(policy_rib.retry_held(), 0u);  // nothing waits any more
+    EXPECT_EQ(policy_rib.partial(), 0u);
+
+    // The neighbour lost again, then zebra reconnects: the route keeps the next hop that resolves
+    // while zebra replays (its nexthop ids are the old connection's).
+    gateways.erase(ip("10.0.0.1"));
+    policy_rib.apply(single(30, "10.0.0.1"));
+    commit();
+    EXPECT_EQ(policy_rib.partial(), 1u);
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{2}));
+    policy_rib.new_session(Rib::Clock::now());
+    EXPECT_EQ(policy_rib.retry_held(), 0u);
+    commit();
+    EXPECT_EQ(group_of("10.2.0.0/24"), g);
+    EXPECT_EQ(primaries(g), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(weighted.counters().groups_made, 1u);
+    EXPECT_EQ(weighted.counters().groups_freed, 0u);
+    EXPECT_EQ(weighted.counters().prefixes_moved, 0u);
+}
+
 }  // namespace
 }  // namespace weft::control::fpm
