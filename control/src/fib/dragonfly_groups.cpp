@@ -43,11 +43,27 @@ std::uint32_t DragonflyGroups::group_for(const GroupPlan &plan, dp::Status &s) {
         next_id_ = next_id_ + 1 == kPolicyNhgEnd ? kPolicyNhgFirst : next_id_ + 1;
     const std::uint32_t id = next_id_;
     next_id_ = next_id_ + 1 == kPolicyNhgEnd ? kPolicyNhgFirst : next_id_ + 1;
+    return make_group(id, plan, s);
+}
+
+std::uint32_t DragonflyGroups::make_group(std::uint32_t id, const GroupPlan &plan, dp::Status &s) {
     if (s = updater_.set_ars_group(id, spec_of(plan)); !s.ok()) return 0;
     groups_.emplace(id, Group{plan, 0});
     by_plan_[plan].insert(id);
     ++counters_.groups_made;
     return id;
+}
+
+std::uint32_t DragonflyGroups::former_group(const dp::IpPrefix &prefix, const GroupPlan &plan,
+                                            dp::Status &s) {
+    const auto it = former_.find(prefix);
+    if (it == former_.end()) return 0;
+    const std::uint32_t id = it->second;
+    former_.erase(it);
+    if (const auto g = groups_.find(id); g != groups_.end()) return g->second.plan == plan ? id : 0;
+    // Freed in this batch (the FIB still has it): its flow tables are not the prefix's any more.
+    if (groups_.size() >= kPolicyNhgs || updater_.has_nhg(id)) return 0;
+    return make_group(id, plan, s);
 }
 
 void DragonflyGroups::forget_plan(const GroupPlan &plan, std::uint32_t group) {
@@ -132,6 +148,7 @@ void DragonflyGroups::flush() {
                     ++counters_.refusals;
                     counters_.last_refusal = s.message();
                 }
+                if (old_group != 0 && former_.size() < kFormerMax) former_[c.prefix] = old_group;
                 installed_.erase(it);
                 if (old_group != 0) release(old_group);
             };
@@ -143,7 +160,8 @@ void DragonflyGroups::flush() {
             dp::Status s = dp::Status::success();
             std::uint32_t group = 0;
             if (c.plan->ars) {
-                group = group_for(*c.plan, s);
+                if (it == installed_.end()) group = former_group(c.prefix, *c.plan, s);
+                if (group == 0 && s.ok()) group = group_for(*c.plan, s);
                 if (group != 0) {
                     if (group != old_group) ++groups_.at(group).users;
                     s = updater_.set_route(c.prefix, group);
@@ -166,6 +184,7 @@ void DragonflyGroups::flush() {
                 it->second = Installed{*c.plan, group};
             } else {
                 installed_.emplace(c.prefix, Installed{*c.plan, group});
+                former_.erase(c.prefix);
             }
         }
     }
@@ -182,6 +201,7 @@ void DragonflyGroups::clear() {
     installed_.clear();
     refused_.clear();
     dirty_.clear();
+    former_.clear();
     rib_ = DragonflyRib(rib_.policy());
 }
 

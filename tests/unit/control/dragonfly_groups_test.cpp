@@ -58,6 +58,21 @@ class DragonflyGroupsTest : public ::testing::Test {
             if (m.role == role) out.push_back(m.target.id);
         return out;
     }
+    // Switch 1 of three (the integration test's): 10.2/24 minimal on port 1 (alternate 2),
+    // 10.3/24 minimal on 2 (alternate 1).
+    void switch_one() {
+        groups.set(pfx("10.2.0.0/24"), kMainTable, {hop(1)});
+        groups.set(pfx("10.2.0.0/24"), kAlt, {hop(2)});
+        groups.set(pfx("10.3.0.0/24"), kMainTable, {hop(2)});
+        groups.set(pfx("10.3.0.0/24"), kAlt, {hop(1)});
+        commit();
+    }
+    // Port 1's link cut and BGP converged: both prefixes only on port 2.
+    void cut_port_one() {
+        groups.remove(pfx("10.2.0.0/24"), kMainTable);
+        groups.set(pfx("10.3.0.0/24"), kAlt, {});
+        commit();
+    }
     std::uint32_t member_id(std::uint32_t id, std::uint16_t port) const {
         for (const ars::NhgMember &m : ars.ars_state().nhgs.at(id).members)
             if (m.target.id == port) return m.member_id;
@@ -130,19 +145,12 @@ TEST_F(DragonflyGroupsTest, AGroupWhosePrefixesAllChangeTogetherChangesInPlace) 
 }
 
 TEST_F(DragonflyGroupsTest, TwoGroupsConvergingToOnePlanBothStayInPlace) {
-    // Switch 1 of three: 10.2/24 minimal on port 1 (alternate 2), 10.3/24 minimal on 2 (alternate 1).
-    groups.set(pfx("10.2.0.0/24"), kMainTable, {hop(1)});
-    groups.set(pfx("10.2.0.0/24"), kAlt, {hop(2)});
-    groups.set(pfx("10.3.0.0/24"), kMainTable, {hop(2)});
-    groups.set(pfx("10.3.0.0/24"), kAlt, {hop(1)});
-    commit();
+    switch_one();
     const std::uint32_t g2 = group_in_fib("10.2.0.0/24"), g3 = group_in_fib("10.3.0.0/24");
     ASSERT_NE(g2, g3);
     // Port 1's link cut and converged: both prefixes only on port 2. Each group changes in place
     // (10.3/24's flowlets on port 2 are not moved to 10.2/24's group).
-    groups.remove(pfx("10.2.0.0/24"), kMainTable);
-    groups.set(pfx("10.3.0.0/24"), kAlt, {});
-    commit();
+    cut_port_one();
     EXPECT_EQ(group_in_fib("10.2.0.0/24"), g2);
     EXPECT_EQ(group_in_fib("10.3.0.0/24"), g3);
     EXPECT_EQ(ports(g2, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{2}));
@@ -161,6 +169,53 @@ TEST_F(DragonflyGroupsTest, TwoGroupsConvergingToOnePlanBothStayInPlace) {
     commit();
     EXPECT_EQ(groups.groups(), 0u);
     EXPECT_TRUE(fib.nhgs().empty());
+}
+
+TEST_F(DragonflyGroupsTest, PrefixesWithdrawnAndAnnouncedAgainTakeTheirGroupsBack) {
+    switch_one();
+    const std::uint32_t g2 = group_in_fib("10.2.0.0/24"), g3 = group_in_fib("10.3.0.0/24");
+    cut_port_one();  // both on port 2 alone, each group in place
+    ASSERT_EQ(group_in_fib("10.2.0.0/24"), g2);
+    ASSERT_EQ(group_in_fib("10.3.0.0/24"), g3);
+    // The session on port 2 flaps meanwhile: the switch has no path, zebra withdraws both
+    // prefixes (one batch), then announces them again (a later one).
+    groups.remove(pfx("10.2.0.0/24"), kAlt);
+    groups.remove(pfx("10.3.0.0/24"), kMainTable);
+    commit();
+    EXPECT_EQ(group_in_fib("10.2.0.0/24"), 0u);
+    EXPECT_FALSE(fib.nhgs().contains(g2));
+    EXPECT_EQ(groups.groups(), 0u);
+    groups.set(pfx("10.2.0.0/24"), kAlt, {hop(2)});
+    groups.set(pfx("10.3.0.0/24"), kMainTable, {hop(2)});
+    commit();
+    EXPECT_EQ(group_in_fib("10.2.0.0/24"), g2);
+    EXPECT_EQ(group_in_fib("10.3.0.0/24"), g3);
+    // The link back: each group changes in place, none made.
+    groups.set(pfx("10.2.0.0/24"), kMainTable, {hop(1)});
+    groups.set(pfx("10.3.0.0/24"), kAlt, {hop(1)});
+    commit();
+    EXPECT_EQ(group_in_fib("10.2.0.0/24"), g2);
+    EXPECT_EQ(group_in_fib("10.3.0.0/24"), g3);
+    EXPECT_EQ(ports(g2, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(ports(g2, ars::MemberRole::kAlternate), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(ports(g3, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{2}));
+    EXPECT_EQ(groups.counters().prefixes_moved, 0u);
+    EXPECT_EQ(groups.counters().groups_made, 4u);  // two, and the same two again
+    // Prefixes that shared a group share it again when they come back.
+    groups.set(pfx("10.4.0.0/24"), kMainTable, {hop(1)});
+    groups.set(pfx("10.4.0.0/24"), kAlt, {hop(2)});
+    commit();
+    ASSERT_EQ(group_in_fib("10.4.0.0/24"), g2);
+    for (const char *p : {"10.2.0.0/24", "10.4.0.0/24"}) groups.remove(pfx(p), kMainTable);
+    commit();
+    for (const char *p : {"10.2.0.0/24", "10.4.0.0/24"}) groups.remove(pfx(p), kAlt);
+    commit();
+    EXPECT_FALSE(fib.nhgs().contains(g2));
+    for (const char *p : {"10.4.0.0/24", "10.2.0.0/24"}) groups.set(pfx(p), kMainTable, {hop(3)});
+    commit();
+    EXPECT_EQ(group_in_fib("10.2.0.0/24"), g2);
+    EXPECT_EQ(group_in_fib("10.4.0.0/24"), g2);
+    EXPECT_EQ(ports(g2, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{3}));
 }
 
 TEST_F(DragonflyGroupsTest, APrefixThatChangesAloneMovesAndTheLastOneOutFreesTheGroup) {

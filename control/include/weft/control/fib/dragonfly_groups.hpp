@@ -9,6 +9,11 @@
 // flowlets on the members that stay are not disturbed, even when another group has that plan
 // already (two groups may then share a plan; new prefixes join the lowest). A prefix that leaves
 // its group alone moves to a group of its new plan.
+//
+// A prefix withdrawn and announced again in a later batch (a BGP session flapping while the
+// prefix has no other path) takes its former group id back when it is free, or joins it when it
+// was taken back with the same plan: prefixes that shared a group share it again, and the next
+// change of plan is again in place rather than splitting one shared group into new ones.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +78,10 @@ class DragonflyGroups {
     };
     void refuse(const dataplane::IpPrefix &prefix, const dataplane::Status &s);
     std::uint32_t group_for(const GroupPlan &plan, dataplane::Status &s);
+    // The group a returning prefix had (former_), made again with that id or joined; 0: neither.
+    std::uint32_t former_group(const dataplane::IpPrefix &prefix, const GroupPlan &plan,
+                               dataplane::Status &s);
+    std::uint32_t make_group(std::uint32_t id, const GroupPlan &plan, dataplane::Status &s);
     void release(std::uint32_t group);
     void forget_plan(const GroupPlan &plan, std::uint32_t group);
     dataplane::Status change_in_place(std::uint32_t group, const GroupPlan &plan);
@@ -85,6 +94,10 @@ class DragonflyGroups {
     std::unordered_set<dataplane::IpPrefix, dataplane::IpPrefixHash> refused_;
     std::map<std::uint32_t, Group> groups_;
     std::map<GroupPlan, std::set<std::uint32_t>> by_plan_;  // a plan's groups (usually one)
+    // Prefixes withdrawn from an ARS group -> its id, until they come back (at most kFormerMax:
+    // past that, the others come back to new groups).
+    static constexpr std::size_t kFormerMax = 65536;
+    std::unordered_map<dataplane::IpPrefix, std::uint32_t, dataplane::IpPrefixHash> former_;
     std::uint32_t next_id_ = kPolicyNhgFirst;
     PolicyCounters counters_;
 };
