@@ -27,6 +27,12 @@ constexpr ReasonText kText[kArnDropCount] = {
     {"prefix_host_bits", "ARN.DestPrefix.Address"},
     {"bad_hold_time", "ARN.HoldTime"},
     {"trailing_bytes", "after the ARN"},
+    {"ip_truncated", "IP/UDP header"},
+    {"bad_ip_header", "IP header"},
+    {"not_arn_udp", "IP protocol / UDP port"},
+    {"bad_ttl", "IP TTL / hop limit"},
+    {"bad_checksum", "IP/UDP checksum"},
+    {"bad_udp_length", "UDP length"},
 };
 
 }  // namespace

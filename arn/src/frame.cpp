@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "l2.hpp"
 #include "wire.hpp"
 
 namespace weft::arn {
@@ -53,22 +54,35 @@ std::vector<std::uint8_t> encode_arn_frame(const ArnFrameHeaders &h, const ArnMe
     return out;
 }
 
-ArnFrameDecode decode_arn_frame(std::span<const std::uint8_t> frame, const ArnEthernetConfig &config) {
+namespace l2 {
+
+std::optional<ArnError> read(std::span<const std::uint8_t> frame, Header &out) {
     const std::uint8_t *f = frame.data();
-    if (frame.size() < kArnEthHeaderSize) return refuse(ArnDrop::kEthTruncated, 0, frame.size());
-    ArnFrameDecode d;
-    std::copy_n(f, 6, d.headers.dst_mac.begin());
-    std::copy_n(f + 6, 6, d.headers.src_mac.begin());
+    if (frame.size() < kArnEthHeaderSize) return ArnError{ArnDrop::kEthTruncated, 0, frame.size()};
+    std::copy_n(f, 6, out.headers.dst_mac.begin());
+    std::copy_n(f + 6, 6, out.headers.src_mac.begin());
     std::size_t at = 12;
     std::uint16_t type = wire::be16(f + at);
     for (int tags = 0; (type == kEtherTypeVlan || type == kEtherTypeQinQ) && tags < kMaxVlanTags; ++tags) {
-        if (frame.size() < at + kArnVlanTagSize + 2) return refuse(ArnDrop::kVlanTruncated, at, type);
-        if (tags == 0) d.headers.vlan_tci = wire::be16(f + at + 2);
+        if (frame.size() < at + kArnVlanTagSize + 2) return ArnError{ArnDrop::kVlanTruncated, at, type};
+        if (tags == 0) out.headers.vlan_tci = wire::be16(f + at + 2);
         at += kArnVlanTagSize;
         type = wire::be16(f + at);
     }
-    if (type != config.ethertype) return refuse(ArnDrop::kNotArn, at, type);
-    at += 2;
+    out.type_at = at;
+    out.type = type;
+    return std::nullopt;
+}
+
+}  // namespace l2
+
+ArnFrameDecode decode_arn_frame(std::span<const std::uint8_t> frame, const ArnEthernetConfig &config) {
+    l2::Header h;
+    if (const auto e = l2::read(frame, h)) return refuse(e->reason, e->offset, e->value);
+    ArnFrameDecode d;
+    d.headers = h.headers;
+    if (h.type != config.ethertype) return refuse(ArnDrop::kNotArn, h.type_at, h.type);
+    const std::size_t at = h.type_at + 2;
     const ArnDecode arn = decode_arn(frame.subspan(at), Trailing::kZeroPadding, at);
     if (!arn) return refuse(arn.error->reason, arn.error->offset, arn.error->value);
     d.message = arn.message;

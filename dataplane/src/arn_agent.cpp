@@ -119,9 +119,8 @@ bool ArnAgent::step(std::uint64_t now_tsc, std::span<const arn::PortObservation>
 
 void ArnAgent::take(rte_mbuf *m, std::uint64_t now_tsc, std::uint64_t now_us) {
     ++counters_.received;
-    const arn::ArnFrameDecode d = arn::decode_arn_frame(
-        std::span<const std::uint8_t>(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len),
-        arn::ArnEthernetConfig{setup_->tables->ethertype});
+    const arn::ArnFrameDecode d = setup_->tables->decode(
+        std::span<const std::uint8_t>(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len));
     if (!d) {
         ++counters_.undecodable;
         return;
@@ -164,10 +163,12 @@ void ArnAgent::send_own(const arn::ArnMessage &msg) {
             ++counters_.send_failed;
             continue;
         }
-        arn::ArnFrameHeaders h;
+        arn::MacAddr src{};
         const rte_ether_addr mac = dp_->port_status(port).mac;
-        std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), h.src_mac.begin());
-        const std::size_t size = arn::arn_frame_size(msg, false);
+        std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), src.begin());
+        const bool ipv6 = t.encapsulation == ArnEncapsulation::kUdp6;
+        const std::size_t size =
+            t.udp() ? arn::arn_udp_frame_size(msg, ipv6) : arn::arn_frame_size(msg, false);
         auto *data =
             reinterpret_cast<std::uint8_t *>(rte_pktmbuf_append(mb, static_cast<std::uint16_t>(size)));
         if (data == nullptr) {
@@ -175,8 +176,19 @@ void ArnAgent::send_own(const arn::ArnMessage &msg) {
             ++counters_.send_failed;
             continue;
         }
-        arn::encode_arn_frame(h, msg, std::span<std::uint8_t>(data, size),
-                              arn::ArnEthernetConfig{t.ethertype});
+        if (t.udp()) {
+            arn::ArnUdpHeaders h;  // from 0.0.0.0 over IPv4 (a fabric port has no address), fe80:: over IPv6
+            h.ipv6 = ipv6;
+            h.src_mac = src;
+            h.src_port = t.udp_port;
+            arn::encode_arn_udp_frame(h, msg, std::span<std::uint8_t>(data, size),
+                                      arn::ArnUdpConfig{t.udp_port});
+        } else {
+            arn::ArnFrameHeaders h;
+            h.src_mac = src;
+            arn::encode_arn_frame(h, msg, std::span<std::uint8_t>(data, size),
+                                  arn::ArnEthernetConfig{t.ethertype});
+        }
         if (dp_->send_arn(port, mb))
             ++counters_.sent;
         else

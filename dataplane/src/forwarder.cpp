@@ -101,8 +101,10 @@ void Forwarder::parse_fast() {
             Check == Ipv4Check::Software || (Check == Ipv4Check::Nic && nic != RTE_MBUF_F_RX_IP_CKSUM_GOOD);
         const std::uint16_t len = m->data_len;  // a single segment's pkt_len
         FastParsed f;
+        // TTL 255 (ARN over UDP may be one) goes to the full parse too.
         if (m->nb_segs == 1 && nic != RTE_MBUF_F_RX_IP_CKSUM_BAD &&
-            parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), len, verify, f)) {
+            parse_ipv4_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), len, verify, f) &&
+            f.ttl != arn::kArnIpTtl) {
             bytes += len;
             b_.info[i].set_fast_ipv4(f.hash, f.ttl);
             dst4[n4++] = f.dst4;
@@ -143,7 +145,8 @@ void Forwarder::parse_full() {
 [[gnu::noinline]] void Forwarder::parse_declined(unsigned i) {
     const rte_mbuf *m = b_.pkts[i];
     FastParsed6 f;
-    if (m->nb_segs == 1 && parse_ipv6_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, f)) {
+    if (m->nb_segs == 1 && parse_ipv6_fast(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len, f) &&
+        f.hop_limit != arn::kArnIpTtl) {
         b_.info[i] = FrameInfo{f.hash, kFastL3Offset, PacketKind::Ipv6, f.hop_limit, DropReason::None};
         std::memcpy(b_.dst6[b_.n6++], f.dst, 16);
         return;
@@ -155,7 +158,8 @@ void Forwarder::parse_in_full(unsigned i) {
     ParsedPacket &p = b_.parsed[i];
     const DropReason r = parse_mbuf(b_.pkts[i], config_.parser, p, nic_checks_);
     b_.info[i] = FrameInfo{p.hash, static_cast<std::uint8_t>(p.l3_offset), p.kind, p.ttl, r};
-    if (r == DropReason::UnknownEtherType && claim_arn(i)) [[unlikely]]
+    if ((r == DropReason::UnknownEtherType || (r == DropReason::None && p.ttl == arn::kArnIpTtl)) &&
+        claim_arn(i)) [[unlikely]]
         return;
     if (r != DropReason::None) return;
     if (p.kind == PacketKind::Ipv4) {

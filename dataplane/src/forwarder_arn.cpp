@@ -1,9 +1,10 @@
 // The workers' part of ARN (arn/ARN_FORMAT.md, "Through the group"): a frame of the ARN
-// EtherType is taken only on a fabric port and within the port's rate limit, then decoded, and
-// forwarded by the flood table of its reporter and in port: a copy per out port (the worker's
-// highest TX queue class, its source MAC the out port's), and the frame itself to the BPT's
-// owner when the news is this switch's. Everything else is dropped under an arn_* reason. No
-// lock, allocation (copies come from the mbuf pool) or system call per frame.
+// EtherType (over UDP: a datagram to the ARN port, TTL 255) is taken only on a fabric port and within the
+// port's rate limit, then decoded, and forwarded by the flood table of its reporter and in port: a copy per
+// out port (the worker's highest TX queue class, its source MAC the out port's; a datagram's IP and UDP
+// headers are left as they came, TTL 255 included), and the frame itself to the BPT's owner when the news is
+// this switch's. Everything else is dropped under an arn_* reason. No lock, allocation (copies come from the
+// mbuf pool) or system call per frame.
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -13,11 +14,24 @@
 
 namespace weft::dataplane {
 
-// Parse: frame i, of an EtherType the parser does not know, is an ARN frame while ARN is on.
+namespace {
+constexpr std::uint8_t kIpProtoUdp = 17;
+}  // namespace
+
+// Parse: frame i, of an EtherType the parser does not know, is an ARN frame while ARN is on in
+// Ethernet; parsed as IP with TTL / hop limit 255 (the fast parses leave those to the full one),
+// one while ARN is on over UDP and it is an unfragmented UDP datagram to the ARN port.
 bool Forwarder::claim_arn(unsigned i) noexcept {
     if (config_.arn == nullptr || config_.arn_counters == nullptr) return false;
     const ArnTables *t = config_.arn->current();
-    if (t == nullptr || !t->enabled || b_.parsed[i].ether_type != t->ethertype) return false;
+    if (t == nullptr || !t->enabled) return false;
+    const ParsedPacket &p = b_.parsed[i];
+    if (b_.info[i].verdict == DropReason::None) {
+        if (!t->udp() || p.l4_protocol != kIpProtoUdp || p.fragment || p.key.dst_port != t->udp_port)
+            return false;
+    } else if (t->udp() || p.ether_type != t->ethertype) {
+        return false;
+    }
     arn_ = t;  // the same for the whole burst: the quiescent report comes after it
     b_.info[i].kind = PacketKind::Arn;
     b_.info[i].verdict = DropReason::None;
@@ -42,9 +56,8 @@ void Forwarder::select_arn(unsigned i, std::uint64_t now_tsc) {
     ac.received.add();
     if (!t.fabric(in)) return drop(m, DropReason::ArnNotFabricPort);
     if (!arn_admit(in, t, now_tsc)) return drop(m, DropReason::ArnRateLimited);
-    const arn::ArnFrameDecode d = arn::decode_arn_frame(
-        std::span<const std::uint8_t>(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len),
-        arn::ArnEthernetConfig{t.ethertype});
+    const arn::ArnFrameDecode d =
+        t.decode(std::span<const std::uint8_t>(rte_pktmbuf_mtod(m, const std::uint8_t *), m->data_len));
     if (!d) {
         ac.malformed[static_cast<std::size_t>(d.error->reason)].add();
         return drop(m, DropReason::ArnMalformed);

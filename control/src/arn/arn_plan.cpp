@@ -72,6 +72,8 @@ ArnPlanResult plan_arn(const ArnState &state, const ArnInputs &in) {
     tables->enabled = state.enabled;
     tables->self = self;
     tables->ethertype = state.ethertype;
+    tables->encapsulation = state.encapsulation;
+    tables->udp_port = state.udp_port;
     tables->fabric_ports = in.fabric_ports;
     tables->rx_burst = std::max<std::uint32_t>(1, state.rx_burst);
     tables->rx_interval_tsc = state.rx_pps == 0 ? 0 : in.ticks_per_us * 1000000u / state.rx_pps;

@@ -255,13 +255,45 @@ Inst<5> inst_threshold{
     {WEFT_HDR(ThresholdCmd_arn), WEFT_HDR(ThresholdCmd_threshold), WEFT_HDR(ThresholdCmd_what),
      WEFT_HDR(ThresholdCmd_on), WEFT_HDR(ThresholdCmd_off), nullptr}};
 
-// ---- arn interval <us> | arn window <us> | arn hold <intervals> | arn ethertype <type> ----
+// ---- arn encapsulation ethernet|udp4|udp6 ----
+const char *encapsulation_name(dp::ArnEncapsulation e) {
+    switch (e) {
+        case dp::ArnEncapsulation::kUdp4:
+            return "udp4";
+        case dp::ArnEncapsulation::kUdp6:
+            return "udp6";
+        default:
+            return "ethernet";
+    }
+}
+struct EncapCmd {
+    cmdline_fixed_string_t arn, kw, which;
+};
+WEFT_TOK_STR(EncapCmd, arn, "arn");
+WEFT_TOK_STR(EncapCmd, kw, "encapsulation");
+WEFT_TOK_STR(EncapCmd, which, "ethernet#udp4#udp6");
+void encap_cmd(void *res, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    const std::string which = static_cast<EncapCmd *>(res)->which;
+    ArnState next = ctx.arn;
+    next.encapsulation = which == "udp4"   ? dp::ArnEncapsulation::kUdp4
+                         : which == "udp6" ? dp::ArnEncapsulation::kUdp6
+                                           : dp::ArnEncapsulation::kEthernet;
+    adopt(ctx, cl, next);
+}
+Inst<3> inst_encap{encap_cmd,
+                   nullptr,
+                   "arn encapsulation ethernet|udp4|udp6",
+                   {WEFT_HDR(EncapCmd_arn), WEFT_HDR(EncapCmd_kw), WEFT_HDR(EncapCmd_which), nullptr}};
+
+// ---- arn interval <us> | arn window <us> | arn hold <intervals> | arn ethertype <type> | arn udp-port <p>
+// ----
 struct ValueCmd {
     cmdline_fixed_string_t arn, what;
     uint32_t value;
 };
 WEFT_TOK_STR(ValueCmd, arn, "arn");
-WEFT_TOK_STR(ValueCmd, what, "interval#window#hold#ethertype");
+WEFT_TOK_STR(ValueCmd, what, "interval#window#hold#ethertype#udp-port");
 WEFT_TOK_NUM(ValueCmd, value, RTE_UINT32);
 void value_cmd(void *res, struct cmdline *cl, void *data) {
     CommandContext &ctx = context_of(data);
@@ -271,6 +303,9 @@ void value_cmd(void *res, struct cmdline *cl, void *data) {
         next.detector.repeat_interval_us = r->value;
     } else if (std::string(r->what) == "window") {
         next.detector.window_us = r->value;
+    } else if (std::string(r->what) == "udp-port") {
+        if (r->value == 0 || r->value > 0xFFFF) return refuse(ctx, cl, "a UDP port 1..65535");
+        next.udp_port = static_cast<std::uint16_t>(r->value);
     } else if (std::string(r->what) == "hold") {
         next.detector.hold_intervals = r->value;  // 0 and holds past 65535 ms: the detector refuses
     } else {
@@ -285,7 +320,8 @@ void value_cmd(void *res, struct cmdline *cl, void *data) {
 }
 Inst<3> inst_value{value_cmd,
                    nullptr,
-                   "arn interval <us> | arn window <us> | arn hold <intervals> | arn ethertype <type>",
+                   "arn interval <us> | arn window <us> | arn hold <intervals> | arn ethertype <type> | arn "
+                   "udp-port <p>",
                    {WEFT_HDR(ValueCmd_arn), WEFT_HDR(ValueCmd_what), WEFT_HDR(ValueCmd_value), nullptr}};
 
 // ---- arn rate-limit <pps> <burst> ----
@@ -377,6 +413,8 @@ Json arn_record(const CommandContext &ctx) {
     Json r{{"enabled", s.enabled},
            {"switch_id", hex(t != nullptr ? t->self : 0)},
            {"ethertype", hex(s.ethertype)},
+           {"encapsulation", encapsulation_name(s.encapsulation)},
+           {"udp_port", s.udp_port},
            {"topology", s.uses_sm() ? "sm" : "config"},
            {"sm_topology", s.from_sm.has_value()},
            {"repeat_interval_us", s.detector.repeat_interval_us},
@@ -494,9 +532,12 @@ void show_arn(struct cmdline *cl, void *data, bool json) {
     CommandContext &ctx = context_of(data);
     const Json r = arn_record(ctx);
     if (json) return print_json(cl, r);
-    cmdline_printf(cl, "ARN %s, switch %s, EtherType %s, repeat every %s us, group of %zu switches (%s)\n",
-                   r["enabled"].get<bool>() ? "on" : "off", dump(r["switch_id"]).c_str(),
-                   dump(r["ethertype"]).c_str(), r["repeat_interval_us"].dump().c_str(), r["group"].size(),
+    const std::string carried = r["encapsulation"] == "ethernet"
+                                    ? "EtherType " + dump(r["ethertype"])
+                                    : dump(r["encapsulation"]) + " port " + r["udp_port"].dump();
+    cmdline_printf(cl, "ARN %s, switch %s, %s, repeat every %s us, group of %zu switches (%s)\n",
+                   r["enabled"].get<bool>() ? "on" : "off", dump(r["switch_id"]).c_str(), carried.c_str(),
+                   r["repeat_interval_us"].dump().c_str(), r["group"].size(),
                    r["topology"] == "sm" ? "as the SM found it" : "as configured");
     cmdline_printf(cl, "%-5s %-7s %-7s %-10s %-5s %-9s %s\n", "port", "fabric", "arn-tx", "state", "util%",
                    "told", "tx (sent/failed)");
@@ -561,6 +602,9 @@ std::string arn_running_config(const CommandContext &ctx) {
     out << "# ARN: the group, the detector, the receive limit\n";
     if (s.self) out << "arn switch-id " << hex(*s.self) << "\n";
     if (s.ethertype != defaults.ethertype) out << "arn ethertype " << hex(s.ethertype) << "\n";
+    if (s.udp_port != defaults.udp_port) out << "arn udp-port " << s.udp_port << "\n";
+    if (s.encapsulation != defaults.encapsulation)
+        out << "arn encapsulation " << encapsulation_name(s.encapsulation) << "\n";
     for (const ArnLocalLink &l : s.links)
         out << "arn link " << hex(l.a) << " " << l.port_a << " " << hex(l.b) << " " << l.port_b << "\n";
     for (const ArnGlobalLink &g : s.globals)
@@ -584,11 +628,12 @@ std::string arn_running_config(const CommandContext &ctx) {
 }
 
 InstList arn_commands() {
-    return {as_inst(inst_onoff),      as_inst(inst_topology),  as_inst(inst_id),
-            as_inst(inst_link),       as_inst(inst_link_del),  as_inst(inst_global),
-            as_inst(inst_global_del), as_inst(inst_nhg_group), as_inst(inst_nhg_none),
-            as_inst(inst_threshold),  as_inst(inst_value),     as_inst(inst_rate),
-            as_inst(inst_speed),      as_inst(inst_show_arn),  as_inst(inst_show_arn_json)};
+    return {as_inst(inst_onoff),        as_inst(inst_topology),   as_inst(inst_encap),
+            as_inst(inst_id),           as_inst(inst_link),       as_inst(inst_link_del),
+            as_inst(inst_global),       as_inst(inst_global_del), as_inst(inst_nhg_group),
+            as_inst(inst_nhg_none),     as_inst(inst_threshold),  as_inst(inst_value),
+            as_inst(inst_rate),         as_inst(inst_speed),      as_inst(inst_show_arn),
+            as_inst(inst_show_arn_json)};
 }
 
 }  // namespace weft::control::cli

@@ -1,7 +1,7 @@
 // libFuzzer target: the ARN decoders, on the input as a UDP payload (nothing may trail), as a
-// padded message and as an Ethernet frame. A refusal names a known reason and a place inside the
-// input; a message that decodes encodes again, decodes back to itself, and (nothing trailing)
-// to the very bytes it came from but the Reserved nibble: the encoding is canonical.
+// padded message, as an Ethernet frame and as a UDP frame (IPv4 or IPv6). A refusal names a known reason and
+// a place inside the input; a message that decodes encodes again, decodes back to itself, and (nothing
+// trailing) to the very bytes it came from but the Reserved nibble: the encoding is canonical.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "weft/arn/codec.hpp"
 #include "weft/arn/frame.hpp"
+#include "weft/arn/udp_frame.hpp"
 
 namespace {
 
@@ -66,6 +67,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         if (!back || !(back.message == expected) || !(back.headers == frame.headers)) std::abort();
     } else {
         check_error(input, *frame.error);
+    }
+
+    // Over UDP: what decodes goes out again in a datagram of ours that decodes to it.
+    const ArnFrameDecode udp = decode_arn_udp_frame(input);
+    if (udp) {
+        if (udp.arn_offset > size) std::abort();
+        check_message(udp.message);
+        ArnMessage expected = udp.message;
+        expected.reserved = 0;
+        for (const bool ipv6 : {false, true}) {
+            ArnUdpHeaders h;
+            h.ipv6 = ipv6;
+            h.src_mac = udp.headers.src_mac;
+            const ArnFrameDecode back = decode_arn_udp_frame(encode_arn_udp_frame(h, udp.message));
+            if (!back || !(back.message == expected)) std::abort();
+        }
+    } else {
+        check_error(input, *udp.error);
     }
     return 0;
 }

@@ -21,6 +21,7 @@
 #include "nhg_selector.hpp"
 #include "ring_ports.hpp"
 #include "weft/arn/frame.hpp"
+#include "weft/arn/udp_frame.hpp"
 #include "weft/ars/capabilities.hpp"
 #include "weft/dataplane/fib_builder.hpp"
 #include "weft/dataplane/parser.hpp"
@@ -873,6 +874,77 @@ TEST_F(WorkerTest, ArnFramesFollowTheFloodTableAndTheRestAreDroppedByReason) {
     worker.reset();
     rte_mbuf *m[16];
     rte_pktmbuf_free_bulk(m, rte_ring_sc_dequeue_burst(ring, reinterpret_cast<void **>(m), 16, nullptr));
+    rte_ring_free(ring);
+}
+
+// Over UDP (arn/udp_frame.hpp): a datagram to the ARN port with TTL 255 is an ARN frame, taken on
+// a fabric port only, forwarded as it came but for the source MAC and handed to the ring; with
+// another TTL, or to another port, it is an IP datagram like any other (here, one with no route).
+TEST_F(WorkerTest, ArnOverUdpIsTheDatagramsToItsPortWithTtl255) {
+    rte_ring *ring = rte_ring_create("wt_arn_udp", 8, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    ASSERT_NE(ring, nullptr);
+    ArnPublisher arn(publisher->qsbr());
+    auto t = std::make_shared<ArnTables>();
+    t->enabled = true;
+    t->self = 0x10;
+    t->encapsulation = ArnEncapsulation::kUdp4;
+    t->udp_port = 4000;
+    t->fabric_ports = 0b0011;  // ports 0 and 1; port 3 is a host port
+    t->reporters = {0x10, 0x20};
+    t->entries.assign(2 * kArnSlots, {});
+    t->entries[1 * kArnSlots + 1] = {0b0010, true, true};  // 0x20's news in on port 0: on to 1, taken
+    arn.publish(t);
+    ArnWorkerCounters ac;
+    WorkerConfig wc;
+    wc.rx = {{0, 0}, {3, 0}};
+    wc.arn = &arn;
+    wc.arn_ring = ring;
+    wc.arn_counters = &ac;
+    build(wc);
+    const unsigned top = kTxQueues - 1;
+    arn::ArnMessage m;
+    m.reporter = 0x20;
+    m.port = 4;
+    m.metric = 2;
+    m.sequence = 1;
+    auto datagram = [&](bool ipv6, std::uint8_t ttl, std::uint16_t port) {
+        arn::ArnUdpHeaders h;
+        h.ipv6 = ipv6;
+        h.src_mac = {2, 0, 0, 0, 0, 0x99};
+        Bytes f = arn::encode_arn_udp_frame(h, m, arn::ArnUdpConfig{port});
+        if (ipv6) {
+            f[14 + 7] = ttl;
+            return f;
+        }
+        f[14 + 8] = ttl;
+        f[14 + 10] = f[14 + 11] = 0;  // the IPv4 header's checksum again
+        std::uint32_t sum = 0;
+        for (std::size_t i = 14; i < 34; i += 2) sum += std::uint32_t{f[i]} << 8 | f[i + 1];
+        while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
+        f[14 + 10] = static_cast<std::uint8_t>(~sum >> 8);
+        f[14 + 11] = static_cast<std::uint8_t>(~sum);
+        return f;
+    };
+    const Bytes news = datagram(false, 255, 4000);
+    receive({news, datagram(true, 255, 4000)}, 0);
+    poll(1'000'000);
+    EXPECT_EQ(rte_ring_count(ring), 2u);
+    const std::vector<Bytes> out = sent(1, top);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(Bytes(out[0].begin() + 12, out[0].end()), Bytes(news.begin() + 12, news.end()));
+    EXPECT_TRUE(std::equal(out[0].begin() + 6, out[0].begin() + 12, ports().mac(1).addr_bytes));
+    EXPECT_EQ(ac.received.get(), 2u);
+
+    receive({news}, 3);
+    receive({datagram(false, 254, 4000), datagram(false, 255, 4001)}, 0);
+    poll(2'000'000);
+    EXPECT_EQ(drops(DropReason::ArnNotFabricPort), 1u);
+    EXPECT_EQ(drops(DropReason::NoRoute), 2u) << "not ARN: routed as IP, and there is no route";
+    EXPECT_EQ(ac.received.get(), 3u);
+    expect_accounted();
+    worker.reset();
+    rte_mbuf *mb[8];
+    rte_pktmbuf_free_bulk(mb, rte_ring_sc_dequeue_burst(ring, reinterpret_cast<void **>(mb), 8, nullptr));
     rte_ring_free(ring);
 }
 

@@ -27,6 +27,13 @@ enum class ArnDrop : std::uint8_t {
     kPrefixHostBits,    // a bit past the prefix length is set
     kBadHoldTime,       // a hold time of 0
     kTrailingBytes,     // bytes after the last parameter (UDP), or non-zero padding (Ethernet)
+    // The IP and UDP headers around the message (udp_frame.hpp).
+    kIpTruncated,   // an IP or UDP header cut short, or an IP length past the frame
+    kBadIpHeader,   // IPv4 version or header length, a fragment, an IP length shorter than its headers
+    kNotArnUdp,     // not UDP, or another destination port than the configured one
+    kBadTtl,        // a TTL or hop limit other than 255: not from the neighbour on the link
+    kBadChecksum,   // the IPv4 header's or the UDP checksum (0 over IPv6)
+    kBadUdpLength,  // the UDP length is not the IP payload's
     kCount
 };
 

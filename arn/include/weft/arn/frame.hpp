@@ -1,7 +1,6 @@
 // An ARN in an Ethernet frame: destination and source MAC, an optional 802.1Q tag (PCP 7 on
 // send), the configured EtherType, the message, zero padding to the minimum frame size
-// (arn/ARN_FORMAT.md). Over UDP the message is the whole datagram payload: decode_arn with
-// Trailing::kRefuse on it, the IP and UDP headers being the dataplane parser's.
+// (arn/ARN_FORMAT.md). The UDP form is udp_frame.hpp's.
 #pragma once
 
 #include <array>

@@ -58,6 +58,8 @@ struct ArnState {
     bool enabled = false;
     std::optional<arn::SwitchId> self;  // none: the SMA's node GUID
     std::uint16_t ethertype = arn::kArnEtherType;
+    dataplane::ArnEncapsulation encapsulation = dataplane::ArnEncapsulation::kEthernet;
+    std::uint16_t udp_port = arn::kArnUdpPort;
     // The group as configured (`arn link`, `arn global`, `arn nhg`).
     std::vector<ArnLocalLink> links;             // ascending, no duplicates
     std::vector<ArnGlobalLink> globals;          // ascending, no duplicates

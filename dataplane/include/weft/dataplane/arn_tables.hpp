@@ -3,7 +3,8 @@
 // the prefix-multicast flood tables of its group (arn/prefix_routing.hpp's flood_tables): per
 // reporting switch and in port, the ports a copy leaves by and whether the news is this switch's
 // to take. The control thread builds a whole ArnTables and swaps it in (ArnPublisher) like a FIB
-// snapshot; the workers read it only for frames of the ARN EtherType.
+// snapshot; the workers read it only for frames of the ARN EtherType, or over UDP for datagrams
+// to the ARN port with TTL 255 (arn/udp_frame.hpp).
 #pragma once
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "weft/arn/frame.hpp"
 #include "weft/arn/types.hpp"
+#include "weft/arn/udp_frame.hpp"
 #include "weft/dataplane/limits.hpp"
 
 struct rte_rcu_qsbr;
@@ -28,6 +30,10 @@ struct ArnFloodEntry {
     bool deliver = false;         // this switch takes the news (its BPT)
 };
 
+// How ARN travels: in Ethernet frames of its EtherType, or in UDP over IPv4 or IPv6. A switch
+// takes the form it sends (both IP versions over UDP).
+enum class ArnEncapsulation : std::uint8_t { kEthernet, kUdp4, kUdp6 };
+
 // Entries per reporter: slot 0 is the switch's own news (the reporter is this switch), slot p + 1
 // dataplane port p, as ARN numbers ports (arn/types.hpp).
 inline constexpr std::size_t kArnSlots = kMaxPorts + 1;
@@ -36,6 +42,8 @@ struct ArnTables {
     bool enabled = false;
     arn::SwitchId self = 0;
     std::uint16_t ethertype = arn::kArnEtherType;
+    ArnEncapsulation encapsulation = ArnEncapsulation::kEthernet;
+    std::uint16_t udp_port = arn::kArnUdpPort;
     std::uint64_t fabric_ports = 0;  // mask: ARN is taken only here
     // Receive limit per worker and port (GCRA): one frame per `rx_interval_tsc` ticks with bursts
     // of `rx_burst`; 0: no limit.
@@ -51,6 +59,12 @@ struct ArnTables {
         if (it == reporters.end() || *it != reporter || slot >= kArnSlots) return nullptr;
         const ArnFloodEntry &e = entries[static_cast<std::size_t>(it - reporters.begin()) * kArnSlots + slot];
         return e.valid ? &e : nullptr;
+    }
+    bool udp() const noexcept { return encapsulation != ArnEncapsulation::kEthernet; }
+    // The ARN in a frame of this switch's encapsulation.
+    arn::ArnFrameDecode decode(std::span<const std::uint8_t> frame) const {
+        return udp() ? arn::decode_arn_udp_frame(frame, arn::ArnUdpConfig{udp_port})
+                     : arn::decode_arn_frame(frame, arn::ArnEthernetConfig{ethertype});
     }
     bool knows(arn::SwitchId reporter) const noexcept {
         return std::binary_search(reporters.begin(), reporters.end(), reporter);
