@@ -117,6 +117,17 @@ def reporter_of(f):
     return struct.unpack("!Q", f[18:26])[0]
 
 
+def hold_of(f):
+    """The hold time an Ethernet ARN frame carries (ms), or None: the parameters in bitmap order."""
+    para, at = f[17], 18
+    for bit, size in ((0x80, 8), (0x40, 2), (0x20, 2), (0x10, 4), (0x08, 2)):
+        at += size if para & bit else 0
+    if para & 0x04:
+        at += 2 + (f[at + 1] + 7) // 8
+    at += 4 if para & 0x02 else 0
+    return struct.unpack("!H", f[at:at + 2])[0] if para & 0x01 else None
+
+
 def ask(w, line, key, timeout=10):
     """Types `line` and returns the JSON answer holding `key`."""
     before = len(w.text())
@@ -299,6 +310,8 @@ def run():
         p2 = r4.get("ports", [{}] * 3)[2]
         check(p2.get("state") == "congested" and p2.get("told") == "congested",
               "port 2 congested and told so (%s)" % {k: p2.get(k) for k in ("state", "severity", "util_percent", "told")})
+        check(bool(own) and hold_of(own[0]) == 6,
+              "its news is held 3 repeat intervals of 2 ms: 6 ms (%s)" % (own and hold_of(own[0])))
         check(len(own) >= 1 and own[0][14] == 1 and struct.unpack("!H", own[0][26:28])[0] == 3,
               "its congestion news left by port 0 on ARN's queue: type 1, reporter 0x10, port 3 (%d frames)" % len(own))
         check(p2.get("tx_sent", 0) >= 1 and r4["ports"][0].get("tx_sent", 0) >= 1,

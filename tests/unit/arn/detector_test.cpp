@@ -1,8 +1,10 @@
 // The detector: hysteresis, severity, repetition, the minimum gap, the budget, failures.
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <vector>
 
+#include "weft/arn/codec.hpp"
 #include "weft/arn/detector.hpp"
 
 namespace weft::arn {
@@ -265,6 +267,30 @@ TEST(ArnDetector, HysteresisHoldsOverTheSamplersShortEwma) {
     const std::vector<ArnMessage> raw = bursty_overload(0).messages;
     for (std::size_t i = 1; i < raw.size(); ++i) flips += raw[i].type != raw[i - 1].type;
     EXPECT_GT(flips, 50u);
+}
+
+// The hold time goes out in whole milliseconds and 0 is no hold time on the wire (the codec
+// refuses it): one shorter than a millisecond is carried as 1, a longer one rounded up.
+TEST(ArnDetector, TheHoldTimeCarriedIsNeverZero) {
+    for (const auto &[interval_us, intervals, want_ms] : {std::tuple{1u, 1u, 1u},
+                                                          {100u, 3u, 1u},
+                                                          {333u, 3u, 1u},
+                                                          {334u, 3u, 2u},
+                                                          {2000u, 3u, 6u},
+                                                          {1000u, 50u, 50u}}) {
+        DetectorConfig c;
+        c.repeat_interval_us = interval_us;
+        c.hold_intervals = intervals;
+        Rig r(c);
+        EXPECT_EQ(r.detector->hold_ms(), want_ms) << interval_us << " x " << intervals;
+        const auto m = r.at(0, util(90));
+        ASSERT_EQ(m.size(), 1u);
+        EXPECT_EQ(m[0].hold_ms, want_ms);
+        EXPECT_EQ(decode_arn(encode_arn(m[0])).message, m[0]);
+    }
+    DetectorConfig none;
+    none.hold_intervals = 0;
+    EXPECT_TRUE(check_detector_config(none));  // `arn hold 0` is refused, not sent as 0
 }
 
 TEST(ArnDetector, RefusesABadConfiguration) {
