@@ -69,11 +69,12 @@ void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptio
     if (options.vms) {
         Phase phase(r, engine, clock, options, "vswitch");
         routing::VmParams vp = *options.vms;
+        const routing::NodeIdx own = f.node(d.sm_node).is_switch() ? routing::kNoNode : d.sm_node;
         std::string mode = "legacy (16-bit LIDs, as asked)";
         if (vp.extended_vlids) {
             // The vLIDs the VFs take: every VF of every CA with prepopulated LIDs, else one a VM.
             std::size_t cas = 0;
-            for (routing::NodeIdx n = 0; n < f.node_count(); ++n) cas += !f.node(n).is_switch();
+            for (routing::NodeIdx n = 0; n < f.node_count(); ++n) cas += !f.node(n).is_switch() && n != own;
             const std::uint64_t vlids =
                 vp.scheme == routing::VfLidScheme::Prepopulated ? std::uint64_t{cas} * vp.vfs : cas * vp.vfs;
             r.vlids = probe_vlids(engine, clock, d);
@@ -91,17 +92,28 @@ void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptio
                             : std::string());
             }
         }
-        try {
-            routing::add_vms(f, vp);
-        } catch (const std::invalid_argument &e) {
-            r.outcome = SweepOutcome::kLidsExhausted;
-            r.why = std::string("vms: ") + e.what();
-            phase.end(r.why);
-            return;
+        std::string placed = "placed";
+        if (f.has_vswitches()) {
+            f.extended_vlids = vp.extended_vlids;  // VF LIDs outside that space are assigned again
+            placed = "kept";
+        } else if (options.vswitch_state && !options.vswitch_state->empty()) {
+            for (const std::string &line : routing::restore_vswitches(f, vp, *options.vswitch_state, own))
+                if (options.log) options.log("vswitch: " + line);
+            placed = "as they were";
+        } else {
+            try {
+                routing::add_vms(f, vp, own);
+            } catch (const std::invalid_argument &e) {
+                r.outcome = SweepOutcome::kLidsExhausted;
+                r.why = std::string("vms: ") + e.what();
+                phase.end(r.why);
+                return;
+            }
         }
         std::size_t hyps = 0;
         for (routing::NodeIdx n = 0; n < f.node_count(); ++n) hyps += f.node(n).vswitch;
-        phase.end(std::to_string(hyps) + " hypervisors, " + std::to_string(f.vms().size()) + " VMs; " + mode);
+        phase.end(std::to_string(hyps) + " hypervisors, " + std::to_string(f.vms().size()) + " VMs " +
+                  placed + "; " + mode);
     }
     {
         Phase phase(r, engine, clock, options, "lids");

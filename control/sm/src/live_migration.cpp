@@ -1,5 +1,6 @@
 #include "weft/sm/live_migration.hpp"
 
+#include <cstdio>
 #include <set>
 
 #include "lft_rows.hpp"
@@ -43,6 +44,32 @@ VlidProbe probe_vlids(SmpEngine &engine, const SmClock &clock, const DiscoveryRe
     }
     b.run();
     return p;
+}
+
+std::string migration_summary(const LiveMigrationReport &r, const routing::Fabric &f,
+                              const std::string &from) {
+    const routing::Migration &m = r.plan.migration;
+    const std::string vm = m.vm < f.vms().size() ? f.vms()[m.vm].name : "?";
+    const std::string to = m.to < f.node_count() ? f.node(m.to).desc : "?";
+    // Entries for LIDs other than the two the move is about: routes of others moved with it (a
+    // full re-route may re-balance them).
+    std::uint64_t entries = 0, others = 0;
+    for (const routing::SwitchUpdate &u : r.plan.updates)
+        for (const routing::LftEntry &e : u.entries) {
+            ++entries;
+            others += e.lid != r.plan.vm_lid && e.lid != r.plan.route_lid;
+        }
+    char line[384];
+    std::snprintf(
+        line, sizeof line,
+        "%s '%s' -> '%s' (LID %u %s LID %u): %s%s: %zu switches, %zu LFT blocks (planned %llu), %llu "
+        "SMPs sent, %zu failures; %llu LFT entries changed, %llu of them for other LIDs",
+        vm.c_str(), from.c_str(), to.c_str(), r.plan.vm_lid, r.plan.swap ? "swaps with" : "copies",
+        r.plan.route_lid, std::string(routing::method_name(r.plan.method)).c_str(),
+        r.plan.rebalanced ? "-rebalance" : "", r.switches, r.lft_blocks_set,
+        static_cast<unsigned long long>(r.plan.smps), static_cast<unsigned long long>(r.smps.total().sent),
+        r.failures, static_cast<unsigned long long>(entries), static_cast<unsigned long long>(others));
+    return line;
 }
 
 LiveMigrationReport migrate_live(SmpEngine &engine, const SmClock &clock, DiscoveryResult &d,

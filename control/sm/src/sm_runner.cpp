@@ -147,6 +147,7 @@ void SmRunner::heavy() {
     so.routing = options_.routing;
     so.program = options_.program;
     so.vms = options_.vms;
+    so.vswitch_state = &memory_.vswitch;
     if (options_.ethernet) {
         so.ethernet = *options_.ethernet;
         so.ethernet->held = &memory_.ethernet;
@@ -183,6 +184,7 @@ void SmRunner::heavy() {
     memory_.last.reset();  // light sweeps look at the fabric of a sweep that got through
     const bool good = r.outcome == SweepOutcome::kProgrammed || r.outcome == SweepOutcome::kVerifiedDryRun;
     if (good) memory_.last = r.discovery;
+    if (good && options_.vms) memory_.vswitch = routing::vswitch_state(r.discovery.fabric);
     if (r.outcome == SweepOutcome::kProgrammed) ++stats_.programmed;
     if (!good) ++stats_.failed;
     if (r.outcome == SweepOutcome::kUnreachable)
@@ -232,6 +234,67 @@ void SmRunner::light() {
     heavy_due_ = lr.changed;
     next_light_ = clock_() + options_.sweep_interval;
     last_light_ = std::move(lr);
+}
+
+LiveMigrationReport SmRunner::migrate(const routing::Migration &m, std::string_view method) {
+    LiveMigrationReport out;
+    out.plan.migration = m;
+    auto refused = [&](std::string why) {
+        out.plan.error = std::move(why);
+        ++stats_.migrations_refused;
+        problem("migrate: refused: " + out.plan.error);
+        return out;
+    };
+    if (!last_heavy_ || last_heavy_->outcome != SweepOutcome::kProgrammed)
+        return refused("no programmed fabric to move a VM in (the last heavy sweep did not program one)");
+    SweepReport &r = *last_heavy_;
+    routing::Fabric &f = r.discovery.fabric;
+    std::string not_tree;
+    const auto sky = routing::FatTreeSkyline::build(f, &not_tree);
+    LiveMigrationOptions o;
+    o.chain = options_.chain;
+    o.routing = options_.routing;
+    o.method = sky ? routing::ReconfigMethod::FTreeMinRC : routing::ReconfigMethod::ItRC;
+    if (method == "full") {
+        o.method = routing::ReconfigMethod::FullReroute;
+    } else if (method == "itrc") {
+        o.method = routing::ReconfigMethod::ItRC;
+    } else if (method == "ftree-minrc" || method == "ftree-minrc-rebalance") {
+        if (!sky) return refused(std::string(method) + " needs a fat tree: " + not_tree);
+        o.method = routing::ReconfigMethod::FTreeMinRC;
+        o.rebalance = method == "ftree-minrc-rebalance";
+    } else if (!method.empty()) {
+        return refused("unknown method '" + std::string(method) +
+                       "' (full, itrc, ftree-minrc or ftree-minrc-rebalance)");
+    }
+    const std::string from = m.vm < f.vms().size() ? f.node(f.vms()[m.vm].hypervisor).desc : "?";
+    out = migrate_live(engine_, clock_, r.discovery, r.tables, m, o, sky ? &*sky : nullptr);
+    if (!out.plan.ok()) return refused(out.plan.error);
+    ++stats_.migrations;
+    // What the switches hold now: the next heavy sweep compares with it. A switch a Set failed on
+    // is forgotten, so that sweep reads it, and is due.
+    for (const routing::SwitchUpdate &u : out.plan.updates) {
+        const auto it = memory_.held.find(f.node(f.switch_node(u.sw)).guid);
+        if (it == memory_.held.end()) continue;
+        if (out.failures) {
+            memory_.held.erase(it);
+            continue;
+        }
+        for (const routing::LftEntry &e : u.entries)
+            if (e.lid < it->second.entries.size()) it->second.entries[e.lid] = e.port;
+    }
+    if (out.failures) heavy_due_ = true;
+    memory_.cache.invalidate();  // its tables are the routing before the move
+    memory_.last = r.discovery;
+    memory_.vswitch = routing::vswitch_state(f);
+    const std::string line = "migrate: " + migration_summary(out, f, from);
+    if (out.failures) {
+        problem(line);
+        for (const std::string &p : out.problems) problem("migrate: " + p);
+    } else {
+        note(line);
+    }
+    return out;
 }
 
 bool SmRunner::take_unsolicited() {

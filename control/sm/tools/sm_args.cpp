@@ -50,9 +50,10 @@ Virtualized fabrics (seed 002)
                            seed=S (as weft-route's /vms: component). vlids=extended asks every
                            switch (WeftExtendedLids) and takes vLIDs only if all forward them;
                            otherwise, and with vlids=legacy, VF LIDs come from the 16-bit space
-  --migrate FILE           with -o and --vms: after programming, move VMs live, one 'migrate VM
-  --migrate-pattern P      to HYPERVISOR' per line, or generated (random, consolidate, grouping,
-                           to-uniform; --seed), sending only the LFT blocks the method changes
+  --migrate FILE           with --vms: once the fabric is programmed, move VMs live, one 'migrate
+  --migrate-pattern P      VM to HYPERVISOR' per line, or generated (random, consolidate, grouping,
+                           to-uniform; --seed), sending only the LFT blocks the method changes;
+                           without -o the SM stays resident and keeps the VMs where they went
   --reconfig M             ftree-minrc (the default on fat trees), ftree-minrc-rebalance, itrc
                            (the default elsewhere) or full; -D dumps the LFTs after the moves
 
@@ -153,9 +154,7 @@ SmArgs parse_sm_args(int argc, char **argv) {
     const bool migrate = !a.route.migrate_file.empty() || !a.route.migrate_pattern.empty();
     if (!a.route.migrate_file.empty() && !a.route.migrate_pattern.empty())
         throw rt::UsageError("give one of --migrate FILE or --migrate-pattern P");
-    // A resident SM would compare its next sweep with tables the moves changed: one sweep only.
-    if (migrate && (a.vms.empty() || !a.once))
-        throw rt::UsageError("--migrate/--migrate-pattern need --vms and -o");
+    if (migrate && a.vms.empty()) throw rt::UsageError("--migrate/--migrate-pattern need --vms");
     if (!a.route.reconfig.empty() && !migrate)
         throw rt::UsageError("--reconfig needs --migrate or --migrate-pattern");
     return a;

@@ -105,11 +105,11 @@ int after_sweep(const SmArgs &a, const sm::SweepReport &r, bool has_mcast) {
     return r.program.failures ? kProgramFailures : kOk;
 }
 
-// Seed 002 on the live fabric: the VMs moved one by one with the method asked for, each sending
-// only the LFT blocks it changes; a line per move and the totals, then every pair traced.
-int live_migrations(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &clock, sm::SweepReport &r,
-                    Log &log) {
-    routing::Fabric &f = r.discovery.fabric;
+// Seed 002 on the live fabric: the VMs moved one by one by the resident SM (SmRunner::migrate)
+// with the method asked for, each sending only the LFT blocks it changes; a line per move (the
+// runner's) and the totals, then every pair traced. The SM keeps the VMs where they went.
+int live_migrations(const SmArgs &a, sm::SmRunner &runner, Log &log) {
+    const routing::Fabric &f = runner.last_heavy()->discovery.fabric;
     if (f.vms().empty()) {
         log.problem("--migrate: the fabric runs no VM");
         return kProgramFailures;
@@ -120,50 +120,26 @@ int live_migrations(const SmArgs &a, sm::SmpEngine &engine, const sm::SmClock &c
             : routing::generate_migrations(f, *routing::parse_migration_pattern(a.route.migrate_pattern),
                                            a.route.seed);
     std::string not_tree;
-    const auto sky = routing::FatTreeSkyline::build(f, &not_tree);
-    sm::LiveMigrationOptions o;
-    o.chain = a.route.chain;
-    o.routing = rt::routing_options(a.route);
-    o.method = sky ? routing::ReconfigMethod::FTreeMinRC : routing::ReconfigMethod::ItRC;
-    if (a.route.reconfig == "full") o.method = routing::ReconfigMethod::FullReroute;
-    if (a.route.reconfig == "itrc") o.method = routing::ReconfigMethod::ItRC;
-    if (a.route.reconfig.rfind("ftree-minrc", 0) == 0) {
-        if (!sky) throw rt::UsageError("--reconfig " + a.route.reconfig + ": " + not_tree);
-        o.method = routing::ReconfigMethod::FTreeMinRC;
-        o.rebalance = a.route.reconfig == "ftree-minrc-rebalance";
-    }
-    const std::string method =
-        std::string(routing::method_name(o.method)) + (o.rebalance ? "-rebalance" : "");
-    log.note("migrations: " + std::to_string(steps.size()) + ", method " + method + ", " +
-             (f.extended_vlids ? "vLIDs" : "16-bit VF LIDs"));
+    if (a.route.reconfig.rfind("ftree-minrc", 0) == 0 && !routing::FatTreeSkyline::build(f, &not_tree))
+        throw rt::UsageError("--reconfig " + a.route.reconfig + ": " + not_tree);
+    log.note("migrations: " + std::to_string(steps.size()) + ", method " +
+             (a.route.reconfig.empty() ? "ftree-minrc on a fat tree, itrc elsewhere" : a.route.reconfig) +
+             ", " + (f.extended_vlids ? "vLIDs" : "16-bit VF LIDs"));
     std::size_t switches = 0, blocks = 0, failures = 0;
     std::uint64_t sent = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
-        const routing::Migration &m = steps[i];
-        const std::string vm = m.vm < f.vms().size() ? f.vms()[m.vm].name : "?";
-        const std::string from = m.vm < f.vms().size() ? f.node(f.vms()[m.vm].hypervisor).desc : "?";
-        const sm::LiveMigrationReport x =
-            sm::migrate_live(engine, clock, r.discovery, r.tables, m, o, sky ? &*sky : nullptr);
+        const sm::LiveMigrationReport x = runner.migrate(steps[i], a.route.reconfig);
         if (!x.plan.ok()) {
-            log.problem("migrate " + std::to_string(i + 1) + ": " + vm + ": refused: " + x.plan.error);
+            log.problem("migrate " + std::to_string(i + 1) + ": refused: " + x.plan.error);
             return kProgramFailures;
         }
-        char line[320];
-        std::snprintf(line, sizeof line,
-                      "migrate %zu: %s '%s' -> '%s' (LID %u %s LID %u): %s: %zu switches, %zu LFT blocks "
-                      "(planned %llu), %llu SMPs sent, %zu failures",
-                      i + 1, vm.c_str(), from.c_str(), f.node(m.to).desc.c_str(), x.plan.vm_lid,
-                      x.plan.swap ? "swaps with" : "copies", x.plan.route_lid, method.c_str(), x.switches,
-                      x.lft_blocks_set, static_cast<unsigned long long>(x.plan.smps),
-                      static_cast<unsigned long long>(x.smps.total().sent), x.failures);
-        log.note(line);
-        for (const std::string &p : x.problems) log.problem("migrate " + std::to_string(i + 1) + ": " + p);
         switches += x.switches;
         blocks += x.lft_blocks_set;
         failures += x.failures;
         sent += x.smps.total().sent;
     }
-    const routing::PathReport pr = routing::trace_paths(f, r.tables);
+    const sm::SweepReport &r = *runner.last_heavy();
+    const routing::PathReport pr = routing::trace_paths(r.discovery.fabric, r.tables);
     char line[256];
     std::snprintf(line, sizeof line,
                   "migrations done: %zu switches, %zu LFT blocks, %llu SMPs, %zu failures; after them "
@@ -219,13 +195,15 @@ int run(const SmArgs &a) {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
     int rc = kOk;
+    // The migrations run once, after the first sweep that programmed the fabric; a resident SM
+    // then keeps the VMs where they went.
+    bool migrate = !a.route.migrate_file.empty() || !a.route.migrate_pattern.empty();
     for (;;) {
         if (runner.step() == sm::SmStep::kHeavy) {
-            const bool migrate = !a.route.migrate_file.empty() || !a.route.migrate_pattern.empty();
             if (migrate && runner.last_heavy()->outcome == sm::SweepOutcome::kProgrammed) {
-                sm::SweepReport moved = *runner.last_heavy();
-                const int m = live_migrations(a, engine, clock, moved, log);
-                rc = after_sweep(a, moved, has_mcast);
+                migrate = false;
+                const int m = live_migrations(a, runner, log);
+                rc = after_sweep(a, *runner.last_heavy(), has_mcast);
                 if (rc == kOk) rc = m;
             } else {
                 rc = after_sweep(a, *runner.last_heavy(), has_mcast);

@@ -2,6 +2,7 @@
 // Tables 1 and 2, and VMs as traffic endpoints.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include "weft/routing/seeded_rng.hpp"
@@ -29,11 +30,11 @@ std::uint16_t running_vms(const Fabric &f, NodeIdx hypervisor) {
     return n;
 }
 
-void add_vms(Fabric &f, const VmParams &p) {
+void add_vms(Fabric &f, const VmParams &p, NodeIdx not_hypervisor) {
     std::vector<NodeIdx> hyp;
     for (NodeIdx n = 0; n < f.node_count(); ++n) {
         const Node &x = f.node(n);
-        if (x.type != NodeType::Ca) continue;
+        if (x.type != NodeType::Ca || n == not_hypervisor) continue;
         if (!x.vswitch) f.add_vswitch(n, p.vfs);
         hyp.push_back(n);
     }
@@ -66,6 +67,62 @@ void add_vms(Fabric &f, const VmParams &p) {
         std::snprintf(name, sizeof name, "vm%05llu", static_cast<unsigned long long>(f.vms().size() + 1));
         f.add_vm(name, h, static_cast<std::uint16_t>(free_vf(f, h)));
     }
+}
+
+VswitchState vswitch_state(const Fabric &f) {
+    VswitchState s;
+    for (NodeIdx n : hypervisors(f)) {
+        VswitchState::Hypervisor h{f.node(n).guid, {}};
+        for (const VirtualFunction &v : f.vfs(n)) h.vf_lids.push_back(v.lid);
+        s.hypervisors.push_back(std::move(h));
+    }
+    for (const VirtualMachine &vm : f.vms()) s.vms.push_back({vm.name, f.node(vm.hypervisor).guid, vm.vf});
+    return s;
+}
+
+std::vector<std::string> restore_vswitches(Fabric &f, const VmParams &p, const VswitchState &s,
+                                           NodeIdx not_hypervisor) {
+    std::vector<std::string> left;
+    for (NodeIdx n = 0; n < f.node_count(); ++n)
+        if (f.node(n).type == NodeType::Ca && n != not_hypervisor && !f.node(n).vswitch)
+            f.add_vswitch(n, p.vfs);
+    f.vf_lid_scheme = p.scheme;
+    f.extended_vlids = p.extended_vlids;
+    auto hypervisor = [&f](Guid g) -> std::optional<NodeIdx> {
+        const auto n = f.find_guid(g);
+        if (!n || !f.node(*n).vswitch) return std::nullopt;
+        return n;
+    };
+    for (const VswitchState::Hypervisor &h : s.hypervisors) {
+        const auto n = hypervisor(h.guid);
+        if (!n) continue;  // gone: its VMs are reported below
+        for (std::size_t i = 0; i < h.vf_lids.size() && i < f.node(*n).vfs; ++i) {
+            const Lid l = h.vf_lids[i];
+            if (l == 0) continue;
+            // The LID is taken (by a port the discovery found with it) or outside the LID space:
+            // assign_lids gives the VF another.
+            try {
+                f.set_vf_lid(*n, static_cast<std::uint16_t>(i), l);
+            } catch (const std::invalid_argument &e) {
+                left.push_back("VF " + std::to_string(i) + " of " + guid_text(h.guid) + ": LID " +
+                               std::to_string(l) + " not kept: " + e.what());
+            }
+        }
+    }
+    for (const VswitchState::Vm &vm : s.vms) {
+        const auto n = hypervisor(vm.hypervisor);
+        if (!n) {
+            left.push_back("VM '" + vm.name + "' left out: its hypervisor " + guid_text(vm.hypervisor) +
+                           " is gone (or is no hypervisor)");
+            continue;
+        }
+        try {
+            f.add_vm(vm.name, *n, vm.vf);
+        } catch (const std::invalid_argument &e) {
+            left.push_back("VM '" + vm.name + "' left out: " + e.what());
+        }
+    }
+    return left;
 }
 
 Lid max_plid(const Fabric &f) {

@@ -4,12 +4,16 @@
 // memory it carries makes a repeated heavy sweep write nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "programmed_check.hpp"
 #include "sma_fabric.hpp"
 #include "weft/routing/generators.hpp"
+#include "weft/routing/reconfig.hpp"
+#include "weft/routing/verification.hpp"
+#include "weft/routing/vswitch.hpp"
 #include "weft/sm/sm_runner.hpp"
 #include "weft/sm/trap_sweep.hpp"
 
@@ -264,6 +268,119 @@ TEST_F(Runner, AFabricThatStaysUnsettledIsSweptWholeLessAndLessOften) {
     EXPECT_EQ(runner.stats().unsettled, 0u);
     fabric.set_now(fabric.now() + 1s);
     EXPECT_EQ(runner.step(), SmStep::kLight);
+}
+
+// Seed 002 with a resident SM on a host: the hosts but its own become hypervisors with vLIDs; a
+// VM moved live stays where it went, with its LID, through a trap's sweep and a whole heavy one
+// (neither places VMs afresh nor adds any); moves that cannot be are refused, saying why.
+TEST(RunnerVms, AMovedVmStaysWhereItWent) {
+    const routing::Fabric topo = routing::generate("kary:k=2,n=3");  // 12 switches, 8 hosts
+    NodeIdx host = routing::kNoNode, leaf = routing::kNoNode;
+    for (NodeIdx n = 0; n < topo.node_count() && host == routing::kNoNode; ++n)
+        if (!topo.node(n).is_switch()) host = n, leaf = topo.port(n, 1).peer;
+    test::SmaFabric fabric(topo, host, 1, 192 * 1024);
+    SmpEngine engine(fabric, SmpEngineConfig{8, 200ms, 3});
+    std::vector<std::string> notes, problems;
+    SmRunnerOptions o;
+    o.chain = "vswitch-ftree";
+    o.vms = routing::parse_vm_spec("vfs=2,load=50,vlids=extended,seed=3");
+    o.sweep_interval = 1s;
+    o.log = [&](SmLogLevel level, std::string_view line) {
+        (level == SmLogLevel::kNote ? notes : problems).emplace_back(line);
+    };
+    const SmClock clock = [&fabric] { return fabric.now(); };
+    SmRunner runner(engine, clock, o);
+    auto check_programmed = [&] {
+        test::expect_programmed(
+            topo, [&fabric](NodeIdx n) -> const Sma & { return fabric.sma(n); }, *runner.last_heavy());
+    };
+    const routing::Migration none{};
+    EXPECT_NE(runner.migrate(none, "").plan.error.find("no programmed fabric"), std::string::npos);
+
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed) << runner.last_heavy()->why;
+    const routing::Fabric &f = runner.last_heavy()->discovery.fabric;
+    EXPECT_TRUE(f.extended_vlids);
+    EXPECT_FALSE(f.node(*f.find_guid(topo.node(host).guid)).vswitch);  // the SM's own CA
+    EXPECT_EQ(routing::hypervisors(f).size(), 7u);
+    ASSERT_EQ(f.vms().size(), 7u);  // half of 14 VFs, one on each hypervisor
+    for (const routing::VirtualMachine &vm : f.vms()) EXPECT_GE(vm.lid, kFirstVlid);
+
+    // vm00001 to a hypervisor on another leaf.
+    const std::uint32_t vm = *f.find_vm("vm00001");
+    const routing::Guid leaf_guid = topo.node(leaf).guid;
+    NodeIdx to = routing::kNoNode;
+    for (NodeIdx h : routing::hypervisors(f))
+        if (f.node(f.port(h, 1).peer).guid != f.node(f.port(f.vms()[vm].hypervisor, 1).peer).guid &&
+            f.node(f.port(h, 1).peer).guid != leaf_guid)
+            to = h;
+    ASSERT_NE(to, routing::kNoNode);
+    const routing::Guid to_guid = f.node(to).guid;
+    const routing::Lid lid = f.vms()[vm].lid;
+    const LiveMigrationReport x = runner.migrate({vm, to}, "");
+    ASSERT_TRUE(x.plan.ok()) << x.plan.error;
+    EXPECT_EQ(x.plan.method, routing::ReconfigMethod::FTreeMinRC);  // the default on a fat tree
+    EXPECT_EQ(x.failures, 0u);
+    EXPECT_GT(x.lft_blocks_set, 0u);
+    EXPECT_EQ(runner.stats().migrations, 1u);
+    check_programmed();  // the SMAs hold the tables after the move
+    EXPECT_NE(std::find_if(notes.begin(), notes.end(),
+                           [](const std::string &l) { return l.rfind("migrate: vm00001 '", 0) == 0; }),
+              notes.end());
+
+    // Refused, saying why, and nothing sent.
+    const std::uint64_t sent = engine.counters().total().sent;
+    EXPECT_NE(runner.migrate({vm, to}, "").plan.error.find("already runs on"), std::string::npos);
+    EXPECT_NE(runner.migrate({vm == 0 ? 1u : 0u, to}, "").plan.error.find("is full (2 of 2 VFs in use)"),
+              std::string::npos);
+    EXPECT_NE(runner.migrate({vm, f.vms()[vm == 0 ? 1u : 0u].hypervisor}, "sideways")
+                  .plan.error.find("unknown method"),
+              std::string::npos);
+    EXPECT_NE(
+        runner.migrate({vm, *f.find_guid(topo.node(host).guid)}, "").plan.error.find("is not a hypervisor"),
+        std::string::npos);
+    EXPECT_EQ(runner.stats().migrations_refused, 5u);
+    EXPECT_EQ(engine.counters().total().sent, sent);
+    EXPECT_EQ(problems.size(), 5u);  // each refusal, and the one before the first sweep
+    problems.clear();
+
+    auto expect_in_place = [&](const char *when) {
+        ASSERT_EQ(runner.last_heavy()->outcome, SweepOutcome::kProgrammed)
+            << when << runner.last_heavy()->why;
+        const routing::Fabric &g = runner.last_heavy()->discovery.fabric;
+        EXPECT_EQ(g.vms().size(), 7u) << when;
+        const auto moved = g.find_vm("vm00001");
+        ASSERT_TRUE(moved) << when;
+        EXPECT_EQ(g.node(g.vms()[*moved].hypervisor).guid, to_guid) << when;
+        EXPECT_EQ(g.vms()[*moved].lid, lid) << when;
+        EXPECT_EQ(routing::trace_paths(g, runner.last_heavy()->tables).unreachable, 0u) << when;
+        check_programmed();
+    };
+    // A cable cut: the trap's sweep starts from the moved fabric and keeps its VMs.
+    NodeIdx spine = routing::kNoNode;
+    PortNum up = 0;
+    for (PortNum p = 1; p <= topo.node(leaf).num_ports && up == 0; ++p)
+        if (topo.port(leaf, p).peer != routing::kNoNode && topo.node(topo.port(leaf, p).peer).is_switch())
+            up = p, spine = topo.port(leaf, p).peer;
+    ASSERT_NE(up, 0);
+    fabric.set_cable(leaf, up, false);
+    for (int i = 0; i < 5 && !runner.heavy_due(); ++i) {
+        engine.pump(clock, 10ms);
+        runner.take_unsolicited();
+        fabric.set_now(fabric.now() + 1ms);
+    }
+    ASSERT_TRUE(runner.heavy_due());
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    EXPECT_EQ(runner.stats().trap_sweeps, 1u);
+    expect_in_place("after the trap's sweep: ");
+    problems.clear();  // vswitch-ftree's word on the tree missing a cable
+    // A whole heavy sweep: the VMs put back where they run, none added.
+    fabric.set_cable(leaf, up, true);
+    runner.request_heavy();
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    expect_in_place("after a whole heavy sweep: ");
+    EXPECT_TRUE(problems.empty()) << problems.front();
+    (void)spine;
 }
 
 }  // namespace

@@ -80,8 +80,34 @@ struct VmParams {
     bool extended_vlids = false;
     std::uint64_t seed = 1;
 };
-// Throws std::invalid_argument when the VMs do not fit or the fabric has no CA.
-void add_vms(Fabric &f, const VmParams &p);
+// Throws std::invalid_argument when the VMs do not fit or the fabric has no CA. `not_hypervisor`
+// (an SM's own CA) stays a plain CA.
+void add_vms(Fabric &f, const VmParams &p, NodeIdx not_hypervisor = kNoNode);
+
+// The VMs and VF LIDs of a fabric by their hypervisors' node GUIDs: what a resident SM keeps from
+// one sweep to the next, so that a VM stays where it was moved, with its LID, and a VF keeps its
+// LID, whatever a discovery finds next.
+struct VswitchState {
+    struct Hypervisor {
+        Guid guid = 0;
+        std::vector<Lid> vf_lids;  // per VF (0: none)
+    };
+    struct Vm {
+        std::string name;
+        Guid hypervisor = 0;
+        std::uint16_t vf = 0;
+    };
+    std::vector<Hypervisor> hypervisors;
+    std::vector<Vm> vms;
+    bool empty() const { return hypervisors.empty(); }
+};
+VswitchState vswitch_state(const Fabric &f);
+// Puts `s` back on a fabric discovered again: every CA but `not_hypervisor` a vSwitch with p.vfs
+// VFs (p's LID scheme and vLID choice), every VF its LID (assign_lids keeps them where they still
+// fit), every VM on its hypervisor's VF. A VM whose hypervisor is gone, or a VF or LID that no
+// longer fits, is left out: one line each in the result. No VM is added.
+std::vector<std::string> restore_vswitches(Fabric &f, const VmParams &p, const VswitchState &s,
+                                           NodeIdx not_hypervisor = kNoNode);
 // The settings of a generator's "vms:" component alone ("vfs=4,load=50,scheme=dynamic"; its
 // grammar in generators.hpp), as weft-sm's --vms takes them for the hypervisors it discovers.
 // Throws ParseError (file `name`, column of the offending field).

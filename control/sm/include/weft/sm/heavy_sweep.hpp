@@ -32,6 +32,11 @@ struct SweepOptions {
     // WeftExtendedLids to each, the "vswitch" phase) and vms->extended_vlids asks for them, and
     // LIDs of the 16-bit space otherwise (the legacy fallback; the phase line says why).
     std::optional<routing::VmParams> vms;
+    // With vms: a resident SM's memory of where the VMs run and the VFs' LIDs (the last sweep's,
+    // and the moves since): they are put back (routing::restore_vswitches) instead of being placed
+    // by vms afresh. A fabric that carries VMs already (a trap sweep's) keeps them. The SM's own
+    // CA is never a hypervisor.
+    const routing::VswitchState *vswitch_state = nullptr;
     // The multicast groups to build trees and MFTs for (--mcast-groups), found in each sweep's
     // fabric; a group whose tree fails its check is left out and logged, the rest programmed.
     std::vector<routing::McastGroupSpec> mcast_groups;

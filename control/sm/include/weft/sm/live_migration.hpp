@@ -48,6 +48,12 @@ struct LiveMigrationReport {
     std::vector<std::string> problems;
 };
 
+// One line for the log: "vm00001 'h0' -> 'h3' (LID 65537 swaps with LID 65541): ftree-minrc:
+// 3 switches, 3 LFT blocks (planned 3), 3 SMPs sent, 0 failures; 6 LFT entries changed, 0 of them
+// for other LIDs"; `from` is the hypervisor the VM left, `f` the fabric after the move.
+std::string migration_summary(const LiveMigrationReport &r, const routing::Fabric &f,
+                              const std::string &from);
+
 // Moves VM m.vm to hypervisor m.to in d.fabric (routed and programmed with t), plans the LFT
 // changes with o.method (FTreeMinRC needs `sky`, the fabric's fat-tree skyline), applies them to
 // t and sends them. d.fabric and t then describe the fabric as programmed.

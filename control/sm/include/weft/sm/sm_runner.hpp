@@ -54,6 +54,7 @@ struct SmMemory {
     routing::UcastCache cache;            // -A
     EthernetMemory ethernet;              // the Ethernet tables it committed
     std::optional<DiscoveryResult> last;  // the fabric of the last sweep that got through
+    routing::VswitchState vswitch;        // with vms: where the VMs run, the VFs' LIDs
 };
 
 struct SmRunnerStats {
@@ -63,6 +64,7 @@ struct SmRunnerStats {
     std::uint64_t trap_sweeps = 0;             // heavy sweeps that re-read only the trapping switches
     std::optional<SmTime> trap_at;             // the last trap 128 taken
     std::optional<double> trap_to_programmed;  // seconds from that trap to the end of the sweep it caused
+    std::uint64_t migrations = 0, migrations_refused = 0;
 };
 
 enum class SmStep : std::uint8_t { kNothing, kHeavy, kLight };
@@ -81,6 +83,17 @@ class SmRunner {
     // Answers the traps the engine holds (TrapRepress, so the SMA stops repeating) and marks a
     // heavy sweep due on a trap 128; true when one was.
     bool take_unsolicited();
+
+    // Seed 002's live migration on the fabric the last heavy sweep programmed: VM m.vm moved to
+    // hypervisor m.to, only the LFT blocks `method` changes sent (migrate_live; "full", "itrc",
+    // "ftree-minrc", "ftree-minrc-rebalance", or "" for FTreeMinRC on a fat tree and ItRC
+    // elsewhere; a full re-route runs the runner's chain). The VM then stays there: later sweeps
+    // put it back where it now runs (SmMemory::vswitch), a trap sweep starts from the moved fabric
+    // and the next heavy sweep compares with what the switches now hold. Refused (plan.error,
+    // nothing sent) without a programmed fabric, for an unknown method and for what
+    // routing::migration_refusal refuses. A Set that failed leaves that switch to be read again
+    // by a heavy sweep, which is then due.
+    LiveMigrationReport migrate(const routing::Migration &m, std::string_view method);
 
     const std::optional<SweepReport> &last_heavy() const { return last_heavy_; }
     const std::optional<LightSweepReport> &last_light() const { return last_light_; }
