@@ -36,6 +36,7 @@
 #include "weft/dataplane/telemetry.hpp"
 #include "weft/routing/mcast_groups.hpp"
 #include "weft/routing/text_file.hpp"
+#include "weft/routing/vswitch.hpp"
 
 namespace {
 
@@ -100,6 +101,7 @@ weft::control::fabric::SmServiceConfig sm_config(const weft::app::SmOptions &o) 
     c.runner.routing = routing::tools::routing_options(o.route);
     c.runner.ignore_existing_lfts = o.route.ignore_existing_lfts;
     c.runner.sweep_interval = std::chrono::seconds(o.sweep_seconds);
+    if (!o.vms.empty()) c.runner.vms = routing::parse_vm_spec(o.vms);
     if (!o.route.mcast_groups.empty())
         c.runner.mcast_groups =
             routing::read_mcast_groups(routing::read_text_file(o.route.mcast_groups), o.route.mcast_groups);

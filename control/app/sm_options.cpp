@@ -1,12 +1,15 @@
 #include "sm_options.hpp"
 
+#include "weft/routing/parse_error.hpp"
+#include "weft/routing/vswitch.hpp"
+
 namespace weft::app {
 
 namespace rt = weft::routing::tools;
 
 namespace {
 
-enum SmOpt : int { kSm = 1200, kSmEthernet, kSmSweep, kIgnoreGuids, kMaxWire, kTimeout, kRetries };
+enum SmOpt : int { kSm = 1200, kSmEthernet, kSmSweep, kIgnoreGuids, kMaxWire, kTimeout, kRetries, kSmVms };
 
 }  // namespace
 
@@ -18,6 +21,7 @@ const std::vector<option> &sm_long_options() {
             {"sm", no_argument, nullptr, kSm},
             {"sm-ethernet", no_argument, nullptr, kSmEthernet},
             {"sm-sweep", required_argument, nullptr, kSmSweep},
+            {"sm-vms", required_argument, nullptr, kSmVms},
             {"max_wire_smps", required_argument, nullptr, kMaxWire},
             {"transaction_timeout", required_argument, nullptr, kTimeout},
             {"transaction_retries", required_argument, nullptr, kRetries},
@@ -42,6 +46,14 @@ bool parse_sm_option(int c, const char *arg, SmOptions &o) {
         case kSmSweep:
             o.sweep_seconds = static_cast<unsigned>(rt::parse_number("--sm-sweep", arg, 86400));
             if (o.sweep_seconds == 0) throw rt::UsageError("--sm-sweep: at least 1 second");
+            return true;
+        case kSmVms:
+            try {
+                routing::parse_vm_spec(arg);  // refused here, located, rather than at the first sweep
+            } catch (const routing::ParseError &e) {
+                throw rt::UsageError(std::string("--sm-vms: ") + e.what());
+            }
+            o.vms = arg;
             return true;
         case kMaxWire:
             o.engine.max_wire_smps = rt::parse_number("--max_wire_smps", arg, 4096);
@@ -75,6 +87,8 @@ std::string sm_usage() {
                "  --sm-ethernet            also program every weft switch's Ethernet/RoCE routes and ARS\n"
                "                           groups (host subnets learned from the leaves)\n"
                "  --sm-sweep N             seconds between light sweeps (default 10); a trap sweeps at once\n"
+               "  --sm-vms SPEC            every CA a vSwitch hypervisor with VMs (weft-sm's --vms, e.g.\n"
+               "                           vfs=2,load=50,vlids=extended); `show sm vms`, `sm migrate`\n"
                "  --max_wire_smps N --transaction_timeout MS --transaction_retries N   the SM's window of\n"
                "                           SMPs (defaults 16, 50 ms, 3)\n"
                "  the routing options below as weft-route and weft-sm take them (-i, --ignore_guids, is\n"

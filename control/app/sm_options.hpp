@@ -19,6 +19,7 @@ struct SmOptions {
     routing::tools::Args route;   // -R (default auto), -l, -Q, --no_fallback, --mcast-groups, ...
     bool ethernet = false;        // --sm-ethernet: the Ethernet/RoCE tables after the LFTs
     unsigned sweep_seconds = 10;  // --sm-sweep: seconds between light sweeps
+    std::string vms;              // --sm-vms: hypervisors and VMs (weft-sm's --vms)
     // --max_wire_smps, --transaction_timeout MS, --transaction_retries (as weft-sm's); a timeout
     // shorter than weft-sm's default: SMPs cross control threads that answer within milliseconds.
     // A wider window than OpenSM's 4 (which paces an HCA's QP0): every SMA on the way is a weft

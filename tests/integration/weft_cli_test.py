@@ -269,6 +269,8 @@ GOOD = [
     "show sm",
     "show sm json",
     "show sm log",
+    "show sm vms",
+    "show sm vms json",
     "show fabric",
     "show fabric json",
     "sm stop",
@@ -346,6 +348,8 @@ BAD = [
     "arn threshold util 50 70",                     # off above on
     "arn rate-limit 100 0",                         # no burst
     "arn port 1 speed 0",                           # no line rate
+    "sm migrate vm00001 to h1",                     # the SM places no VMs (no --sm-vms)
+    "sm migrate vm00001 to h1 method sideways",     # no such method
     "lft set 0x14 port 9",                          # no port 9
     "lft set 0x14 nhg 77",                          # no such group
     "lft set 0x40000 port 1",                       # past the 18-bit LID space
@@ -961,6 +965,10 @@ def main():
                          ("ars object add 6 mode sideways idle-time 50 max-flows 512",
                           'error: word 6 "sideways": expected one of flowlet-quality|'),
                          ("monitor sideways", 'error: word 2 "sideways": expected one of start|stop|file\n'),
+                         ("sm migrate vm00001 to h1",
+                          "error: the SM places no VMs (weft runs without --sm-vms)\nusage: sm migrate VM to "),
+                         ("sm migrate vm00001 to h1 method sideways",
+                          'error: word 7 "sideways": expected one of full|itrc|ftree-minrc|ftree-minrc-rebalance'),
                          ("route add 10.5.0.0/16 nhg 77", "error: nhg 77 does not exist\nusage: route add <prefix> nhg <id>\n"),
                          ("set ars profile past-load maybe", 'error: word 5 "maybe": expected one of on|off\n'
                           'usage: set ars profile past-load|future-load|current-load on|off\n')]:

@@ -1,4 +1,5 @@
-// The SM inside the switch: sm start|stop, show sm [json], show sm log, show fabric [json].
+// The SM inside the switch: sm start|stop, show sm [json], show sm log, show fabric [json];
+// with --sm-vms, the VMs (show sm vms [json]) and their live migration (sm migrate).
 // `show sm` is the state and the last heavy sweep phase by phase (seconds, SMPs sent), the
 // engine that routed and what the SM did since it started; `show fabric` the fabric as the last
 // heavy sweep found it (switches and CAs with their LIDs, the links between them).
@@ -8,6 +9,9 @@
 
 #include "cli_internal.hpp"
 #include "weft/control/fabric/sm_service.hpp"
+#include "weft/routing/parse_error.hpp"
+#include "weft/routing/reconfig.hpp"
+#include "weft/routing/vswitch.hpp"
 
 namespace weft::control::cli {
 
@@ -119,6 +123,29 @@ Json fabric_record(const SmService &s) {
     return j;
 }
 
+// The hypervisors' VMs as the SM placed and moved them.
+Json vms_record(const SmService &s) {
+    Json j;
+    const sm::SmRunner *r = s.runner();
+    const auto &vms = s.config().runner.vms;
+    j["vfs"] = vms ? vms->vfs : 0;
+    j["vms"] = Json::array();
+    if (r == nullptr || !r->last_heavy() || !r->last_heavy()->discovery.reached) return j;
+    const routing::Fabric &f = r->last_heavy()->discovery.fabric;
+    j["vlids"] = f.extended_vlids;
+    j["scheme"] = f.vf_lid_scheme == routing::VfLidScheme::Prepopulated ? "prepopulated" : "dynamic";
+    j["hypervisors"] = routing::hypervisors(f).size();
+    for (const routing::VirtualMachine &vm : f.vms())
+        j["vms"].push_back({{"name", vm.name},
+                            {"hypervisor", f.node(vm.hypervisor).desc},
+                            {"hypervisor_guid", hex(f.node(vm.hypervisor).guid)},
+                            {"vf", vm.vf},
+                            {"lid", vm.lid}});
+    j["migrations"] = r->stats().migrations;
+    j["migrations_refused"] = r->stats().migrations_refused;
+    return j;
+}
+
 SmService *service(CommandContext &ctx, struct cmdline *cl) {
     if (ctx.sm == nullptr) refuse(ctx, cl, "this switch has no SMA (no --fabric-ports), so no SM");
     return ctx.sm;
@@ -223,6 +250,107 @@ void show_fabric(void *, struct cmdline *cl, void *data) {
                        l["b_port"].get<unsigned>());
 }
 
+void show_sm_vms(SmService &s, struct cmdline *cl, bool json) {
+    const Json j = vms_record(s);
+    if (json) return print_json(cl, j);
+    if (!s.config().runner.vms) return (void)cmdline_printf(cl, "no VMs (weft runs without --sm-vms)\n");
+    if (!j.contains("vlids")) return (void)cmdline_printf(cl, "no fabric programmed yet\n");
+    cmdline_printf(cl, "%zu VMs on %zu hypervisors of %u VFs, %s LIDs (%s); %llu migrations, %llu refused\n",
+                   j["vms"].size(), j["hypervisors"].get<std::size_t>(), j["vfs"].get<unsigned>(),
+                   j["vlids"].get<bool>() ? "vLIDs for their" : "16-bit",
+                   j["scheme"].get<std::string>().c_str(), ull(j["migrations"]),
+                   ull(j["migrations_refused"]));
+    for (const Json &vm : j["vms"])
+        cmdline_printf(cl, "%-12s LID 0x%05x  VF %-4u %s\n", one_line(vm["name"].get<std::string>()).c_str(),
+                       vm["lid"].get<unsigned>(), vm["vf"].get<unsigned>(),
+                       one_line(vm["hypervisor"].get<std::string>()).c_str());
+}
+
+struct ShowSmVmsCmd {
+    cmdline_fixed_string_t show, sm, vms, json;
+};
+WEFT_TOK_STR(ShowSmVmsCmd, show, "show");
+WEFT_TOK_STR(ShowSmVmsCmd, sm, "sm");
+WEFT_TOK_STR(ShowSmVmsCmd, vms, "vms");
+WEFT_TOK_STR(ShowSmVmsCmd, json, "json");
+void show_sm_vms_text(void *, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    if (SmService *s = service(ctx, cl)) show_sm_vms(*s, cl, false);
+}
+void show_sm_vms_json(void *, struct cmdline *cl, void *data) {
+    CommandContext &ctx = context_of(data);
+    if (SmService *s = service(ctx, cl)) show_sm_vms(*s, cl, true);
+}
+Inst<3> inst_show_sm_vms{
+    show_sm_vms_text,
+    nullptr,
+    "show sm vms: the VMs, their LIDs and hypervisors (with --sm-vms)",
+    {WEFT_HDR(ShowSmVmsCmd_show), WEFT_HDR(ShowSmVmsCmd_sm), WEFT_HDR(ShowSmVmsCmd_vms), nullptr}};
+Inst<4> inst_show_sm_vms_json{show_sm_vms_json,
+                              nullptr,
+                              "show sm vms json",
+                              {WEFT_HDR(ShowSmVmsCmd_show), WEFT_HDR(ShowSmVmsCmd_sm),
+                               WEFT_HDR(ShowSmVmsCmd_vms), WEFT_HDR(ShowSmVmsCmd_json), nullptr}};
+
+// ---- sm migrate VM to HYPERVISOR [method M] ----
+struct SmMigrateCmd {
+    cmdline_fixed_string_t sm, migrate, vm, to, hypervisor, method_kw, method;
+};
+WEFT_TOK_STR(SmMigrateCmd, sm, "sm");
+WEFT_TOK_STR(SmMigrateCmd, migrate, "migrate");
+WEFT_TOK_STR(SmMigrateCmd, vm, nullptr);
+WEFT_TOK_STR(SmMigrateCmd, to, "to");
+WEFT_TOK_STR(SmMigrateCmd, hypervisor, nullptr);
+WEFT_TOK_STR(SmMigrateCmd, method_kw, "method");
+WEFT_TOK_STR(SmMigrateCmd, method, "full#itrc#ftree-minrc#ftree-minrc-rebalance");
+void migrate(void *res, struct cmdline *cl, void *data, const std::string &method) {
+    CommandContext &ctx = context_of(data);
+    SmService *s = service(ctx, cl);
+    if (s == nullptr) return;
+    const auto *r = static_cast<SmMigrateCmd *>(res);
+    if (!s->config().runner.vms) return refuse(ctx, cl, "the SM places no VMs (weft runs without --sm-vms)");
+    const sm::SmRunner *runner = s->runner();
+    if (runner == nullptr || !runner->last_heavy() ||
+        runner->last_heavy()->outcome != sm::SweepOutcome::kProgrammed)
+        return refuse(ctx, cl, "the SM has no programmed fabric to move a VM in (yet)");
+    // The names as a migration file line says them: the same lookup and the same errors.
+    std::vector<routing::Migration> steps;
+    try {
+        steps = routing::read_migrations(std::string("migrate ") + r->vm + " to " + r->hypervisor,
+                                         "sm migrate", runner->last_heavy()->discovery.fabric);
+    } catch (const routing::ParseError &e) {
+        return refuse(ctx, cl, e.what());
+    }
+    if (steps.size() != 1) return refuse(ctx, cl, "sm migrate VM to HYPERVISOR: one VM, one hypervisor");
+    const routing::Fabric &f = runner->last_heavy()->discovery.fabric;
+    const std::string from = f.node(f.vms()[steps.front().vm].hypervisor).desc;
+    const sm::LiveMigrationReport x = s->migrate(steps.front(), method);
+    if (!x.plan.ok()) return refuse(ctx, cl, x.plan.error);
+    cmdline_printf(
+        cl, "sm: migrate %s\n",
+        one_line(sm::migration_summary(x, s->runner()->last_heavy()->discovery.fabric, from)).c_str());
+    if (x.failures) refuse(ctx, cl, x.problems.empty() ? "a Set failed" : x.problems.front());
+}
+void sm_migrate(void *res, struct cmdline *cl, void *data) {
+    migrate(res, cl, data, "");
+}
+void sm_migrate_method(void *res, struct cmdline *cl, void *data) {
+    migrate(res, cl, data, static_cast<SmMigrateCmd *>(res)->method);
+}
+Inst<6> inst_sm_migrate{sm_migrate,
+                        nullptr,
+                        "sm migrate VM to HYPERVISOR [method full|itrc|ftree-minrc|ftree-minrc-rebalance]: a "
+                        "VM's live migration (HYPERVISOR: node description or GUID)",
+                        {WEFT_HDR(SmMigrateCmd_sm), WEFT_HDR(SmMigrateCmd_migrate), WEFT_HDR(SmMigrateCmd_vm),
+                         WEFT_HDR(SmMigrateCmd_to), WEFT_HDR(SmMigrateCmd_hypervisor), nullptr}};
+Inst<8> inst_sm_migrate_method{
+    sm_migrate_method,
+    nullptr,
+    "sm migrate VM to HYPERVISOR method M",
+    {WEFT_HDR(SmMigrateCmd_sm), WEFT_HDR(SmMigrateCmd_migrate), WEFT_HDR(SmMigrateCmd_vm),
+     WEFT_HDR(SmMigrateCmd_to), WEFT_HDR(SmMigrateCmd_hypervisor), WEFT_HDR(SmMigrateCmd_method_kw),
+     WEFT_HDR(SmMigrateCmd_method), nullptr}};
+
 Inst<2> inst_show_sm{
     show_sm, nullptr, "show sm", {WEFT_HDR(ShowSmCmd_show), WEFT_HDR(ShowSmCmd_sm), nullptr}};
 Inst<3> inst_show_sm_json{
@@ -246,8 +374,11 @@ Inst<3> inst_show_fabric_json{
 }  // namespace
 
 InstList sm_commands() {
-    return {as_inst(inst_sm),          as_inst(inst_show_sm),     as_inst(inst_show_sm_json),
-            as_inst(inst_show_sm_log), as_inst(inst_show_fabric), as_inst(inst_show_fabric_json)};
+    return {as_inst(inst_sm),           as_inst(inst_show_sm),
+            as_inst(inst_show_sm_json), as_inst(inst_show_sm_log),
+            as_inst(inst_show_fabric),  as_inst(inst_show_fabric_json),
+            as_inst(inst_show_sm_vms),  as_inst(inst_show_sm_vms_json),
+            as_inst(inst_sm_migrate),   as_inst(inst_sm_migrate_method)};
 }
 
 }  // namespace weft::control::cli

@@ -66,4 +66,11 @@ void SmService::poll() {
     }  // late completions of a finished phase: nothing waits for them
 }
 
+sm::LiveMigrationReport SmService::migrate(const routing::Migration &m, std::string_view method) {
+    if (running()) return runner_->migrate(m, method);
+    sm::LiveMigrationReport r;
+    r.plan.error = "the SM is not running";
+    return r;
+}
+
 }  // namespace weft::control::fabric

@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         o.dataplane.burst > weft::dataplane::kMaxBurst)
         std::abort();
     if (o.fib.tbl8_groups4 < 2 || o.fib.tbl8_groups4 > weft::dataplane::kMaxTbl8Groups ||
-        o.fib.tbl8_groups6 < 2 || o.fib.tbl8_groups6 > weft::dataplane::kMaxTbl8Groups ||
+        o.fib.tbl8_groups6 < 2 || o.fib.tbl8_groups6 > weft::dataplane::kMaxTbl8Groups6 ||
         o.fib.max_routes4 < 16 || o.fib.max_routes6 < 16)
         std::abort();
     if (o.dataplane.idle_sleep_max_us > weft::app::kMaxIdleSleepUs) std::abort();

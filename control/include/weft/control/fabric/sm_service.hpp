@@ -50,6 +50,10 @@ class SmService {
 
     void poll();
 
+    // A VM's live migration on the fabric the SM programmed (sm::SmRunner::migrate); refused
+    // (plan.error) when the SM is not running.
+    sm::LiveMigrationReport migrate(const routing::Migration &m, std::string_view method);
+
     const sm::SmRunner *runner() const { return runner_.get(); }
     const sm::SmpEngine *engine() const { return engine_.get(); }
     const std::deque<SmLogLine> &log() const { return log_; }
