@@ -19,6 +19,20 @@ namespace {
 std::string port_error(std::uint16_t port, const char *what, int rc) {
     return "port " + std::to_string(port) + ": " + what + " failed: " + rte_strerror(-rc);
 }
+
+// Up to `max` mbufs from per-worker rings, starting one ring further each call so that no
+// worker's ring starves the others.
+unsigned drain_round_robin(const std::vector<rte_ring *> &rings, unsigned &next, rte_mbuf **out,
+                           unsigned max) noexcept {
+    unsigned got = 0;
+    const auto n = static_cast<unsigned>(rings.size());
+    for (unsigned k = 0; k < n && got < max; ++k)
+        got += rte_ring_sc_dequeue_burst(rings[(next + k) % n], reinterpret_cast<void **>(out + got),
+                                         max - got, nullptr);
+    next = n != 0 ? (next + 1) % n : 0;
+    return got;
+}
+
 }  // namespace
 
 Dataplane::Dataplane(const DataplaneConfig &config) : config_(config) {
@@ -380,13 +394,7 @@ std::vector<const WorkerCounters *> Dataplane::counters() const {
 }
 
 unsigned Dataplane::drain_punted(rte_mbuf **out, unsigned max) noexcept {
-    unsigned got = 0;
-    const auto rings = static_cast<unsigned>(punt_rings_.size());
-    for (unsigned k = 0; k < rings && got < max; ++k) {
-        rte_ring *r = punt_rings_[(next_punt_ring_ + k) % rings];
-        got += rte_ring_sc_dequeue_burst(r, reinterpret_cast<void **>(out + got), max - got, nullptr);
-    }
-    next_punt_ring_ = rings != 0 ? (next_punt_ring_ + 1) % rings : 0;
+    const unsigned got = drain_round_robin(punt_rings_, next_punt_ring_, out, max);
     punts_drained_ += got;
     return got;
 }
@@ -437,14 +445,7 @@ std::vector<const ArnWorkerCounters *> Dataplane::arn_counters() const {
 }
 
 unsigned Dataplane::drain_arn(rte_mbuf **out, unsigned max) noexcept {
-    unsigned got = 0;
-    const auto rings = static_cast<unsigned>(arn_rings_.size());
-    for (unsigned k = 0; k < rings && got < max; ++k) {
-        rte_ring *r = arn_rings_[(next_arn_ring_ + k) % rings];
-        got += rte_ring_sc_dequeue_burst(r, reinterpret_cast<void **>(out + got), max - got, nullptr);
-    }
-    next_arn_ring_ = rings != 0 ? (next_arn_ring_ + 1) % rings : 0;
-    return got;
+    return drain_round_robin(arn_rings_, next_arn_ring_, out, max);
 }
 
 bool Dataplane::send_arn(std::uint16_t port, rte_mbuf *m) noexcept {

@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from weft_session import LiveWeft, eal_prefix, sh, sysctl
+from weft_session import LiveWeft, eal_prefix, frr_missing, sh, sysctl
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -80,17 +80,7 @@ def skip_reason():
         return "not root"
     if not shutil.which("ip") or subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
         return "no ip netns"
-    for p in (ZEBRA, STATICD, shutil.which("vtysh") or "/nonexistent"):
-        if not os.access(p, os.X_OK):
-            return "FRR's %s is not installed" % p
-    try:
-        pwd.getpwnam("frr")
-    except KeyError:
-        return "no frr user"
-    if not any(os.path.exists(os.path.join(d, FPM_MODULE + ".so"))
-               for d in ("/usr/lib/x86_64-linux-gnu/frr/modules", "/usr/lib/frr/modules")):
-        return "FRR's dplane_fpm_nl module is not installed"
-    return None
+    return frr_missing((ZEBRA, STATICD), FPM_MODULE)
 
 
 def setup():

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 
-from weft_session import LiveWeft, eal_prefix, sh, sysctl
+from weft_session import LiveWeft, eal_prefix, frr_missing, sh, sysctl
 
 WEFT = sys.argv[1]
 PID = os.getpid()
@@ -84,17 +84,7 @@ def skip_reason():
         return "no ip netns"
     if not os.path.exists("/dev/net/tun"):
         return "no /dev/net/tun"
-    for p in (ZEBRA, BGPD, shutil.which("vtysh") or "/nonexistent"):
-        if not os.access(p, os.X_OK):
-            return "FRR's %s is not installed" % p
-    try:
-        pwd.getpwnam("frr")
-    except KeyError:
-        return "no frr user"
-    if not any(os.path.exists(os.path.join(d, FPM_MODULE + ".so"))
-               for d in ("/usr/lib/x86_64-linux-gnu/frr/modules", "/usr/lib/frr/modules")):
-        return "FRR's dplane_fpm_nl module is not installed"
-    return None
+    return frr_missing((ZEBRA, BGPD), FPM_MODULE)
 
 
 def no_offloads(ifname, ns):

@@ -3,6 +3,7 @@ names the EAL runtime directories a test's weft runs leave behind, removing them
 import atexit
 import json
 import os
+import pwd
 import re
 import shutil
 import subprocess
@@ -23,6 +24,22 @@ def sh(*cmd, ns=None, check_rc=True, timeout=30):
     if check_rc and r.returncode != 0:
         raise RuntimeError("%s -> rc %d: %s" % (" ".join(full), r.returncode, r.stdout.strip()))
     return r.stdout
+
+
+def frr_missing(daemons, module="dplane_fpm_nl"):
+    """Why FRR cannot run these `daemons` (paths) with zebra's `module` here, or None: what the
+    FRR tests check before they skip (exit 77)."""
+    for p in list(daemons) + [shutil.which("vtysh") or "/nonexistent"]:
+        if not os.access(p, os.X_OK):
+            return "FRR's %s is not installed" % p
+    try:
+        pwd.getpwnam("frr")
+    except KeyError:
+        return "no frr user"
+    if not any(os.path.exists(os.path.join(d, module + ".so"))
+               for d in ("/usr/lib/x86_64-linux-gnu/frr/modules", "/usr/lib/frr/modules")):
+        return "FRR's %s module is not installed" % module
+    return None
 
 
 def sysctl(path, value, ns):
