@@ -38,11 +38,22 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(script, build, args):
+def cannot_run():
+    """Why this machine cannot bring a fabric up (not root, no network namespaces), or None."""
+    if os.geteuid() != 0:
+        return "needs root (network namespaces, AF_PACKET)"
+    probe = f"wfprobe{os.getpid() % 100000}"
+    if subprocess.run(["ip", "netns", "add", probe], capture_output=True).returncode != 0:
+        return "no network namespace support"
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    return None
+
+
+def run(script, build, args, rate=2000):
     """scripts/fabric with `args`; its figures, or None when it did not come up."""
     with tempfile.TemporaryDirectory(prefix="weft-fabric-test-") as tmp:
         figures = os.path.join(tmp, "figures.json")
-        r = subprocess.run([script, "--build", build, "--rate", "2000", "--timeout", "60", "--dir",
+        r = subprocess.run([script, "--build", build, "--rate", str(rate), "--timeout", "60", "--dir",
                             os.path.join(tmp, "run"), "--json", figures] + args,
                            capture_output=True, text=True, timeout=240)
         print(r.stdout, end="")
@@ -70,14 +81,10 @@ def main():
         print(__doc__)
         return 2
     script, build = sys.argv[1:]
-    if os.geteuid() != 0:
-        print("SKIP: needs root (network namespaces, AF_PACKET)")
+    why = cannot_run()
+    if why:
+        print("SKIP: " + why)
         return 77
-    probe = f"wfprobe{os.getpid() % 100000}"
-    if subprocess.run(["ip", "netns", "add", probe], capture_output=True).returncode != 0:
-        print("SKIP: no network namespace support")
-        return 77
-    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
     iboe = run(script, build, ["--spines", "2", "--leaves", "2", "--hosts", "1", "--fail", "l1-s0", "--restart", "s1"])
     if iboe:
         sm = iboe.get("sm", {})

@@ -67,9 +67,15 @@ void SmService::poll() {
 }
 
 sm::LiveMigrationReport SmService::migrate(const routing::Migration &m, std::string_view method) {
-    if (running()) return runner_->migrate(m, method);
     sm::LiveMigrationReport r;
-    r.plan.error = "the SM is not running";
+    if (!running()) {
+        r.plan.error = "the SM is not running";
+        return r;
+    }
+    r = runner_->migrate(m, method);
+    // This switch's own blocks were Set through its SMA within this call; its tables otherwise
+    // reach the dataplane at the agent's next round, after the caller has said the move is done.
+    agent_.publish();
     return r;
 }
 

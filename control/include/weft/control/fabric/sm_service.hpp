@@ -51,7 +51,8 @@ class SmService {
     void poll();
 
     // A VM's live migration on the fabric the SM programmed (sm::SmRunner::migrate); refused
-    // (plan.error) when the SM is not running.
+    // (plan.error) when the SM is not running. This switch's own tables are published before it
+    // returns (the other switches publish theirs in the round that answers the Set).
     sm::LiveMigrationReport migrate(const routing::Migration &m, std::string_view method);
 
     const sm::SmRunner *runner() const { return runner_.get(); }
