@@ -30,29 +30,17 @@ std::uint16_t running_vms(const Fabric &f, NodeIdx hypervisor) {
     return n;
 }
 
-void add_vms(Fabric &f, const VmParams &p, NodeIdx not_hypervisor) {
-    std::vector<NodeIdx> hyp;
-    for (NodeIdx n = 0; n < f.node_count(); ++n) {
-        const Node &x = f.node(n);
-        if (x.type != NodeType::Ca || n == not_hypervisor) continue;
-        if (!x.vswitch) f.add_vswitch(n, p.vfs);
-        hyp.push_back(n);
-    }
-    if (hyp.empty()) throw std::invalid_argument("vms: the fabric has no CA to be a hypervisor");
-    std::uint64_t capacity = 0;
-    for (NodeIdx n : hyp) capacity += f.node(n).vfs - running_vms(f, n);
-    const std::uint64_t total =
-        p.count >= 0 ? static_cast<std::uint64_t>(p.count) : capacity * p.load_percent / 100;
-    if (total > capacity)
-        throw std::invalid_argument("vms: " + std::to_string(total) + " VMs do not fit in " +
-                                    std::to_string(capacity) + " free VFs");
-    f.vf_lid_scheme = p.scheme;
-    f.extended_vlids = p.extended_vlids;
+namespace {
+
+// `total` VMs on the hypervisors `hyp` (fabric order), uniformly or at random as p says, each on
+// its hypervisor's lowest free VF, named vm00001... (the next free number).
+void place_vms(Fabric &f, const VmParams &p, const std::vector<NodeIdx> &hyp, std::uint64_t total) {
     SeededRng rng(p.seed);
     std::vector<NodeIdx> open;  // hypervisors with a free VF (random placement)
     for (NodeIdx n : hyp)
         if (free_vf(f, n) >= 0) open.push_back(n);
     char name[24];
+    std::uint64_t number = f.vms().size();
     std::size_t next = 0;  // uniform: round robin over the hypervisors
     for (std::uint64_t k = 0; k < total; ++k) {
         NodeIdx h;
@@ -64,9 +52,38 @@ void add_vms(Fabric &f, const VmParams &p, NodeIdx not_hypervisor) {
             do h = hyp[next++ % hyp.size()];
             while (free_vf(f, h) < 0);
         }
-        std::snprintf(name, sizeof name, "vm%05llu", static_cast<unsigned long long>(f.vms().size() + 1));
+        do std::snprintf(name, sizeof name, "vm%05llu", static_cast<unsigned long long>(++number));
+        while (f.find_vm(name));
         f.add_vm(name, h, static_cast<std::uint16_t>(free_vf(f, h)));
     }
+}
+
+std::uint64_t capacity_of(const Fabric &f, const std::vector<NodeIdx> &hyp) {
+    std::uint64_t c = 0;
+    for (NodeIdx n : hyp) c += f.node(n).vfs - running_vms(f, n);
+    return c;
+}
+
+}  // namespace
+
+void add_vms(Fabric &f, const VmParams &p, NodeIdx not_hypervisor) {
+    std::vector<NodeIdx> hyp;
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        const Node &x = f.node(n);
+        if (x.type != NodeType::Ca || n == not_hypervisor) continue;
+        if (!x.vswitch) f.add_vswitch(n, p.vfs);
+        hyp.push_back(n);
+    }
+    if (hyp.empty()) throw std::invalid_argument("vms: the fabric has no CA to be a hypervisor");
+    const std::uint64_t capacity = capacity_of(f, hyp);
+    const std::uint64_t total =
+        p.count >= 0 ? static_cast<std::uint64_t>(p.count) : capacity * p.load_percent / 100;
+    if (total > capacity)
+        throw std::invalid_argument("vms: " + std::to_string(total) + " VMs do not fit in " +
+                                    std::to_string(capacity) + " free VFs");
+    f.vf_lid_scheme = p.scheme;
+    f.extended_vlids = p.extended_vlids;
+    place_vms(f, p, hyp, total);
 }
 
 VswitchState vswitch_state(const Fabric &f) {
@@ -83,9 +100,15 @@ VswitchState vswitch_state(const Fabric &f) {
 std::vector<std::string> restore_vswitches(Fabric &f, const VmParams &p, const VswitchState &s,
                                            NodeIdx not_hypervisor) {
     std::vector<std::string> left;
-    for (NodeIdx n = 0; n < f.node_count(); ++n)
-        if (f.node(n).type == NodeType::Ca && n != not_hypervisor && !f.node(n).vswitch)
-            f.add_vswitch(n, p.vfs);
+    std::vector<NodeIdx> fresh;  // CAs the state does not know: hypervisors new to the fabric
+    for (NodeIdx n = 0; n < f.node_count(); ++n) {
+        if (f.node(n).type != NodeType::Ca || n == not_hypervisor || f.node(n).vswitch) continue;
+        f.add_vswitch(n, p.vfs);
+        const Guid g = f.node(n).guid;
+        if (std::none_of(s.hypervisors.begin(), s.hypervisors.end(),
+                         [g](const VswitchState::Hypervisor &h) { return h.guid == g; }))
+            fresh.push_back(n);
+    }
     f.vf_lid_scheme = p.scheme;
     f.extended_vlids = p.extended_vlids;
     auto hypervisor = [&f](Guid g) -> std::optional<NodeIdx> {
@@ -122,6 +145,9 @@ std::vector<std::string> restore_vswitches(Fabric &f, const VmParams &p, const V
             left.push_back("VM '" + vm.name + "' left out: " + e.what());
         }
     }
+    // A hypervisor new to the fabric (a host that came up after the first sweep) gets its share
+    // of the load; a population given as a count was placed once.
+    if (p.count < 0 && !fresh.empty()) place_vms(f, p, fresh, capacity_of(f, fresh) * p.load_percent / 100);
     return left;
 }
 

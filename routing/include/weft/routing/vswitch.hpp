@@ -105,7 +105,8 @@ VswitchState vswitch_state(const Fabric &f);
 // Puts `s` back on a fabric discovered again: every CA but `not_hypervisor` a vSwitch with p.vfs
 // VFs (p's LID scheme and vLID choice), every VF its LID (assign_lids keeps them where they still
 // fit), every VM on its hypervisor's VF. A VM whose hypervisor is gone, or a VF or LID that no
-// longer fits, is left out: one line each in the result. No VM is added.
+// longer fits, is left out: one line each in the result. A CA `s` does not know (a host that came
+// up since) gets p.load_percent of its VFs' VMs as add_vms would place them (none with p.count).
 std::vector<std::string> restore_vswitches(Fabric &f, const VmParams &p, const VswitchState &s,
                                            NodeIdx not_hypervisor = kNoNode);
 // The settings of a generator's "vms:" component alone ("vfs=4,load=50,scheme=dynamic"; its

@@ -178,5 +178,64 @@ TEST(Vswitch, TrafficEndpointsAreTheVms) {
     EXPECT_EQ(traffic_endpoints(g).size(), 4u);
 }
 
+// A plain CA: a star's host that is no hypervisor yet, as a discovery finds it.
+Fabric plain_star(unsigned n) {
+    Fabric f;
+    const NodeIdx s = f.add_node(NodeType::Switch, 0x1000, static_cast<PortNum>(n + 1), "s");
+    for (unsigned i = 0; i < n; ++i)
+        f.connect(s, static_cast<PortNum>(i + 1),
+                  f.add_node(NodeType::Ca, 0x2000 + 0x10 * i, 1, "h" + std::to_string(i)), 1);
+    return f;
+}
+
+// What a resident SM keeps between sweeps (by GUID), put back on the fabric found again: the VMs
+// where they were moved, with their LIDs; the SM's own CA never a hypervisor; a VM whose
+// hypervisor is gone left out and said; a host new to the fabric given its share of the load.
+TEST(Vswitch, StateComesBackOnTheFabricFoundAgain) {
+    const VmParams p{.vfs = 2, .load_percent = 50, .extended_vlids = true};
+    Fabric a = plain_star(4);
+    add_vms(a, p, /*not_hypervisor=*/1);  // h0: the SM's own CA
+    EXPECT_FALSE(a.node(1).vswitch);
+    ASSERT_EQ(hypervisors(a).size(), 3u);
+    ASSERT_EQ(a.vms().size(), 3u);  // half of 6 VFs
+    assign_lids(a, {});
+    a.move_vm(*a.find_vm("vm00001"), 4, static_cast<std::uint16_t>(free_vf(a, 4)));
+    const Lid lid = a.vms()[*a.find_vm("vm00001")].lid;
+    EXPECT_GE(lid, kFirstVlid);
+    const VswitchState st = vswitch_state(a);
+    ASSERT_EQ(st.vms.size(), 3u);
+
+    // Found again with h2 gone and a new host h4 (GUID 0x2040) on port 5.
+    Fabric b;
+    const NodeIdx s = b.add_node(NodeType::Switch, 0x1000, 5, "s");
+    for (unsigned i : {0u, 1u, 3u, 4u})
+        b.connect(s, static_cast<PortNum>(i + 1),
+                  b.add_node(NodeType::Ca, 0x2000 + 0x10 * i, 1, "h" + std::to_string(i)), 1);
+    const std::vector<std::string> left = restore_vswitches(b, p, st, /*not_hypervisor=*/1);
+    EXPECT_FALSE(b.node(1).vswitch);
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_NE(left[0].find("VM 'vm00002' left out: its hypervisor 0x0000000000002020 is gone"),
+              std::string::npos)
+        << left[0];
+    const auto moved = b.find_vm("vm00001");
+    ASSERT_TRUE(moved);
+    EXPECT_EQ(b.node(b.vms()[*moved].hypervisor).guid, 0x2030u);  // h3, where it was moved
+    EXPECT_EQ(b.vms()[*moved].lid, lid);                          // its LID, before assign_lids
+    EXPECT_TRUE(b.find_vm("vm00003"));
+    // h4 is new: half of its VFs, a name no VM has.
+    const NodeIdx h4 = *b.find_guid(0x2040);
+    EXPECT_TRUE(b.node(h4).vswitch);
+    EXPECT_EQ(running_vms(b, h4), 1u);
+    EXPECT_EQ(b.vms().size(), 3u);
+    EXPECT_TRUE(b.find_vm("vm00004"));
+    assign_lids(b, {});
+    EXPECT_EQ(b.vms()[*moved].lid, lid);  // kept by the LID assignment
+    // A population given as a count was placed once: the new host gets none.
+    Fabric c = plain_star(2);
+    c.connect(c.add_node(NodeType::Switch, 0x1001, 2, "t"), 1, c.add_node(NodeType::Ca, 0x3000, 1, "x"), 1);
+    restore_vswitches(c, VmParams{.vfs = 2, .count = 1, .extended_vlids = true}, st);
+    EXPECT_EQ(running_vms(c, *c.find_guid(0x3000)), 0u);
+}
+
 }  // namespace
 }  // namespace weft::routing
