@@ -81,8 +81,7 @@ def main():
         print(__doc__)
         return 2
     script, build = sys.argv[1:]
-    why = cannot_run()
-    if why:
+    if why := cannot_run():
         print("SKIP: " + why)
         return 77
     iboe = run(script, build, ["--spines", "2", "--leaves", "2", "--hosts", "1", "--fail", "l1-s0", "--restart", "s1"])

@@ -172,16 +172,25 @@ void program_switch(Requests &q, Context &cx, Switch &sw, const EthernetTable &w
         return;
     }
     std::vector<Write> writes;
-    for (const auto &[mod, b] : blocks.groups) {
-        if (known) {
-            auto it = h->blocks.groups.find(mod);
-            if (it != h->blocks.groups.end() && it->second == b) {
-                ++cx.report.blocks_unchanged;
-                continue;
+    // The blocks of one attribute that differ from what the switch holds (all of them when the
+    // SM does not know what it holds).
+    auto differing = [&](const auto &want_blocks, const auto &held_blocks, std::uint16_t attr_id,
+                         auto encode) {
+        for (const auto &[mod, b] : want_blocks) {
+            if (known) {
+                auto it = held_blocks.find(mod);
+                if (it != held_blocks.end() && it->second == b) {
+                    ++cx.report.blocks_unchanged;
+                    continue;
+                }
             }
+            writes.push_back({attr_id, mod, encode(b).value()});
         }
-        writes.push_back({attr::kWeftNextHopGroup, mod, encode_next_hop_group_block(b).value()});
-    }
+    };
+    const EthernetBlocks none;
+    const EthernetBlocks &held = known ? h->blocks : none;
+    differing(blocks.groups, held.groups, attr::kWeftNextHopGroup,
+              [](const NextHopGroupBlock &b) { return encode_next_hop_group_block(b); });
     if (known)  // groups it holds that are no more: deleted by an empty block 0
         for (const auto &[mod, b] : h->blocks.groups)
             if (b.block == 0 && b.members && !blocks.groups.count(mod)) {
@@ -189,26 +198,8 @@ void program_switch(Requests &q, Context &cx, Switch &sw, const EthernetTable &w
                 gone.group = b.group;
                 writes.push_back({attr::kWeftNextHopGroup, mod, encode_next_hop_group_block(gone).value()});
             }
-    for (const auto &[mod, b] : blocks.routes) {
-        if (known) {
-            auto it = h->blocks.routes.find(mod);
-            if (it != h->blocks.routes.end() && it->second == b) {
-                ++cx.report.blocks_unchanged;
-                continue;
-            }
-        }
-        writes.push_back({attr::kWeftRoutes, mod, encode_routes_block(b).value()});
-    }
-    for (const auto &[mod, b] : blocks.arn) {
-        if (known) {
-            auto it = h->blocks.arn.find(mod);
-            if (it != h->blocks.arn.end() && it->second == b) {
-                ++cx.report.blocks_unchanged;
-                continue;
-            }
-        }
-        writes.push_back({attr::kWeftArnGroup, mod, encode_arn_group_block(b).value()});
-    }
+    differing(blocks.routes, held.routes, attr::kWeftRoutes, encode_routes_block);
+    differing(blocks.arn, held.arn, attr::kWeftArnGroup, encode_arn_group_block);
     const std::uint32_t generation = sw.state.active_generation + 1 ? sw.state.active_generation + 1 : 1;
     now.generation = generation;
     const DrPath &path = cx.d.nodes[sw.node].path;
