@@ -300,7 +300,7 @@ def main():
         routes = weft.ask_json("show route json", "routes") or {"routes": []}
         hole = next((r["nhg"] for r in routes["routes"] if r["prefix"] == "10.40.0.0/16"), None)
         mode = next((g["mode"] for g in nhgs["nhgs"] if g["id"] == hole), None)
-        check(s["pending"]["blackhole"] == 0 and table.get("10.40.0.0/16") == [] and mode == "drop",
+        check(table.get("10.40.0.0/16") == [] and mode == "drop",
               "the blackhole route is a drop group (nhg %s, mode %s)" % (hole, mode))
         check(sum(s["errors"].values()) == 0, "no FPM errors")
 
@@ -334,6 +334,10 @@ def main():
         before = wait_for(lambda t: t is not None and t.get("10.30.0.0/16") and len(t["10.30.0.0/16"]) == 2, weft.table)
         n_before = len(before)
         frr.kill()
+        # A killed zebra leaves its routes in the kernel, and a new one takes them as its own and
+        # may send them before it removes them itself (a delete, not weft's sweep). Taken away
+        # here, the removed route is one zebra no longer sends at all: only the sweep removes it.
+        sh("ip", "route", "del", "10.60.0.0/24", ns=NS_R, check_rc=False)
         time.sleep(1)
         s = weft.fpm()
         check(s["state"] == "listening" and len(weft.table()) == n_before,

@@ -32,7 +32,13 @@ bool contains(const std::vector<NextHop> &hops, const NextHop &h) {
 const std::vector<NextHop> *table(const std::map<std::uint32_t, std::vector<NextHop>> &by_table,
                                   std::uint32_t id) {
     const auto it = by_table.find(id);
-    return it == by_table.end() || it->second.empty() ? nullptr : &it->second;
+    return it == by_table.end() ? nullptr : &it->second;
+}
+
+GroupPlan drop_plan() {
+    GroupPlan plan;
+    plan.ars = false;
+    return plan;
 }
 
 }  // namespace
@@ -47,10 +53,12 @@ std::optional<GroupPlan> plan_group(const DragonflyPolicy &policy,
         // No minimal path (BGP converged around a cut global link): the non-minimal paths carry
         // the traffic as primaries.
         primaries = p != nullptr ? *p : *a;
+        if (primaries.empty()) return drop_plan();
         if (p != nullptr && a != nullptr) alternates = *a;
     } else {
         const auto *all = table(by_table, policy.primary_table);
         if (all == nullptr) return std::nullopt;
+        if (all->empty()) return drop_plan();
         for (const NextHop &h : *all)
             (h.weight >= policy.primary_weight_min ? primaries : alternates).push_back(h);
         if (primaries.empty()) std::swap(primaries, alternates);  // all light: all are primaries
@@ -79,7 +87,6 @@ std::optional<GroupPlan> DragonflyRib::plan(const dataplane::IpPrefix &prefix) c
 
 bool DragonflyRib::set(const dataplane::IpPrefix &prefix, std::uint32_t table, std::vector<NextHop> hops) {
     if (!reads(table)) return false;
-    if (hops.empty()) return remove(prefix, table);
     const std::optional<GroupPlan> before = plan(prefix);
     rib_[prefix][table] = std::move(hops);
     return plan(prefix) != before;

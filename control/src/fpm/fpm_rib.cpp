@@ -17,8 +17,6 @@ std::string_view hold_name(Hold h) {
             return "port";
         case Hold::Neighbour:
             return "neighbour";
-        case Hold::Blackhole:
-            return "blackhole";
         case Hold::Refused:
             return "refused";
         case Hold::kCount:
@@ -108,7 +106,7 @@ Rib::Members Rib::members_of(std::uint32_t nh_id, bool skip_waiting) const {
     }
     auto one = [&](const Nexthop &nh, std::uint16_t weight) {
         if (nh.blackhole) {
-            m.why = Hold::Blackhole;
+            m.blackhole = true;
             return false;
         }
         Resolved r = resolve_(nh.hop);
@@ -146,7 +144,7 @@ Rib::Members Rib::members_of(std::uint32_t nh_id, bool skip_waiting) const {
 
 std::optional<std::uint32_t> Rib::group_for(std::uint32_t nh_id, Members &m) {
     m = members_of(nh_id);
-    if (m.why != Hold::None) return std::nullopt;
+    if (m.why != Hold::None || m.blackhole) return std::nullopt;
     Nexthop &nh = nhs_.at(nh_id);
     if (nh.weft != 0) return nh.weft;
     // A replayed nexthop takes over a stale weft group with the same members: nothing changes.
@@ -193,7 +191,7 @@ void Rib::install(const RouteKey &key, Route &r) {
             if (group != old_group) ++groups_.at(group).users;
             s = updater_.set_route(prefix, group);
             if (!s.ok() && group != old_group) release(group);
-        } else if (m.why == Hold::Blackhole) {
+        } else if (m.blackhole) {
             s = updater_.set_route(prefix, std::vector<NextHop>{});  // a blackhole nexthop (NHA_BLACKHOLE)
         } else {
             if (m.why == Hold::Group) ++counters_.held_for_group;
@@ -224,15 +222,16 @@ void Rib::install_by_policy(const RouteKey &key, Route &r) {
         r.waiting = 0;
         set_hold(key, r, h, waits_for);
     };
-    if (r.blackhole) return hold(Hold::Blackhole);
     std::optional<std::vector<NextHop>> hops;
-    if (r.nh_id) {
+    if (r.blackhole) {
+        hops.emplace();  // no next hop: the policy drops the prefix
+    } else if (r.nh_id) {
         Members m = members_of(*r.nh_id, true);
-        if (m.why != Hold::None) {
+        if (!m.blackhole && m.why != Hold::None) {
             if (m.why == Hold::Group) ++counters_.held_for_group;
             return hold(m.why, m.missing);
         }
-        hops = std::move(m.hops);
+        hops = m.blackhole ? std::vector<NextHop>{} : std::move(m.hops);
         waiting = m.waiting;
     } else {
         Hold why = Hold::None;
@@ -353,7 +352,7 @@ void Rib::refresh(std::uint32_t nh_id) {
     }
     const std::uint32_t group = nh.weft;
     Members m = members_of(nh_id);
-    if (m.why == Hold::None) {
+    if (m.why == Hold::None && !m.blackhole) {
         Group &g = groups_.at(group);
         if (g.members == m.hops) return;
         if (dp::Status s = updater_.set_nhg(group, m.hops); s.ok()) {

@@ -51,8 +51,6 @@ enum class Hold : std::uint8_t {
     Group,      // its nexthop id (or a member of it) has not come
     Port,       // a next hop's interface maps to no weft port
     Neighbour,  // a next hop's gateway is none of weft's neighbours
-    Blackhole,  // a drop route with the dragonfly policy (its plans have no drop); without it,
-                // blackholes are Drop groups in the FIB
     Refused,    // the FIB refused it (full, say); tried again when zebra sends it again
     kCount
 };
@@ -163,6 +161,7 @@ class Rib {
         std::vector<NextHop> hops;
         Hold why = Hold::None;
         std::uint32_t missing = 0;  // the nexthop id it waits for (Group)
+        bool blackhole = false;     // a blackhole nexthop (NHA_BLACKHOLE): the route drops
         std::size_t waiting = 0;    // next hops left out, waiting for a port or a neighbour
     };
 

@@ -70,7 +70,7 @@ class DragonflyGroupsTest : public ::testing::Test {
     // Port 1's link cut and BGP converged: both prefixes only on port 2.
     void cut_port_one() {
         groups.remove(pfx("10.2.0.0/24"), kMainTable);
-        groups.set(pfx("10.3.0.0/24"), kAlt, {});
+        groups.remove(pfx("10.3.0.0/24"), kAlt);
         commit();
     }
     std::uint32_t member_id(std::uint32_t id, std::uint16_t port) const {

@@ -76,6 +76,26 @@ TEST(DragonflyPolicy, EcmpWithoutAlternatesKeepsWeightsAndCapsAlternates) {
     EXPECT_EQ(ars->alternates, (std::vector<NextHop>{hop(2, "10.0.2.2")}));
 }
 
+TEST(DragonflyPolicy, ABlackholeDropsFromThePrimaryTableAndAddsNothingFromTheAlternate) {
+    auto drops = [](const std::optional<GroupPlan> &p) { return p && !p->ars && p->primaries.empty(); };
+    const DragonflyPolicy tables;
+    EXPECT_TRUE(drops(plan_group(tables, {{kMainTable, {}}, {200, {hop(3, "10.0.3.2")}}})));
+    EXPECT_TRUE(drops(plan_group(tables, {{200, {}}})));  // no minimal path, the other a blackhole
+    const auto primary_only = plan_group(tables, {{kMainTable, {hop(1, "10.0.1.2")}}, {200, {}}});
+    ASSERT_TRUE(primary_only);
+    EXPECT_TRUE(primary_only->ars);
+    EXPECT_EQ(primary_only->primaries, (std::vector<NextHop>{hop(1, "10.0.1.2")}));
+    EXPECT_TRUE(primary_only->alternates.empty());
+    DragonflyPolicy weights;
+    weights.source = DragonflyPolicy::Source::Weights;
+    EXPECT_TRUE(drops(plan_group(weights, {{kMainTable, {}}})));
+    DragonflyRib rib{tables};
+    EXPECT_TRUE(rib.set(prefix("10.1.0.0/16"), kMainTable, {}));  // a blackhole is a route
+    EXPECT_TRUE(drops(rib.plan(prefix("10.1.0.0/16"))));
+    EXPECT_TRUE(rib.remove(prefix("10.1.0.0/16"), kMainTable));
+    EXPECT_FALSE(rib.plan(prefix("10.1.0.0/16")));
+}
+
 TEST(DragonflyRib, ChangesAreReportedOnlyWhenThePlanChanges) {
     DragonflyRib rib{DragonflyPolicy{}};
     const IpPrefix p = prefix("10.9.0.0/16");

@@ -335,13 +335,45 @@ TEST_F(FpmRibPolicyTest, MainTableRoutesArePrimariesTable200sAlternatesAndGroups
     EXPECT_FALSE(group_of("10.8.0.0/16"));
     EXPECT_FALSE(fib.nhgs().contains(g));
     EXPECT_EQ(policy_rib.routes(), 0u);
-    // A blackhole has no plan: held and counted.
+}
+
+TEST_F(FpmRibPolicyTest, BlackholesDropThePrefixOrAddNoAlternates) {
+    auto drop_mode = [&](const char *prefix) {
+        const auto g = group_of(prefix);
+        return g && fib.nhgs().at(*g).mode == dp::NhgMode::Drop;
+    };
+    // A blackhole in the main table: the prefix drops, whatever table 200 holds.
     RouteMsg hole = route("10.7.0.0/16", std::nullopt);
     hole.blackhole = true;
     policy_rib.apply(hole);
+    policy_rib.apply(in_table(route("10.7.0.0/16", std::nullopt, {{ip("10.0.0.2"), 9, 1}}), 200));
     commit();
-    EXPECT_EQ(policy_rib.held(Hold::Blackhole), 1u);
-    EXPECT_FALSE(group_of("10.7.0.0/16"));
+    EXPECT_EQ(policy_rib.held_total(), 0u);
+    EXPECT_TRUE(drop_mode("10.7.0.0/16"));
+    // The main table's route becomes a path: an ARS group with table 200's alternate.
+    policy_rib.apply(route("10.7.0.0/16", std::nullopt, {{ip("10.0.0.1"), 9, 1}}));
+    commit();
+    const auto g = group_of("10.7.0.0/16");
+    ASSERT_TRUE(g);
+    EXPECT_EQ(ports(*g, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{1}));
+    EXPECT_EQ(ports(*g, ars::MemberRole::kAlternate), (std::vector<std::uint16_t>{2}));
+    // A blackhole nexthop in table 200: no alternates, the primary alone.
+    NexthopMsg nh;
+    nh.id = 30;
+    nh.blackhole = true;
+    policy_rib.apply(nh);
+    policy_rib.apply(in_table(route("10.7.0.0/16", 30), 200));
+    commit();
+    const auto alone = group_of("10.7.0.0/16");
+    ASSERT_TRUE(alone);
+    EXPECT_FALSE(drop_mode("10.7.0.0/16"));
+    EXPECT_EQ(ports(*alone, ars::MemberRole::kPrimary), (std::vector<std::uint16_t>{1}));
+    EXPECT_TRUE(ports(*alone, ars::MemberRole::kAlternate).empty());
+    // The main route withdrawn: table 200's blackhole is all that is left, and the prefix drops.
+    policy_rib.apply(del_route("10.7.0.0/16"));
+    commit();
+    EXPECT_TRUE(drop_mode("10.7.0.0/16"));
+    EXPECT_EQ(policy_rib.held_total(), 0u);
 }
 
 TEST_F(FpmRibPolicyTest, HeldRoutesJoinThePlanWhenTheyResolveAndAPolicySwitchMovesEverything) {

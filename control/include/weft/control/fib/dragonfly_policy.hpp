@@ -46,14 +46,16 @@ struct DragonflyPolicy {
 // always give the same plan (a replay of zebra's table changes nothing).
 struct GroupPlan {
     bool ars = true;
-    std::vector<NextHop> primaries;   // ARS: weight 1 each; ECMP: the routes' weights
+    std::vector<NextHop> primaries;   // ARS: weight 1 each; ECMP: the routes' weights; none: drop
     std::vector<NextHop> alternates;  // ARS only
     std::uint16_t ars_object = 0;
     auto operator<=>(const GroupPlan &) const = default;
 };
 
-// The plan for one prefix from what each table holds for it (table id -> next hops); nothing
-// when no table the policy reads has a route (the prefix is to be removed).
+// The plan for one prefix from what each table holds for it (table id -> next hops; none: the
+// table's route is a blackhole); nothing when no table the policy reads has a route (the prefix
+// is to be removed). A blackhole in the table that gives the primaries drops the prefix (an ECMP
+// plan with no member: the FIB's Drop group); one in the alternate table adds no alternates.
 std::optional<GroupPlan> plan_group(const DragonflyPolicy &policy,
                                     const std::map<std::uint32_t, std::vector<NextHop>> &by_table);
 
@@ -62,7 +64,8 @@ class DragonflyRib {
     explicit DragonflyRib(DragonflyPolicy policy) : policy_(policy) {}
 
     // A route of `table` for `prefix` added or replaced (RTM_NEWROUTE) or removed
-    // (RTM_DELROUTE). Tables the policy does not read are ignored (false). True when the
+    // (RTM_DELROUTE); no next hops: a blackhole route. Tables the policy does not read are
+    // ignored (false). True when the
     // prefix's plan changed; plan() then says what it is now.
     bool set(const dataplane::IpPrefix &prefix, std::uint32_t table, std::vector<NextHop> hops);
     bool remove(const dataplane::IpPrefix &prefix, std::uint32_t table);
