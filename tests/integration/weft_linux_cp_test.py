@@ -17,7 +17,9 @@ the FPM server through B, which nothing has resolved yet, is held for its neighb
 mirror has the kernel resolve B (a managed neighbour entry), then installed; B pings A
 through the switch (B's gateway 10.20.2.1 resolved by the kernel, then the workers route with the
 learned MACs: replies arrive with TTL 63) while weft's forwarded-frame counter grows; the
-neighbour's host route is in `show route`; an address deleted with `ip addr del` leaves weft; a
+neighbour's host route is in `show route`; the kernel's addresses are the switch's host subnets
+(`show sma json`), `port N ip [del]` puts them on and takes them off the TAP, a fabric port's
+address is no host subnet; an address deleted with `ip addr del` leaves weft; a
 link cut (hA down) takes weft0's carrier down and back up. Namespaces are always removed. Exit 77
 (skip) when not root, without `ip netns` or /dev/net/tun.
 """
@@ -230,6 +232,44 @@ def bgp_peering(work):
                 pass
 
 
+def subnets(w):
+    """The host subnets the switch agent gives the SM (show sma json), as (port, prefix)."""
+    m = w.ask("show sma json", r'^(\{.*"publications".*\})\s*$')
+    j = json.loads(m.group(1)) if m else {}
+    return sorted((s["port"], s["prefix"]) for s in j.get("ethernet_table", {}).get("host_subnets", []))
+
+
+def kernel_has(ifname, address):
+    return (" %s " % address) in sh("ip", "-o", "addr", "show", "dev", ifname, ns=NS_W, check_rc=False)
+
+
+def host_subnets(w):
+    """`ip addr` and `port N ip` are one set of addresses: the kernel's, which are the host subnets
+    the SM routes to the switch, except on fabric ports (their addresses are the links')."""
+    both = [(0, "10.20.1.0/24"), (1, "10.20.2.0/24")]
+    check(wait_until("subnets", lambda: subnets(w) == both),
+          "the addresses given with ip addr are the switch's host subnets (show sma: %s)" % subnets(w))
+    w.ask("port 1 ip 10.20.3.1/24", r"^")
+    check(wait_until("kernel address", lambda: kernel_has("weft1", "10.20.3.1/24")) and
+          wait_until("subnet", lambda: (1, "10.20.3.0/24") in subnets(w)),
+          "port 1 ip 10.20.3.1/24 puts the address on weft1 and its subnet among the host subnets")
+    m = w.ask("port 1 ip 10.20.3.1/24", r"error: (.*)")
+    check(m is not None and "exists" in m.group(1), "the same address again: the kernel's refusal (%s)" %
+          (m.group(1) if m else None))
+    w.ask("port 1 ip del 10.20.3.1/24", r"^")
+    check(wait_until("kernel address gone", lambda: not kernel_has("weft1", "10.20.3.1/24")) and
+          wait_until("subnet gone", lambda: subnets(w) == both),
+          "port 1 ip del takes it off weft1 and out of the host subnets")
+    w.ask("port 0 fabric on", r"^")
+    check(wait_until("fabric", lambda: subnets(w) == [(1, "10.20.2.0/24")]) and kernel_has("weft0", "10.20.1.1/24"),
+          "port 0 made a fabric port: its address stays the kernel's, its subnet is no host subnet")
+    m = w.ask("port 0 ip 10.20.4.1/24", r"error: (.*)")
+    check(m is not None and "fabric port" in m.group(1), "port 0 ip on the fabric port: refused (%s)" %
+          (m.group(1) if m else None))
+    w.ask("port 0 fabric off", r"^")
+    check(wait_until("host again", lambda: subnets(w) == both), "fabric off: a host subnet again")
+
+
 def main():
     if os.geteuid() != 0 or subprocess.run(["ip", "netns", "list"], stdout=subprocess.DEVNULL).returncode != 0 \
             or not os.path.exists("/dev/net/tun"):
@@ -283,10 +323,13 @@ def main():
             m = w.ask("show route", r"10\.20\.1\.2/32")
             check(m is not None, "the neighbour's host route 10.20.1.2/32 is in weft's FIB")
             bgp_peering(work)
+            host_subnets(w)
             sh("ip", "addr", "del", "10.20.2.1/24", "dev", "weft1", ns=NS_W)
             lcp = wait_until("deleted", lambda: (lambda j: j if j and "10.20.2.1/24" not in j["interfaces"][1]["addresses"] else None)(
                 w.ask_json("show linux-cp json", "interfaces")))
             check(lcp is not None, "an address removed with ip addr del leaves weft")
+            check(wait_until("subnet gone", lambda: subnets(w) == [(0, "10.20.1.0/24")]),
+                  "and its subnet leaves the switch's host subnets (%s)" % subnets(w))
             carrier = lambda want: wait_until("carrier", lambda: sh(
                 "cat", "/sys/class/net/weft0/carrier", ns=NS_W, check_rc=False).strip() == want)
             w.ask("set link-down port 0", r"^")

@@ -14,6 +14,7 @@
 #include "weft/control/fabric/ethernet_fib.hpp"
 #include "weft/control/fabric/switch_agent.hpp"
 #include "weft/control/fib/dragonfly_groups.hpp"
+#include "weft/control/lcp/linux_cp.hpp"
 #include "weft/sm/iboe_frame_error.hpp"
 
 namespace weft::control::cli {
@@ -49,6 +50,10 @@ std::string fabric_running_config(const CommandContext &ctx) {
     out << "# subnet management: fabric ports, host subnets\n";
     for (std::uint16_t p = 0; p < ctx.dp->num_ports(); ++p)
         out << "port " << p << " fabric " << (ctx.sma->fabric_port(p) ? "on" : "off") << "\n";
+    if (ctx.lcp != nullptr) {
+        out << "# host subnets: the kernel's addresses on the mirror's interfaces (ip addr)\n";
+        return out.str();
+    }
     for (const fb::HostAddress &a : ctx.sma->host_addresses())
         out << "port " << a.port << " ip " << address_text(a) << "\n";
     return out.str();
@@ -99,12 +104,14 @@ void fabric_cmd(void *res, struct cmdline *cl, void *data) {
     if (!have_sma(ctx, cl)) return;
     if (r->port >= ctx.dp->num_ports()) return refuse(ctx, cl, "no port " + std::to_string(r->port));
     const bool on = std::string(r->onoff) == "on";
-    if (on)
+    // With the mirror, the kernel's addresses on a fabric port are its link's, not host subnets.
+    if (on && ctx.lcp == nullptr)
         for (const fb::HostAddress &a : ctx.sma->host_addresses())
             if (a.port == r->port)
                 return refuse(ctx, cl,
                               "port " + std::to_string(r->port) + " has host address " + address_text(a));
     ctx.sma->set_fabric_port(r->port, on);
+    if (ctx.lcp != nullptr) ctx.lcp->sync_host_addresses(r->port);
     refresh_arn(ctx);  // ARN is taken on fabric ports only
     if (on && !ctx.dp->port_status(r->port).control_tx)
         cmdline_printf(cl,
@@ -148,6 +155,14 @@ void ip_cmd(void *res, struct cmdline *cl, void *data, bool del) {
     if (!have_sma(ctx, cl)) return;
     const auto a = host_address(ctx, cl, *r);
     if (!a) return;
+    if (ctx.lcp != nullptr) {
+        // The kernel owns the addresses: it is asked, and its news makes the host address.
+        if (!del && ctx.sma->fabric_port(a->port))
+            return refuse(ctx, cl, "port " + std::to_string(a->port) + " is a fabric port, not a host port");
+        if (auto why = ctx.lcp->request_address(a->port, a->addr, a->len, !del)) return refuse(ctx, cl, *why);
+        ctx.lcp->poll();  // its news, now: `show sma` answers with it
+        return;
+    }
     if (auto why = del ? ctx.sma->del_host_address(*a) : ctx.sma->add_host_address(*a)) refuse(ctx, cl, *why);
 }
 void ip_add(void *res, struct cmdline *cl, void *data) {

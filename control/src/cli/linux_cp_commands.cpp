@@ -59,7 +59,8 @@ Json linux_cp_record(const lcp::LinuxCp &l) {
                {"from_kernel_read_failed", d.from_kernel_read_failed},
                {"netlink_overrun", d.netlink_overrun},
                {"fib_refused", d.fib_refused},
-               {"neigh_in_use", d.neigh_in_use}};
+               {"neigh_in_use", d.neigh_in_use},
+               {"host_address_refused", d.host_address_refused}};
     for (std::size_t k = 0; k < lcp::kNetlinkErrorCount; ++k)
         drops[std::string("netlink_") + lcp::netlink_error_name(static_cast<lcp::NetlinkError>(k))] =
             d.netlink_errors[k];

@@ -139,6 +139,11 @@ std::optional<std::string> SwitchAgent::set_subnets(const std::vector<HostAddres
     return std::nullopt;
 }
 
+void SwitchAgent::leave_connected_routes_to_kernel() {
+    connected_by_kernel_ = true;
+    publisher_.host_addresses_changed({});  // any written before go
+}
+
 std::optional<std::string> SwitchAgent::add_host_address(const HostAddress &a) {
     if (a.port >= ctx_.dp->num_ports()) return "no port " + std::to_string(a.port);
     if (fabric_port(a.port)) return "port " + std::to_string(a.port) + " is a fabric port, not a host port";
@@ -149,7 +154,7 @@ std::optional<std::string> SwitchAgent::add_host_address(const HostAddress &a) {
     std::sort(next.begin(), next.end());
     if (auto why = set_subnets(next)) return why;
     host_addresses_ = std::move(next);
-    publisher_.host_addresses_changed(host_addresses_);
+    if (!connected_by_kernel_) publisher_.host_addresses_changed(host_addresses_);
     return std::nullopt;
 }
 
@@ -160,7 +165,7 @@ std::optional<std::string> SwitchAgent::del_host_address(const HostAddress &a) {
     next.erase(next.begin() + (it - host_addresses_.begin()));
     if (auto why = set_subnets(next)) return why;
     host_addresses_ = std::move(next);
-    publisher_.host_addresses_changed(host_addresses_);
+    if (!connected_by_kernel_) publisher_.host_addresses_changed(host_addresses_);
     return std::nullopt;
 }
 

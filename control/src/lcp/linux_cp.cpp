@@ -93,6 +93,7 @@ LinuxCp::LinuxCp(CommandContext &ctx, LinuxCpConfig config)
     count_fib(ctx_.fib->set_nhg(kLocalNhg, any_port, dp::NhgMode::Local));
     for (const dp::IpPrefix &p : always_local()) local_route(p, true);
     ctx_.sma->ports().set_divert([this](rte_mbuf *m) { return take_punted(m); });
+    ctx_.sma->leave_connected_routes_to_kernel();
     dump(RTM_GETADDR);
     dump(RTM_GETNEIGH);
     sync_carrier();
@@ -297,6 +298,59 @@ void LinuxCp::on_addr(const AddrEvent &e) {
     const auto subnet = dp::IpPrefix::make(e.addr, e.prefix_len);
     if (host) local_route(*host, e.add);
     if (subnet && subnet->len < host->len) local_route(*subnet, e.add);
+    sync_host_addresses(*p);
+}
+
+void LinuxCp::sync_host_addresses(std::uint16_t port) {
+    fabric::SwitchAgent *sma = ctx_.sma;
+    if (sma == nullptr || port >= ports_.size()) return;
+    std::set<fabric::HostAddress> want;
+    if (!sma->fabric_port(port))
+        for (const dp::IpPrefix &a : ports_[port].addresses)
+            if (!dp::is_link_local_v6(a.addr)) want.insert(fabric::HostAddress{port, a.addr, a.len});
+    std::vector<fabric::HostAddress> gone;
+    for (const fabric::HostAddress &h : sma->host_addresses())
+        if (h.port == port && !want.erase(h)) gone.push_back(h);
+    for (const fabric::HostAddress &h : gone) (void)sma->del_host_address(h);  // it has it: cannot fail
+    for (const fabric::HostAddress &h : want)
+        if (const auto why = sma->add_host_address(h)) {
+            ++drops_.host_address_refused;
+            std::fprintf(stderr, "weft: linux-cp: %s/%u on %s is no host address: %s\n",
+                         h.addr.to_string().c_str(), unsigned{h.len}, ports_[port].name.c_str(),
+                         why->c_str());
+        }
+}
+
+std::optional<std::string> LinuxCp::request_address(std::uint16_t port, const dp::IpAddr &addr,
+                                                    std::uint8_t len, bool add) {
+    if (port >= ports_.size() || ports_[port].ifindex == 0)
+        return "port " + std::to_string(port) + " has no mirror";
+    // Its own socket: the answer is read here, not among the news the event socket carries.
+    mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
+    if (nl == nullptr) return std::string("netlink: ") + std::strerror(errno);
+    std::optional<std::string> why;
+    alignas(nlmsghdr) char buf[8192];  // one request, one acknowledgement
+    nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+    nlh->nlmsg_type = add ? RTM_NEWADDR : RTM_DELADDR;
+    nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (add ? NLM_F_CREATE | NLM_F_EXCL : 0);
+    nlh->nlmsg_seq = 1;
+    auto *ifa = static_cast<ifaddrmsg *>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifaddrmsg)));
+    ifa->ifa_family = addr.v6 ? AF_INET6 : AF_INET;
+    ifa->ifa_prefixlen = len;
+    ifa->ifa_index = ports_[port].ifindex;
+    const unsigned bytes = addr.v6 ? 16 : 4;
+    mnl_attr_put(nlh, IFA_LOCAL, bytes, addr.bytes.data());
+    mnl_attr_put(nlh, IFA_ADDRESS, bytes, addr.bytes.data());
+    if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+        why = std::string("netlink: ") + std::strerror(errno);
+    } else {
+        const ssize_t n = mnl_socket_recvfrom(nl, buf, sizeof buf);
+        if (n < 0 ||
+            mnl_cb_run(buf, static_cast<std::size_t>(n), 1, mnl_socket_get_portid(nl), nullptr, nullptr) < 0)
+            why = "the kernel refused it: " + std::string(std::strerror(errno));
+    }
+    mnl_socket_close(nl);
+    return why;
 }
 
 // Counts `prefix` in or out of the Local group's routes; the route follows the count. A route

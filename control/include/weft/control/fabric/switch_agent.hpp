@@ -70,6 +70,9 @@ class SwitchAgent {
     std::optional<std::string> add_host_address(const HostAddress &a);
     std::optional<std::string> del_host_address(const HostAddress &a);
     const std::vector<HostAddress> &host_addresses() const { return host_addresses_; }
+    // With the kernel mirror, the kernel reaches the host subnets (it resolves their hosts and
+    // their host routes follow), so the agent writes no connected routes of its own.
+    void leave_connected_routes_to_kernel();
     bool ethernet_mode() const { return sma_.ethernet() != nullptr; }
 
     // For an SM on this switch.
@@ -102,6 +105,7 @@ class SwitchAgent {
     FrameHandler frame_handler_;
     SmSink sm_sink_;
     std::vector<HostAddress> host_addresses_;
+    bool connected_by_kernel_ = false;
     SwitchAgentCounters counters_;
 };
 

@@ -9,12 +9,13 @@
 // leaves that port by the control TX queue. No worker makes a system call.
 //
 // State: the kernel is authoritative for addresses (`ip addr` on the TAP; weft learns them by
-// rtnetlink and routes them to the kernel) and for neighbours (each neighbour the kernel
-// resolves on a TAP becomes a weft neighbour and a host route to it, so routed frames to it are
-// forwarded by the workers with its MAC, and FRR's routes through it find its MAC). The link
-// of a port is the carrier of its TAP. A next hop that a route waits for and no traffic made the
-// kernel resolve is asked for (resolve(): a managed neighbour entry, which the kernel resolves
-// and keeps resolved).
+// rtnetlink and routes them to the kernel; `port N ip` asks the kernel for one; on a port that
+// is not a fabric port they are the switch agent's host addresses, whose subnets the SM routes
+// to this switch, and the subnet's hosts are reached as the kernel resolves them) and for neighbours (each
+// neighbour the kernel resolves on a TAP becomes a weft neighbour and a host route to it, so routed frames to
+// it are forwarded by the workers with its MAC, and FRR's routes through it find its MAC). The link of a port
+// is the carrier of its TAP. A next hop that a route waits for and no traffic made the kernel resolve is
+// asked for (resolve(): a managed neighbour entry, which the kernel resolves and keeps resolved).
 //
 // Control thread only.
 #pragma once
@@ -66,8 +67,9 @@ struct LinuxCpDrops {
     std::uint64_t from_kernel_read_failed = 0;
     std::uint64_t netlink_errors[kNetlinkErrorCount]{};  // malformed messages, by reason
     std::uint64_t netlink_overrun = 0;                   // the socket lost news (ENOBUFS): all dumped again
-    std::uint64_t fib_refused = 0;   // a route, group or neighbour the FIB builder refused
-    std::uint64_t neigh_in_use = 0;  // a neighbour the kernel dropped that a group still uses
+    std::uint64_t fib_refused = 0;           // a route, group or neighbour the FIB builder refused
+    std::uint64_t neigh_in_use = 0;          // a neighbour the kernel dropped that a group still uses
+    std::uint64_t host_address_refused = 0;  // a kernel address the switch agent did not take
 };
 
 struct LinuxCpPort {
@@ -121,6 +123,15 @@ class LinuxCp {
     // mirror's; an address is asked for again at most every few seconds.
     bool resolve(const dataplane::IpAddr &ip, std::uint32_t ifindex);
     std::uint64_t resolutions_asked() const { return resolutions_asked_; }
+    // `port N ip [del] A/len`: asks the kernel to add or remove the address on the port's
+    // interface and waits for its answer; what the kernel then reports makes it a host address.
+    // The kernel's refusal, or nothing.
+    std::optional<std::string> request_address(std::uint16_t port, const dataplane::IpAddr &addr,
+                                               std::uint8_t len, bool add);
+    // Makes the switch agent's host addresses of `port` the kernel's addresses on it (none on a
+    // fabric port; IPv6 link-local ones never). On every address change, and when the port turns
+    // fabric on or off.
+    void sync_host_addresses(std::uint16_t port);
     // What the control loop's sleep also watches: the TAPs (the kernel's frames) and the
     // netlink socket, appended to `out`.
     void watched_fds(std::vector<int> &out) const;
