@@ -162,7 +162,7 @@ void lfts(Batch &b, Context &cx) {
         const auto &row = cx.t.lft[f.node(n).sw];
         const Lid old_top = x.switch_info->linear_fdb_top;
         const HeldTables *held = cx.held(x);
-        HeldTables now{static_cast<Lid>(max), {}, {}, {}};
+        HeldTables now{static_cast<Lid>(max), {}, {}, {}, {}};
         for (std::uint32_t block = 0; block <= max / kLftBlockSize; ++block) {
             LftBlock want;
             want.block = static_cast<std::uint16_t>(block);
@@ -214,11 +214,20 @@ void lfts(Batch &b, Context &cx) {
                       write();
                   });
         }
-        cx.report.programmed[x.info.node_guid] = std::move(now);
-        // The vLIDs' blocks (1024 and up), written whole: only a switch that said it holds them
-        // gets vLIDs (VENDOR_ATTRIBUTES.md), and it checks every block against its capacity.
+        HeldTables &memory = cx.report.programmed[x.info.node_guid] = std::move(now);
+        // The vLIDs' blocks (1024 and up): only a switch that said it holds them gets vLIDs
+        // (VENDOR_ATTRIBUTES.md), and it checks every block against its capacity. A block this
+        // SM set and the switch kept (its LinearFDBTop is the one set) is not sent again.
         for (std::uint32_t block = kFirstVlidLftBlock; block <= f.max_lid() / kLftBlockSize; ++block) {
             const LftBlock want = lft_block_of(row, block);
+            if (held) {
+                const auto it = held->vlid.find(block);
+                if (it != held->vlid.end() && it->second == want.ports) {
+                    ++cx.report.lft_blocks_unchanged;
+                    memory.vlid.emplace(block, want.ports);
+                    continue;
+                }
+            }
             const std::string what =
                 "LinearForwardingTable vLID block " + std::to_string(block) + " of " + cx.where(n, 0, false);
             const auto data = encode_lft_block(want, x.info.num_ports);
@@ -228,10 +237,15 @@ void lfts(Batch &b, Context &cx) {
             }
             ++cx.report.lft_blocks_set;
             ++cx.report.lft_vlid_blocks_set;
+            memory.vlid.emplace(block, want.ports);
             const std::uint64_t guid = x.info.node_guid;
+            HeldTables *mem = &memory;
             b.add(request(Method::kSet, attr::kLinearForwardingTable, block, x.path, *data),
-                  [&cx, what, guid](const SmpCompletion &c) {
-                      if (!cx.ok(c, "Set " + what)) cx.lft_failed.insert(guid);
+                  [&cx, what, guid, mem, block](const SmpCompletion &c) {
+                      if (!cx.ok(c, "Set " + what)) {
+                          cx.lft_failed.insert(guid);
+                          mem->vlid.erase(block);  // set again next time
+                      }
                   });
         }
     }

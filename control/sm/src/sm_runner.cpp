@@ -280,8 +280,11 @@ LiveMigrationReport SmRunner::migrate(const routing::Migration &m, std::string_v
             memory_.held.erase(it);
             continue;
         }
-        for (const routing::LftEntry &e : u.entries)
+        for (const routing::LftEntry &e : u.entries) {
             if (e.lid < it->second.entries.size()) it->second.entries[e.lid] = e.port;
+            if (const auto v = it->second.vlid.find(e.lid / kLftBlockSize); v != it->second.vlid.end())
+                v->second[e.lid % kLftBlockSize] = e.port;
+        }
     }
     if (out.failures) heavy_due_ = true;
     memory_.cache.invalidate();  // its tables are the routing before the move

@@ -305,6 +305,7 @@ TEST(RunnerVms, AMovedVmStaysWhereItWent) {
     EXPECT_EQ(routing::hypervisors(f).size(), 7u);
     ASSERT_EQ(f.vms().size(), 7u);  // half of 14 VFs, one on each hypervisor
     for (const routing::VirtualMachine &vm : f.vms()) EXPECT_GE(vm.lid, kFirstVlid);
+    EXPECT_GT(runner.last_heavy()->program.lft_vlid_blocks_set, 0u);
 
     // vm00001 to a hypervisor on another leaf.
     const std::uint32_t vm = *f.find_vm("vm00001");
@@ -380,6 +381,12 @@ TEST(RunnerVms, AMovedVmStaysWhereItWent) {
     ASSERT_EQ(runner.step(), SmStep::kHeavy);
     expect_in_place("after a whole heavy sweep: ");
     EXPECT_TRUE(problems.empty()) << problems.front();
+    // Nothing changed since: the switches keep their vLID blocks, none is sent again.
+    runner.request_heavy();
+    ASSERT_EQ(runner.step(), SmStep::kHeavy);
+    expect_in_place("after a heavy sweep with nothing to change: ");
+    EXPECT_EQ(runner.last_heavy()->program.lft_vlid_blocks_set, 0u);
+    EXPECT_GT(runner.last_heavy()->program.lft_blocks_unchanged, 0u);
     (void)spine;
 }
 

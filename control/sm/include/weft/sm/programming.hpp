@@ -28,6 +28,7 @@
 
 #include "weft/routing/tables.hpp"
 #include "weft/sm/discovery.hpp"
+#include "weft/sm/linear_forwarding_table.hpp"
 #include "weft/sm/multicast_forwarding_table.hpp"
 #include "weft/sm/sl_to_vl_table.hpp"
 #include "weft/sm/smp_loop.hpp"
@@ -46,6 +47,8 @@ struct HeldTables {
     std::map<std::uint32_t, SlToVlTable> sl2vl;
     // MftBlock::attr_mod() -> the port masks Set there (only blocks whose Set was answered).
     std::map<std::uint32_t, std::array<std::uint16_t, kMftBlockSize>> mft;
+    // vLID LFT block (1024 and up) -> the ports Set there (only blocks whose Set was answered).
+    std::map<std::uint32_t, std::array<PortNum, kLftBlockSize>> vlid;
 };
 using TableMemory = std::unordered_map<std::uint64_t, HeldTables>;
 
