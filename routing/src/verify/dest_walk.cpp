@@ -1,7 +1,7 @@
 #include "dest_walk.hpp"
 
-#include <cinttypes>
-#include <cstdio>
+#include <algorithm>
+#include <cstring>
 
 namespace weft::routing::verify {
 
@@ -10,7 +10,6 @@ DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fa
     dist.assign(S, 0);
     next.assign(S, kNoSwitch);
     out.assign(S, kNoPort);
-    state_.assign(S, 0);
     ca_sources.assign(S, 0);
     std::size_t ports = 0;
     for (NodeIdx n = 0; n < f.node_count(); ++n)
@@ -28,6 +27,46 @@ DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fa
             }
         }
     }
+    hop_base_.resize(S);
+    radix_.resize(S);
+    for (SwitchIdx s = 0; s < S; ++s) {
+        const NodeIdx n = f.switch_node(s);
+        const Node &x = f.node(n);
+        hop_base_[s] = static_cast<std::uint32_t>(hop_.size());
+        radix_[s] = x.num_ports;
+        hop_.push_back(kDead);  // port 0 delivers only on the owner itself, decided per walk
+        for (PortNum p = 1; p <= x.num_ports; ++p) {
+            const Port &pp = f.port(n, p);
+            if (!pp.linked())
+                hop_.push_back(kDead);
+            else if (f.node(pp.peer).is_switch())
+                hop_.push_back(f.node(pp.peer).sw);
+            else
+                hop_.push_back(kCaFlag | (f.node(pp.peer).port_base + pp.peer_port));
+        }
+    }
+    block_.assign(S * kBlock, kNoPort);
+    stack_.resize(S);
+}
+
+const PortNum *DestWalker::block(Lid d) {
+    const Lid first = block_first(d);
+    if (block_valid_ && block_lid_ == first) return block_.data();
+    const std::size_t S = f.switch_count();
+    for (SwitchIdx s = 0; s < S; ++s) {
+        const auto &lft = t.lft[s];
+        PortNum *dst = block_.data() + std::size_t{s} * kBlock;
+        if (first + kBlock <= lft.size()) {
+            std::memcpy(dst, lft.data() + first, kBlock);
+        } else {
+            const std::size_t have = lft.size() > first ? lft.size() - first : 0;
+            std::memcpy(dst, lft.data() + first, have);
+            std::memset(dst + have, kNoPort, kBlock - have);
+        }
+    }
+    block_lid_ = first;
+    block_valid_ = true;
+    return block_.data();
 }
 
 bool DestWalker::walk(Lid d) {
@@ -44,66 +83,48 @@ bool DestWalker::walk(Lid d) {
         if (f.node(op.peer).is_switch()) owner_switch = f.node(op.peer).sw;
     }
     const std::size_t S = f.switch_count();
-    std::fill(state_.begin(), state_.end(), 0);
-    max_dist = 0;
-    for (SwitchIdx s0 = 0; s0 < S; ++s0) {
-        if (state_[s0] == 2) continue;
-        // Follow the LFT until a switch with a known fate, a terminal step, or a repeat.
-        stack_.clear();
-        SwitchIdx s = s0;
-        std::int32_t fate = 0;
-        bool settled = false;
-        while (true) {
-            if (state_[s] == 2) {
-                fate = dist[s];
-                settled = true;
-                break;
-            }
-            if (state_[s] == 1) {
-                fate = kLooped;
-                break;
-            }
-            state_[s] = 1;
-            stack_.push_back(s);
+    // Where each switch's entry leads: dist is set for the switches that end the walk there
+    // (delivered or dropped), kUnknown for those that forward to another switch.
+    const PortNum *col = block(d) + (d - block_lid_);
+    const std::uint32_t owner_code = kCaFlag | (on.port_base + owner.port);
+    for (SwitchIdx s = 0; s < S; ++s) {
+        const PortNum q = col[std::size_t{s} * kBlock];
+        out[s] = q;
+        const std::uint32_t v = q <= radix_[s] ? hop_[hop_base_[s] + q] : kDead;
+        if (!(v & kCaFlag)) {
+            next[s] = v;
+            dist[s] = kUnknown;
+        } else {
             next[s] = kNoSwitch;
-            const NodeIdx n = f.switch_node(s);
-            if (on.is_switch() && n == owner.node) {
-                out[s] = 0;
-                fate = 0;
-                break;
-            }
-            const auto &lft = t.lft[s];
-            const PortNum q = d < lft.size() ? lft[d] : kNoPort;
-            out[s] = q;
-            const Node &x = f.node(n);
-            if (q == kNoPort || q == 0 || q > x.num_ports || !f.port(n, q).linked()) {
-                fate = kDropped;
-                break;
-            }
-            const Port &pp = f.port(n, q);
-            const SwitchIdx ns = peer_switch[x.port_base + q];
-            if (ns == kNoSwitch) {  // a CA or router: delivered only if it is the owner
-                fate = (pp.peer == owner.node && pp.peer_port == owner.port) ? 0 : kDropped;
-                break;
-            }
-            next[s] = ns;
-            s = ns;
+            dist[s] = v == owner_code ? 0 : kDropped;  // a CA or router delivers only to the owner
         }
-        // Unwind: distances grow by one per switch back along the chain. The top of the stack
-        // is itself the terminal switch unless the walk ended on a settled one or in a loop.
-        std::int32_t v = fate;
-        const bool terminal_on_stack = !settled && fate != kLooped;
-        for (std::size_t i = stack_.size(); i-- > 0;) {
-            const SwitchIdx x = stack_[i];
-            if (terminal_on_stack && i + 1 == stack_.size()) {
-                dist[x] = v;
-            } else {
-                if (v >= 0) ++v;
-                dist[x] = v;
-            }
-            state_[x] = 2;
-            if (dist[x] > max_dist) max_dist = dist[x];
+    }
+    if (on.is_switch()) {
+        out[owner_switch] = 0;
+        next[owner_switch] = kNoSwitch;
+        dist[owner_switch] = 0;
+    }
+    // Follow each chain of forwarding switches to one with a known fate (or back onto itself),
+    // then give the chain its distances on the way back.
+    max_dist = 0;
+    SwitchIdx *stack = stack_.data();
+    for (SwitchIdx s0 = 0; s0 < S; ++s0) {
+        if (dist[s0] != kUnknown) continue;
+        std::size_t top = 0;
+        SwitchIdx x = s0;
+        std::int32_t fate;
+        do {
+            dist[x] = kOnStack;
+            stack[top++] = x;
+            x = next[x];
+            fate = dist[x];
+        } while (fate == kUnknown);
+        if (fate == kOnStack) fate = kLooped;
+        while (top) {
+            if (fate >= 0) ++fate;
+            dist[stack[--top]] = fate;
         }
+        max_dist = std::max(max_dist, fate);
     }
     return true;
 }
