@@ -33,7 +33,8 @@ std::string CreditLoopReport::describe(const Fabric &f) const {
     return s;
 }
 
-CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress) {
+CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress,
+                                    unsigned) {
     CreditLoopReport r;
     verify::DestWalker w(f, t);
     const std::size_t S = f.switch_count();

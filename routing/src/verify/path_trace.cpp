@@ -33,7 +33,7 @@ void bfs(const Fabric &f, const verify::DestWalker &w, SwitchIdx root, std::vect
 
 }  // namespace
 
-PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn &progress) {
+PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn &progress, unsigned) {
     PathReport r;
     verify::DestWalker w(f, t);
     const std::size_t S = f.switch_count();

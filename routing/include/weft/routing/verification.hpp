@@ -50,7 +50,10 @@ struct PathReport {
     bool ok() const { return unreachable == 0 && loops == 0; }
 };
 
-PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
+// threads: how many to spread the destinations over (0: one per hardware thread; small fabrics
+// use one). The reports do not depend on it.
+PathReport trace_paths(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {},
+                       unsigned threads = 0);
 
 // One channel of the dependency graph: the link leaving (node, port), on a VL.
 struct Channel {
@@ -67,7 +70,8 @@ struct CreditLoopReport {
     std::string describe(const Fabric &f) const;  // the cycle, one channel per line
 };
 
-CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {});
+CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {},
+                                    unsigned threads = 0);
 
 // The same check over routes given as turns rather than read from LFTs: routes that depend on more
 // than the destination (a multicast's replication, prefix multicast's way up to the LCP), or
