@@ -63,6 +63,10 @@ class DependencyGraph {
     }
     std::uint64_t edges() const;
     unsigned vls() const { return vls_; }
+    // Adds every edge of o (a graph of the same fabric and VLs).
+    void merge(const DependencyGraph &o) {
+        for (std::size_t i = 0; i < bits_.size(); ++i) bits_[i] |= o.bits_[i];
+    }
 
     // Iterative DFS over (channel, VL); returns a cycle if one exists.
     std::vector<Channel> find_cycle(const ChannelMap &m) const;

@@ -1,7 +1,7 @@
 #include "dest_walk.hpp"
 
 #include <algorithm>
-#include <cstring>
+#include <stdexcept>
 
 namespace weft::routing::verify {
 
@@ -27,104 +27,120 @@ DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fa
             }
         }
     }
-    hop_base_.resize(S);
-    radix_.resize(S);
+    if (S >= kCaCode) throw std::length_error("verification: too many switches");
+    hop_base_.resize(S + 1);
     for (SwitchIdx s = 0; s < S; ++s) {
         const NodeIdx n = f.switch_node(s);
         const Node &x = f.node(n);
         hop_base_[s] = static_cast<std::uint32_t>(hop_.size());
-        radix_[s] = x.num_ports;
-        hop_.push_back(kDead);  // port 0 delivers only on the owner itself, decided per walk
+        hop_.push_back(kDeadCode);  // port 0 delivers only on the owner itself, decided per walk
         for (PortNum p = 1; p <= x.num_ports; ++p) {
             const Port &pp = f.port(n, p);
             if (!pp.linked())
-                hop_.push_back(kDead);
+                hop_.push_back(kDeadCode);
             else if (f.node(pp.peer).is_switch())
                 hop_.push_back(f.node(pp.peer).sw);
             else
-                hop_.push_back(kCaFlag | (f.node(pp.peer).port_base + pp.peer_port));
+                hop_.push_back(kCaCode);
         }
     }
-    block_.assign(S * kBlock, kNoPort);
+    hop_base_[S] = static_cast<std::uint32_t>(hop_.size());
+    // An odd number of cache lines per row: rows a power-of-two multiple apart would share
+    // cache sets, and the decoding writes all kBlock rows at once.
+    stride_ = ((S + 15) / 16 | 1) * 16;
+    block_.assign(stride_ * kBlock, 0);
     stack_.resize(S);
 }
 
-const PortNum *DestWalker::block(Lid d) {
+const std::uint32_t *DestWalker::block(Lid d) {
     const Lid first = block_first(d);
     if (block_valid_ && block_lid_ == first) return block_.data();
     const std::size_t S = f.switch_count();
+    constexpr std::uint32_t missing = std::uint32_t{kNoPort} << 24 | kDeadCode;
+    constexpr SwitchIdx ahead = 8;  // LFTs are separate allocations: no hardware prefetch across them
     for (SwitchIdx s = 0; s < S; ++s) {
+        if (s + ahead < S && t.lft[s + ahead].size() > first)
+            __builtin_prefetch(t.lft[s + ahead].data() + first);
+        const std::uint32_t *hop = hop_.data() + hop_base_[s];
+        const unsigned radix = hop_base_[s + 1] - hop_base_[s] - 1;
         const auto &lft = t.lft[s];
-        PortNum *dst = block_.data() + std::size_t{s} * kBlock;
-        if (first + kBlock <= lft.size()) {
-            std::memcpy(dst, lft.data() + first, kBlock);
-        } else {
-            const std::size_t have = lft.size() > first ? lft.size() - first : 0;
-            std::memcpy(dst, lft.data() + first, have);
-            std::memset(dst + have, kNoPort, kBlock - have);
+        const std::size_t have = lft.size() > first ? std::min<std::size_t>(kBlock, lft.size() - first) : 0;
+        const PortNum *src = lft.data() + (have ? first : 0);
+        std::uint32_t *dst = block_.data() + s;
+        for (std::size_t i = 0; i < have; ++i) {
+            const PortNum q = src[i];
+            dst[i * stride_] = std::uint32_t{q} << 24 | (q <= radix ? hop[q] : kDeadCode);
         }
+        for (std::size_t i = have; i < kBlock; ++i) dst[i * stride_] = missing;
     }
     block_lid_ = first;
     block_valid_ = true;
     return block_.data();
 }
 
-bool DestWalker::walk(Lid d) {
+bool DestWalker::walk(Lid d, bool hops) {
     const auto o = f.lid_owner(d);
     if (!o) return false;
     owner = *o;
     const Node &on = f.node(owner.node);
     owner_switch = kNoSwitch;
-    if (on.is_switch()) {
+    to_switch_ = on.is_switch();
+    PortNum owner_port = 0;  // the port of owner_switch the owner (a CA) is cabled to
+    if (to_switch_) {
         owner_switch = on.sw;
     } else {
         const Port &op = f.port(owner.node, owner.port);
         if (!op.linked()) return false;
-        if (f.node(op.peer).is_switch()) owner_switch = f.node(op.peer).sw;
-    }
-    const std::size_t S = f.switch_count();
-    // Where each switch's entry leads: dist is set for the switches that end the walk there
-    // (delivered or dropped), kUnknown for those that forward to another switch.
-    const PortNum *col = block(d) + (d - block_lid_);
-    const std::uint32_t owner_code = kCaFlag | (on.port_base + owner.port);
-    for (SwitchIdx s = 0; s < S; ++s) {
-        const PortNum q = col[std::size_t{s} * kBlock];
-        out[s] = q;
-        const std::uint32_t v = q <= radix_[s] ? hop_[hop_base_[s] + q] : kDead;
-        if (!(v & kCaFlag)) {
-            next[s] = v;
-            dist[s] = kUnknown;
-        } else {
-            next[s] = kNoSwitch;
-            dist[s] = v == owner_code ? 0 : kDropped;  // a CA or router delivers only to the owner
+        if (f.node(op.peer).is_switch()) {
+            owner_switch = f.node(op.peer).sw;
+            owner_port = op.peer_port;
         }
     }
-    if (on.is_switch()) {
-        out[owner_switch] = 0;
-        next[owner_switch] = kNoSwitch;
-        dist[owner_switch] = 0;
-    }
+    const std::size_t S = f.switch_count();
+    const std::uint32_t *row = block(d) + std::size_t{d - block_lid_} * stride_;
+    row_ = row;
+    // The switches that end the walk there: dropped; delivered is the owner's switch alone (a
+    // CA or router delivers only to the owner). kUnknown for those that forward to a switch.
+    std::int32_t *dist_p = dist.data();  // plain pointers: no aliasing through the vectors
+    for (SwitchIdx s = 0; s < S; ++s) dist_p[s] = (row[s] & kSwitchMask) < kCaCode ? kUnknown : kDropped;
+    if (to_switch_)
+        dist_p[owner_switch] = 0;
+    else if (owner_switch != kNoSwitch && row[owner_switch] == (std::uint32_t{owner_port} << 24 | kCaCode))
+        dist_p[owner_switch] = 0;
     // Follow each chain of forwarding switches to one with a known fate (or back onto itself),
     // then give the chain its distances on the way back.
-    max_dist = 0;
+    std::int32_t longest = 0;
     SwitchIdx *stack = stack_.data();
     for (SwitchIdx s0 = 0; s0 < S; ++s0) {
-        if (dist[s0] != kUnknown) continue;
+        if (dist_p[s0] != kUnknown) continue;
         std::size_t top = 0;
         SwitchIdx x = s0;
         std::int32_t fate;
         do {
-            dist[x] = kOnStack;
+            dist_p[x] = kOnStack;
             stack[top++] = x;
-            x = next[x];
-            fate = dist[x];
+            x = row[x] & kSwitchMask;
+            fate = dist_p[x];
         } while (fate == kUnknown);
         if (fate == kOnStack) fate = kLooped;
         while (top) {
             if (fate >= 0) ++fate;
-            dist[stack[--top]] = fate;
+            dist_p[stack[--top]] = fate;
         }
-        max_dist = std::max(max_dist, fate);
+        longest = std::max(longest, fate);
+    }
+    max_dist = longest;
+    if (hops) {
+        PortNum *out_p = out.data();
+        SwitchIdx *next_p = next.data();
+        for (SwitchIdx s = 0; s < S; ++s) {
+            out_p[s] = entry_port(row[s]);
+            next_p[s] = entry_switch(row[s]);
+        }
+        if (to_switch_) {
+            out_p[owner_switch] = 0;
+            next_p[owner_switch] = kNoSwitch;
+        }
     }
     return true;
 }

@@ -4,10 +4,11 @@
 // dropped, or caught in a loop) in O(switches).
 //
 // The walk reads one LFT entry per switch. Read straight from the per-switch LFTs that is a
-// cache miss per switch and destination on a large fabric, so the walker copies the entries of
-// kBlock consecutive LIDs of every switch at once (one cache line per switch) and serves the
-// destinations of that block from the copy; callers that go through the LIDs in order read each
-// LFT line once. What each port leads to is precomputed per switch in one flat table.
+// cache miss per switch and destination on a large fabric, so the walker decodes the entries of
+// kBlock consecutive LIDs of every switch at once (one cache line per switch, and the table of
+// what its ports lead to looked up while it is in cache) into one array per LID, and serves the
+// destinations of that block from it; callers that go through the LIDs in order read each LFT
+// line once.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +28,20 @@ class DestWalker {
     // The tables must not change while the walker is in use (it keeps a copy of LFT entries).
     DestWalker(const Fabric &f, const RoutingTables &t);
 
-    // False if the LID has no owner or the owner is not cabled (nothing to route to).
-    bool walk(Lid d);
+    // False if the LID has no owner or the owner is not cabled (nothing to route to). Without
+    // `hops` the walk fills dist alone (next_of and out_of answer instead of next and out).
+    bool walk(Lid d, bool hops = true);
 
     // Per switch, after walk(): switch-to-switch hops to delivery, or kDropped / kLooped.
     std::vector<std::int32_t> dist;
     // Per switch: the switch the LFT forwards to (kNoSwitch when it delivers or drops).
     std::vector<SwitchIdx> next;
-    std::vector<PortNum> out;            // the LFT's port (kNoPort when missing)
+    std::vector<PortNum> out;  // the LFT's port (kNoPort when missing)
+    // The same for one switch, after any walk.
+    SwitchIdx next_of(SwitchIdx s) const {
+        return s == owner_switch && to_switch_ ? kNoSwitch : entry_switch(row_[s]);
+    }
+    PortNum out_of(SwitchIdx s) const { return s == owner_switch && to_switch_ ? 0 : entry_port(row_[s]); }
     LidOwner owner;                      // of the LID walked
     SwitchIdx owner_switch = kNoSwitch;  // the switch the owner is or hangs off (kNoSwitch: none)
     std::int32_t max_dist = 0;           // largest dist of this walk
@@ -48,33 +55,37 @@ class DestWalker {
     // the last walk; switches that drop or loop are left out).
     const std::vector<SwitchIdx> &sources_first();
 
-    // The LFT entries of the kBlock LIDs from block_first(d) on, switch by switch:
-    // block(d)[s * kBlock + i] is switch s's entry for LID block_first(d) + i (kNoPort past the
-    // end of its LFT). Valid until a walk or block call for a LID of another block.
+    // The LFT entries of the kBlock LIDs from block_first(d) on, decoded, LID by LID:
+    // block(d)[i * block_stride() + s] says where switch s sends LID block_first(d) + i: its
+    // port (entry_port) and the switch on the far side (entry_switch: kNoSwitch for a CA, a
+    // dead or missing port). Valid until a walk or block call for a LID of another block.
     static constexpr Lid kBlock = 64;
     static Lid block_first(Lid d) { return d / kBlock * kBlock; }
-    const PortNum *block(Lid d);
-    // The switch port q of switch s is cabled to, or kNoSwitch (no such port, not linked, a CA).
-    SwitchIdx peer_of(SwitchIdx s, PortNum q) const {
-        if (q > radix_[s]) return kNoSwitch;
-        const std::uint32_t v = hop_[hop_base_[s] + q];
-        return v & kCaFlag ? kNoSwitch : v;
+    const std::uint32_t *block(Lid d);
+    std::size_t block_stride() const { return stride_; }
+    static PortNum entry_port(std::uint32_t e) { return static_cast<PortNum>(e >> 24); }
+    static SwitchIdx entry_switch(std::uint32_t e) {
+        const std::uint32_t s = e & kSwitchMask;
+        return s < kCaCode ? s : kNoSwitch;
     }
 
   private:
-    // hop_ values: a switch index, kCaFlag | the far end's global port index, or kDead.
-    static constexpr std::uint32_t kCaFlag = 0x80000000u;
-    static constexpr std::uint32_t kDead = 0xFFFFFFFFu;
+    // Decoded entries: port << 24 | the far switch, kCaCode (a CA or router) or kDeadCode.
+    static constexpr std::uint32_t kSwitchMask = 0xFFFFFFu;
+    static constexpr std::uint32_t kCaCode = 0xFFFFFEu;
+    static constexpr std::uint32_t kDeadCode = 0xFFFFFFu;
     // Transient dist values during a walk.
     static constexpr std::int32_t kUnknown = -3;
     static constexpr std::int32_t kOnStack = -4;
 
-    std::vector<std::uint32_t> hop_;       // per switch, ports 0..radix, from hop_base_
+    std::vector<std::uint32_t> hop_;       // per switch, ports 0..radix, from hop_base_: the far switch code
     std::vector<std::uint32_t> hop_base_;  // per switch
-    std::vector<PortNum> radix_;           // per switch
-    std::vector<PortNum> block_;           // the LFT block (see block())
+    std::vector<std::uint32_t> block_;     // the decoded block (see block())
+    std::size_t stride_ = 0;               // of block_'s rows
     Lid block_lid_ = 0;
     bool block_valid_ = false;
+    const std::uint32_t *row_ = nullptr;  // the walked LID's entries in block_
+    bool to_switch_ = false;              // the walked LID is a switch's
     std::vector<SwitchIdx> stack_;
     std::vector<SwitchIdx> order_;
     std::vector<std::uint32_t> bucket_;
