@@ -1,6 +1,7 @@
-// Verification at scale: path tracing (every source to every LID) and the credit-loop check on a
-// routed 3-level fat tree of 64-port switches with 4 VMs per host on vLIDs (issue 32's test 5 at
-// a few pods), on one thread and on two. Counter: (switch, destination LID) steps per second.
+// Verification at scale: path tracing (every source to every LID), the credit-loop check, and
+// both in one pass, on a routed 3-level fat tree of 64-port switches with 4 VMs per host on
+// vLIDs (issue 32's test 5 at a few pods), on one thread and on two. Counter: (switch,
+// destination LID) steps per second.
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -64,6 +65,18 @@ void BM_CreditLoops(benchmark::State &state) {
     label(state, r);
 }
 BENCHMARK(BM_CreditLoops)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Both in one pass (what weft-route --verify runs).
+void BM_CheckRouting(benchmark::State &state) {
+    const Routed &r = routed();
+    for (auto _ : state) {
+        const RoutingCheck c = check_routing(r.f, r.t, {}, static_cast<unsigned>(state.range(0)));
+        if (!c.paths.ok() || c.credit_loops.has_cycle) state.SkipWithError("check failed");
+        benchmark::DoNotOptimize(c.paths.pairs);
+    }
+    label(state, r);
+}
+BENCHMARK(BM_CheckRouting)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 namespace weft::sm {
 
@@ -178,8 +179,9 @@ void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptio
     }
     {
         Phase phase(r, engine, clock, options, "verification");
-        r.paths = routing::trace_paths(f, r.tables);
-        r.loops = routing::check_credit_loops(f, r.tables);
+        routing::RoutingCheck check = routing::check_routing(f, r.tables);
+        r.paths = std::move(check.paths);
+        r.loops = std::move(check.credit_loops);
         std::string detail = std::to_string(r.paths.pairs) + " pairs, " +
                              std::to_string(r.paths.unreachable) + " unreachable, " +
                              std::to_string(r.paths.loops) + " loops, max " +

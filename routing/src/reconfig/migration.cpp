@@ -321,10 +321,10 @@ void apply_migration(Fabric &f, RoutingTables &t, const MigrationPlan &p, Routin
 MigrationCheck verify_migration(const Fabric &f, const RoutingTables &t, const RoutingTables &reroute,
                                 unsigned ebb_runs, std::uint64_t seed) {
     MigrationCheck c;
-    const PathReport pr = trace_paths(f, t);
-    c.unreachable = pr.unreachable;
-    c.loops = pr.loops;
-    c.credit_loop = check_credit_loops(f, t).has_cycle;
+    const RoutingCheck check = check_routing(f, t);
+    c.unreachable = check.paths.unreachable;
+    c.loops = check.paths.loops;
+    c.credit_loop = check.credit_loops.has_cycle;
     const auto ends = traffic_endpoints(f);
     c.max_routes = routes_per_link(f, t, ends).all.max;
     c.max_routes_reroute = routes_per_link(f, reroute, ends).all.max;

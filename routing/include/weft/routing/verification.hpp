@@ -73,6 +73,15 @@ struct CreditLoopReport {
 CreditLoopReport check_credit_loops(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {},
                                     unsigned threads = 0);
 
+// Both checks in one pass: each destination is walked once for the two (what a tool that runs
+// both should call). The reports are those of trace_paths and check_credit_loops.
+struct RoutingCheck {
+    PathReport paths;
+    CreditLoopReport credit_loops;
+};
+RoutingCheck check_routing(const Fabric &f, const RoutingTables &t, const ProgressFn &progress = {},
+                           unsigned threads = 0);
+
 // The same check over routes given as turns rather than read from LFTs: routes that depend on more
 // than the destination (a multicast's replication, prefix multicast's way up to the LCP), or
 // routes of a scheme under test. A turn says that packets holding the channel into `node` by

@@ -234,6 +234,12 @@ TEST_P(VerifyReference, SameAsHopByHop) {
     for (unsigned threads : {1u, 3u}) {
         SCOPED_TRACE(threads);
         const PathReport p = trace_paths(f, t, {}, threads);
+        // The one-pass form gives both reports unchanged.
+        const RoutingCheck both = check_routing(f, t, {}, threads);
+        EXPECT_EQ(both.paths.pairs, p.pairs);
+        EXPECT_EQ(both.paths.hop_histogram, p.hop_histogram);
+        EXPECT_EQ(both.paths.examples.size(), p.examples.size());
+        EXPECT_EQ(both.credit_loops.dependencies, check_credit_loops(f, t, {}, threads).dependencies);
         EXPECT_EQ(p.pairs, ref.pairs);
         EXPECT_EQ(p.unreachable, ref.unreachable);
         EXPECT_EQ(p.switch_unreachable, ref.switch_unreachable);
