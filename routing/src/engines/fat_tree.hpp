@@ -53,20 +53,22 @@ class FatTree {
 
   private:
     // Where the current LID's routes go: hops per switch (read back by the visits) and the
-    // switches' LFT and hop rows. Copied into locals by the visits, because byte stores into
-    // the rows could alias members and would force reloads after every store.
+    // LID's slot in every switch's staged entries (see stage_). Copied into locals by the
+    // visits, because byte stores could alias members and would force reloads after every store.
     struct Column {
         std::uint8_t *hop;
-        PortNum *const *lft;
-        std::uint8_t *const *hops;
-        Lid lid;
+        std::uint16_t *stage;  // switch s's entry at stage[s * kStaged]
         void set(SwitchIdx sw, PortNum port, unsigned h) const {
             const auto b = static_cast<std::uint8_t>(std::min(h, unsigned{kInfHops - 1}));
             hop[sw] = b;
-            lft[sw][lid] = port;
-            hops[sw][lid] = b;
+            stage[std::size_t{sw} * kStaged] = static_cast<std::uint16_t>(b << 8 | port);
         }
     };
+    // Routes are staged for kStaged LIDs at a time and then written switch by switch: the LFT
+    // and hop rows are separate allocations, and writing a LID's entry into every switch's rows
+    // at once costs a TLB miss per switch on a large fabric.
+    static constexpr std::uint32_t kStaged = 64;
+    static constexpr std::uint16_t kUnstaged = 0xFFFF;  // hops never reach 0xFF'xx: set() caps them
     // Port groups of a switch in load order.
     struct Slot {
         // Sort key: the group's load (routes counted for this direction) in the high half, the
@@ -87,6 +89,8 @@ class FatTree {
     static void resort(Slot *v, std::uint32_t len);
     static void sift_first(Slot *v, std::uint32_t len);
     void begin_lid(Lid lid);
+    void attach(RoutingTables &t);  // the tables routes go to, nothing staged
+    void flush();                   // the staged entries into the tables
     void reset_loads();
     static std::uint16_t running_vms_of(const Fabric &f, NodeIdx ca);
     std::string rank_switches(const Fabric &f, const RoutingOptions &o);
@@ -112,12 +116,14 @@ class FatTree {
     std::vector<Lid> sw_lid_;
     unsigned leaf_rank_ = 0;
     std::uint32_t max_cns_ = 0;
-    // The LID being routed, the hops to it from each switch (kInfHops = not routed yet), and
-    // each switch's LFT and hop rows, written directly as routes are found.
-    Lid lid_ = 0;
+    // The hops to the LID being routed from each switch (kInfHops = not routed yet), and each
+    // switch's LFT and hop rows, which the staged routes go to.
     std::vector<std::uint8_t> hop_;
     std::vector<PortNum *> lft_row_;
     std::vector<std::uint8_t *> hop_row_;
+    // Per switch, kStaged slots (hops << 8 | port, or kUnstaged); the LID of each slot in use.
+    std::vector<std::uint16_t> stage_;
+    std::vector<Lid> staged_lid_;
     // The weight of the route being made (1 = a node; vswitch-ftree's VMs share a node's weight).
     std::uint32_t w_ = 1;
 };

@@ -405,7 +405,8 @@ void FatTree::build_slots() {
 }
 
 FatTree::Column FatTree::column() {
-    return {hop_.data(), lft_row_.data(), hop_row_.data(), lid_};
+    // Dummy routes (Real = false) write nothing and may come before any LID.
+    return {hop_.data(), stage_.data() + (staged_lid_.empty() ? 0 : staged_lid_.size() - 1)};
 }
 
 template <std::uint32_t FtPort::*Load>
@@ -527,18 +528,53 @@ template void FatTree::route_down_by_up<true>(SwitchIdx, SwitchIdx, bool, unsign
 template void FatTree::route_down_by_up<false>(SwitchIdx, SwitchIdx, bool, unsigned, unsigned);
 
 void FatTree::begin_lid(Lid lid) {
-    lid_ = lid;
+    if (staged_lid_.size() == kStaged) flush();
+    staged_lid_.push_back(lid);
     std::fill(hop_.begin(), hop_.end(), kInfHops);
     std::fill(below_done_.begin(), below_done_.end(), kInfHops);
 }
 
-void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
-    // Routes go straight into the tables (reset to unrouted by the chain), one LID at a time.
+void FatTree::attach(RoutingTables &t) {
     const std::size_t n = sw_.size();
     hop_.assign(n, kInfHops);
     lft_row_.resize(n);
     hop_row_.resize(n);
     for (SwitchIdx s = 0; s < n; ++s) lft_row_[s] = t.lft[s].data(), hop_row_[s] = t.hops[s].data();
+    stage_.assign(n * kStaged, kUnstaged);
+    staged_lid_.clear();
+    staged_lid_.reserve(kStaged);
+}
+
+void FatTree::flush() {
+    const std::size_t used = staged_lid_.size();
+    if (!used) return;
+    const Lid *lid = staged_lid_.data();
+    const std::size_t n = sw_.size();
+    constexpr std::size_t ahead = 8;  // the rows are separate allocations: no hardware prefetch across them
+    for (SwitchIdx s = 0; s < n; ++s) {
+        if (s + ahead < n) {
+            __builtin_prefetch(lft_row_[s + ahead] + lid[0], 1);
+            __builtin_prefetch(hop_row_[s + ahead] + lid[0], 1);
+        }
+        std::uint16_t *slot = stage_.data() + std::size_t{s} * kStaged;
+        std::uint16_t v[kStaged];  // a copy: the byte stores below could alias the slots
+        std::copy(slot, slot + used, v);
+        std::fill(slot, slot + used, kUnstaged);
+        PortNum *lft = lft_row_[s];
+        std::uint8_t *hops = hop_row_[s];
+        for (std::size_t k = 0; k < used; ++k) {  // in routing order: a LID staged twice keeps its last
+            if (v[k] == kUnstaged) continue;
+            lft[lid[k]] = static_cast<PortNum>(v[k]);
+            hops[lid[k]] = static_cast<std::uint8_t>(v[k] >> 8);
+        }
+    }
+    staged_lid_.clear();
+}
+
+void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) {
+    // Routes go into the tables (reset to unrouted by the chain), one LID at a time.
+    const std::size_t n = sw_.size();
+    attach(t);
     // Compute nodes, leaf by leaf in index order, then dummies for missing ones.
     for (SwitchIdx leaf : leaves_) {
         std::uint32_t routed = 0;
@@ -578,6 +614,7 @@ void FatTree::route(const Fabric &f, const RoutingOptions &o, RoutingTables &t) 
         set_route(s, 0, 0);
         route_down_by_up<true>(s, kNone, false, 0, 0);
     }
+    flush();
 }
 
 FtreeCaOrder FatTree::ca_order(const Fabric &f) const {

@@ -27,11 +27,7 @@ void FatTree::reset_loads() {
 void FatTree::route_vms(const Fabric &f, RoutingTables &t) {
     copy_vf_routes(f, t);  // VF LIDs without a VM here, and VMs not on a leaf's compute node
     reset_loads();
-    const std::size_t n = sw_.size();
-    hop_.assign(n, kInfHops);
-    lft_row_.resize(n);
-    hop_row_.resize(n);
-    for (SwitchIdx s = 0; s < n; ++s) lft_row_[s] = t.lft[s].data(), hop_row_[s] = t.hops[s].data();
+    attach(t);
 
     // The weight unit: the LCM of the VM counts, while W times every route fits the counters.
     std::uint64_t routes = std::uint64_t{max_cns_} * leaves_.size() + f.vms().size() + 1;
@@ -86,6 +82,7 @@ void FatTree::route_vms(const Fabric &f, RoutingTables &t) {
             route_down_by_up<false>(leaf, kNone, true, 0, 1);
     }
     w_ = 1;
+    flush();
 }
 
 std::uint16_t FatTree::running_vms_of(const Fabric &f, NodeIdx ca) {

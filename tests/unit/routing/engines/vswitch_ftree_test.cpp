@@ -144,6 +144,21 @@ TEST(VswitchFtree, DownRoutesBalancedByWeight) {
     }
 }
 
+// Routes are written 64 LIDs at a time (FatTree::flush): on a tree of a few hundred LIDs, with
+// VMs routed after their PFs, every hop entry is the one the LFTs give.
+TEST(VswitchFtree, HopsAreTheLftsOwn) {
+    Fabric f = generate("pgft:h=3;m=4,4,3;w=1,4,4;radix=8/vms:vfs=4,load=75,dist=random,vlids=extended");
+    assign_lids(f, {});
+    ASSERT_GT(f.max_lid() - kFirstVlid, 128u);
+    for (const char *engine : {"ftree", "vswitch-ftree"}) {
+        const auto t = test::route_alone(engine, f);
+        RoutingTables walked = t;
+        hops_from_lfts(f, walked);
+        EXPECT_EQ(walked.hops, t.hops) << engine;
+        EXPECT_TRUE(trace_paths(f, t).ok()) << engine;
+    }
+}
+
 TEST(VswitchFtree, OtherEnginesRouteVfLidsAsTheirPf) {
     Fabric f = generate("kary:k=2,n=3/vms:vfs=3,load=50,dist=random");
     assign_lids(f, {});
