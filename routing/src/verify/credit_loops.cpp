@@ -60,21 +60,22 @@ void CreditWalker::mark(const DestWalker &w, unsigned i) {
 void CreditWalker::end_block(DestWalker &w, Lid b) {
     if (vls_ != 1 || !marked_) return;
     marked_ = false;
-    const std::uint32_t *entry = w.block(b);
+    w.block(b);
+    const std::uint16_t *next = w.next_block();
+    const PortNum *port = w.port_block();
     const std::size_t S = active_.size(), stride = w.block_stride();
-    using W = DestWalker;
+    constexpr std::size_t B = DestWalker::kBlock;
     for (SwitchIdx x = 0; x < S; ++x) {
         std::uint64_t a = active_[x];
         if (!a) continue;
         active_[x] = 0;
         for (; a; a &= a - 1) {
-            const std::size_t row = static_cast<std::size_t>(std::countr_zero(a)) * stride;
-            const std::uint32_t e = entry[row + x];
-            const SwitchIdx nx = W::entry_switch(e);
+            const auto i = static_cast<std::size_t>(std::countr_zero(a));
+            const SwitchIdx nx = DestWalker::code_switch(next[i * stride + x]);
             if (nx == kNoSwitch) continue;  // delivers
-            const unsigned p = W::entry_port(entry[row + nx]) - 1u;
-            turns_[(std::size_t{turn_base_[x]} + W::entry_port(e)) * words_ + p / 64] |= std::uint64_t{1}
-                                                                                         << (p % 64);
+            const unsigned p = port[nx * B + i] - 1u;
+            turns_[(std::size_t{turn_base_[x]} + port[x * B + i]) * words_ + p / 64] |= std::uint64_t{1}
+                                                                                        << (p % 64);
         }
     }
 }

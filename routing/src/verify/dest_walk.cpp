@@ -1,6 +1,7 @@
 #include "dest_walk.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace weft::routing::verify {
@@ -27,7 +28,7 @@ DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fa
             }
         }
     }
-    if (S >= kCaCode) throw std::length_error("verification: too many switches");
+    if (S >= kCaCode) throw std::length_error("verification: more switches than 16-bit LIDs can address");
     hop_base_.resize(S + 1);
     for (SwitchIdx s = 0; s < S; ++s) {
         const NodeIdx n = f.switch_node(s);
@@ -39,7 +40,7 @@ DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fa
             if (!pp.linked())
                 hop_.push_back(kDeadCode);
             else if (f.node(pp.peer).is_switch())
-                hop_.push_back(f.node(pp.peer).sw);
+                hop_.push_back(static_cast<std::uint16_t>(f.node(pp.peer).sw));
             else
                 hop_.push_back(kCaCode);
         }
@@ -47,35 +48,35 @@ DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fa
     hop_base_[S] = static_cast<std::uint32_t>(hop_.size());
     // An odd number of cache lines per row: rows a power-of-two multiple apart would share
     // cache sets, and the decoding writes all kBlock rows at once.
-    stride_ = ((S + 15) / 16 | 1) * 16;
-    block_.assign(stride_ * kBlock, 0);
+    stride_ = ((S + 31) / 32 | 1) * 32;
+    next_.assign(stride_ * kBlock, kDeadCode);
+    ports_.assign(S * kBlock, kNoPort);
     stack_.resize(S);
 }
 
-const std::uint32_t *DestWalker::block(Lid d) {
+void DestWalker::block(Lid d) {
     const Lid first = block_first(d);
-    if (block_valid_ && block_lid_ == first) return block_.data();
+    if (block_valid_ && block_lid_ == first) return;
     const std::size_t S = f.switch_count();
-    constexpr std::uint32_t missing = std::uint32_t{kNoPort} << 24 | kDeadCode;
-    constexpr SwitchIdx ahead = 8;  // LFTs are separate allocations: no hardware prefetch across them
+    constexpr SwitchIdx ahead = 24;  // LFTs are separate allocations: no hardware prefetch across them
     for (SwitchIdx s = 0; s < S; ++s) {
         if (s + ahead < S && t.lft[s + ahead].size() > first)
             __builtin_prefetch(t.lft[s + ahead].data() + first);
-        const std::uint32_t *hop = hop_.data() + hop_base_[s];
+        const std::uint16_t *hop = hop_.data() + hop_base_[s];
         const unsigned radix = hop_base_[s + 1] - hop_base_[s] - 1;
         const auto &lft = t.lft[s];
         const std::size_t have = lft.size() > first ? std::min<std::size_t>(kBlock, lft.size() - first) : 0;
-        const PortNum *src = lft.data() + (have ? first : 0);
-        std::uint32_t *dst = block_.data() + s;
-        for (std::size_t i = 0; i < have; ++i) {
-            const PortNum q = src[i];
-            dst[i * stride_] = std::uint32_t{q} << 24 | (q <= radix ? hop[q] : kDeadCode);
+        PortNum *port = ports_.data() + std::size_t{s} * kBlock;
+        if (have) std::memcpy(port, lft.data() + first, have);
+        std::memset(port + have, kNoPort, kBlock - have);
+        std::uint16_t *dst = next_.data() + s;
+        for (std::size_t i = 0; i < kBlock; ++i) {
+            const PortNum q = port[i];
+            dst[i * stride_] = q <= radix ? hop[q] : kDeadCode;
         }
-        for (std::size_t i = have; i < kBlock; ++i) dst[i * stride_] = missing;
     }
     block_lid_ = first;
     block_valid_ = true;
-    return block_.data();
 }
 
 bool DestWalker::walk(Lid d, bool hops) {
@@ -97,15 +98,18 @@ bool DestWalker::walk(Lid d, bool hops) {
         }
     }
     const std::size_t S = f.switch_count();
-    const std::uint32_t *row = block(d) + std::size_t{d - block_lid_} * stride_;
+    block(d);
+    const std::uint16_t *row = next_.data() + std::size_t{d - block_lid_} * stride_;
     row_ = row;
+    col_ = ports_.data() + (d - block_lid_);
     // The switches that end the walk there: dropped; delivered is the owner's switch alone (a
     // CA or router delivers only to the owner). kUnknown for those that forward to a switch.
     std::int32_t *dist_p = dist.data();  // plain pointers: no aliasing through the vectors
-    for (SwitchIdx s = 0; s < S; ++s) dist_p[s] = (row[s] & kSwitchMask) < kCaCode ? kUnknown : kDropped;
+    for (SwitchIdx s = 0; s < S; ++s) dist_p[s] = row[s] < kCaCode ? kUnknown : kDropped;
     if (to_switch_)
         dist_p[owner_switch] = 0;
-    else if (owner_switch != kNoSwitch && row[owner_switch] == (std::uint32_t{owner_port} << 24 | kCaCode))
+    else if (owner_switch != kNoSwitch && row[owner_switch] == kCaCode &&
+             col_[owner_switch * kBlock] == owner_port)
         dist_p[owner_switch] = 0;
     // Follow each chain of forwarding switches to one with a known fate (or back onto itself),
     // then give the chain its distances on the way back.
@@ -119,7 +123,7 @@ bool DestWalker::walk(Lid d, bool hops) {
         do {
             dist_p[x] = kOnStack;
             stack[top++] = x;
-            x = row[x] & kSwitchMask;
+            x = row[x];
             fate = dist_p[x];
         } while (fate == kUnknown);
         if (fate == kOnStack) fate = kLooped;
@@ -134,8 +138,8 @@ bool DestWalker::walk(Lid d, bool hops) {
         PortNum *out_p = out.data();
         SwitchIdx *next_p = next.data();
         for (SwitchIdx s = 0; s < S; ++s) {
-            out_p[s] = entry_port(row[s]);
-            next_p[s] = entry_switch(row[s]);
+            out_p[s] = col_[s * kBlock];
+            next_p[s] = code_switch(row[s]);
         }
         if (to_switch_) {
             out_p[owner_switch] = 0;

@@ -6,9 +6,9 @@
 // The walk reads one LFT entry per switch. Read straight from the per-switch LFTs that is a
 // cache miss per switch and destination on a large fabric, so the walker decodes the entries of
 // kBlock consecutive LIDs of every switch at once (one cache line per switch, and the table of
-// what its ports lead to looked up while it is in cache) into one array per LID, and serves the
-// destinations of that block from it; callers that go through the LIDs in order read each LFT
-// line once.
+// what its ports lead to looked up while it is in cache) into one array of next switches per
+// LID, and serves the destinations of that block from it; callers that go through the LIDs in
+// order read each LFT line once.
 #pragma once
 
 #include <cstdint>
@@ -39,9 +39,9 @@ class DestWalker {
     std::vector<PortNum> out;  // the LFT's port (kNoPort when missing)
     // The same for one switch, after any walk.
     SwitchIdx next_of(SwitchIdx s) const {
-        return s == owner_switch && to_switch_ ? kNoSwitch : entry_switch(row_[s]);
+        return s == owner_switch && to_switch_ ? kNoSwitch : code_switch(row_[s]);
     }
-    PortNum out_of(SwitchIdx s) const { return s == owner_switch && to_switch_ ? 0 : entry_port(row_[s]); }
+    PortNum out_of(SwitchIdx s) const { return s == owner_switch && to_switch_ ? 0 : col_[s * kBlock]; }
     LidOwner owner;                      // of the LID walked
     SwitchIdx owner_switch = kNoSwitch;  // the switch the owner is or hangs off (kNoSwitch: none)
     std::int32_t max_dist = 0;           // largest dist of this walk
@@ -55,36 +55,38 @@ class DestWalker {
     // the last walk; switches that drop or loop are left out).
     const std::vector<SwitchIdx> &sources_first();
 
-    // The LFT entries of the kBlock LIDs from block_first(d) on, decoded, LID by LID:
-    // block(d)[i * block_stride() + s] says where switch s sends LID block_first(d) + i: its
-    // port (entry_port) and the switch on the far side (entry_switch: kNoSwitch for a CA, a
-    // dead or missing port). Valid until a walk or block call for a LID of another block.
+    // The LFT entries of the kBlock LIDs from block_first(d) on, after block(d) (valid until a
+    // walk or block call for a LID of another block), two ways:
+    // - by LID: next_block()[i * block_stride() + s] is the switch that switch s sends LID
+    //   block_first(d) + i to, as a code (code_switch: kNoSwitch for a CA, a dead or missing port);
+    // - by switch: port_block()[s * kBlock + i] is the LFT's port itself.
     static constexpr Lid kBlock = 64;
     static Lid block_first(Lid d) { return d / kBlock * kBlock; }
-    const std::uint32_t *block(Lid d);
+    void block(Lid d);
+    const std::uint16_t *next_block() const { return next_.data(); }
+    const PortNum *port_block() const { return ports_.data(); }
     std::size_t block_stride() const { return stride_; }
-    static PortNum entry_port(std::uint32_t e) { return static_cast<PortNum>(e >> 24); }
-    static SwitchIdx entry_switch(std::uint32_t e) {
-        const std::uint32_t s = e & kSwitchMask;
-        return s < kCaCode ? s : kNoSwitch;
-    }
+    static SwitchIdx code_switch(std::uint16_t c) { return c < kCaCode ? c : kNoSwitch; }
 
   private:
-    // Decoded entries: port << 24 | the far switch, kCaCode (a CA or router) or kDeadCode.
-    static constexpr std::uint32_t kSwitchMask = 0xFFFFFFu;
-    static constexpr std::uint32_t kCaCode = 0xFFFFFEu;
-    static constexpr std::uint32_t kDeadCode = 0xFFFFFFu;
+    // Switch codes: the switch index, or kCaCode (a CA or router) or kDeadCode. Sixteen bits
+    // keep the block and the port table in cache; a fabric of more switches than that has more
+    // than 16-bit LIDs can address (the walker refuses it).
+    static constexpr std::uint16_t kCaCode = 0xFFFE;
+    static constexpr std::uint16_t kDeadCode = 0xFFFF;
     // Transient dist values during a walk.
     static constexpr std::int32_t kUnknown = -3;
     static constexpr std::int32_t kOnStack = -4;
 
-    std::vector<std::uint32_t> hop_;       // per switch, ports 0..radix, from hop_base_: the far switch code
-    std::vector<std::uint32_t> hop_base_;  // per switch
-    std::vector<std::uint32_t> block_;     // the decoded block (see block())
-    std::size_t stride_ = 0;               // of block_'s rows
+    std::vector<std::uint16_t> hop_;       // per switch, ports 0..radix, from hop_base_: the far switch code
+    std::vector<std::uint32_t> hop_base_;  // per switch, and one past the last
+    std::vector<std::uint16_t> next_;      // the block by LID (see block())
+    std::vector<PortNum> ports_;           // the block by switch
+    std::size_t stride_ = 0;               // of next_'s rows
     Lid block_lid_ = 0;
     bool block_valid_ = false;
-    const std::uint32_t *row_ = nullptr;  // the walked LID's entries in block_
+    const std::uint16_t *row_ = nullptr;  // the walked LID's row of next_
+    const PortNum *col_ = nullptr;        // the walked LID's column of ports_ (stride kBlock)
     bool to_switch_ = false;              // the walked LID is a switch's
     std::vector<SwitchIdx> stack_;
     std::vector<SwitchIdx> order_;

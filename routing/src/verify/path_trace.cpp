@@ -30,7 +30,7 @@ void PathTracer::offer(Kind k, const ExampleKey &key, PathIssue issue) {
 void PathTracer::visit(const DestWalker &w, Lid d) {
     const SwitchIdx osw = w.owner_switch;
     const bool to_switch = f_.node(w.owner.node).is_switch();
-    const std::uint32_t *shortest = dist_.from(osw);
+    const std::uint16_t *shortest = dist_.from(osw);
     report.pairs += sources_ - 1;
     const std::size_t S = f_.switch_count();
     // Delivered minimally, per distance: switch sources in the high half, CA sources in the low

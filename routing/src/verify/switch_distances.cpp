@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 namespace weft::routing::verify {
 
 SwitchDistances::SwitchDistances(const Fabric &f, std::size_t budget_bytes) : S_(f.switch_count()) {
+    if (S_ >= kFar) throw std::length_error("verification: more switches than 16-bit LIDs can address");
     adj_begin_.assign(S_ + 1, 0);
     std::vector<SwitchIdx> row;
     for (SwitchIdx s = 0; s < S_; ++s) {
@@ -21,13 +23,13 @@ SwitchDistances::SwitchDistances(const Fabric &f, std::size_t budget_bytes) : S_
         adj_.insert(adj_.end(), row.begin(), row.end());
         adj_begin_[s + 1] = static_cast<std::uint32_t>(adj_.size());
     }
-    const std::size_t batch_bytes = std::max<std::size_t>(1, kRoots * S_ * sizeof(std::uint32_t));
+    const std::size_t batch_bytes = std::max<std::size_t>(1, kRoots * S_ * sizeof(std::uint16_t));
     max_batches_ = std::max<std::size_t>(1, budget_bytes / batch_bytes);
     reach_.assign(S_, 0);
     fresh_.assign(S_, 0);
 }
 
-const std::uint32_t *SwitchDistances::from(SwitchIdx root) {
+const std::uint16_t *SwitchDistances::from(SwitchIdx root) {
     const SwitchIdx first = root / kRoots * kRoots;
     auto it =
         std::find_if(batches_.begin(), batches_.end(), [&](const Batch &b) { return b.first == first; });
@@ -74,7 +76,7 @@ void SwitchDistances::compute(Batch &b) const {
             fresh_[u] = 0;
             reach_[u] |= nb;
             for (std::uint64_t w = nb; w; w &= w - 1)
-                b.dist[std::size_t(std::countr_zero(w)) * S_ + u] = level;
+                b.dist[std::size_t(std::countr_zero(w)) * S_ + u] = static_cast<std::uint16_t>(level);
             next_frontier_.emplace_back(u, nb);
         }
         frontier_.swap(next_frontier_);

@@ -14,17 +14,18 @@ namespace weft::routing::verify {
 
 class SwitchDistances {
   public:
-    static constexpr std::uint32_t kFar = 0xFFFFFFFFu;  // not connected
+    static constexpr std::uint16_t kFar = 0xFFFF;  // not connected
 
+    // Fewer than 0xFFFF switches (as DestWalker), so every distance fits 16 bits.
     SwitchDistances(const Fabric &f, std::size_t budget_bytes);
     // Hops from root to every switch (by SwitchIdx). Valid until the next call.
-    const std::uint32_t *from(SwitchIdx root);
+    const std::uint16_t *from(SwitchIdx root);
 
   private:
     static constexpr unsigned kRoots = 64;
     struct Batch {
         SwitchIdx first = 0;
-        std::vector<std::uint32_t> dist;  // [root - first][switch]
+        std::vector<std::uint16_t> dist;  // [root - first][switch]
     };
     void compute(Batch &b) const;
 
