@@ -34,7 +34,6 @@ std::string label(const Fabric &f, NodeIdx n) {
 
 // Follows the LFTs one hop at a time from switch s to LID d (owner o).
 Fate follow(const Fabric &f, const RoutingTables &t, SwitchIdx s, Lid d, const LidOwner &o) {
-    Fate r;
     for (std::int32_t steps = 0;; ++steps) {
         if (steps > static_cast<std::int32_t>(f.switch_count())) return {kLoop, s, 0};
         const NodeIdx n = f.switch_node(s);
