@@ -51,9 +51,12 @@ void CreditWalker::mark(const DestWalker &w, unsigned i) {
     const std::uint64_t bit = std::uint64_t{1} << i;
     const std::size_t S = f_.switch_count();
     const SwitchIdx osw = w.owner_switch;
+    const std::int32_t *dist = w.dist.data();
+    const std::uint32_t *ca = w.ca_sources.data();
+    std::uint64_t *active = active_.data();
     for (SwitchIdx s = 0; s < S; ++s) {
-        if (w.dist[s] < 0 || w.ca_sources[s] <= (s == osw ? 1u : 0u)) continue;
-        for (SwitchIdx x = s; x != kNoSwitch && !(active_[x] & bit); x = w.next_of(x)) active_[x] |= bit;
+        if (active[s] & bit || dist[s] < 0 || ca[s] <= (s == osw ? 1u : 0u)) continue;
+        for (SwitchIdx x = s; x != kNoSwitch && !(active[x] & bit); x = w.next_of(x)) active[x] |= bit;
     }
 }
 

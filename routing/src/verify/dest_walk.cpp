@@ -6,7 +6,15 @@
 
 namespace weft::routing::verify {
 
-DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables) : f(fabric), t(tables) {
+namespace {
+
+// Per walker, for the 64-root batches of switch distances.
+constexpr std::size_t kDistanceBudget = std::size_t{64} << 20;
+
+}  // namespace
+
+DestWalker::DestWalker(const Fabric &fabric, const RoutingTables &tables)
+    : f(fabric), t(tables), distances_(fabric, kDistanceBudget) {
     const std::size_t S = f.switch_count();
     dist.assign(S, 0);
     next.assign(S, kNoSwitch);
@@ -102,30 +110,52 @@ bool DestWalker::walk(Lid d, bool hops) {
     const std::uint16_t *row = next_.data() + std::size_t{d - block_lid_} * stride_;
     row_ = row;
     col_ = ports_.data() + (d - block_lid_);
-    // The switches that end the walk there: dropped; delivered is the owner's switch alone (a
-    // CA or router delivers only to the owner). kUnknown for those that forward to a switch.
+    // Delivered at the owner's switch alone (a CA or router delivers only to the owner); every
+    // other switch is found on the way: dropped where its entry leads to no switch.
     std::int32_t *dist_p = dist.data();  // plain pointers: no aliasing through the vectors
-    for (SwitchIdx s = 0; s < S; ++s) dist_p[s] = row[s] < kCaCode ? kUnknown : kDropped;
+    std::fill(dist_p, dist_p + S, kUnknown);
     if (to_switch_)
         dist_p[owner_switch] = 0;
     else if (owner_switch != kNoSwitch && row[owner_switch] == kCaCode &&
              col_[owner_switch * kBlock] == owner_port)
         dist_p[owner_switch] = 0;
-    // Follow each chain of forwarding switches to one with a known fate (or back onto itself),
-    // then give the chain its distances on the way back.
+    // Each switch in turn, nearest the owner first: settled at once when its next switch is;
+    // otherwise follow the chain of forwarding switches to one with a known fate (or back onto
+    // itself), then give the chain its distances on the way back.
     std::int32_t longest = 0;
     SwitchIdx *stack = stack_.data();
-    for (SwitchIdx s0 = 0; s0 < S; ++s0) {
+    const std::uint16_t *order = nullptr;
+    shortest_ = nullptr;
+    if (owner_switch != kNoSwitch) {
+        const SwitchDistances::Row r = distances_.from(owner_switch);
+        order = r.order;
+        shortest_ = r.dist;
+    }
+    for (std::size_t k = 0; k < S; ++k) {
+        const SwitchIdx s0 = order ? order[k] : static_cast<SwitchIdx>(k);
         if (dist_p[s0] != kUnknown) continue;
+        const std::uint16_t c0 = row[s0];
+        if (c0 < kCaCode && dist_p[c0] >= 0) {
+            const std::int32_t v = dist_p[c0] + 1;
+            dist_p[s0] = v;
+            longest = std::max(longest, v);
+            continue;
+        }
         std::size_t top = 0;
         SwitchIdx x = s0;
         std::int32_t fate;
-        do {
+        for (;;) {
+            const std::uint16_t c = row[x];
+            if (c >= kCaCode) {
+                fate = dist_p[x] = kDropped;
+                break;
+            }
             dist_p[x] = kOnStack;
             stack[top++] = x;
-            x = row[x];
+            x = c;
             fate = dist_p[x];
-        } while (fate == kUnknown);
+            if (fate != kUnknown) break;
+        }
         if (fate == kOnStack) fate = kLooped;
         while (top) {
             if (fate >= 0) ++fate;

@@ -3,6 +3,9 @@
 // once with memoisation gives every switch's fate (delivered after n switch-to-switch hops,
 // dropped, or caught in a loop) in O(switches).
 //
+// The switches are taken nearest the destination first (by cabled distance), so on minimal
+// routes every switch's next one is settled when it comes: one pass, no chains to follow.
+//
 // The walk reads one LFT entry per switch. Read straight from the per-switch LFTs that is a
 // cache miss per switch and destination on a large fabric, so the walker decodes the entries of
 // kBlock consecutive LIDs of every switch at once (one cache line per switch, and the table of
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "switch_distances.hpp"
 #include "weft/routing/fabric.hpp"
 #include "weft/routing/tables.hpp"
 
@@ -45,6 +49,9 @@ class DestWalker {
     LidOwner owner;                      // of the LID walked
     SwitchIdx owner_switch = kNoSwitch;  // the switch the owner is or hangs off (kNoSwitch: none)
     std::int32_t max_dist = 0;           // largest dist of this walk
+    // Per switch, after a walk with an owner switch: the shortest cabled distance to it
+    // (SwitchDistances::kFar where there is no cabled path).
+    const std::uint16_t *shortest() const { return shortest_; }
 
     // Static fabric facts shared by the users.
     const Fabric &f;
@@ -88,6 +95,8 @@ class DestWalker {
     const std::uint16_t *row_ = nullptr;  // the walked LID's row of next_
     const PortNum *col_ = nullptr;        // the walked LID's column of ports_ (stride kBlock)
     bool to_switch_ = false;              // the walked LID is a switch's
+    SwitchDistances distances_;
+    const std::uint16_t *shortest_ = nullptr;
     std::vector<SwitchIdx> stack_;
     std::vector<SwitchIdx> order_;
     std::vector<std::uint32_t> bucket_;

@@ -7,14 +7,9 @@
 
 namespace weft::routing {
 namespace verify {
-namespace {
+namespace {}  // namespace
 
-// Per thread, for the 64-root batches of switch distances.
-constexpr std::size_t kDistanceBudget = std::size_t{64} << 20;
-
-}  // namespace
-
-PathTracer::PathTracer(const Fabric &f, const DestWalker &w) : f_(f), dist_(f, kDistanceBudget) {
+PathTracer::PathTracer(const Fabric &f, const DestWalker &w) : f_(f) {
     sources_ = f.switch_count();
     for (auto c : w.ca_sources) sources_ += c;
 }
@@ -30,7 +25,7 @@ void PathTracer::offer(Kind k, const ExampleKey &key, PathIssue issue) {
 void PathTracer::visit(const DestWalker &w, Lid d) {
     const SwitchIdx osw = w.owner_switch;
     const bool to_switch = f_.node(w.owner.node).is_switch();
-    const std::uint16_t *shortest = dist_.from(osw);
+    const std::uint16_t *shortest = w.shortest();
     report.pairs += sources_ - 1;
     const std::size_t S = f_.switch_count();
     // Delivered minimally, per distance: switch sources in the high half, CA sources in the low

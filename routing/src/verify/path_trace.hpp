@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "dest_walk.hpp"
-#include "switch_distances.hpp"
 #include "weft/routing/verification.hpp"
 
 namespace weft::routing::verify {
@@ -40,7 +39,6 @@ class PathTracer {
     void offer(Kind k, const ExampleKey &key, PathIssue issue);
 
     const Fabric &f_;
-    SwitchDistances dist_;
     std::uint64_t sources_ = 0;         // switches and CA ports: sources of every destination but itself
     std::vector<std::uint64_t> count_;  // delivered sources per distance (see visit)
 };

@@ -23,31 +23,35 @@ SwitchDistances::SwitchDistances(const Fabric &f, std::size_t budget_bytes) : S_
         adj_.insert(adj_.end(), row.begin(), row.end());
         adj_begin_[s + 1] = static_cast<std::uint32_t>(adj_.size());
     }
-    const std::size_t batch_bytes = std::max<std::size_t>(1, kRoots * S_ * sizeof(std::uint16_t));
+    const std::size_t batch_bytes = std::max<std::size_t>(1, 2 * kRoots * S_ * sizeof(std::uint16_t));
     max_batches_ = std::max<std::size_t>(1, budget_bytes / batch_bytes);
     reach_.assign(S_, 0);
     fresh_.assign(S_, 0);
+    at_.assign(S_ / kRoots + 1, batches_.end());
 }
 
-const std::uint16_t *SwitchDistances::from(SwitchIdx root) {
+SwitchDistances::Row SwitchDistances::from(SwitchIdx root) {
     const SwitchIdx first = root / kRoots * kRoots;
-    auto it =
-        std::find_if(batches_.begin(), batches_.end(), [&](const Batch &b) { return b.first == first; });
+    auto it = at_[root / kRoots];
     if (it != batches_.end()) {
         batches_.splice(batches_.begin(), batches_, it);
     } else {
         if (batches_.size() >= max_batches_) {
+            at_[batches_.back().first / kRoots] = batches_.end();
             batches_.splice(batches_.begin(), batches_, std::prev(batches_.end()));  // reuse the oldest
         } else {
             batches_.emplace_front();
         }
         batches_.front().first = first;
+        at_[root / kRoots] = batches_.begin();
         compute(batches_.front());
     }
-    return batches_.front().dist.data() + std::size_t{root - first} * S_;
+    const Batch &b = batches_.front();
+    const std::size_t at = std::size_t{root - first} * S_;
+    return {b.dist.data() + at, b.order.data() + at};
 }
 
-void SwitchDistances::compute(Batch &b) const {
+void SwitchDistances::compute(Batch &b) {
     const unsigned roots = static_cast<unsigned>(std::min<std::size_t>(kRoots, S_ - b.first));
     b.dist.assign(std::size_t{roots} * S_, kFar);
     std::fill(reach_.begin(), reach_.end(), 0);
@@ -80,6 +84,20 @@ void SwitchDistances::compute(Batch &b) const {
             next_frontier_.emplace_back(u, nb);
         }
         frontier_.swap(next_frontier_);
+    }
+    // Each root's switches by distance (a counting sort; kFar sorts last).
+    b.order.resize(b.dist.size());
+    for (unsigned j = 0; j < roots; ++j) {
+        const std::uint16_t *dist = b.dist.data() + std::size_t{j} * S_;
+        std::uint16_t *order = b.order.data() + std::size_t{j} * S_;
+        std::uint32_t levels = 0;
+        for (std::size_t s = 0; s < S_; ++s)
+            if (dist[s] != kFar) levels = std::max<std::uint32_t>(levels, dist[s] + 1u);
+        count_.assign(levels + 2, 0);  // [level + 1], the unconnected at [levels + 1]
+        for (std::size_t s = 0; s < S_; ++s) ++count_[dist[s] == kFar ? levels + 1 : dist[s] + 1u];
+        for (std::uint32_t l = 1; l < count_.size(); ++l) count_[l] += count_[l - 1];
+        for (std::size_t s = 0; s < S_; ++s)
+            order[count_[dist[s] == kFar ? levels : dist[s]]++] = static_cast<std::uint16_t>(s);
     }
 }
 
