@@ -99,6 +99,10 @@ weft::control::fabric::SmServiceConfig sm_config(const weft::app::SmOptions &o) 
     c.engine = o.engine;
     c.runner.chain = o.route.chain;
     c.runner.routing = routing::tools::routing_options(o.route);
+    // The SM runs on the control lcore: its routing and verification stay on it rather than
+    // taking the workers' CPUs.
+    c.runner.verify_threads = 1;
+    if (c.runner.routing.nue_threads == 0) c.runner.routing.nue_threads = 1;
     c.runner.ignore_existing_lfts = o.route.ignore_existing_lfts;
     c.runner.sweep_interval = std::chrono::seconds(o.sweep_seconds);
     if (!o.vms.empty()) c.runner.vms = routing::parse_vm_spec(o.vms);

@@ -179,7 +179,7 @@ void route_and_program(SmpEngine &engine, const SmClock &clock, const SweepOptio
     }
     {
         Phase phase(r, engine, clock, options, "verification");
-        routing::RoutingCheck check = routing::check_routing(f, r.tables);
+        routing::RoutingCheck check = routing::check_routing(f, r.tables, {}, options.verify_threads);
         r.paths = std::move(check.paths);
         r.loops = std::move(check.credit_loops);
         std::string detail = std::to_string(r.paths.pairs) + " pairs, " +

@@ -146,6 +146,7 @@ void SmRunner::heavy() {
     so.chain = options_.chain;
     so.routing = options_.routing;
     so.program = options_.program;
+    so.verify_threads = options_.verify_threads;
     so.vms = options_.vms;
     so.vswitch_state = &memory_.vswitch;
     if (options_.ethernet) {

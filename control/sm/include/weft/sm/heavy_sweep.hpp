@@ -27,6 +27,9 @@ struct SweepOptions {
     routing::RoutingOptions routing;  // engine options; routing.lmc is the LMC assigned
     std::vector<routing::Guid2LidEntry> guid2lid;
     bool program = true;  // false: stop after verification (a dry run)
+    // Threads the verification spreads over (0: one per hardware thread). An SM inside a switch
+    // gives 1: the other CPUs are its workers'.
+    unsigned verify_threads = 0;
     // Hypervisors and VMs (seed 002, --vms): placed on the discovered CAs (routing::add_vms) before
     // LIDs are assigned. Their VF LIDs are vLIDs when every switch forwards them (a Get of
     // WeftExtendedLids to each, the "vswitch" phase) and vms->extended_vlids asks for them, and

@@ -30,7 +30,8 @@ struct SmRunnerOptions {
     std::string chain = "minhop";  // -R
     routing::RoutingOptions routing;
     bool ignore_existing_lfts = false;
-    bool program = true;  // false: verify only
+    bool program = true;          // false: verify only
+    unsigned verify_threads = 0;  // SweepOptions::verify_threads
     std::vector<routing::McastGroupSpec> mcast_groups;
     std::optional<EthernetOptions> ethernet;  // the Ethernet/RoCE tables after the LFTs
     std::optional<routing::VmParams> vms;     // hypervisors and VMs (SweepOptions::vms)
