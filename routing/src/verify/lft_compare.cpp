@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "dest_walk.hpp"
+#include "switch_distances.hpp"
 #include "weft/routing/lft_compare.hpp"
 
 namespace weft::routing {
@@ -37,25 +38,12 @@ LftComparison compare_lfts(const Fabric &f, const RoutingTables &a, const Routin
         }
     }
     verify::DestWalker wa(f, a), wb(f, b);
-    constexpr std::int32_t kInf = 0x3fffffff;
-    std::vector<std::int32_t> dmin(S, kInf);
-    std::vector<SwitchIdx> queue;
+    // Shortest distances 64 roots per search, kept: a fabric's LIDs share few owner switches.
+    verify::SwitchDistances distances(f, std::size_t{64} << 20);
     for (Lid d = 1; d <= f.max_lid(); ++d) {
         if (!wa.walk(d) || !wb.walk(d) || wa.owner_switch == kNoSwitch) continue;
         const SwitchIdx root = wa.owner_switch;
-        std::fill(dmin.begin(), dmin.end(), kInf);
-        queue.assign(1, root);
-        dmin[root] = 0;
-        for (std::size_t h = 0; h < queue.size(); ++h) {
-            const Node &x = f.node(f.switch_node(queue[h]));
-            for (PortNum p = 1; p <= x.num_ports; ++p) {
-                const SwitchIdx ns = wa.peer_switch[x.port_base + p];
-                if (ns != kNoSwitch && dmin[ns] == kInf) {
-                    dmin[ns] = dmin[queue[h]] + 1;
-                    queue.push_back(ns);
-                }
-            }
-        }
+        const std::uint16_t *dmin = distances.from(root).dist;
         for (SwitchIdx s = 0; s < S; ++s) {
             std::uint64_t n = wa.ca_sources[s] + 1;
             if (s == root) n -= 1;  // the destination itself (the switch, or its CA port) is no source
@@ -74,9 +62,10 @@ LftComparison compare_lfts(const Fabric &f, const RoutingTables &a, const Routin
                 else
                     c.b_longer += n;
             }
-            if (da >= 0 && da == dmin[s]) c.minimal_a += n;
-            if (db >= 0 && db == dmin[s]) c.minimal_b += n;
-            if (da >= 0 && db >= 0 && da == dmin[s] && db == dmin[s]) c.both_minimal += n;
+            const bool min_a = da >= 0 && da == dmin[s], min_b = db >= 0 && db == dmin[s];
+            if (min_a) c.minimal_a += n;
+            if (min_b) c.minimal_b += n;
+            if (min_a && min_b) c.both_minimal += n;
         }
     }
     return c;
