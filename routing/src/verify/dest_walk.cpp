@@ -109,7 +109,7 @@ bool DestWalker::walk(Lid d, bool hops) {
     block(d);
     const std::uint16_t *row = next_.data() + std::size_t{d - block_lid_} * stride_;
     row_ = row;
-    col_ = ports_.data() + (d - block_lid_);
+    col_ = S != 0 ? ports_.data() + (d - block_lid_) : nullptr;  // no switches: two CAs cabled together
     // Delivered at the owner's switch alone (a CA or router delivers only to the owner); every
     // other switch is found on the way: dropped where its entry leads to no switch.
     std::int32_t *dist_p = dist.data();  // plain pointers: no aliasing through the vectors
