@@ -15,7 +15,7 @@ Exit 77 (skipped) when not root or without network namespaces.
 """
 import sys
 
-from fabric_test import check, failures, run, cannot_run
+from fabric_test import cannot_run, check, run, verdict
 
 
 def share(x):
@@ -52,11 +52,7 @@ def main():
             check(a > d and a > 0.85 * b, f"{s} brought it back after the elimination: {a:.0%}")
         print(f"     detection to last switch updated {arn['latency_us']} us, elimination "
               f"{arn['elimination_latency_us']} us; bring-up {fig.get('bring_up_s', 0):.3f} s")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("OK")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -38,6 +38,15 @@ def check(cond, what):
         failures.append(what)
 
 
+def verdict():
+    """The exit status of a test made of check()s, said on its last line."""
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("OK")
+    return 0
+
+
 def cannot_run():
     """Why this machine cannot bring a fabric up (not root, no network namespaces), or None."""
     if os.geteuid() != 0:
@@ -122,11 +131,7 @@ def main():
               f"af_xdp: every switch programmed through ports without a control TX queue: "
               f"{last.get('programmed_switches')}")
         failover("af_xdp", xdp)
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("OK")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fabric_test import cannot_run, check, failures, run  # noqa: E402
+from fabric_test import cannot_run, check, run, verdict  # noqa: E402
 
 
 def main():
@@ -82,11 +82,7 @@ def main():
     check(len(said) == len(want), f"{len(want)} bad moves tried: {len(said)}")
     for (command, line), w in zip(said, want):
         check(line is not None and line.startswith("error: ") and w in line, f"`{command}` refused: {line}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("OK")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":
